@@ -1,0 +1,1 @@
+"""Generators, one per module, installed as workbench.adapters (see pyproject.toml)."""

@@ -1,0 +1,37 @@
+"""UPOS baseline (003 §4): a random PUD form whose gold UPOS equals the original span's.
+
+The original's UPOS is that of its right-most token as tagged in context (Slot.upos).
+When it is unknown or PUD has no form with it, the draw falls back to the whole
+vocabulary and the prediction says so in its note.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from workbench.adapters.pud_vocabulary import PudInventory, sample, slot_rng
+from workbench.generators.base import Generator, Prediction
+from workbench.text.slots import Slot
+
+
+class UposBaseline(Generator):
+    name = "upos"
+
+    def load(self) -> None:
+        self.inventory = PudInventory()
+
+    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
+        out = []
+        for s in slots:
+            pool = self.inventory.forms(s.lang, s.upos) if s.upos else []
+            rng = slot_rng(self.options.seed, s)
+            if pool:
+                picks = sample(rng, pool, self.options.top_k)
+                out.append(Prediction(picks, candidate_upos=(s.upos,) * len(picks)))
+            else:
+                out.append(Prediction(sample(rng, self.inventory.forms(s.lang), self.options.top_k),
+                                      note=f"no PUD form with UPOS {s.upos}"))
+        return out
+
+    def model_id(self) -> str:
+        return "ud-pud"

@@ -1,0 +1,44 @@
+"""The `workbench` command: a thin shell over the library.
+
+Each module in this package that defines `register(group)` adds its commands, so a new
+capability adds a module here without touching this file. Modules import heavy
+libraries inside their command functions only, so `workbench --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import click
+
+from workbench.errors import WorkbenchError
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except WorkbenchError as exc:  # a user's mistake: the message, not a traceback
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pseudonym-workbench")
+def main() -> None:
+    """Generate and evaluate pseudonyms for personal-information spans (English and Swedish).
+
+    \b
+    Example:
+      workbench generate -c pgv-pii-en -g upos --mode maskL
+      workbench runs
+    """
+
+
+for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    if not _info.name.startswith("_"):
+        _module = importlib.import_module(f"{__name__}.{_info.name}")
+        if hasattr(_module, "register"):
+            _module.register(main)

@@ -1,0 +1,37 @@
+"""Option groups shared by several commands (sqlite-utils style decorators)."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.paths import default_store
+
+
+def store_option(func):
+    return click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
+                        help="SQLite run store (default: $WORKBENCH_STORE or ./runs.sqlite).")(func)
+
+
+def open_store(store_path: str | None):
+    from workbench.store import RunStore
+    return RunStore(store_path or default_store())
+
+
+def corpus_options(func):
+    func = click.option("--annotator", default=None, help="TAB release: which annotator's layer (default: the first).")(func)
+    func = click.option("--quality-checked", is_flag=True, help="TAB release: only quality-checked documents.")(func)
+    func = click.option("--spans", default=None, type=click.Path(exists=True, dir_okay=False),
+                        help="tab-pair: the span file beside the texts file.")(func)
+    func = click.option("--lang", default=None, type=click.Choice(["en", "sv"]),
+                        help="Language of every document (doccano: overrides the metadata).")(func)
+    func = click.option("--format", "corpus_format", default=None, type=click.Choice(["doccano", "tab-release", "tab-pair"]),
+                        help="Format of a corpus file (default: from its extension).")(func)
+    func = click.option("-c", "--corpus", required=True,
+                        help="A shipped corpus name (see `workbench corpora`) or a corpus file.")(func)
+    return func
+
+
+def load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator):
+    from workbench.loaders import load_corpus
+    return load_corpus(corpus, format=corpus_format, lang=lang, spans=spans, annotator=annotator,
+                       quality_checked_only=quality_checked)

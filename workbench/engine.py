@@ -1,0 +1,158 @@
+"""The run engine: one generator over one corpus, stored as a resumable run.
+
+    corpus ─▶ original span UPOS (cached) ─▶ slots ─▶ generator ─▶ selection ─▶ store
+
+maskL: every slot is independent; slots go to the generator in batches, and slots of
+the same sentence sit next to each other so a generator can fill a window in one pass.
+repL: the k-th span of a document needs that document's picks for spans 0..k-1, so the
+engine walks step k = 0, 1, … and sends the k-th slot of many documents as one batch
+(003 Appendix B, batched across documents).
+
+Every batch is stored in one transaction. A killed run leaves only whole batches; run
+again with the same options and it resumes from what is stored. Generators draw any
+randomness per slot, so the resumed output equals an uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from workbench.generators.base import Generator
+from workbench.model import Corpus
+from workbench.selection import SelectionInput, choose_all
+from workbench.signature import library_versions, make_signature, options_dict, run_id_of
+from workbench.store import RunRecord, RunStore, StoredPrediction
+from workbench.text.slots import SlotBuilder
+from workbench.upos.base import Tagger
+
+
+def original_upos(store: RunStore, corpus: Corpus, tagger: Tagger) -> dict[tuple[str, int], str | None]:
+    """UPOS of every span's right-most token, tagged in its document; kept in the store."""
+    tags = store.span_upos(corpus.content_hash, tagger.name)
+    wanted = [(d, i) for d in corpus.documents for i in range(len(d.spans)) if (d.doc_id, i) not in tags]
+    if wanted:
+        by_lang: dict[str, list] = {}
+        for d, i in wanted:
+            by_lang.setdefault(d.lang, []).append((d, i))
+        fresh = {}
+        for lang, items in by_lang.items():
+            found = tagger.tag_ranges(lang, [(d.text, d.spans[i].start, d.spans[i].end) for d, i in items])
+            fresh.update({(d.doc_id, i): u for (d, i), u in zip(items, found)})
+        store.save_span_upos(corpus.content_hash, tagger.name, fresh)
+        tags.update(fresh)
+    return tags
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """One slot to generate: a document index and span index."""
+    doc: int
+    span: int
+
+
+def _batches(items: Sequence, size: int) -> Iterator[Sequence]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def plan_run(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
+    """The run record for this corpus × generator × options; not yet stored."""
+    config = dataclasses.asdict(generator.config)
+    versions = library_versions()
+    signature = make_signature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=generator.name,
+                               model=generator.model_id(), config=config, options=generator.options,
+                               tagger=tagger.name, versions=versions)
+    return RunRecord(run_id_of(signature), signature, corpus.content_hash, corpus.name, generator.name,
+                     generator.model_id(), generator.options.mode, generator.options.upos_filter,
+                     options_dict(generator.options), config, versions, "running", corpus.n_slots, time.time(), None,
+                     "generated")
+
+
+def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
+                   batch_size: int = 32, progress: bool = True,
+                   after_batch: Callable[[int], None] | None = None) -> RunRecord:
+    """Generate (or resume) the run and return its record. `after_batch(n_done)` is a test hook."""
+    if batch_size < 1:
+        raise ValueError("batch_size must be >= 1")
+    store.save_corpus(corpus)
+    record = plan_run(store, corpus, generator, tagger)
+    existing = store.find_run(record.run_id)
+    if existing is not None and existing.status == "complete":
+        return existing
+    if existing is None:
+        store.create_run(record)
+
+    options = generator.options
+    upos = original_upos(store, corpus, tagger)
+    builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
+                for d in corpus.documents]
+    stored = store.predictions(record.run_id)
+    picks = {(p.doc_id, p.span_index): p.pseudonym for p in stored if not p.failed}
+    done = {(p.doc_id, p.span_index) for p in stored}
+
+    generator.load()
+    bar = _progress(progress, corpus.n_slots, len(done), f"{generator.name} {options.mode} {corpus.name}")
+    n_done = len(done)
+    for batch in _schedule(corpus, done, options.mode, batch_size):
+        slots = []
+        for w in batch:
+            doc = corpus.documents[w.doc]
+            doc_picks = {i: picks[(doc.doc_id, i)] for i in range(w.span) if (doc.doc_id, i) in picks} \
+                if options.mode == "repL" else None
+            slots.append(builders[w.doc].slot(w.span, doc_picks))
+        started = time.perf_counter()
+        predictions = generator.generate(slots)
+        if len(predictions) != len(slots):
+            raise RuntimeError(f"{generator.name} returned {len(predictions)} predictions for {len(slots)} slots")
+        per_slot = (time.perf_counter() - started) / len(slots)
+        items = [SelectionInput(corpus.documents[w.doc], w.span, builders[w.doc].target_sentence(w.span),
+                                upos.get((corpus.documents[w.doc].doc_id, w.span)), p)
+                 for w, p in zip(batch, predictions)]
+        choices = choose_all(items, upos_filter=options.upos_filter, leak_guard=options.leak_guard, tagger=tagger)
+        rows = []
+        for w, p, c in zip(batch, predictions, choices):
+            doc_id = corpus.documents[w.doc].doc_id
+            rows.append(StoredPrediction(doc_id, w.span, c.pseudonym, p.candidates, c.rank, c.pick_upos, c.failed,
+                                         c.note, p.seconds or per_slot, p.requests))
+            if not c.failed:
+                picks[(doc_id, w.span)] = c.pseudonym
+        store.add_predictions(record.run_id, rows)
+        n_done += len(rows)
+        bar.update(len(rows))
+        if after_batch is not None:
+            after_batch(n_done)
+    bar.close()
+    store.finish_run(record.run_id)
+    return store.run(record.run_id)
+
+
+def _schedule(corpus: Corpus, done: set[tuple[str, int]], mode: str, batch_size: int) -> Iterator[list[Work]]:
+    """Batches of work in the order the mode needs (see the module docstring)."""
+    masked = [d.masked_spans for d in corpus.documents]
+    if mode == "maskL":
+        todo = [Work(n, i) for n, d in enumerate(corpus.documents) for i in masked[n] if (d.doc_id, i) not in done]
+        yield from (list(b) for b in _batches(todo, batch_size))
+        return
+    for step in range(max((len(m) for m in masked), default=0)):
+        todo = [Work(n, masked[n][step]) for n, d in enumerate(corpus.documents)
+                if step < len(masked[n]) and (d.doc_id, masked[n][step]) not in done]
+        yield from (list(b) for b in _batches(todo, batch_size))
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(enabled: bool, total: int, initial: int, label: str):
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+    return tqdm(total=total, initial=initial, desc=label, unit="span", file=sys.stderr, leave=False)

@@ -1,0 +1,59 @@
+"""The one tidy frame everything downstream of generation reads: a row per span × run.
+
+Metrics are pure functions of this frame (workbench.metrics); reports and the dashboard
+build it once and pass it on.
+
+Columns
+    run_id, signature, generator, model, mode, upos_filter, corpus, corpus_hash, source
+    lang, doc_id, span_index, start, end, label, entity_id
+    original            the span's text
+    original_upos       UPOS of its right-most token in the original document (tagger of the run)
+    pseudonym           what replaced it ("[FAILED]" when failed)
+    rank, pick_upos     position of the pick among the candidates; its UPOS if the filter tagged it
+    n_candidates, failed, note, seconds, requests
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import pandas as pd
+
+from workbench.store import RunStore
+
+COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
+           "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
+           "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests"]
+
+
+def _tagger_of(signature: str) -> str | None:
+    for part in signature.split("|"):
+        if part.startswith("tagger="):
+            return part[len("tagger="):]
+    return None
+
+
+def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
+    """Rows for the given runs (ids or unique prefixes), in run, document, span order."""
+    frames = []
+    for run_id in run_ids:
+        run = store.run(run_id)
+        corpus = store.load_corpus(run.corpus_hash)
+        tagger = _tagger_of(run.signature)
+        upos = store.span_upos(run.corpus_hash, tagger) if tagger else {}
+        preds = {(p.doc_id, p.span_index): p for p in store.predictions(run.run_id)}
+        rows = []
+        for doc in corpus.documents:
+            for i, span in enumerate(doc.spans):
+                p = preds.get((doc.doc_id, i))
+                if p is None:
+                    continue  # not replaced (mask=False) or the run is incomplete
+                rows.append((run.run_id, run.signature, run.generator, run.model, run.mode, run.upos_filter,
+                             run.corpus_name, run.corpus_hash, run.source, doc.lang, doc.doc_id, i, span.start,
+                             span.end, span.label, span.entity_id, span.text, upos.get((doc.doc_id, i)),
+                             p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
+                             p.requests))
+        frames.append(pd.DataFrame(rows, columns=COLUMNS))
+    if not frames:
+        return pd.DataFrame(columns=COLUMNS)
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,88 @@
+"""Corpora shipped in the repository's corpora/ folder, by name, and loading any file by format."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from workbench.errors import CorpusError, WorkbenchError
+from workbench.model import Corpus
+
+
+def corpora_dir() -> Path:
+    """The shipped corpora; WORKBENCH_CORPORA overrides (an installed copy, a test)."""
+    return Path(os.environ.get("WORKBENCH_CORPORA", Path(__file__).resolve().parents[2] / "corpora"))
+
+
+@dataclass(frozen=True, slots=True)
+class ShippedCorpus:
+    name: str
+    description: str
+    load: Callable[[], Corpus]
+
+
+def _pgv(lang: str | None) -> Callable[[], Corpus]:
+    def load() -> Corpus:
+        from workbench.loaders.doccano_jsonl import load_doccano_jsonl
+        name = "pgv-pii" if lang is None else f"pgv-pii-{lang}"
+        return load_doccano_jsonl(corpora_dir() / "pgv-pii" / "gv-pii-2.0_SweLLified.jsonl", name=name,
+                                  languages=None if lang is None else (lang,))
+    return load
+
+
+def _tab_test() -> Corpus:
+    from workbench.loaders.tab_pair import load_tab_pair
+    tab = corpora_dir() / "tab"
+    return load_tab_pair(tab / "TAB_test_texts.json", tab / "TAB_test_spans.json", name="tab-test")
+
+
+SHIPPED: dict[str, ShippedCorpus] = {c.name: c for c in (
+    ShippedCorpus("pgv-pii-en", "PGV-PII, the 10 English Global Voices articles (doccano JSONL)", _pgv("en")),
+    ShippedCorpus("pgv-pii-sv", "PGV-PII, their 10 Swedish translations", _pgv("sv")),
+    ShippedCorpus("pgv-pii", "PGV-PII, both languages (20 documents)", _pgv(None)),
+    ShippedCorpus("tab-test", "TAB test split, 127 ECHR judgments (English; text + span files)", _tab_test),
+)}
+
+FORMATS = ("doccano", "tab-release", "tab-pair")
+
+
+def shipped_corpus(name: str) -> Corpus:
+    if name not in SHIPPED:
+        import difflib
+        close = difflib.get_close_matches(name, SHIPPED, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f" (shipped: {', '.join(SHIPPED)})"
+        raise WorkbenchError(f"no shipped corpus {name!r}{hint}")
+    return SHIPPED[name].load()
+
+
+def load_corpus(spec: str, *, format: str | None = None, lang: str | None = None,
+                spans: str | None = None, annotator: str | None = None,
+                quality_checked_only: bool = False) -> Corpus:
+    """A shipped corpus name, or a path read with `format` (guessed from the extension)."""
+    if spec in SHIPPED and format is None:
+        return shipped_corpus(spec)
+    path = Path(spec)
+    if not path.exists():
+        if format is None and os.sep not in spec and "." not in spec:
+            shipped_corpus(spec)  # raises with a did-you-mean
+        raise CorpusError(spec, "no such file")
+    format = format or ("doccano" if path.suffix == ".jsonl" else "tab-release")
+    if format == "doccano":
+        from workbench.loaders.doccano_jsonl import load_doccano_jsonl
+        return load_doccano_jsonl(path, lang=lang)
+    if format == "tab-release":
+        from workbench.loaders.tab_release import load_tab_release
+        return load_tab_release(path, annotator=annotator, quality_checked_only=quality_checked_only)
+    if format == "tab-pair":
+        if spans is None:
+            raise WorkbenchError("--format tab-pair needs --spans SPANS.json beside the texts file")
+        from workbench.loaders.tab_pair import load_tab_pair
+        return load_tab_pair(path, spans, name=path.stem, lang=lang or "en")
+    raise WorkbenchError(f"unknown corpus format {format!r} (known: {', '.join(FORMATS)})")
+
+
+def vocabulary_path(lang: str) -> Path:
+    """The UD PUD treebank whose forms and gold UPOS feed the baselines (003 §4)."""
+    return corpora_dir() / "ud-pud" / lang / f"{lang}_pud-ud-test.conllu"

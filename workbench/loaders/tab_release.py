@@ -1,0 +1,60 @@
+"""The full TAB release (echr_train.json / echr_dev.json / echr_test.json).
+
+A JSON list of documents, each with `annotations` = {annotatorN: {"entity_mentions": […]}}.
+Paper 003 pseudonymises the mentions that need masking (identifier_type DIRECT or
+QUASI) of quality-checked documents; both are options here. entity_id is kept.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workbench.errors import CorpusError
+from workbench.loaders.files import read_json
+from workbench.loaders.validate import RawSpan, build_document
+from workbench.model import Corpus
+
+MASKED_TYPES = ("DIRECT", "QUASI")
+
+
+def load_tab_release(path: str | Path, *, annotator: str | None = None,
+                     identifier_types: tuple[str, ...] = MASKED_TYPES,
+                     keep_unmasked_as_context: bool = False,
+                     quality_checked_only: bool = False, name: str | None = None) -> Corpus:
+    """annotator: which annotation layer (default: the first one listed for each document).
+
+    identifier_types: mentions to replace. With keep_unmasked_as_context the other
+    mentions are kept as spans with mask=False (visible in exports, never replaced).
+    """
+    path = Path(path)
+    data = read_json(path)
+    if not isinstance(data, list):
+        raise CorpusError(str(path), f"expected a JSON list of documents, found a {type(data).__name__}")
+    documents = []
+    for position, item in enumerate(data):
+        if not isinstance(item, dict) or "doc_id" not in item:
+            raise CorpusError(str(path), f"item {position} is not a document with a doc_id")
+        doc_id = str(item["doc_id"])
+        if quality_checked_only and not item.get("quality_checked", False):
+            continue
+        layers = item.get("annotations") or {}
+        if not isinstance(layers, dict) or not layers:
+            raise CorpusError(str(path), "has no annotation layers", doc_id=doc_id)
+        chosen = annotator or next(iter(layers))
+        if chosen not in layers:
+            raise CorpusError(str(path), f"no annotator {chosen!r} (has: {', '.join(layers)})", doc_id=doc_id)
+        raw = []
+        for i, m in enumerate(layers[chosen].get("entity_mentions", [])):
+            masked = m.get("identifier_type") in identifier_types
+            if not masked and not keep_unmasked_as_context:
+                continue
+            entity = m.get("entity_id")
+            raw.append(RawSpan(m.get("start_offset"), m.get("end_offset"), str(m.get("entity_type")),
+                               entity_id=f"{doc_id}|{entity}" if entity is not None else None,
+                               mask=masked, stated_text=m.get("span_text")))
+        meta = {"annotator": chosen, "dataset_type": item.get("dataset_type"),
+                "quality_checked": item.get("quality_checked")}
+        # Nested mentions (as in the test split derived from this release) fold into the outer one.
+        documents.append(build_document(str(path), doc_id, item.get("text"), "en", raw, drop_nested=True,
+                                        meta={k: v for k, v in meta.items() if v is not None}))
+    return Corpus(name or path.stem, str(path), tuple(documents))

@@ -1,0 +1,95 @@
+"""The data every stage passes on: spans, documents, corpora.
+
+Frozen, slotted dataclasses validated on construction, so a bad value fails where it
+is made rather than three stages later. Offsets are Python string indices (code
+points), end exclusive, as in doccano and TAB.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+# ISO 639-1 codes the workbench has vocabularies, taggers and defaults for.
+LANGUAGES = ("en", "sv")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    text: str
+    label: str
+    # Mentions of the same real-world entity share an id; formats without ids get one
+    # from a stated rule (see workbench.loaders.entities).
+    entity_id: str
+    # False: annotated but not to be replaced (e.g. TAB NO_MASK when asked for); such a
+    # span stays original text in every window and gets no slot.
+    mask: bool = True
+
+    def __post_init__(self) -> None:
+        if self.start < 0 or self.end <= self.start:
+            raise ValueError(f"span [{self.start}, {self.end}) is empty or reversed")
+        if len(self.text) != self.end - self.start:
+            raise ValueError(f"span text {self.text!r} does not fit [{self.start}, {self.end})")
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    doc_id: str
+    text: str
+    lang: str
+    spans: tuple[Span, ...]  # sorted by start, non-overlapping
+    # Source-specific extras (doccano id, TAB dataset_type …) as sorted key/value pairs,
+    # kept hashable so documents stay immutable.
+    meta: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lang not in LANGUAGES:
+            raise ValueError(f"unknown language {self.lang!r} (known: {', '.join(LANGUAGES)})")
+        previous_end = 0
+        for i, span in enumerate(self.spans):
+            if span.end > len(self.text):
+                raise ValueError(f"span {i} [{span.start}, {span.end}) ends after the text ({len(self.text)})")
+            if span.start < previous_end:
+                raise ValueError(f"span {i} [{span.start}, {span.end}) overlaps the span before it")
+            if self.text[span.start:span.end] != span.text:
+                raise ValueError(f"span {i} text {span.text!r} differs from the document at its offsets")
+            previous_end = span.end
+
+    @property
+    def masked_spans(self) -> tuple[int, ...]:
+        """Indices of the spans to replace, in text order."""
+        return tuple(i for i, s in enumerate(self.spans) if s.mask)
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    name: str
+    source: str  # the file(s) it was loaded from, for messages and the run signature
+    documents: tuple[Document, ...]
+    # sha256 over ids, languages, texts and spans: the corpus part of a run signature.
+    content_hash: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ids = [d.doc_id for d in self.documents]
+        if len(set(ids)) != len(ids):
+            dup = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"duplicate document ids in {self.name}: {dup[:5]}")
+        h = hashlib.sha256()
+        for d in self.documents:
+            h.update(json.dumps([d.doc_id, d.lang, d.text,
+                                 [[s.start, s.end, s.label, s.entity_id, s.mask] for s in d.spans]],
+                                ensure_ascii=False).encode())
+        object.__setattr__(self, "content_hash", h.hexdigest())
+
+    def document(self, doc_id: str) -> Document:
+        for d in self.documents:
+            if d.doc_id == doc_id:
+                return d
+        raise KeyError(f"no document {doc_id!r} in corpus {self.name}")
+
+    @property
+    def n_slots(self) -> int:
+        return sum(len(d.masked_spans) for d in self.documents)

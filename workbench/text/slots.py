@@ -1,0 +1,114 @@
+"""Slots: one span to fill, with its window of context rendered for a masking mode.
+
+A window is the target span's sentence ± `window` sentences (003 §4: ±2). Inside it
+every span to replace is a Gap. In maskL all gaps are masked; in repL the gaps left
+of the target carry this run's earlier picks (003 Appendix B). The target span's
+original text is never part of a Slot: a generator cannot see what it replaces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from workbench.model import Document
+from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
+
+MODES = ("maskL", "repL")
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    span_index: int  # index into Document.spans
+    label: str
+    upos: str | None  # UPOS of the original span's right-most token, when tagged
+    fill: str | None = None  # repL: this run's earlier pick; None: masked
+
+    @property
+    def masked(self) -> bool:
+        return self.fill is None
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    doc_id: str
+    lang: str
+    span_index: int
+    label: str
+    upos: str | None
+    # The window: plain text and gaps in reading order; exactly one gap is the target.
+    pieces: tuple[str | Gap, ...]
+
+    def __post_init__(self) -> None:
+        targets = [p for p in self.pieces if isinstance(p, Gap) and p.span_index == self.span_index]
+        if len(targets) != 1 or not targets[0].masked:
+            raise ValueError(f"slot {self.doc_id}#{self.span_index} must hold its target exactly once, masked")
+
+    @property
+    def gaps(self) -> tuple[Gap, ...]:
+        """The masked gaps in reading order (filled ones are plain text to a generator)."""
+        return tuple(p for p in self.pieces if isinstance(p, Gap) and p.masked)
+
+    @property
+    def target_number(self) -> int:
+        """1-based position of the target among the masked gaps: the N of [MASK.N]."""
+        return next(n for n, g in enumerate(self.gaps, start=1) if g.span_index == self.span_index)
+
+    @property
+    def window_key(self) -> tuple:
+        """Equal for slots whose rendered windows are identical (maskL: same sentence)."""
+        return (self.doc_id, self.pieces)
+
+    def render(self, mask: str | Callable[[int, Gap], str]) -> str:
+        """The window as text; `mask` is a token or a function (number, gap) -> text."""
+        out, number = [], 0
+        for piece in self.pieces:
+            if isinstance(piece, str):
+                out.append(piece)
+            elif not piece.masked:
+                out.append(piece.fill)
+            else:
+                number += 1
+                out.append(mask if isinstance(mask, str) else mask(number, piece))
+        return "".join(out)
+
+
+class SlotBuilder:
+    """Builds the slots of one document; sentence splitting is done once per document."""
+
+    def __init__(self, doc: Document, upos: Sequence[str | None] | None = None, window: int = 2) -> None:
+        if window < 0:
+            raise ValueError("window must be >= 0 sentences")
+        self.doc = doc
+        self.window = window
+        self.upos = list(upos) if upos is not None else [None] * len(doc.spans)
+        offsets = [(s.start, s.end) for s in doc.spans]
+        self.sentences = merge_across_spans(split_sentences(doc.text, doc.lang), offsets)
+        self.sentence_of = sentence_of_spans(self.sentences, offsets)
+
+    def slot(self, span_index: int, picks: Mapping[int, str] | None = None) -> Slot:
+        """The slot of one span. `picks` (repL) fill the masked spans left of the target."""
+        doc, spans = self.doc, self.doc.spans
+        target = spans[span_index]
+        if not target.mask:
+            raise ValueError(f"span {span_index} of {doc.doc_id} is not one to replace")
+        s = self.sentence_of[span_index]
+        first = max(0, s - self.window)
+        last = min(len(self.sentences) - 1, s + self.window)
+        lo, hi = self.sentences[first][0], self.sentences[last][1]
+        pieces: list[str | Gap] = []
+        cursor = lo
+        for i, span in enumerate(spans):
+            if span.end <= lo or span.start >= hi or not span.mask:
+                continue  # outside the window, or annotated but kept as original text
+            if span.start > cursor:
+                pieces.append(doc.text[cursor:span.start])
+            fill = picks.get(i) if picks is not None and i < span_index else None
+            pieces.append(Gap(i, span.label, self.upos[i], fill))
+            cursor = span.end
+        if hi > cursor:
+            pieces.append(doc.text[cursor:hi])
+        return Slot(doc.doc_id, doc.lang, span_index, target.label, self.upos[span_index], tuple(pieces))
+
+    def target_sentence(self, span_index: int) -> tuple[int, int]:
+        return self.sentences[self.sentence_of[span_index]]

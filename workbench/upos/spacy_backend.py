@@ -1,0 +1,37 @@
+"""spaCy backend: the UD UPOS taggers trained for this project (../shared/models/*_ud_upos)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from workbench.errors import MissingExtra, WorkbenchError
+from workbench.paths import shared_models_dir
+from workbench.upos.base import Tagger, Tokens
+
+
+class SpacyTagger(Tagger):
+    def __init__(self, models: dict[str, Path] | None = None, cache_path: Path | None = None) -> None:
+        self.models = models or {lang: shared_models_dir() / f"{lang}_ud_upos" for lang in ("en", "sv")}
+        self._nlp = {}
+        self.name = "spacy:" + ",".join(f"{lang}={Path(p).name}" for lang, p in sorted(self.models.items()))
+        super().__init__(cache_path)
+
+    def _pipeline(self, lang: str):
+        if lang not in self._nlp:
+            try:
+                import spacy
+            except ModuleNotFoundError:
+                raise MissingExtra("UPOS tagging with spaCy", "spacy", "spacy") from None
+            path = self.models.get(lang)
+            if path is None or not Path(path).exists():
+                raise WorkbenchError(f"no spaCy UPOS model for {lang!r} at {path} "
+                                     "(set WORKBENCH_SPACY_MODELS to the folder holding en_ud_upos/ and sv_ud_upos/)")
+            # Only the tagger is needed; the sentence recogniser is skipped for speed.
+            self._nlp[lang] = spacy.load(str(path), exclude=["senter"])
+        return self._nlp[lang]
+
+    def _tag_texts(self, lang: str, texts: Sequence[str]) -> list[Tokens]:
+        nlp = self._pipeline(lang)
+        return [[(t.idx, t.idx + len(t.text), t.pos_) for t in doc if not t.is_space]
+                for doc in nlp.pipe(texts, batch_size=256)]
