@@ -1,0 +1,81 @@
+"""Fixtures shared by every test area.
+
+Each area keeps its own fixtures in its own folder's conftest.py; what lives here is the
+common ground: a tiny hand-made corpus, fresh run stores, and a store holding real
+baseline runs over the shipped corpora.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+# Tests share the persistent caches (tag cache, offline models) with the developer's runs
+# unless told otherwise; they never write into the working directory's runs.sqlite.
+os.environ.setdefault("WORKBENCH_CACHE", str(REPO / ".cache"))
+
+
+@pytest.fixture
+def tiny_corpus():
+    """Two short English documents and one Swedish, with entities mentioned twice."""
+    from workbench.loaders.validate import RawSpan, build_document
+    from workbench.model import Corpus
+
+    def doc(doc_id, lang, text, mentions):
+        raw, cursor = [], 0
+        for mention, label in mentions:
+            start = text.index(mention, cursor)
+            raw.append(RawSpan(start, start + len(mention), label))
+            cursor = start + len(mention)
+        return build_document("tiny", doc_id, text, lang, raw)
+
+    return Corpus("tiny", "tests/conftest.py", (
+        doc("en-1", "en",
+            "Anna Berg was born in Oslo in 1975. She moved to Paris in 1999. Anna Berg works for Nordbank. "
+            "Her brother Olle lives in Oslo. He is a teacher.",
+            [("Anna Berg", "PERSON"), ("Oslo", "LOC"), ("1975", "DATETIME"), ("Paris", "LOC"), ("1999", "DATETIME"),
+             ("Anna Berg", "PERSON"), ("Nordbank", "ORG"), ("Olle", "PERSON"), ("Oslo", "LOC"), ("teacher", "DEM")]),
+        doc("en-2", "en",
+            "The applicant, Mr Jan Kowalski, was represented by Ms Eva Nowak, a lawyer practising in Warsaw. "
+            "The Government were represented by their Agent, Mr J. Wołąsiewicz.",
+            [("Jan Kowalski", "PERSON"), ("Eva Nowak", "PERSON"), ("Warsaw", "LOC"), ("J. Wołąsiewicz", "PERSON")]),
+        doc("sv-1", "sv",
+            "Karin Ström föddes i Göteborg år 1980. Hon arbetar som läkare på Sahlgrenska. Karin Ström bor nu i Malmö.",
+            [("Karin Ström", "personal_name"), ("Göteborg", "geographic"), ("1980", "date"), ("läkare", "other"),
+             ("Sahlgrenska", "institution"), ("Karin Ström", "personal_name"), ("Malmö", "geographic")]),
+    ))
+
+
+@pytest.fixture
+def store(tmp_path):
+    from workbench.store import RunStore
+    s = RunStore(tmp_path / "runs.sqlite")
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def baseline_store(tmp_path_factory):
+    """A store with real runs: random and upos (maskL, UPOS filter on for upos) over
+    PGV-PII EN and SV and the first 20 TAB test documents. Session-scoped: read it, do not write."""
+    from workbench.engine import run_generation
+    from workbench.generators import GenerationOptions, create_generator
+    from workbench.loaders import shipped_corpus
+    from workbench.model import Corpus
+    from workbench.store import RunStore
+    from workbench.upos import get_tagger
+
+    path = tmp_path_factory.mktemp("baselines") / "runs.sqlite"
+    s = RunStore(path)
+    tab = shipped_corpus("tab-test")
+    corpora = [shipped_corpus("pgv-pii-en"), shipped_corpus("pgv-pii-sv"),
+               Corpus("tab-test-20", tab.source, tab.documents[:20])]
+    for corpus in corpora:
+        for name, upos in (("random", False), ("upos", True)):
+            gen = create_generator(name, options=GenerationOptions(mode="maskL", upos_filter=upos))
+            run_generation(s, corpus, gen, get_tagger("spacy", quiet=True), progress=False)
+    s.close()
+    return path
