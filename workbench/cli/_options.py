@@ -18,6 +18,10 @@ def open_store(store_path: str | None):
 
 
 def corpus_options(func):
+    func = click.option("--skip-docs", default=None, metavar="IDS|@FILE",
+                        help="Leave out these documents (comma-separated ids, or @file with one id a line).")(func)
+    func = click.option("--docs", default=None, metavar="IDS|@FILE",
+                        help="Keep only these documents (comma-separated ids, or @file with one id a line).")(func)
     func = click.option("--annotator", default=None, help="TAB release: which annotator's layer (default: the first).")(func)
     func = click.option("--quality-checked", is_flag=True, help="TAB release: only quality-checked documents.")(func)
     func = click.option("--spans", default=None, type=click.Path(exists=True, dir_okay=False),
@@ -31,7 +35,10 @@ def corpus_options(func):
     return func
 
 
-def load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator):
+def load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator, docs=None,
+                             skip_docs=None):
     from workbench.loaders import load_corpus
-    return load_corpus(corpus, format=corpus_format, lang=lang, spans=spans, annotator=annotator,
-                       quality_checked_only=quality_checked)
+    from workbench.loaders.subset import select_documents
+    loaded = load_corpus(corpus, format=corpus_format, lang=lang, spans=spans, annotator=annotator,
+                         quality_checked_only=quality_checked)
+    return select_documents(loaded, keep=docs, skip=skip_docs)

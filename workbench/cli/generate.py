@@ -51,7 +51,7 @@ def register(main: click.Group) -> None:
     @generation_options
     @store_option
     @click.option("--progress/--no-progress", default=True, show_default=True)
-    def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, generator, mode, upos_filter, window,
+    def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, generator, mode, upos_filter, window,
                  seed, top_k, leak_guard, model, extra, batch_size, tagger, store_path, progress) -> None:
         """Generate pseudonyms for every span of a corpus and store them as a run.
 
@@ -67,7 +67,8 @@ def register(main: click.Group) -> None:
         from workbench.generators import GenerationOptions, create_generator
         from workbench.upos import get_tagger
 
-        loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator)
+        loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator,
+                                          docs, skip_docs)
         options = GenerationOptions(mode=mode, upos_filter=upos_filter, window=window, seed=seed, top_k=top_k,
                                     leak_guard=leak_guard)
         gen = create_generator(generator, parse_generator_settings(model, extra), options)
