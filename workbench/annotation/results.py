@@ -1,0 +1,135 @@
+"""Results of an annotation session: 003 Table 6 and the stacked bars of its Figure 2.
+
+Table 6 gives, per language and generation method, the relative frequency of each tag
+among the annotated pseudonyms (each column sums to 1). With several annotators one
+tag per pseudonym is needed first: one annotator's, or the majority, ties broken by the
+tagset's precedence order (Appendix C: the earlier tag wins), an extension of the
+paper's single-annotator setup.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from workbench.annotation.agreement import ITEM
+from workbench.annotation.storage import AnnotationStore
+from workbench.annotation.tagset import Tagset
+from workbench.errors import WorkbenchError
+
+LANGUAGE_NAMES = {"en": "English", "sv": "Swedish"}
+
+
+def system_name(generator: str, mode: str, upos_filter: bool) -> str:
+    """A generation method as 003 names it: 'fill-mask repL + UPOS'."""
+    return f"{generator} {mode}" + (" + UPOS" if upos_filter else "")
+
+
+def annotation_frame(store: AnnotationStore, run_ids: list[str] | None = None,
+                     annotators: list[str] | None = None) -> pd.DataFrame:
+    """One row per tag given: ITEM, annotator, tag, note, source, lang, system, run facts, original, pseudonym."""
+    sql = ("SELECT a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, d.lang, r.generator, "
+           "r.model, r.mode, r.upos_filter, r.corpus_name, s.label, s.text, p.pseudonym FROM annotations a "
+           "JOIN runs r ON r.run_id=a.run_id JOIN predictions p ON p.run_id=a.run_id AND p.doc_id=a.doc_id "
+           "AND p.span_index=a.span_index JOIN documents d ON d.corpus_hash=r.corpus_hash AND d.doc_id=a.doc_id "
+           "JOIN spans s ON s.corpus_hash=r.corpus_hash AND s.doc_id=a.doc_id AND s.span_index=a.span_index")
+    where, args = [], []
+    for column, values in (("a.run_id", run_ids), ("a.annotator", annotators)):
+        if values is not None:
+            where.append(f"{column} IN ({','.join('?' * len(values))})")
+            args += list(values)
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    columns = ITEM + ["annotator", "tag", "note", "source", "lang", "generator", "model", "mode", "upos_filter",
+                      "corpus", "label", "original", "pseudonym"]
+    frame = pd.DataFrame(store.db.execute(sql, args).fetchall(), columns=columns)
+    frame["upos_filter"] = frame["upos_filter"].astype(bool)
+    frame["system"] = [system_name(g, m, u) for g, m, u in zip(frame["generator"], frame["mode"], frame["upos_filter"])]
+    return frame.sort_values(ITEM + ["annotator"], ignore_index=True)
+
+
+def item_tags(frame: pd.DataFrame, tagset: Tagset, annotator: str | None = None) -> pd.DataFrame:
+    """One row per item with its tag: `annotator`'s, or the majority (precedence breaks ties)."""
+    if annotator is not None:
+        chosen = frame[frame["annotator"] == annotator]
+        if chosen.empty:
+            raise WorkbenchError(f"annotator {annotator!r} tagged none of these pseudonyms")
+        return chosen.drop(columns=["annotator", "note", "source"]).reset_index(drop=True)
+
+    def majority(tags: pd.Series) -> str:
+        counts = tags.value_counts()
+        best = counts[counts == counts.max()].index
+        return tagset.resolve(best)
+
+    facts = frame.drop(columns=["annotator", "tag", "note", "source"]).drop_duplicates(ITEM).set_index(ITEM)
+    tags = frame.groupby(ITEM)["tag"].agg(majority)
+    return facts.join(tags).reset_index()
+
+
+def table6(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
+    """Relative frequency of each tag (rows, precedence order) per (language, system) column."""
+    counts = table6_counts(items, tagset)
+    totals = counts.sum(axis=0)
+    return counts / totals.where(totals > 0)
+
+
+def table6_counts(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
+    if items.empty:
+        raise WorkbenchError("no annotated pseudonyms to tabulate")
+    unknown = sorted(set(items["tag"]) - set(tagset.names))
+    if unknown:
+        raise WorkbenchError(f"tags outside tagset {tagset.name}: {', '.join(unknown)}")
+    langs = items["lang"].map(lambda x: LANGUAGE_NAMES.get(x, x))
+    counts = pd.crosstab(pd.Categorical(items["tag"], categories=list(tagset.names)), [langs, items["system"]],
+                         dropna=False)
+    counts.index = pd.Index(list(tagset.names), name="tag")
+    counts.columns.names = ["language", "system"]
+    return counts.astype(int)
+
+
+def write_table6(table: pd.DataFrame, counts: pd.DataFrame, outdir: str | Path, caption: str = "") -> list[Path]:
+    """table6.csv, table6.md and table6.tex (4 decimals, as in 003), plus the counts as CSV."""
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    flat = table.copy()
+    flat.columns = [f"{lang} {system}" for lang, system in table.columns]
+    n = counts.sum(axis=0)
+    paths = [outdir / "table6.csv", outdir / "table6_counts.csv", outdir / "table6.md", outdir / "table6.tex"]
+    flat.to_csv(paths[0], float_format="%.4f")
+    counts.to_csv(paths[1])
+    header = "| tag | " + " | ".join(flat.columns) + " |\n|---|" + "---:|" * len(flat.columns) + "\n"
+    body = "".join(f"| {tag} | " + " | ".join(f"{v:.4f}" for v in row) + " |\n" for tag, row in flat.iterrows())
+    body += "| n | " + " | ".join(str(int(v)) for v in n) + " |\n"
+    paths[2].write_text((f"{caption}\n\n" if caption else "") + header + body, encoding="utf-8")
+    latex = flat.to_latex(float_format="%.4f", caption=caption or None, label="tab:table6")
+    paths[3].write_text(latex, encoding="utf-8")
+    return paths
+
+
+def figure2(table: pd.DataFrame, tagset: Tagset, path: str | Path | None = None, title: str = ""):
+    """Stacked horizontal bars, one per (language, system), one segment per tag (003 Figure 2)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [f"{lang}\n{system}" for lang, system in table.columns]
+    fig, ax = plt.subplots(figsize=(10, 0.7 * len(labels) + 2.2))
+    left = [0.0] * len(labels)
+    for tag in tagset.tags:
+        values = table.loc[tag.tag].fillna(0).tolist()
+        ax.barh(labels, values, left=left, color=tag.color, label=tag.tag, edgecolor="white", linewidth=0.5)
+        for k, v in enumerate(values):
+            if v >= 0.06:  # label segments wide enough to hold the number
+                ax.text(left[k] + v / 2, k, f"{v:.0%}", ha="center", va="center", fontsize=7, color="white")
+        left = [a + b for a, b in zip(left, values)]
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_xlabel("relative frequency")
+    ax.set_title(title or "Relative frequencies of pseudonym annotation types per generation method and language")
+    ax.legend(ncol=5, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
+    fig.tight_layout()
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120)
+    return fig

@@ -1,0 +1,74 @@
+"""Which pseudonyms an annotation session covers, and in which order.
+
+unit="document" (default): whole documents, drawn in a seeded order until each run has
+at least `per_run` spans. Keeping documents whole matters for 003's tagset: whether a
+pseudonym is SEM:CONTRADICTORY or SEM:MERGED-ENTITY depends on the pseudonyms of the
+earlier mentions in the same document. Runs over the same corpus get the same documents,
+so generators are compared on the same text.
+unit="span": `per_run` single spans per run, drawn at random (seeded); cheaper, but
+the entity-level categories are harder to judge.
+
+Items come run by run, each run's in document and span order, so an annotator reads a
+document front to back.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+
+from workbench.annotation.storage import SampleItem
+from workbench.errors import WorkbenchError
+from workbench.store import RunStore
+
+UNITS = ("document", "span")
+
+
+@dataclass(frozen=True, slots=True)
+class SampleRecipe:
+    runs: tuple[str, ...]  # full run ids
+    per_run: int | None = None  # spans per run (at least, for unit=document); None: all
+    unit: str = "document"
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.unit not in UNITS:
+            raise WorkbenchError(f"unknown sampling unit {self.unit!r} (known: {', '.join(UNITS)})")
+        if self.per_run is not None and self.per_run < 1:
+            raise WorkbenchError("per_run must be at least 1")
+        if not self.runs:
+            raise WorkbenchError("a sample needs at least one run")
+
+    def to_dict(self) -> dict:
+        return asdict(self) | {"runs": list(self.runs)}
+
+
+def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
+    items: list[SampleItem] = []
+    for run_id in recipe.runs:
+        run = store.run(run_id)
+        corpus = store.load_corpus(run.corpus_hash)
+        order = {d.doc_id: i for i, d in enumerate(corpus.documents)}
+        by_doc: dict[str, list[int]] = {}
+        for key in sorted(store.done_keys(run.run_id), key=lambda k: (order.get(k[0], -1), k[1])):
+            by_doc.setdefault(key[0], []).append(key[1])
+        # A generator over its own seed: the same documents for every run of one corpus.
+        rng = random.Random(f"{recipe.seed}:{run.corpus_hash}")
+        if recipe.unit == "document":
+            docs = sorted(by_doc, key=order.get)
+            rng.shuffle(docs)
+            chosen, n = [], 0
+            for doc_id in docs:
+                if recipe.per_run is not None and n >= recipe.per_run:
+                    break
+                chosen.append(doc_id)
+                n += len(by_doc[doc_id])
+            keys = [(d, i) for d in sorted(chosen, key=order.get) for i in by_doc[d]]
+        else:
+            keys = [(d, i) for d in by_doc for i in by_doc[d]]
+            if recipe.per_run is not None and recipe.per_run < len(keys):
+                keys = sorted(rng.sample(keys, recipe.per_run), key=lambda k: (order.get(k[0], -1), k[1]))
+        items += [SampleItem(run.run_id, d, i) for d, i in keys]
+    if not items:
+        raise WorkbenchError("the chosen runs hold no pseudonyms to annotate")
+    return items

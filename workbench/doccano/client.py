@@ -1,0 +1,139 @@
+"""A small client for doccano 1.8's REST API, over plain HTTP (requests).
+
+Why not doccano-client: it pins pydantic<2, which cannot share an environment with
+langchain-ollama (the LLM generators), and the server itself lives in a third
+virtualenv (old pandas/SQLAlchemy). The dozen calls the workbench needs are simple
+REST, documented in shared/notes/doccano.md: token login, project and label creation,
+filepond upload + import task, and export task + zip download.
+
+Texts hold personal data, so a server off this machine is refused unless the caller
+opts in (`allow_remote=True`), as for Ollama.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from dataclasses import dataclass
+from urllib.parse import urlparse
+
+from workbench.errors import MissingExtra, WorkbenchError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    id: int
+    name: str
+
+
+class DoccanoClient:
+    def __init__(self, url: str, username: str, password: str, *, allow_remote: bool = False,
+                 timeout: float = 30.0) -> None:
+        try:
+            import requests
+        except ImportError:
+            raise MissingExtra("talking to doccano", "dashboard", "requests") from None
+        host = urlparse(url).hostname or ""
+        if host not in LOOPBACK and not host.startswith("127.") and not allow_remote:
+            raise WorkbenchError(f"doccano at {url} is not on this machine; the texts hold personal data, so pass "
+                                 "--allow-remote (allow_remote=True) if you mean it")
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self.http = requests.Session()
+        self._login(username, password)
+
+    # -- plumbing ----------------------------------------------------------------------
+    def _call(self, method: str, path: str, *, expect=(200, 201), **kwargs):
+        import requests
+        try:
+            response = self.http.request(method, self.url + path, timeout=self.timeout, **kwargs)
+        except requests.RequestException as exc:
+            raise WorkbenchError(f"doccano at {self.url}: {exc}") from None
+        if response.status_code not in expect:
+            raise WorkbenchError(f"doccano {method} {path}: HTTP {response.status_code}: {response.text[:300]}")
+        return response
+
+    def _login(self, username: str, password: str) -> None:
+        # Token auth: no cookies, no CSRF. Never call logout: it deletes the user's only token.
+        key = self._call("POST", "/v1/auth/login/", json={"username": username, "password": password}).json()["key"]
+        self.http.headers["Authorization"] = f"Token {key}"
+        self.username = username
+
+    def wait_task(self, task_id: str, timeout: float = 120.0) -> dict:
+        """Poll a Celery task (import or export) until it is ready; its errors become ours."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = self._call("GET", f"/v1/tasks/status/{task_id}").json()
+            if status.get("error"):
+                raise WorkbenchError(f"doccano task {task_id} failed: {status['error']}")
+            if status.get("ready"):
+                result = status.get("result") or {}
+                if isinstance(result, dict) and result.get("error"):
+                    raise WorkbenchError(f"doccano task {task_id}: {result['error']}")
+                return result
+            time.sleep(0.3)
+        raise WorkbenchError(f"doccano task {task_id} not done after {timeout:.0f} s (is `doccano task` running?)")
+
+    # -- projects and labels -----------------------------------------------------------
+    def projects(self) -> list[Project]:
+        data = self._call("GET", "/v1/projects", params={"limit": 1000}).json()
+        rows = data.get("results", data) if isinstance(data, dict) else data
+        return [Project(p["id"], p["name"]) for p in rows]
+
+    def create_project(self, name: str, description: str, guideline: str = "") -> Project:
+        body = {"name": name, "description": description or name, "guideline": guideline,
+                "project_type": "SequenceLabeling", "resourcetype": "SequenceLabelingProject",
+                "collaborative_annotation": False, "allow_overlapping": False}
+        p = self._call("POST", "/v1/projects", json=body).json()
+        return Project(p["id"], p["name"])
+
+    def labels(self, project: int) -> dict[str, int]:
+        data = self._call("GET", f"/v1/projects/{project}/span-types").json()
+        rows = data.get("results", data) if isinstance(data, dict) else data
+        return {r["text"]: r["id"] for r in rows}
+
+    def ensure_labels(self, project: int, labels: list[tuple[str, str]]) -> dict[str, int]:
+        """Create the missing (name, "#rrggbb") span types; returns name → id."""
+        have = self.labels(project)
+        for name, color in labels:
+            if name not in have:
+                r = self._call("POST", f"/v1/projects/{project}/span-types",
+                               json={"text": name, "background_color": color, "text_color": "#ffffff"}).json()
+                have[name] = r["id"]
+        return have
+
+    # -- data in and out ---------------------------------------------------------------
+    def upload_jsonl(self, project: int, content: bytes, filename: str = "upload.jsonl") -> dict:
+        upload_id = self._call("POST", "/v1/fp/process/",
+                               files={"filepond": (filename, content, "application/json")}).text.strip()
+        task = self._call("POST", f"/v1/projects/{project}/upload",
+                          json={"uploadIds": [upload_id], "format": "JSONL", "task": "SequenceLabeling",
+                                "column_data": "text", "column_label": "label", "encoding": "utf_8"}).json()
+        return self.wait_task(task["task_id"])
+
+    def count_examples(self, project: int) -> int:
+        return self._call("GET", f"/v1/projects/{project}/examples", params={"limit": 1}).json()["count"]
+
+    def download_jsonl(self, project: int, timeout: float = 120.0) -> dict[str, list[str]]:
+        """The project's JSONL export: file name in the zip (one per member) → lines."""
+        task = self._call("POST", f"/v1/projects/{project}/download",
+                          json={"format": "JSONL", "exportApproved": False}).json()
+        self.wait_task(task["task_id"], timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            r = self._call("GET", f"/v1/projects/{project}/download", params={"taskId": task["task_id"]})
+            # Until the file exists the answer is 200 with JSON {"status": "Not ready"}.
+            if "json" not in r.headers.get("Content-Type", ""):
+                break
+            if time.monotonic() > deadline:
+                raise WorkbenchError(f"doccano export of project {project} not ready after {timeout:.0f} s")
+            time.sleep(0.3)
+        out = {}
+        with zipfile.ZipFile(io.BytesIO(r.content)) as z:
+            for name in z.namelist():
+                if name.endswith(".jsonl"):
+                    out[name] = z.read(name).decode("utf-8").splitlines()
+        return out

@@ -1,0 +1,161 @@
+"""A run as a doccano sequence-labelling project, and a doccano export back as error tags.
+
+Export, one JSONL line per document of the run:
+
+    {"text": <the pseudonymised document>,
+     "label": [[start, end, TAG], …],   one span per replacement
+     "run_id": …, "doc_id": …, "lang": "en", "system": "upos maskL + UPOS",
+     "originals": ["Paris ← Oslo", …]}
+
+Every line carries the same extra keys (doccano refuses the whole file otherwise, see
+shared/notes/doccano.md); doccano flattens them to the top level of its own export,
+which is how they come back. The keys avoid `id` and `text`, which doccano's export
+would overwrite. A replacement's TAG is the chosen annotator's tag where one exists,
+else UNTAGGED, a placeholder label that import skips: an annotator relabels each span.
+`originals` shows the original next to each pseudonym, which OVERLAP and SEM:CATEGORY
+need (003 annotators saw both).
+
+Import checks each line against the run in the store: the text must equal the run's
+pseudonymised document, and every span must sit exactly on a replacement. doccano does
+not validate offsets (notes), so this is where a bad file stops, naming line, document
+and offsets. A pseudonym given several tags gets the first in precedence order
+(003 Appendix C: one category per pseudonym).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from workbench.annotation.results import system_name
+from workbench.annotation.storage import Annotation, AnnotationStore
+from workbench.errors import WorkbenchError
+from workbench.replace import Replaced, pseudonymise
+
+PLACEHOLDER = "UNTAGGED"
+PLACEHOLDER_COLOR = "#bdbdbd"
+META_KEYS = ("run_id", "doc_id", "lang", "system", "originals")
+
+
+def _run_documents(store: AnnotationStore, run_id: str):
+    run = store.runs.run(run_id)
+    corpus = store.runs.load_corpus(run.corpus_hash)
+    picks: dict[str, dict[int, str]] = {}
+    for p in store.runs.predictions(run.run_id):
+        picks.setdefault(p.doc_id, {})[p.span_index] = p.pseudonym
+    return run, corpus, picks
+
+
+def export_lines(store: AnnotationStore, run_id: str, annotator: str | None = None) -> list[dict]:
+    run, corpus, picks = _run_documents(store, run_id)
+    tags = {(a.doc_id, a.span_index): a.tag
+            for a in (store.annotations([run.run_id], [annotator]) if annotator else [])}
+    lines = []
+    for doc in corpus.documents:
+        if doc.doc_id not in picks:
+            continue
+        text, placed = pseudonymise(doc, picks[doc.doc_id])
+        lines.append({
+            "text": text,
+            "label": [[r.start, r.end, tags.get((doc.doc_id, r.span_index), PLACEHOLDER)] for r in placed],
+            "run_id": run.run_id, "doc_id": doc.doc_id, "lang": doc.lang,
+            "system": system_name(run.generator, run.mode, run.upos_filter),
+            "originals": [f"{r.pseudonym} ← {r.original}" for r in placed],
+        })
+    if not lines:
+        raise WorkbenchError(f"run {run.run_id} has no pseudonyms to export")
+    return lines
+
+
+def export_project(store: AnnotationStore, run_id: str, path: str | Path, annotator: str | None = None) -> int:
+    """Write the run as doccano JSONL; returns the number of documents."""
+    lines = export_lines(store, run_id, annotator)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    tmp.replace(path)
+    return len(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedExport:
+    annotations: list[Annotation]
+    where: list[str]  # file:line of each, for error messages on save
+    untagged: int  # replacements still carrying the placeholder (or no span at all)
+    resolved: int  # replacements that had several tags, reduced by precedence
+
+
+def _labels(obj: dict, here: str) -> list[tuple[int, int, str]]:
+    labels = obj.get("label", obj.get("entities", []))
+    if not isinstance(labels, list):
+        raise WorkbenchError(f"{here}: `label` is not a list")
+    out = []
+    for item in labels:
+        if isinstance(item, dict):  # doccano's newer exports write objects
+            item = [item.get("start_offset"), item.get("end_offset"), item.get("label")]
+        if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, int) for x in item[:2])):
+            raise WorkbenchError(f"{here}: label {item!r} is not [start, end, TAG]")
+        out.append((item[0], item[1], str(item[2])))
+    return out
+
+
+def parse_export(store: AnnotationStore, lines: Iterable[str], annotator: str, source_name: str) -> ParsedExport:
+    """doccano JSONL lines (one annotator's file) → that annotator's error tags."""
+    cache: dict[str, tuple] = {}
+    found, where, untagged, resolved = [], [], 0, 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        here = f"file {source_name}, line {number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise WorkbenchError(f"{here}: invalid JSON ({exc.msg})") from None
+        missing = [k for k in ("text", "run_id", "doc_id") if k not in obj]
+        if missing:
+            raise WorkbenchError(f"{here}: missing {', '.join(missing)} (not a workbench doccano project?)")
+        run_id, doc_id = str(obj["run_id"]), str(obj["doc_id"])
+        if run_id not in cache:
+            cache[run_id] = _run_documents(store, run_id)
+        run, corpus, picks = cache[run_id]
+        try:
+            doc = corpus.document(doc_id)
+        except KeyError:
+            raise WorkbenchError(f"{here}: document {doc_id} is not in run {run_id[:12]}'s corpus") from None
+        text, placed = pseudonymise(doc, picks.get(doc_id, {}))
+        if obj["text"] != text:
+            raise WorkbenchError(f"{here}: document {doc_id}: the text differs from run {run_id[:12]}'s "
+                                 "pseudonymised document (edited in doccano?)")
+        by_offsets: dict[tuple[int, int], Replaced] = {(r.start, r.end): r for r in placed}
+        tags: dict[int, list[str]] = {}
+        for start, end, tag in _labels(obj, here):
+            r = by_offsets.get((start, end))
+            if r is None:
+                raise WorkbenchError(f"{here}: document {doc_id}: span [{start}, {end}) {text[start:end]!r} "
+                                     "is not one of the run's replacements")
+            if tag != PLACEHOLDER:
+                if tag not in store.tagset:
+                    raise WorkbenchError(f"{here}: document {doc_id}: span [{start}, {end}): unknown tag {tag!r} "
+                                         f"(tagset: {', '.join(store.tagset.names)})")
+                tags.setdefault(r.span_index, []).append(tag)
+        untagged += len(placed) - len(tags)
+        for index, given in sorted(tags.items()):
+            resolved += len(set(given)) > 1
+            found.append(Annotation(run.run_id, doc_id, index, annotator, store.tagset.resolve(given), "", "doccano"))
+            where.append(here)
+    return ParsedExport(found, where, untagged, resolved)
+
+
+def import_export(store: AnnotationStore, path: str | Path, annotator: str | None = None) -> ParsedExport:
+    """Import one doccano JSONL file; the annotator defaults to the file's stem (doccano names it after the user)."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WorkbenchError(f"file {path}: {exc}") from None
+    parsed = parse_export(store, lines, annotator or path.stem, str(path))
+    store.save_many(parsed.annotations, parsed.where)
+    return parsed

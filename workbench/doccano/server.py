@@ -1,0 +1,137 @@
+"""Start and stop a real doccano 1.8.4 server on 127.0.0.1, from its own virtualenv.
+
+Follows shared/notes/doccano.md: `doccano webserver` hard-codes 0.0.0.0, so the web
+process is gunicorn run directly with --bind 127.0.0.1:PORT; `doccano task` is the
+Celery worker without which uploads and exports never finish. Both get the same
+settings (database, media root, secret), or tasks never run. The broker is the same
+SQLite file, so nothing else is needed and nothing leaves the machine.
+
+The virtualenv is .venv-doccano beside the repository (made by .ci/steps/30-doccano.sh)
+or $WORKBENCH_DOCCANO_VENV.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from workbench.errors import WorkbenchError
+from workbench.paths import REPO
+
+
+def doccano_venv() -> Path:
+    return Path(os.environ.get("WORKBENCH_DOCCANO_VENV", REPO / ".venv-doccano"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LocalDoccano:
+    """`with LocalDoccano(home) as server:` … `server.url`, `server.username`, `server.password`."""
+
+    def __init__(self, home: str | Path, *, port: int | None = None, venv: str | Path | None = None,
+                 username: str = "admin", password: str | None = None) -> None:
+        self.home = Path(home).resolve()
+        self.venv = Path(venv) if venv else doccano_venv()
+        if not (self.venv / "bin" / "doccano").exists():
+            raise WorkbenchError(f"no doccano in {self.venv}; create it with `bash .ci/steps/30-doccano.sh`")
+        self.port = port or free_port()
+        self.username = username
+        self.password = password or secrets.token_urlsafe(12)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._procs: list[subprocess.Popen] = []
+        self._logs: list = []
+
+    def _env(self) -> dict[str, str]:
+        secret_file = self.home / "secret"
+        if not secret_file.exists():
+            secret_file.write_text(secrets.token_urlsafe(32))
+        env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+        env.update({
+            "DOCCANO_HOME": str(self.home),
+            "DATABASE_URL": f"sqlite:///{self.home}/db.sqlite3",
+            "MEDIA_ROOT": str(self.home / "media"),
+            "STANDALONE": "True",
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "SECRET_KEY": secret_file.read_text(),
+            "PATH": f"{self.venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+        })
+        return env
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        r = subprocess.run([str(self.venv / "bin" / args[0]), *args[1:]], env=self._env(), cwd=self.home,
+                           capture_output=True, text=True, timeout=300)
+        if check and r.returncode:
+            raise WorkbenchError(f"doccano {' '.join(args[1:])} failed: {(r.stderr or r.stdout)[-800:]}")
+        return r
+
+    def _spawn(self, name: str, *args: str) -> None:
+        log = open(self.home / f"{name}.log", "ab")
+        self._logs.append(log)
+        # A session of its own, so stop() can end the process and the children it forks.
+        self._procs.append(subprocess.Popen(list(args), env=self._env(), cwd=self.home, stdout=log,
+                                            stderr=subprocess.STDOUT, start_new_session=True))
+
+    def start(self, timeout: float = 120.0) -> "LocalDoccano":
+        import requests
+        self.home.mkdir(parents=True, exist_ok=True)
+        (self.home / "media").mkdir(exist_ok=True)
+        fresh = not (self.home / "db.sqlite3").exists()
+        self._run("doccano", "init")  # migrations; quick when already applied
+        created = self._run("doccano", "createuser", "--username", self.username, "--password", self.password,
+                            check=False)
+        if created.returncode and fresh:
+            raise WorkbenchError(f"doccano createuser failed: {created.stderr[-800:]}")
+        backend = self._run("python", "-c", "import backend, os; print(os.path.dirname(backend.__file__))"
+                            ).stdout.strip()
+        self._spawn("gunicorn", str(self.venv / "bin" / "gunicorn"), "--chdir", backend, "--bind",
+                    f"127.0.0.1:{self.port}", "--workers", "2", "--timeout", "120", "--pid",
+                    str(self.home / "gunicorn.pid"), "config.wsgi:application")
+        self._spawn("worker", str(self.venv / "bin" / "doccano"), "task", "--concurrency", "1")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for p in self._procs:
+                if p.poll() is not None:
+                    self.stop()
+                    raise WorkbenchError(f"doccano process {p.args[0]} exited ({p.returncode}); see {self.home}/*.log")
+            try:
+                # 200 once the web process and the worker both answer; 500 while the worker is down.
+                if requests.get(f"{self.url}/v1/health/?format=json", timeout=5).status_code == 200:
+                    return self
+            except requests.RequestException:
+                pass
+            time.sleep(0.5)
+        self.stop()
+        raise WorkbenchError(f"doccano on {self.url} not healthy after {timeout:.0f} s; see {self.home}/*.log")
+
+    def stop(self) -> None:
+        for p in self._procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)  # the group we started: gunicorn or the worker and its children
+                except ProcessLookupError:
+                    pass
+        for p in self._procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(timeout=10)
+        self._procs.clear()
+        for log in self._logs:
+            log.close()
+        self._logs.clear()
+
+    def __enter__(self) -> "LocalDoccano":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
