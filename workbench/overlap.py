@@ -30,3 +30,9 @@ def absolute_overlap(pseudonym: str, original: str) -> bool:
 def partial_overlap(pseudonym: str, original: str) -> bool:
     """At least one shared non-numeral word; absolute overlap implies partial overlap."""
     return bool(_words(pseudonym) & _words(original))
+
+
+def leaks(candidate: str, original: str) -> bool:
+    """What the leak guard refuses: any partial overlap, or the original itself (numerals
+    included: the guard promises that no pseudonym equals its original span)."""
+    return partial_overlap(candidate, original) or _normal(candidate) == _normal(original)

@@ -2,7 +2,7 @@
 
 003 §4: with the UPOS filter, the first of the top-k candidates whose UPOS (tagged in
 context) equals the original span's; if none fits, the top-1. The leak guard (003 §5.2)
-first removes candidates that overlap the original span. If the guard removes every
+first removes candidates that overlap the original span (workbench.overlap.leaks). If the guard removes every
 candidate the span is FAILED, so that "no pseudonym overlaps its original" holds
 without exception.
 
@@ -17,7 +17,7 @@ from typing import Sequence
 
 from workbench.generators.base import FAILED, Prediction
 from workbench.model import Document
-from workbench.overlap import partial_overlap
+from workbench.overlap import leaks
 from workbench.upos.base import Tagger
 
 
@@ -56,7 +56,7 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
         original = item.doc.spans[item.span_index].text
         cands = list(enumerate(item.prediction.candidates))
         if leak_guard:
-            cands = [(r, c) for r, c in cands if not partial_overlap(c, original)]
+            cands = [(r, c) for r, c in cands if not leaks(c, original)]
         allowed.append(cands)
 
     # UPOS of each allowed candidate: the generator's own (PUD gold) or tagged in context,

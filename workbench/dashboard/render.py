@@ -1,0 +1,58 @@
+"""HTML for documents with their replacements marked; pure functions, no Streamlit.
+
+Every replacement is a <mark> whose tooltip (title) names the original and its label,
+so hovering shows what was replaced; the focused span gets its own style and an id,
+so pages can point at it. All text is escaped: documents are data, never markup.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Sequence
+
+from workbench.replace import Replaced
+
+STYLE = """
+<style>
+.wb-doc {white-space: pre-wrap; line-height: 1.7; font-size: 0.95rem; max-height: 34rem; overflow-y: auto;
+         padding: 0.6rem 0.8rem; border: 1px solid rgba(128,128,128,0.35); border-radius: 0.4rem;}
+.wb-ctx {white-space: pre-wrap; line-height: 1.8; font-size: 1.05rem; padding: 0.8rem 1rem;
+         border-left: 4px solid #f9a825; background: rgba(249,168,37,0.06);}
+mark.wb-rep {background: #cfe8fc; color: inherit; border-radius: 0.2rem; padding: 0 0.1rem;}
+mark.wb-orig {background: #e8e8e8; color: inherit; border-radius: 0.2rem; padding: 0 0.1rem;}
+mark.wb-focus {background: #ffd54f; color: #000; outline: 2px solid #f57f17; border-radius: 0.2rem;
+               padding: 0 0.15rem; font-weight: 600;}
+mark.wb-failed {background: #ffcdd2; color: #000;}
+.wb-sub {font-size: 0.7rem; color: #666; vertical-align: super; margin-left: 0.1rem;}
+</style>
+"""
+
+
+def mark_text(text: str, marks: Sequence[tuple[int, int, str, str]], focus: int | None = None) -> str:
+    """`marks`: (start, end, css class, tooltip) sorted and non-overlapping; `focus` indexes marks."""
+    out, cursor = [], 0
+    for k, (start, end, css, tip) in enumerate(marks):
+        out.append(html.escape(text[cursor:start]))
+        attrs = f'class="{css}{" wb-focus" if k == focus else ""}" title="{html.escape(tip, quote=True)}"'
+        if k == focus:
+            attrs += ' id="wb-focus"'
+        out.append(f"<mark {attrs}>{html.escape(text[start:end])}</mark>")
+        cursor = end
+    out.append(html.escape(text[cursor:]))
+    return "".join(out)
+
+
+def replaced_marks(placed: Sequence[Replaced], labels: dict[int, str], failed: set[int] = frozenset()
+                   ) -> list[tuple[int, int, str, str]]:
+    """Marks for a pseudonymised text: tooltip = 'span i · LABEL · original: …'."""
+    return [(r.start, r.end, "wb-rep wb-failed" if r.span_index in failed else "wb-rep",
+             f"span {r.span_index} · {labels.get(r.span_index, '')} · original: {r.original}") for r in placed]
+
+
+def original_marks(spans: Sequence[tuple[int, int, int, str]]) -> list[tuple[int, int, str, str]]:
+    """Marks for the original text from (span_index, start, end, label)."""
+    return [(start, end, "wb-orig", f"span {i} · {label}") for i, start, end, label in spans]
+
+
+def doc_block(inner: str, css: str = "wb-doc") -> str:
+    return f'<div class="{css}">{inner}</div>'
