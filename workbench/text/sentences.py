@@ -41,7 +41,8 @@ _BOUNDARY = re.compile(
 def _is_abbreviation(text: str, mark_start: int, lang: str) -> bool:
     if text[mark_start] != ".":
         return False
-    word = re.search(r"(\S+)$", text[:mark_start])
+    # Only the last word before the mark matters; look at a short tail, not the whole prefix.
+    word = re.search(r"(\S+)$", text[max(0, mark_start - 40):mark_start])
     if word is None:
         return False
     token = word.group(1).lstrip("(\"'“‘«[").lower()

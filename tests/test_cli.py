@@ -1,0 +1,114 @@
+"""The CLI through its real entry point, and exports of stored runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from workbench.cli import main
+
+
+def wb(*args, store=None, check=True):
+    cmd = ["workbench", *args] + (["--store", str(store)] if store else [])
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise AssertionError(result.stderr)
+    return result
+
+
+def test_every_command_has_an_example_in_its_help():
+    runner = CliRunner()
+    for name in main.commands:
+        out = runner.invoke(main, [name, "--help"]).output
+        assert "Example:" in out and f"workbench {name}" in out.split("Example:")[1], name
+
+
+def test_listing_generators_imports_nothing_heavy():
+    code = ("import sys; from click.testing import CliRunner; from workbench.cli import main; "
+            "CliRunner().invoke(main, ['generators']); "
+            "print(sorted(m for m in ('torch', 'transformers', 'llama_cpp', 'langchain_ollama', 'streamlit', 'spacy') "
+            "if m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "[]"
+
+
+def test_unknown_generator_gets_a_did_you_mean(tmp_path):
+    result = wb("generate", "-c", "pgv-pii-en", "-g", "randon", store=tmp_path / "s.sqlite", check=False)
+    assert result.returncode == 2 and "did you mean 'random'" in result.stderr
+
+
+def test_unknown_generator_option_is_refused(tmp_path):
+    result = wb("generate", "-c", "pgv-pii-en", "-g", "random", "-o", "temperature=1", store=tmp_path / "s.sqlite",
+                check=False)
+    assert result.returncode == 2 and "no option 'temperature'" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def cli_run(tmp_path_factory):
+    """One real CLI run of the upos baseline in repL over PGV-PII SV."""
+    store = tmp_path_factory.mktemp("cli") / "runs.sqlite"
+    out = wb("generate", "-c", "pgv-pii-sv", "-g", "upos", "--mode", "repL", "--upos-filter", "--no-progress",
+             store=store).stdout
+    run_id = out.split()[1]
+    return store, run_id
+
+
+def test_generate_then_list_and_show(cli_run):
+    store, run_id = cli_run
+    listing = wb("runs", store=store).stdout
+    assert run_id in listing and "708/708" in listing and "complete" in listing
+    shown = wb("show", run_id[:8], "gv-eng-swe-105_SWE", store=store).stdout
+    assert "⟦" in shown and "│" in shown and "mode=repL" in shown
+    docs = wb("show", run_id[:8], store=store).stdout
+    assert docs.count("\n") == 10
+
+
+def test_export_formats_agree_with_the_store(cli_run, tmp_path):
+    from workbench.store import RunStore
+    store_path, run_id = cli_run
+    store = RunStore(store_path)
+    preds = {(p.doc_id, p.span_index): p.pseudonym for p in store.predictions(run_id)}
+    corpus = store.load_corpus(store.run(run_id).corpus_hash)
+
+    wb("export", run_id, "--format", "intact", "-o", str(tmp_path / "intact.json"), store=store_path)
+    intact = json.loads((tmp_path / "intact.json").read_text(encoding="utf-8"))
+    wb("export", run_id, "--format", "tab", "-o", str(tmp_path / "tab.json"), store=store_path)
+    tab = json.loads((tmp_path / "tab.json").read_text(encoding="utf-8"))
+    for doc in corpus.documents:
+        spans = [(s.start, s.end) for s in doc.spans]
+        assert [(a, b) for a, b in tab[doc.doc_id]] == spans
+        assert [(a, b) for a, b, _ in intact[doc.doc_id]] == spans
+        assert [r for _, _, r in intact[doc.doc_id]] == [preds[(doc.doc_id, i)] for i in range(len(doc.spans))]
+
+    wb("export", run_id, "--format", "doccano", "-o", str(tmp_path / "d.jsonl"), store=store_path)
+    lines = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == 10
+    for line in lines:
+        assert line["run_id"] == run_id
+        doc = corpus.document(line["doc_id"])
+        assert [line["text"][a:b] for a, b, _ in line["label"]] == [preds[(doc.doc_id, i)] for i in range(len(doc.spans))]
+        assert [lab for _, _, lab in line["label"]] == [s.label for s in doc.spans]
+
+    for fmt in ("csv", "parquet"):
+        wb("export", run_id, "--format", fmt, "-o", str(tmp_path / f"f.{fmt}"), store=store_path)
+    frame = pd.read_parquet(tmp_path / "f.parquet")
+    assert len(frame) == 708 and set(frame.pseudonym) == set(preds.values())
+    assert len(pd.read_csv(tmp_path / "f.csv")) == 708
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_corpora_lists_spans_per_language():
+    out = wb("corpora").stdout
+    assert "en: 10 docs, 720 spans" in out and "sv: 10 docs, 708 spans" in out and "127 docs, 7320 spans" in out
+
+
+def test_document_subset_is_its_own_corpus(tmp_path):
+    out = wb("generate", "-c", "tab-test", "--docs", "001-61807,001-101231", "-g", "random", "--no-progress",
+             store=tmp_path / "s.sqlite").stdout
+    assert "corpus=tab-test:2docs@" in out
+    bad = wb("generate", "-c", "tab-test", "--docs", "nope", "-g", "random", store=tmp_path / "s.sqlite", check=False)
+    assert bad.returncode == 2 and "no document(s) nope" in bad.stderr
