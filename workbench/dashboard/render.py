@@ -23,6 +23,7 @@ mark.wb-orig {background: #e8e8e8; color: inherit; border-radius: 0.2rem; paddin
 mark.wb-focus {background: #ffd54f; color: #000; outline: 2px solid #f57f17; border-radius: 0.2rem;
                padding: 0 0.15rem; font-weight: 600;}
 mark.wb-failed {background: #ffcdd2; color: #000;}
+.wb-val {font-size: 1.15rem; font-weight: 600;}
 .wb-sub {font-size: 0.7rem; color: #666; vertical-align: super; margin-left: 0.1rem;}
 </style>
 """
@@ -56,3 +57,9 @@ def original_marks(spans: Sequence[tuple[int, int, int, str]]) -> list[tuple[int
 
 def doc_block(inner: str, css: str = "wb-doc") -> str:
     return f'<div class="{css}">{inner}</div>'
+
+
+def field(name: str, value: str, note: str = "") -> str:
+    """A labelled value (escaped: span texts are data, never Markdown)."""
+    extra = f' <span class="wb-sub">{html.escape(note)}</span>' if note else ""
+    return f'<div><b>{html.escape(name)}</b>{extra}<br><span class="wb-val">{html.escape(value)}</span></div>'

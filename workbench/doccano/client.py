@@ -12,6 +12,7 @@ opts in (`allow_remote=True`), as for Ollama.
 
 from __future__ import annotations
 
+import http.cookiejar
 import io
 import time
 import zipfile
@@ -43,6 +44,9 @@ class DoccanoClient:
         self.url = url.rstrip("/")
         self.timeout = timeout
         self.http = requests.Session()
+        # Keep no cookies: with the session cookie from login, doccano switches to session
+        # auth and demands a CSRF token; the token header alone needs none.
+        self.http.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
         self._login(username, password)
 
     # -- plumbing ----------------------------------------------------------------------

@@ -1,0 +1,39 @@
+"""The Pseudonym Workbench dashboard: start page of a Streamlit multipage app.
+
+Run with `workbench dashboard` (binds 127.0.0.1) or
+`streamlit run workbench/dashboard/app.py --server.address 127.0.0.1 -- --store runs.sqlite`.
+The pages live in pages/ (Streamlit's AppTest cannot drive st.navigation). The dashboard
+reads the run store and writes annotations; every number comes from the library.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from workbench.dashboard import data
+
+path = data.header("Pseudonym Workbench",
+                   "Compare pseudonym generators over stored runs and annotate their errors (paper 003).")
+version = data.store_version(path)
+table = data.runs_table(str(path), version)
+store = data.session_store()
+
+c1, c2, c3, c4 = st.columns(4)
+c1.metric("runs", len(table))
+c2.metric("corpora", table["corpus"].nunique() if len(table) else 0)
+c3.metric("pseudonyms", int(table["done"].sum()) if len(table) else 0)
+c4.metric("annotations", len(store.annotations()))
+
+st.markdown("""
+| page | what it shows |
+|---|---|
+| **Runs** | every stored run with its signature, corpus, generator, options and size; filter and select |
+| **Metrics** | the report tables and figures of the selected runs (from `workbench.metrics` / `workbench.reports`) |
+| **Compare** | one document: the original beside several runs' pseudonymised versions; hover a replacement for its original |
+| **Annotate** | tag one pseudonym at a time with the 9 error tags of paper 003, in context; saved as you go |
+| **Agreement** | Cohen's and Fleiss' kappa, confusion tables, Table 6 and Figure 2 of the annotations |
+""")
+if data.selected_runs():
+    st.info(f"{len(data.selected_runs())} run(s) selected on the Runs page.")
+else:
+    st.caption("Start on the Runs page: select the runs the other pages work on.")

@@ -1,0 +1,122 @@
+"""Compare: one document, the original beside the pseudonymised versions of several runs.
+
+Every replacement is highlighted; hovering shows the original and its label, and the
+table below lists each span's original beside every run's replacement. The span picker
+(or Previous/Next) jumps between spans: the focused span is shown in its sentence
+context for every run at once and marked in the full documents.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from workbench.dashboard import data, render
+from workbench.replace import pseudonymise
+from workbench.text.sentences import split_sentences
+
+path = data.header("Compare", "The original beside each run's pseudonymised document. Hover a highlighted "
+                              "replacement to see what it replaced.")
+version = data.store_version(path)
+runs = {r.run_id: r for r in data.runs(str(path), version)}
+if not runs:
+    st.warning("The store holds no runs yet.")
+    st.stop()
+
+selected = [r for r in data.selected_runs() if r in runs]
+corpus_names = list(dict.fromkeys([runs[r].corpus_name for r in selected] + [r.corpus_name for r in runs.values()]))
+corpus_name = st.sidebar.selectbox("Corpus", corpus_names, key="cmp_corpus")
+candidates = [r for r in runs.values() if r.corpus_name == corpus_name]
+default = [r for r in selected if runs[r].corpus_name == corpus_name] or [r.run_id for r in candidates[:3]]
+chosen = st.sidebar.multiselect("Runs", [r.run_id for r in candidates], default=default[:4],
+                                format_func=lambda r: data.run_label(runs[r]), key="cmp_runs")
+if not chosen:
+    st.info("Choose at least one run in the sidebar.")
+    st.stop()
+
+corpus = data.corpus(str(path), runs[chosen[0]].corpus_hash)
+run_picks = {r: data.picks(str(path), r, version) for r in chosen}
+doc_ids = [d.doc_id for d in corpus.documents if any(d.doc_id in p for p in run_picks.values())]
+if not doc_ids:
+    st.warning("These runs hold no pseudonyms yet.")
+    st.stop()
+doc_id = st.sidebar.selectbox("Document", doc_ids, key="cmp_doc",
+                              format_func=lambda d: f"{d} ({len(corpus.document(d).masked_spans)} spans)")
+doc = corpus.document(doc_id)
+span_ids = sorted({i for p in run_picks.values() for i in p.get(doc_id, {})})
+
+# Jump between spans: a picker plus Previous/Next, which set the picker's own state.
+span_key = f"cmp_span::{doc_id}"
+if st.session_state.get(span_key) not in range(len(span_ids)):
+    st.session_state[span_key] = 0
+n1, n2, n3 = st.columns([1, 1, 6])
+if n1.button("◀ Previous", key="cmp_prev"):
+    st.session_state[span_key] = max(0, st.session_state[span_key] - 1)
+if n2.button("Next ▶", key="cmp_next"):
+    st.session_state[span_key] = min(len(span_ids) - 1, st.session_state[span_key] + 1)
+focus = n3.selectbox("Span", range(len(span_ids)), key=span_key,
+                     format_func=lambda k: f"{span_ids[k]} · {doc.spans[span_ids[k]].label} · "
+                                           f"{doc.spans[span_ids[k]].text}")
+focus_span = span_ids[focus]
+
+versions = {}  # run → (text, placed, failed span indices)
+for r in chosen:
+    picks = run_picks[r].get(doc_id, {})
+    text, placed = pseudonymise(doc, {i: p for i, (p, _) in picks.items()})
+    versions[r] = (text, placed, {i for i, (_, failed) in picks.items() if failed})
+labels = {i: s.label for i, s in enumerate(doc.spans)}
+
+
+def sentence_window(text: str, start: int, end: int) -> tuple[int, int]:
+    sentences = split_sentences(text, doc.lang) or [(0, len(text))]
+    hit = [k for k, (a, b) in enumerate(sentences) if a < end and b > start] or [0]
+    return sentences[max(0, hit[0] - 1)][0], max(sentences[min(len(sentences) - 1, hit[-1] + 1)][1], end)
+
+
+# The focused span in context (its sentence ± 1), original and every run side by side.
+st.subheader(f"Span {focus_span}: {doc.spans[focus_span].text!r} ({doc.spans[focus_span].label})")
+columns = st.columns(1 + len(chosen))
+span = doc.spans[focus_span]
+a, b = sentence_window(doc.text, span.start, span.end)
+marks = [(s.start - a, s.end - a, "wb-orig", f"span {i} · {s.label}") for i, s in enumerate(doc.spans)
+         if s.start >= a and s.end <= b]
+focus_k = next(k for k, m in enumerate(marks) if m[0] == span.start - a)
+columns[0].markdown("**Original**")
+columns[0].markdown(render.doc_block(render.mark_text(doc.text[a:b], marks, focus_k), "wb-ctx"),
+                    unsafe_allow_html=True)
+for col, r in zip(columns[1:], chosen):
+    text, placed, failed = versions[r]
+    col.markdown(f"**{data.run_label(runs[r])}**")
+    target = next((p for p in placed if p.span_index == focus_span), None)
+    if target is None:
+        col.caption("no pseudonym for this span in this run")
+        continue
+    a, b = sentence_window(text, target.start, target.end)
+    inside = [p for p in placed if p.start >= a and p.end <= b]
+    shifted = [(m[0] - a, m[1] - a, m[2], m[3]) for m in render.replaced_marks(inside, labels, failed)]
+    k = next(k for k, p in enumerate(inside) if p.span_index == focus_span)
+    col.markdown(render.doc_block(render.mark_text(text[a:b], shifted, k), "wb-ctx"), unsafe_allow_html=True)
+
+# Every span: original beside each run's replacement.
+rows = []
+for i in span_ids:
+    row = {"span": i, "label": doc.spans[i].label, "entity": doc.spans[i].entity_id, "original": doc.spans[i].text}
+    for r in chosen:
+        row[data.run_label(runs[r])] = run_picks[r].get(doc_id, {}).get(i, ("—", False))[0]
+    rows.append(row)
+st.subheader("Replacements")
+st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+# Full documents, the focused span marked in each.
+st.subheader("Documents")
+columns = st.columns(1 + len(chosen))
+columns[0].markdown("**Original**")
+orig_marks = render.original_marks([(i, doc.spans[i].start, doc.spans[i].end, doc.spans[i].label) for i in span_ids])
+columns[0].markdown(render.doc_block(render.mark_text(doc.text, orig_marks, span_ids.index(focus_span))),
+                    unsafe_allow_html=True)
+for col, r in zip(columns[1:], chosen):
+    text, placed, failed = versions[r]
+    k = next((k for k, p in enumerate(placed) if p.span_index == focus_span), None)
+    col.markdown(f"**{data.run_label(runs[r])}**")
+    col.markdown(render.doc_block(render.mark_text(text, render.replaced_marks(placed, labels, failed), k)),
+                 unsafe_allow_html=True)
