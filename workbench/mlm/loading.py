@@ -1,0 +1,74 @@
+"""Loading a masked LM by hub id, local directory, or `offline` (the test model here).
+
+Users name the paper's models (FacebookAI/roberta-large, AI-Sweden-Models/roberta-large-1160k)
+or any local directory. This machine has no model hub: when a hub id cannot be loaded
+the error names the offline test model to use instead, rather than a network traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from workbench.errors import MissingExtra, WorkbenchError
+
+OFFLINE = "offline"  # --model offline: the offline test MLM of each document's language
+
+
+def resolve(ref: str, lang: str, *, build: bool = True) -> str:
+    """A loadable reference: `offline` → the cached offline model directory of `lang`."""
+    if ref == OFFLINE or ref == f"{OFFLINE}-{lang}":
+        from workbench.mlm.offline import offline_model_path
+        return str(offline_model_path(lang, build=build))
+    return ref
+
+
+def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None = None, device: str = "cpu"):
+    """A ready MaskedLM; raises WorkbenchError naming the offline model when `ref` cannot load."""
+    try:
+        import torch  # noqa: F401
+        from transformers import AutoModelForMaskedLM, AutoTokenizer
+        from transformers.utils import logging
+    except ModuleNotFoundError as exc:
+        raise MissingExtra("the masked-LM generators", "mlm", exc.name) from None
+    from workbench.mlm.masked_lm import MaskedLM
+
+    logging.set_verbosity_error()
+    logging.disable_progress_bar()
+    local = Path(ref).expanduser()
+    try:
+        if local.is_dir():
+            tokenizer = AutoTokenizer.from_pretrained(local)
+            model = AutoModelForMaskedLM.from_pretrained(local)
+        else:
+            tokenizer, model = _from_hub(ref, AutoTokenizer, AutoModelForMaskedLM)
+    except WorkbenchError:
+        raise
+    except Exception as exc:  # OSError, HF hub errors, bad configs: all mean "cannot load this"
+        raise WorkbenchError(_cannot_load(ref, lang, exc)) from None
+    if tokenizer.mask_token_id is None:
+        raise WorkbenchError(f"{ref} has no mask token: fill-mask needs a masked language model")
+    model.to(device)
+    return MaskedLM(tokenizer, model, ref, local if local.is_dir() else None, max_tokens=max_tokens)
+
+
+def _from_hub(ref: str, AutoTokenizer, AutoModelForMaskedLM):
+    """Hub ids: the local Hugging Face cache first, the hub only if that misses and it is allowed."""
+    try:
+        return (AutoTokenizer.from_pretrained(ref, local_files_only=True),
+                AutoModelForMaskedLM.from_pretrained(ref, local_files_only=True))
+    except Exception:
+        if os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE"):
+            raise
+    return AutoTokenizer.from_pretrained(ref), AutoModelForMaskedLM.from_pretrained(ref)
+
+
+def _cannot_load(ref: str, lang: str | None, exc: Exception) -> str:
+    from workbench.mlm.offline import model_dir
+    langs = [lang] if lang else ["en", "sv"]
+    where = ", ".join(f"{l}: {model_dir(l)}" for l in langs)
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return (f"cannot load the masked LM {ref!r} ({first[:200]}). It is a Hugging Face hub id or a local "
+            f"model directory; this machine has no model hub. For offline tests use the small offline "
+            f"model: `--model offline` (built once with `workbench mlm build-offline`; cached at {where}). "
+            f"It exists only for tests; real runs need the paper's models.")
