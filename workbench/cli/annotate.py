@@ -43,7 +43,14 @@ def _report_pull(parsed) -> None:
 def register(main: click.Group) -> None:
     @main.group("annotations")
     def annotations() -> None:
-        """Error annotation of pseudonyms (paper 003 tagset): samples, export, import, agreement."""
+        """Error annotation of pseudonyms (paper 003 tagset): samples, export, import, agreement.
+
+        \b
+        Example:
+          workbench annotations sample session-1 -r 832a7ed4 -r 2d97c2f2 --per-run 60
+          workbench annotations agreement
+          workbench annotations table6 -o out/annotation
+        """
 
     @annotations.command("sample")
     @click.argument("name")
@@ -168,7 +175,13 @@ def register(main: click.Group) -> None:
     # -- doccano ---------------------------------------------------------------------
     @main.group("doccano")
     def doccano() -> None:
-        """Annotate through a doccano server (plain REST; see docs/dashboard.md)."""
+        """Annotate through a doccano server (plain REST; see docs/dashboard.md).
+
+        \b
+        Example:
+          workbench doccano export 2d97c2f2 -o out/doccano.jsonl
+          DOCCANO_PASSWORD=… workbench doccano sync 2d97c2f2 --url http://127.0.0.1:8000
+        """
 
     @doccano.command("export")
     @click.argument("run_id")

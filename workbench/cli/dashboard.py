@@ -12,7 +12,7 @@ import click
 from workbench.cli._options import store_option
 from workbench.errors import MissingExtra, WorkbenchError
 
-APP = Path(__file__).resolve().parents[1] / "dashboard" / "app.py"
+APP = Path(__file__).resolve().parents[1] / "dashboard" / "Home.py"
 
 
 def streamlit_command(store: Path, port: int) -> list[str]:
@@ -20,7 +20,7 @@ def streamlit_command(store: Path, port: int) -> list[str]:
     # either (this machine has no network, and annotators' data stays local anyway).
     return [sys.executable, "-m", "streamlit", "run", str(APP), "--server.address", "127.0.0.1",
             "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-            "--", "--store", str(store)]
+            "--client.toolbarMode", "viewer", "--", "--store", str(store)]
 
 
 def register(main: click.Group) -> None:

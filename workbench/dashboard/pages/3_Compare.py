@@ -49,7 +49,7 @@ span_ids = sorted({i for p in run_picks.values() for i in p.get(doc_id, {})})
 span_key = f"cmp_span::{doc_id}"
 if st.session_state.get(span_key) not in range(len(span_ids)):
     st.session_state[span_key] = 0
-n1, n2, n3 = st.columns([1, 1, 6])
+n1, n2, n3 = st.columns([1.2, 1, 5], vertical_alignment="bottom")
 if n1.button("◀ Previous", key="cmp_prev"):
     st.session_state[span_key] = max(0, st.session_state[span_key] - 1)
 if n2.button("Next ▶", key="cmp_next"):

@@ -82,7 +82,7 @@ if pos_key not in st.session_state:
 done = store.done_positions(sample, name)
 st.progress(len(done) / size, text=f"{name}: {len(done)} of {size} tagged in sample {sample}")
 
-n1, n2, n3, _ = st.columns([1, 1, 2, 3])
+n1, n2, n3, _ = st.columns([1.2, 1, 1.6, 3])
 if n1.button("◀ Previous", key="ann_prev"):
     st.session_state[pos_key] = max(0, st.session_state[pos_key] - 1)
 if n2.button("Next ▶", key="ann_next"):

@@ -1,7 +1,7 @@
 """The Pseudonym Workbench dashboard: start page of a Streamlit multipage app.
 
 Run with `workbench dashboard` (binds 127.0.0.1) or
-`streamlit run workbench/dashboard/app.py --server.address 127.0.0.1 -- --store runs.sqlite`.
+`streamlit run workbench/dashboard/Home.py --server.address 127.0.0.1 -- --store runs.sqlite`.
 The pages live in pages/ (Streamlit's AppTest cannot drive st.navigation). The dashboard
 reads the run store and writes annotations; every number comes from the library.
 """

@@ -1,0 +1,91 @@
+"""Sampling which pseudonyms to annotate; JSONL export and import of tags."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.annotation import Annotation, AnnotationStore
+from workbench.annotation.jsonl import export_annotations, import_annotations
+from workbench.annotation.sampling import SampleRecipe, draw_sample
+from workbench.errors import WorkbenchError
+
+from dashboard_helpers import copy_store, pgv_runs
+
+
+def test_document_sampling_keeps_documents_whole_and_shared_across_runs(fresh_store):
+    s = AnnotationStore(fresh_store)
+    en = [r.run_id for r in s.runs.runs() if r.corpus_name == "pgv-pii-en"]
+    items = draw_sample(s.runs, SampleRecipe(tuple(en), 50, "document", 0))
+    for run in en:
+        mine = [it for it in items if it.run_id == run]
+        docs = {it.doc_id for it in mine}
+        assert len(mine) >= 50
+        # whole documents: every pseudonym of a chosen document is in
+        assert len(mine) == sum(1 for k in s.runs.done_keys(run) if k[0] in docs)
+    docs_per_run = [{it.doc_id for it in items if it.run_id == r} for r in en]
+    assert docs_per_run[0] == docs_per_run[1]  # both generators judged on the same text
+    assert draw_sample(s.runs, SampleRecipe(tuple(en), 50, "document", 0)) == items  # seeded
+    assert draw_sample(s.runs, SampleRecipe(tuple(en), 50, "document", 1)) != items
+
+
+def test_span_sampling_draws_exactly_n_distinct(fresh_store):
+    s = AnnotationStore(fresh_store)
+    runs = tuple(pgv_runs(s))
+    items = draw_sample(s.runs, SampleRecipe(runs, 25, "span", 4))
+    assert len(items) == 25 * len(runs) == len(set(items))
+    with pytest.raises(WorkbenchError, match="unknown sampling unit"):
+        SampleRecipe(runs, 5, "sentence")
+
+
+def test_jsonl_round_trip_into_another_store(annotated_store, tmp_path):
+    src = AnnotationStore(annotated_store)
+    out = tmp_path / "tags.jsonl"
+    n = export_annotations(src, out)
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert n == len(lines) == len(src.annotations())
+    assert {"original", "pseudonym", "lang", "tag", "annotator"} <= set(lines[0])
+
+    other = tmp_path / "other"
+    other.mkdir()
+    dst = AnnotationStore(copy_store(src.runs.path, other))
+    dst.db.execute("DELETE FROM annotations")
+    assert dst.annotations() == []
+    assert import_annotations(dst, out) == n
+    key = lambda a: (a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note)  # noqa: E731
+    assert sorted(map(key, dst.annotations())) == sorted(map(key, src.annotations()))
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda o: o.update(tag="NOPE"), "line 2.*unknown tag 'NOPE'"),
+    (lambda o: o.update(pseudonym="something else"), "line 2.*pseudonym .* differs"),
+    (lambda o: o.update(span_index="3"), "line 2: span_index must be an integer"),
+    (lambda o: o.pop("run_id"), "line 2: missing run_id"),
+    (lambda o: o.update(run_id="0000"), "line 2: no run '0000'"),
+])
+def test_bad_jsonl_lines_are_named_and_nothing_is_imported(annotated_store, tmp_path, mutate, message):
+    src = AnnotationStore(annotated_store)
+    out = tmp_path / "tags.jsonl"
+    export_annotations(src, out, annotators=["rule"])
+    lines = [json.loads(line) for line in out.read_text().splitlines()[:3]]
+    mutate(lines[1])
+    out.write_text("".join(json.dumps(o) + "\n" for o in lines))
+    before = len(src.annotations())
+    with pytest.raises(WorkbenchError, match=f"tags.jsonl, {message}"):
+        import_annotations(src, out, annotator="imported")
+    assert len(src.annotations()) == before
+
+
+def test_invalid_json_line(annotated_store, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"run_id": 1}\n{oops\n')
+    with pytest.raises(WorkbenchError, match="bad.jsonl, line 1: missing"):
+        import_annotations(AnnotationStore(annotated_store), bad)
+    bad.write_text("\n{oops\n")
+    with pytest.raises(WorkbenchError, match="bad.jsonl, line 2: invalid JSON"):
+        import_annotations(AnnotationStore(annotated_store), bad)
+
+
+def test_annotation_dataclass_item():
+    assert Annotation("r", "d", 3, "a", "POS").item == ("r", "d", 3)
