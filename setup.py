@@ -4,7 +4,8 @@ workbench.* is discovered as usual; the adapters/ folder is mapped to workbench.
 (see pyproject.toml) and its sub-packages are added under that name.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, find_packages, setup
 
-setup(packages=find_packages(include=["workbench", "workbench.*"])
+# Namespace discovery: data folders (benchmarks/, dashboard/pages/) travel with the code.
+setup(packages=find_namespace_packages(include=["workbench", "workbench.*"], exclude=["*.__pycache__"])
       + ["workbench.adapters"] + [f"workbench.adapters.{p}" for p in find_packages("adapters")])
