@@ -1,0 +1,163 @@
+"""Every dashboard page through streamlit.testing.v1.AppTest, over a store with real runs."""
+
+from __future__ import annotations
+
+from contextlib import closing
+
+import pytest
+from dashboard_helpers import PAGES, pgv_runs
+from streamlit.testing.v1 import AppTest
+
+from workbench.annotation import AnnotationStore, agreement, results
+from workbench.store import RunStore
+
+
+def page(name: str, store, selected=None) -> AppTest:
+    at = AppTest.from_file(str(PAGES / name), default_timeout=120)
+    at.session_state["store_path"] = str(store)
+    if selected is not None:
+        at.session_state["selected_runs"] = selected
+    return at.run()
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+@pytest.fixture(scope="module")
+def runs(annotated_store):
+    s = RunStore(annotated_store)
+    yield s.runs()
+    s.close()
+
+
+def test_home_counts_runs_and_annotations(annotated_store, runs):
+    at = ok(page("Home.py", annotated_store))
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["runs"] == str(len(runs))
+    assert int(metrics["annotations"]) == len(AnnotationStore(annotated_store).annotations())
+
+
+def test_runs_page_filters_and_selects(annotated_store, runs):
+    at = ok(page("pages/1_Runs.py", annotated_store))
+    table = at.dataframe[0].value
+    assert set(table["run_id"]) == {r.run_id for r in runs}
+    assert {"signature", "corpus", "generator", "mode", "upos", "window", "seed", "done", "slots"} <= set(table)
+    at.multiselect(key="runs_f_corpus").select("pgv-pii-sv").run()
+    at.multiselect(key="runs_f_generator").select("upos").run()
+    shown = ok(at).dataframe[0].value
+    assert list(shown["corpus"]) == ["pgv-pii-sv"] and list(shown["generator"]) == ["upos"]
+    at.button(key="runs_all").click().run()
+    assert at.session_state["selected_runs"] == list(shown["run_id"])
+    assert any(shown["signature"].iloc[0] in c.value for c in at.code)  # the signature of the selection
+
+
+def test_metrics_page_shows_the_metrics_layer_table(annotated_store, runs):
+    pytest.importorskip("workbench.metrics")
+    chosen = [r.run_id for r in runs if r.corpus_name == "pgv-pii-en"]
+    at = ok(page("pages/2_Metrics.py", annotated_store, chosen))
+    table = at.dataframe[0].value
+    assert len(table) == len(chosen) + 1  # + the Original row of 003 Table 2
+    from workbench import metrics
+    with closing(RunStore(annotated_store)) as s:
+        expected = metrics.compute_metrics(metrics.metric_frame(s, chosen), families=("diversity",))
+    label = f"{metrics.metric_infos()['unique_forms'].label}".strip()
+    column = next(c for c in table.columns if c.startswith(label))
+    assert sorted(table[column].tolist()) == sorted(expected["unique_forms"].tolist())
+
+
+def test_compare_page_marks_every_replacement_and_jumps(annotated_store, runs):
+    chosen = [r.run_id for r in runs if r.corpus_name == "pgv-pii-en"]
+    at = ok(page("pages/3_Compare.py", annotated_store, chosen))
+    doc_id = at.selectbox(key="cmp_doc").value
+    s = RunStore(annotated_store)
+    corpus = s.load_corpus(next(r.corpus_hash for r in runs if r.corpus_name == "pgv-pii-en"))
+    n_spans = len(corpus.document(doc_id).masked_spans)
+    full = [m.value for m in at.markdown if m.value.startswith('<div class="wb-doc">')]
+    assert len(full) == 1 + len(chosen)  # original + one per run
+    for html_doc, run_id in zip(full[1:], chosen):
+        assert html_doc.count("<mark ") == n_spans
+        first = next(p for p in s.predictions(run_id) if p.doc_id == doc_id)
+        assert f"original: {corpus.document(doc_id).spans[first.span_index].text}" in html_doc
+    replacements = at.dataframe[0].value
+    assert len(replacements) == n_spans and {"original", "label"} <= set(replacements)
+    span_box = next(sb for sb in at.selectbox if sb.label == "Span")
+    assert span_box.value == 0
+    at.button(key="cmp_next").click().run()
+    span_box = next(sb for sb in ok(at).selectbox if sb.label == "Span")
+    assert span_box.value == 1
+    assert at.subheader[0].value.startswith("Span 1:")
+    s.close()
+
+
+def test_annotate_page_saves_resumes_and_refuses_bad_keys(annotated_store):
+    store = AnnotationStore(annotated_store)
+    sample = store.samples()[0][0]
+    items = store.sample(sample)
+    at = page("pages/4_Annotate.py", annotated_store)
+    assert any("annotator name" in i.value for i in at.info)  # no name yet: nothing to tag
+    at.sidebar.text_input(key="ann_name").input("carla").run()
+    ok(at)
+    assert at.caption[1].value.startswith(f"item 1 of {len(items)}")
+    at.text_input(key="ann_key::0").input("3")
+    next(b for b in at.button if b.label == "Save and next").click().run()
+    ok(at)
+    first = store.get((items[0].run_id, items[0].doc_id, items[0].span_index), "carla")
+    assert first is not None and first.tag == "OVERLAP" and first.source == "dashboard"
+    assert at.caption[1].value.startswith(f"item 2 of {len(items)}")
+    # the radio instead of the key, with a note
+    at.radio(key="ann_tag::1").set_value("SEM:CATEGORY")
+    at.text_input(key="ann_note::1").input("city for a country")
+    next(b for b in at.button if b.label == "Save and next").click().run()
+    second = store.get((items[1].run_id, items[1].doc_id, items[1].span_index), "carla")
+    assert (second.tag, second.note) == ("SEM:CATEGORY", "city for a country")
+    # a key that names no tag: an error, nothing saved
+    at.text_input(key="ann_key::2").input("0")
+    next(b for b in at.button if b.label == "Save and next").click().run()
+    assert any("No tag has key" in e.value for e in at.error)
+    assert store.get((items[2].run_id, items[2].doc_id, items[2].span_index), "carla") is None
+
+    # a new session for the same annotator resumes at the first untagged pseudonym
+    again = AppTest.from_file(str(PAGES / "pages/4_Annotate.py"), default_timeout=120)
+    again.session_state["store_path"] = str(annotated_store)
+    again.query_params["annotator"] = "carla"
+    again.run()
+    assert ok(again).caption[1].value.startswith(f"item 3 of {len(items)}")
+    assert again.get("progress")[0].value == pytest.approx(2 / len(items), abs=0.01)
+
+
+def test_annotate_page_draws_a_sample(fresh_store):
+    at = page("pages/4_Annotate.py", fresh_store)
+    assert any("Draw a sample" in i.value for i in at.info)
+    s = AnnotationStore(fresh_store)
+    run = pgv_runs(s)[0]
+    at.session_state["selected_runs"] = [run]
+    at.run()
+    at.sidebar.text_input(key="ann_name").input("dana").run()
+    form_submit = next(b for b in at.sidebar.button if b.label == "Draw sample")
+    at.sidebar.number_input[0].set_value(12)
+    form_submit.click().run()
+    ok(at)
+    (name, recipe, size), = s.samples()
+    assert recipe["runs"] == [run] and recipe["per_run"] == 12 and size >= 12
+    assert at.caption[1].value.startswith(f"item 1 of {size}")
+
+
+def test_agreement_page_shows_the_library_numbers(annotated_store):
+    at = ok(page("pages/5_Agreement.py", annotated_store))
+    store = AnnotationStore(annotated_store)
+    frame = results.annotation_frame(store)
+    wide = agreement.wide_tags(frame, sorted(frame["annotator"].unique()))
+    pairs = at.dataframe[0].value
+    expected = agreement.pairwise(wide)
+    assert len(pairs) == len(expected)
+    assert pairs["Cohen's kappa"].tolist() == pytest.approx([p.kappa for p in expected])
+    confusion = at.dataframe[1].value
+    assert confusion.values.sum() == expected[0].n_items
+    table6 = at.dataframe[2].value
+    assert len(table6) == len(store.tagset.tags)
+    assert table6.sum(axis=0).round(6).eq(1).all()
+    assert len(at.get("image")) == 1  # Figure 2
+    assert {b.label.split(" (")[0] for b in at.get("download_button")} >= {"Table 6", "Figure 2", "Annotations"}
