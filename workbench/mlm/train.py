@@ -6,7 +6,9 @@ Kept apart from offline.py so that finding a built model never imports torch.
 from __future__ import annotations
 
 import json
+import os
 import random
+import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -36,16 +38,17 @@ def build_model(recipe: Recipe, out: Path) -> dict:
         raise ValueError(f"unknown recipe kind {recipe.kind!r}")
     tokenizer.model_max_length = recipe.max_len  # the fill-mask code crops windows to this
     chunks = _chunks(tokenizer, docs, recipe.max_len)
-    started = time.time()
+    started, cpu = time.time(), time.process_time()
     steps, losses = _train(model, tokenizer, chunks, recipe)
-    seconds = time.time() - started
+    seconds, cpu = time.time() - started, time.process_time() - cpu
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     if piece_table(tokenizer).lowercase:
         (out / CASING_FILE).write_text(json.dumps(_casing_map(docs), ensure_ascii=False))
     from workbench.mlm.evaluate import pud_accuracy
     pud = pud_accuracy(out, recipe.lang, recipe.eval_sentences, seed=recipe.seed)
-    return {"steps_run": steps, "train_seconds": round(seconds, 1), "sequences": len(chunks),
+    return {"steps_run": steps, "train_seconds": round(seconds, 1), "train_cpu_seconds": round(cpu, 1),
+            "sequences": len(chunks),
             "loss_first_last": [round(losses[0], 3), round(sum(losses[-20:]) / len(losses[-20:]), 3)]
             if losses else None, "pud": pud}
 
@@ -192,6 +195,8 @@ def _train(model, tokenizer, chunks: list[list[int]], recipe: Recipe) -> tuple[i
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimiser, lambda s: min(1.0, (s + 1) / recipe.warmup) * max(0.0, 1 - s / recipe.steps))
     model.train()
+    # WORKBENCH_MLM_MAX_SECONDS overrides the guard (e.g. on a busy machine, to run every step).
+    max_seconds = float(os.environ.get("WORKBENCH_MLM_MAX_SECONDS", recipe.max_seconds))
     order: list[int] = []
     losses: list[float] = []
     started = time.time()
@@ -215,7 +220,11 @@ def _train(model, tokenizer, chunks: list[list[int]], recipe: Recipe) -> tuple[i
         schedule.step()
         optimiser.zero_grad(set_to_none=True)
         losses.append(loss.item())
-        if time.time() - started > recipe.max_seconds:
+        if step % 20 == 0:
+            print(f"  step {step}/{recipe.steps}: loss {sum(losses[-20:]) / 20:.3f}, "
+                  f"{time.time() - started:.0f} s", file=sys.stderr)
+        if time.time() - started > max_seconds:
+            print(f"  stopped after {step} steps: over the {max_seconds:.0f} s guard", file=sys.stderr)
             break
     model.eval()
     return step, losses

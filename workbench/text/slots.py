@@ -23,6 +23,9 @@ class Gap:
     label: str
     upos: str | None  # UPOS of the original span's right-most token, when tagged
     fill: str | None = None  # repL: this run's earlier pick; None: masked
+    # Length of the original span in characters (from its offsets), never its text: NAd
+    # (000 §2) puts one mask per original sub-word and estimates that count from this.
+    n_chars: int = 0
 
     @property
     def masked(self) -> bool:
@@ -104,7 +107,7 @@ class SlotBuilder:
             if span.start > cursor:
                 pieces.append(doc.text[cursor:span.start])
             fill = picks.get(i) if picks is not None and i < span_index else None
-            pieces.append(Gap(i, span.label, self.upos[i], fill))
+            pieces.append(Gap(i, span.label, self.upos[i], fill, span.end - span.start))
             cursor = span.end
         if hi > cursor:
             pieces.append(doc.text[cursor:hi])
