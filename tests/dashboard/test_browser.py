@@ -1,0 +1,118 @@
+"""End to end in headless Debian Chromium: the real `workbench dashboard` on 127.0.0.1,
+Compare and Annotate opened in a browser, an annotation saved through the UI.
+
+Chromium and chromedriver are Debian packages (.ci/steps/40-chromium.sh); selenium
+drives them with explicit paths, so nothing is downloaded. Screenshots are written to
+the test's output folder (tmp_path) as compare.png and annotate.png.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from workbench.annotation import AnnotationStore
+from workbench.annotation.sampling import SampleRecipe, draw_sample
+from workbench.doccano.server import free_port
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1400,1800")
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
+                       reason="Debian chromium/chromedriver not installed (bash .ci/steps/40-chromium.sh)"),
+]
+
+
+@pytest.fixture
+def dashboard(fresh_store, tmp_path):
+    """`workbench dashboard` as a user starts it; stopped by its process group at the end."""
+    import requests
+    port = free_port()
+    log = open(tmp_path / "streamlit.log", "w")
+    proc = subprocess.Popen(["workbench", "dashboard", "--store", str(fresh_store), "--port", str(port)],
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                            env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"))
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, (tmp_path / "streamlit.log").read_text()[-2000:]
+            try:
+                if requests.get(f"{url}/_stcore/health", timeout=2).ok:
+                    break
+            except requests.RequestException:
+                time.sleep(0.3)
+        else:
+            pytest.fail("the dashboard did not answer within 90 s")
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")  # a fresh profile
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def test_compare_and_annotate_in_chromium(fresh_store, dashboard, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    store = AnnotationStore(fresh_store)
+    runs = [r.run_id for r in store.runs.runs() if r.corpus_name == "pgv-pii-en"]
+    items = draw_sample(store.runs, SampleRecipe(tuple(runs), 10, "document", 0))
+    store.create_sample("browser-session", items, {"runs": runs})
+    wait = WebDriverWait(browser, 90)
+
+    # Compare: the original beside the runs, every replacement marked, jump to the next span.
+    browser.get(f"{dashboard}/Compare")
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "mark.wb-focus")))
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), "Span 0:"))
+    next_button = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[.//p[contains(., 'Next')]]")))
+    next_button.click()
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), "Span 1:"))
+    marks = browser.find_elements(By.CSS_SELECTOR, "mark.wb-rep")
+    assert marks and all("original:" in m.get_attribute("title") for m in marks)  # hover shows the original
+    time.sleep(1.5)  # let the data grid paint before the picture
+    browser.save_screenshot(str(tmp_path / "compare.png"))
+
+    # Annotate: type 3 (OVERLAP) in the key field and press Enter.
+    browser.get(f"{dashboard}/Annotate?annotator=browser")
+    key = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, 'input[aria-label^="Key"]')))
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), f"item 1 of {len(items)}"))
+    key.send_keys("3")
+    key.send_keys(Keys.ENTER)
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), "saved OVERLAP"))
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), f"item 2 of {len(items)}"))
+    browser.execute_script("window.scrollTo(0, 0); document.querySelectorAll('section').forEach(s => s.scrollTo(0, 0))")
+    time.sleep(1.0)
+    browser.save_screenshot(str(tmp_path / "annotate.png"))
+
+    saved = store.get((items[0].run_id, items[0].doc_id, items[0].span_index), "browser")
+    assert saved is not None and saved.tag == "OVERLAP" and saved.source == "dashboard"
+    for name in ("compare.png", "annotate.png"):
+        assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
+    print(f"\nscreenshots: {tmp_path / 'compare.png'} {tmp_path / 'annotate.png'}")
