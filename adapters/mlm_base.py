@@ -1,0 +1,98 @@
+"""What the masked-LM generators share: the config, one model per language, slot → model input.
+
+The paper's models are the defaults (003 §3.2): FacebookAI/roberta-large for English and
+AI-Sweden-Models/roberta-large-1160k for Swedish. `--model` sets one model for every
+language: a hub id, a local directory, or `offline` (the small test model of each
+document's language, built once; see docs/mlm.md). Models load on first use per
+language, so an English-only corpus never needs the Swedish model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from workbench.generators.base import Generator
+from workbench.text.slots import Gap, Slot
+
+
+@dataclass(frozen=True, slots=True)
+class MlmConfig:
+    model: str | None = None  # one model for every language; overrides model_en / model_sv
+    model_en: str = "FacebookAI/roberta-large"
+    model_sv: str = "AI-Sweden-Models/roberta-large-1160k"
+    max_tokens: int = 0  # window crop in tokens around the target; 0: the model's own limit
+    device: str = "cpu"  # torch device, e.g. cuda
+
+    def __post_init__(self) -> None:
+        if self.max_tokens < 0:
+            raise ValueError("max_tokens must be >= 0 (0: the model's own limit)")
+
+    def model_for(self, lang: str) -> str:
+        if self.model:
+            return self.model
+        return {"en": self.model_en, "sv": self.model_sv}.get(lang) or self.model_en
+
+
+class MlmGenerator(Generator):
+    """Base of fill-mask, NS3 and NAd: model handling and window encoding."""
+
+    Config = MlmConfig
+
+    def load(self) -> None:
+        self._models: dict[str, object] = {}
+
+    def lm(self, lang: str):
+        """The MaskedLM for a language, loaded on first use."""
+        if not hasattr(self, "_models"):
+            self.load()
+        ref = self.config.model_for(lang)
+        if ref not in self._models:
+            from workbench.mlm.loading import load_masked_lm, resolve
+            self._models[ref] = load_masked_lm(resolve(ref, lang), lang=lang,
+                                               max_tokens=self.config.max_tokens or None, device=self.config.device)
+        return self._models[ref]
+
+    def model_id(self) -> str:
+        """The signature's model: the offline models are named by their cache key (recipe + data)."""
+        def one(lang: str) -> str:
+            ref = self.config.model_for(lang)
+            if ref == "offline":
+                from workbench.mlm.offline import model_dir
+                return model_dir(lang).name
+            return ref
+        if self.config.model and self.config.model != "offline":
+            return self.config.model
+        return f"en={one('en')},sv={one('sv')}"
+
+
+def window_parts(slot: Slot, masks_of) -> tuple[list[str | int], int]:
+    """The slot's window as encoder parts (text, or a mask count per masked gap) and the
+    index of the target among the masked gaps. `masks_of(gap)` says how many masks a gap gets."""
+    parts: list[str | int] = []
+    target = 0
+    for piece in slot.pieces:
+        if isinstance(piece, str):
+            parts.append(piece)
+        elif not piece.masked:
+            parts.append(piece.fill)
+        else:
+            if piece.span_index == slot.span_index:
+                target = sum(isinstance(p, int) for p in parts)
+            parts.append(masks_of(piece))
+    return _merge_text(parts), target
+
+
+def _merge_text(parts: Sequence[str | int]) -> list[str | int]:
+    """Adjacent texts (a repL fill between two texts) become one, as they read."""
+    out: list[str | int] = []
+    for p in parts:
+        if isinstance(p, str) and out and isinstance(out[-1], str):
+            out[-1] += p
+        else:
+            out.append(p)
+    return out
+
+
+def one_mask(gap: Gap) -> int:
+    return 1

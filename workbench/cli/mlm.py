@@ -1,0 +1,53 @@
+"""`workbench mlm`: the small offline masked LMs used by tests here (not by real runs)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def register(main: click.Group) -> None:
+    @main.group("mlm")
+    def mlm() -> None:
+        """Offline test masked LMs (users run the paper's RoBERTa models instead).
+
+        \b
+        Example:
+          workbench mlm build-offline --lang en --lang sv
+          workbench mlm info
+          workbench generate -c pgv-pii-en -g fill-mask --model offline --upos-filter
+        """
+
+    @mlm.command("build-offline")
+    @click.option("--lang", "langs", multiple=True, type=click.Choice(["en", "sv"]), default=("en", "sv"),
+                  show_default=True, help="Which languages' models to build (repeatable).")
+    def build_offline(langs) -> None:
+        """Train the offline test MLMs once (minutes each) and cache them; a built one is reused.
+
+        \b
+        Example:
+          workbench mlm build-offline --lang en
+        """
+        from workbench.mlm.offline import build_info, offline_model_path
+        for lang in langs:
+            path = offline_model_path(lang, build=True)
+            info = build_info(lang) or {}
+            click.echo(f"{lang}: {path} (steps {info.get('steps_run')}, PUD {json.dumps(info.get('pud'))})")
+
+    @mlm.command("info")
+    def info() -> None:
+        """Where the offline models are, whether they are built, and their PUD accuracy.
+
+        \b
+        Example:
+          workbench mlm info
+        """
+        from workbench.mlm.offline import build_info, model_dir
+        for lang in ("en", "sv"):
+            built = build_info(lang)
+            if built is None:
+                click.echo(f"{lang}: not built ({model_dir(lang)}); `workbench mlm build-offline --lang {lang}`")
+            else:
+                click.echo(f"{lang}: {model_dir(lang)}\n  recipe {built['recipe']['kind']}, steps {built['steps_run']}/"
+                           f"{built['recipe']['steps']}, {built['seconds_total']} s, PUD {json.dumps(built['pud'])}")
