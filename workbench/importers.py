@@ -1,0 +1,174 @@
+"""Importing another system's replacements as a run, so the workbench can score them.
+
+The input is the INTACT-style JSON the workbench also exports (`workbench export
+--format intact`): `{doc_id: [[start, end, replacement], …], …}` with the corpus's
+original character offsets. Every entry must name a span of the corpus exactly, every
+span to replace must get one replacement (unless missing="original" keeps the original
+text, which then counts as a leak), and "[FAILED]" marks a span the system gave up on.
+
+The whole file is validated before anything is written; an error names the file, the
+document and the entry. The run is stored with source='imported', a signature holding
+the file's hash, and the original spans' UPOS tagged as for a generated run, so every
+metric treats it exactly like a native run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.errors import CorpusError, WorkbenchError
+from workbench.generators.base import FAILED
+from workbench.model import Corpus
+from workbench.signature import library_versions, run_id_of
+from workbench.store import RunRecord, RunStore, StoredPrediction
+
+MISSING = ("error", "original")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedSpan:
+    doc_id: str
+    span_index: int
+    replacement: str
+    missing: bool  # not in the file; the original text stands
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs):
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Duplicate(key)
+        seen[key] = value
+    return seen
+
+
+def _read(path: Path) -> tuple[dict, str]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CorpusError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+    except _Duplicate as exc:
+        raise CorpusError(str(path), "document listed twice", doc_id=str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise CorpusError(str(path), f"not UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise CorpusError(str(path), f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise CorpusError(str(path), f"expected an object {{doc_id: [[start, end, replacement], …]}}, "
+                                     f"found a JSON {type(data).__name__}")
+    return data, hashlib.sha256(raw).hexdigest()
+
+
+def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error") -> list[ImportedSpan]:
+    """Every replacement, checked against the corpus; raises CorpusError at the first problem."""
+    if missing not in MISSING:
+        raise ValueError(f"missing must be one of {MISSING}")
+    path = str(path)
+    docs = {d.doc_id: d for d in corpus.documents}
+    unknown = [k for k in data if k not in docs]
+    if unknown:
+        raise CorpusError(path, f"no such document in corpus {corpus.name} "
+                                f"({len(unknown)} unknown id(s); first ones: {', '.join(map(str, unknown[:3]))})",
+                          doc_id=str(unknown[0]))
+    out: list[ImportedSpan] = []
+    for doc in corpus.documents:
+        entries = data.get(doc.doc_id)
+        if entries is None:
+            if missing == "error" and doc.masked_spans:
+                raise CorpusError(path, f"document missing from the file ({len(doc.masked_spans)} spans to "
+                                        "replace); use --missing original to keep unreplaced spans", doc_id=doc.doc_id)
+            entries = []
+        if not isinstance(entries, list):
+            raise CorpusError(path, f"expected a list of [start, end, replacement], found {type(entries).__name__}",
+                              doc_id=doc.doc_id)
+        by_offsets = {(s.start, s.end): i for i, s in enumerate(doc.spans)}
+        given: dict[int, str] = {}
+        for n, entry in enumerate(entries):
+            where = f"entry #{n} {json.dumps(entry, ensure_ascii=False)[:80]}"
+            if not (isinstance(entry, (list, tuple)) and len(entry) == 3):
+                raise CorpusError(path, "expected [start, end, replacement]", doc_id=doc.doc_id, span=where)
+            start, end, replacement = entry
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in (start, end)):
+                raise CorpusError(path, "offsets must be integers", doc_id=doc.doc_id, span=where)
+            if not isinstance(replacement, str) or not replacement.strip():
+                raise CorpusError(path, "the replacement must be a non-empty string", doc_id=doc.doc_id, span=where)
+            index = by_offsets.get((start, end))
+            if index is None:
+                raise CorpusError(path, f"no span of the corpus at [{start}, {end}) "
+                                        f"({_nearest(doc, start)})", doc_id=doc.doc_id, span=where)
+            if not doc.spans[index].mask:
+                raise CorpusError(path, f"span #{index} is not one to replace (mask=False)",
+                                  doc_id=doc.doc_id, span=where)
+            if index in given:
+                raise CorpusError(path, f"span #{index} [{start}, {end}) is replaced twice", doc_id=doc.doc_id,
+                                  span=where)
+            given[index] = replacement
+        for index in doc.masked_spans:
+            span = doc.spans[index]
+            if index in given:
+                out.append(ImportedSpan(doc.doc_id, index, given[index], False))
+            elif missing == "original":
+                out.append(ImportedSpan(doc.doc_id, index, span.text, True))
+            else:
+                raise CorpusError(path, "no replacement for this span; use --missing original to keep it",
+                                  doc_id=doc.doc_id, span=f"#{index} [{span.start}, {span.end}) {span.text!r}")
+    return out
+
+
+def _nearest(doc, start: int) -> str:
+    if not doc.spans:
+        return "the document has no spans"
+    i, s = min(enumerate(doc.spans), key=lambda p: abs(p[1].start - start))
+    return f"nearest: #{i} [{s.start}, {s.end}) {s.text!r}"
+
+
+def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, name: str = "imported",
+               mode: str = "external", upos_filter: bool = False, missing: str = "error") -> RunRecord:
+    """Validate the file against the corpus, then store it as one complete run (or return the
+    run already imported from the same file and settings)."""
+    path = Path(path)
+    data, file_hash = _read(path)
+    spans = validate(path, data, corpus, missing)
+    if not name or "|" in name:
+        raise WorkbenchError(f"run name {name!r} must be non-empty and free of '|'")
+    versions = {"workbench": library_versions()["workbench"]}
+    signature = "|".join([f"corpus={corpus.name}@{corpus.content_hash[:12]}", f"gen={name}", f"model={path.name}",
+                          f"mode={mode}", f"upos={'on' if upos_filter else 'off'}", "source=imported",
+                          f"file_sha256={file_hash[:16]}", f"missing={missing}", f"tagger={tagger.name}",
+                          "v=" + ",".join(f"{k}:{v}" for k, v in sorted(versions.items()))])
+    run_id = run_id_of(signature)
+    existing = store.find_run(run_id)
+    if existing is not None and existing.status == "complete":
+        return existing
+
+    # Everything below writes; the file is known to be good.
+    store.save_corpus(corpus)
+    from workbench.engine import original_upos
+    original_upos(store, corpus, tagger)  # the originals' UPOS, as a generated run has them
+    if existing is not None:  # an import that died half-way: start it again
+        store.delete_run(run_id)
+    record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, name, path.name, mode, upos_filter,
+                       {"file": str(path), "missing": missing}, {}, versions, "running", corpus.n_slots,
+                       time.time(), None, "imported")
+    store.create_run(record)
+    try:
+        store.add_predictions(run_id, [
+            StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
+                             s.replacement == FAILED, "not replaced: original kept" if s.missing else "imported",
+                             0.0, 0)
+            for s in spans])
+        store.finish_run(run_id)
+    except BaseException:
+        store.delete_run(run_id)
+        raise
+    return store.run(run_id)

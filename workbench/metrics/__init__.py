@@ -1,0 +1,82 @@
+"""Metrics: pure functions of the tidy frame (workbench.metrics.frame.metric_frame).
+
+Each family module declares its metrics (MetricInfo: range, direction, source) next to
+the code computing them, and a `compute(frame, context)` returning one row per run:
+
+    diversity      003 Table 2 and Figure 1: form frequencies, unique forms, unique ratio, multi-word rate
+    generation     FAILED rate, seconds per span
+    upos           003 Table 3: UPOS accuracy in context
+    overlap        003 Table 3: partial / absolute overlap, numerals excluded
+    similarity     003 Table 3: word and sentence cosine similarity
+    rouge          003 Table 4: ROUGE-1/2/L/Lsum between summaries
+    detectability  003 §5.1: cross-validated original-vs-pseudonymised classifier accuracy
+    entities       consistency and merged-entity rate (beyond 003)
+    tps            Text Preserved Similarity (004 §4.1)
+
+    frame = metric_frame(store, run_ids)
+    table = compute_metrics(frame)               # offline defaults (MetricConfig())
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import Sequence
+
+import pandas as pd
+
+from workbench.metrics.base import MetricInfo
+from workbench.metrics.context import MetricConfig, MetricContext
+from workbench.metrics.frame import ORIGINAL, metric_frame, originals_frame, runs_of
+
+FAMILIES = ("diversity", "generation", "upos", "overlap", "similarity", "rouge", "detectability", "entities", "tps")
+# Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).
+ORIGINAL_FAMILIES = ("diversity", "entities")
+RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "source", "signature"]
+
+__all__ = ["FAMILIES", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics", "family", "metric_frame",
+           "metric_infos", "originals_frame"]
+
+
+def family(name: str):
+    if name not in FAMILIES:
+        raise ValueError(f"unknown metric family {name!r} (known: {', '.join(FAMILIES)})")
+    return importlib.import_module(f"workbench.metrics.{name}")
+
+
+def metric_infos(families: Sequence[str] = FAMILIES) -> dict[str, MetricInfo]:
+    return {m.name: m for f in families for m in family(f).METRICS}
+
+
+def _run_info(frame: pd.DataFrame) -> pd.DataFrame:
+    info = frame.groupby("run_id", sort=False).agg(
+        **{c: (c, "first") for c in RUN_COLUMNS if c != "lang"},
+        lang=("lang", lambda s: ",".join(sorted(set(s)))), spans=("span_index", "size"),
+        documents=("doc_id", "nunique"))
+    return info.reindex(runs_of(frame))
+
+
+def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *,
+                    families: Sequence[str] = FAMILIES, originals: bool = True) -> pd.DataFrame:
+    """One row per run (and, with originals, one `original:<corpus>` row per corpus first).
+
+    Columns: the run's description (corpus, generator, mode …, spans, documents), then
+    every metric of the chosen families; NaN where a metric does not apply.
+    """
+    context = context or MetricContext()
+    if frame.empty:
+        return pd.DataFrame(columns=RUN_COLUMNS + ["spans", "documents"] + list(metric_infos(families)))
+    parts = []
+    for name in families:
+        started = time.perf_counter()
+        parts.append(family(name).compute(frame, context))
+        context.timings[name] = context.timings.get(name, 0.0) + time.perf_counter() - started
+    table = pd.concat([_run_info(frame), *parts], axis=1)
+    if originals:
+        orig = originals_frame(frame)
+        wanted = [f for f in families if f in ORIGINAL_FAMILIES]
+        orig_table = pd.concat([_run_info(orig), *(family(f).compute(orig, context) for f in wanted)], axis=1)
+        table = pd.concat([orig_table, table])
+    table.index.name = "run_id"
+    return table.reindex(columns=list(dict.fromkeys(
+        [*RUN_COLUMNS, "spans", "documents", *metric_infos(families)])))

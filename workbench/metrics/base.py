@@ -1,0 +1,45 @@
+"""What every metric declares next to its code: name, range, direction, source.
+
+A metric family is a module with `METRICS` (a tuple of MetricInfo) and
+`compute(frame, context) -> DataFrame` (index: run_id, one column per metric name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+HIGHER, LOWER, CHANCE, NEUTRAL = "higher", "lower", "closer to 0.5", "descriptive"
+
+
+@dataclass(frozen=True, slots=True)
+class MetricInfo:
+    name: str  # column name in metric tables
+    label: str  # short header for report tables
+    family: str
+    low: float  # range of values; None for an open end
+    high: float | None
+    better: str  # HIGHER | LOWER | CHANCE | NEUTRAL
+    source: str  # where the definition comes from
+    description: str
+
+    @property
+    def arrow(self) -> str:
+        return {HIGHER: "↑", LOWER: "↓", CHANCE: "→0.5", NEUTRAL: ""}[self.better]
+
+    @property
+    def range_text(self) -> str:
+        high = "∞" if self.high is None else f"{self.high:g}"
+        return f"[{self.low:g}, {high}]"
+
+
+def per_run(frame: pd.DataFrame, values: pd.Series, how: str = "mean") -> pd.Series:
+    """Aggregate a per-row series by run, keeping the frame's run order."""
+    runs = list(dict.fromkeys(frame["run_id"]))
+    return values.groupby(frame["run_id"], sort=False).agg(how).reindex(runs)
+
+
+def empty_result(frame: pd.DataFrame, names) -> pd.DataFrame:
+    runs = list(dict.fromkeys(frame["run_id"]))
+    return pd.DataFrame(index=pd.Index(runs, name="run_id"), columns=list(names), dtype=float)

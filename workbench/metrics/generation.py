@@ -1,0 +1,24 @@
+"""How the generation went: FAILED rate and time per span (003 §4, §5.2)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from workbench.metrics.base import LOWER, MetricInfo, per_run
+
+FAMILY = "generation"
+METRICS = (
+    MetricInfo("failed_rate", "FAILED", FAMILY, 0, 1, LOWER, "003 §4, Table 6",
+               "share of spans with no usable pseudonym ([FAILED])"),
+    MetricInfo("seconds_per_span", "s/span", FAMILY, 0, None, LOWER, "003 Ethical Considerations",
+               "mean generation wall time per span, in seconds (undefined for imported runs)"),
+)
+
+
+def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    result = pd.DataFrame({"failed_rate": per_run(frame, frame["failed"].astype(float))})
+    # An imported run was not timed by the workbench: its seconds are unknown, not zero.
+    seconds = frame["seconds"].astype(float).where(frame["source"] != "imported", np.nan)
+    result["seconds_per_span"] = per_run(frame, seconds)
+    return result

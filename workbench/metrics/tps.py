@@ -1,0 +1,105 @@
+"""Text Preserved Similarity, TPS (paper 004 §4.1, Eq. 3–7).
+
+    TPS(D', D) = Σ_i RIC(t_i, D) · sim(t_i, t'_i),   RIC = IC(t_i) / Σ_j IC(t_j),
+    IC(t) = −log p(t),   sim = max(0, cos(embed(t), embed(t')))
+
+over the text spans t_i of D: here every replaced PII span (as one unit) and every word
+outside them that is not a stopword. An unedited word keeps similarity 1, so TPS is the
+information-weighted share of meaning a pseudonymisation keeps: 1 = nothing lost.
+
+Offline stand-ins, both named in docs/metrics.md:
+  * p(t): 004 asks BERT for the probability of the masked span in context; here p comes
+    from word frequencies in the run's own corpus with add-one smoothing, one of the
+    estimates 004 §4.1.1 lists (frequency of appearance in a corpus). A multi-word span
+    takes its least probable word, as 004 does for multi-token spans.
+  * embed: 004 used paraphrase-albert-base-v2; here the language's similarity embedder
+    (all-MiniLM-L6-v2 / multilingual-e5-small), which keeps TPS and word similarity on
+    one scale.
+TPS is computed per document and averaged over a run's documents.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+
+from workbench.metrics.base import HIGHER, MetricInfo
+from workbench.metrics.frame import document_views, runs_of
+from workbench.metrics.similarity import pair_cosines
+from workbench.metrics.stopwords import is_content_word
+
+FAMILY = "tps"
+METRICS = (
+    MetricInfo("tps", "TPS", FAMILY, 0, 1, HIGHER, "004 §4.1",
+               "information-weighted mean similarity of text spans, original vs pseudonymised, mean over documents"),
+)
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class InformationContent:
+    """IC of words from add-one-smoothed frequencies over one corpus's documents."""
+
+    def __init__(self, texts) -> None:
+        self.counts = Counter(w for t in texts for w in _WORD.findall(t.lower()))
+        self.total = sum(self.counts.values()) + len(self.counts) + 1  # +1: room for unseen words
+
+    def word(self, w: str) -> float:
+        return -math.log((self.counts.get(w, 0) + 1) / self.total)
+
+    def span(self, text: str, lang: str) -> float:
+        words = _WORD.findall(text.lower())
+        content = [w for w in words if is_content_word(w, lang)] or words
+        return max((self.word(w) for w in content), default=self.word(""))
+
+
+def _unedited_ic(text: str, lang: str, spans, ic: InformationContent) -> float:
+    """Summed IC of the content words outside every span."""
+    starts = [a for a, _ in spans]
+    total = 0.0
+    for m in _WORD.finditer(text):
+        k = bisect.bisect_right(starts, m.start()) - 1
+        if k >= 0 and m.start() < spans[k][1]:
+            continue  # inside a PII span: that span is one text span of its own
+        w = m.group().lower()
+        if is_content_word(w, lang):
+            total += ic.word(w)
+    return total
+
+
+def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
+    views = list(document_views(frame))
+    ics: dict[str, InformationContent] = {}
+    for corpus_hash, g in frame.drop_duplicates(["corpus_hash", "doc_id"]).groupby("corpus_hash", sort=False):
+        ics[corpus_hash] = InformationContent(g["text"])
+    unedited: dict[tuple[str, str], float] = {}
+    sims: dict[tuple[str, str], np.ndarray] = {}
+    for lang in dict.fromkeys(v.lang for v in views):
+        mine = [v for v in views if v.lang == lang]
+        cos = pair_cosines(context, lang, [o for v in mine for o in v.originals],
+                           [r for v in mine for r in v.replacements])
+        offset = 0
+        for v in mine:
+            sims[(v.run_id, v.doc_id)] = np.maximum(cos[offset:offset + len(v.rows)], 0.0)
+            offset += len(v.rows)
+    records = []
+    for v in views:
+        ic = ics[v.corpus_hash]
+        key = (v.corpus_hash, v.doc_id)
+        if key not in unedited:
+            unedited[key] = _unedited_ic(v.text, v.lang, v.spans, ic)
+        span_ic = np.array([ic.span(o, v.lang) for o in v.originals])
+        total = unedited[key] + span_ic.sum()
+        kept = unedited[key] + float((span_ic * sims[(v.run_id, v.doc_id)]).sum())
+        records.append((v.run_id, v.doc_id, kept / total if total > 0 else 1.0))
+    return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tps"])
+
+
+def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
+    per_doc = document_tps(frame, context)
+    return per_doc.groupby("run_id", sort=False)[["tps"]].mean().reindex(runs_of(frame)).astype(np.float64)

@@ -1,0 +1,120 @@
+"""Reports: tables (Markdown, LaTeX, CSV) and PNG figures for chosen runs.
+
+    from workbench.reports import write_report
+    written = write_report(store, ["832a7ed4", "2d97c2f2"], "out/report")
+
+writes into out_dir:
+    table2_diversity.{md,tex,csv}   003 Table 2 (with Original rows per corpus)
+    table3_quality.{md,tex,csv}     003 Table 3
+    table4_rouge.{md,tex,csv}       003 Table 4
+    table5_beyond.{md,tex,csv}      uniqueness, multi-word, FAILED, s/span, classifier, entities, TPS
+    metrics.csv                     every metric, raw, one row per run (+ Original rows)
+    metric_definitions.csv          name, range, direction, source, definition
+    figure1_unique_ratio.png/.csv   003 Figure 1 and its per-document data
+    metrics_comparison.png          one bar chart per metric
+    report.md                       all tables and figures on one page
+Each file is written to a temporary name and renamed, so a failed report leaves no
+half-written file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pandas as pd
+
+from workbench.errors import WorkbenchError
+
+FORMATS = ("md", "tex", "csv", "png")
+
+
+def _write_text(path: Path, text: str) -> Path:
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def _write_csv(path: Path, frame: pd.DataFrame, index: bool = False) -> Path:
+    tmp = path.with_name(path.name + ".partial")
+    frame.to_csv(tmp, index=index)
+    tmp.replace(path)
+    return path
+
+
+def _write_png(path: Path, draw) -> Path:
+    tmp = path.with_name(path.stem + ".partial.png")  # matplotlib picks the format from the suffix
+    draw(tmp)
+    tmp.replace(path)
+    return path
+
+
+def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: Iterable[str] = FORMATS, *,
+                 config=None, context=None, allow_incomplete: bool = False) -> list[Path]:
+    """Compute every metric for the runs and write tables and figures; returns the paths written.
+
+    store: a RunStore; run_ids: ids or unique prefixes; formats: any of md, tex, csv, png;
+    config: a workbench.metrics.MetricConfig (default: the offline defaults), or pass a
+    ready MetricContext as context.
+    """
+    from workbench.metrics import MetricContext, compute_metrics, metric_infos
+    from workbench.metrics.diversity import document_unique_ratios
+    from workbench.metrics.frame import metric_frame, originals_frame
+    from workbench.reports import figures, tables
+
+    formats = tuple(formats)
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown:
+        raise WorkbenchError(f"unknown report format(s) {', '.join(unknown)} (known: {', '.join(FORMATS)})")
+    if not run_ids:
+        raise WorkbenchError("no runs to report: give at least one run id")
+    records = [store.run(r) for r in run_ids]
+    unfinished = [r.run_id for r in records if r.status != "complete"]
+    if unfinished and not allow_incomplete:
+        raise WorkbenchError(f"run(s) {', '.join(unfinished)} are not complete; finish them with the same "
+                             "`workbench generate` command, or report them anyway with --allow-incomplete")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+
+    frame = metric_frame(store, list(dict.fromkeys(r.run_id for r in records)))
+    if context is None:
+        from workbench.metrics import MetricConfig
+        context = MetricContext(config or MetricConfig())
+    table = compute_metrics(frame, context)
+    described = context.config.describe()
+    written: list[Path] = []
+
+    for spec in tables.TABLES:
+        if "md" in formats:
+            written.append(_write_text(out / f"{spec.name}.md", tables.to_markdown(table, spec, described)))
+        if "tex" in formats:
+            written.append(_write_text(out / f"{spec.name}.tex", tables.to_latex(table, spec, described)))
+        if "csv" in formats:
+            written.append(_write_csv(out / f"{spec.name}.csv", tables.to_csv_frame(table, spec)))
+    ratios = document_unique_ratios(pd.concat([originals_frame(frame), frame], ignore_index=True))
+    if "csv" in formats:
+        written.append(_write_csv(out / "metrics.csv", table, index=True))
+        definitions = pd.DataFrame([{"metric": m.name, "label": m.label, "family": m.family, "range": m.range_text,
+                                     "better": m.better, "source": m.source, "definition": m.description}
+                                    for m in metric_infos().values()])
+        written.append(_write_csv(out / "metric_definitions.csv", definitions))
+        written.append(_write_csv(out / "figure1_unique_ratio.csv", ratios))
+    if "png" in formats:
+        written.append(_write_png(out / "figure1_unique_ratio.png", lambda p: figures.figure1(ratios, table, p)))
+        written.append(_write_png(out / "metrics_comparison.png", lambda p: figures.metric_bars(table, p)))
+    if "md" in formats:
+        written.append(_write_text(out / "report.md", _overview(table, described, formats)))
+    return written
+
+
+def _overview(table: pd.DataFrame, described: str, formats) -> str:
+    from workbench.reports import tables
+    parts = ["# Pseudonym Workbench report", "",
+             f"{sum(not str(i).startswith('original:') for i in table.index)} runs. Metric models: `{described}`.", ""]
+    for spec in tables.TABLES:
+        parts += [f"## {spec.title}", "", tables.to_markdown(table, spec, described)]
+    if "png" in formats:
+        parts += ["## Figures", "", "![Figure 1](figure1_unique_ratio.png)", "",
+                  "![Metrics per run](metrics_comparison.png)", ""]
+    return "\n".join(parts)

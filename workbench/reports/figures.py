@@ -1,0 +1,104 @@
+"""PNG figures: 003 Figure 1 (per-document unique-replacement ratio) and per-metric bars.
+
+matplotlib with the Agg backend (no display needed), imported inside the functions so
+that importing the reports package stays light.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from workbench.metrics import metric_infos
+from workbench.reports.labels import mode_label, short_id, system_label
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ModuleNotFoundError:
+        from workbench.errors import MissingExtra
+        raise MissingExtra("report figures", "metrics", "matplotlib") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _box_label(table: pd.DataFrame, run_id: str) -> str:
+    row = table.loc[run_id]
+    if str(run_id).startswith("original:"):
+        return "Original"
+    mode = mode_label(row)
+    return f"{system_label(row)}\n{mode}\n[{short_id(run_id)}]"
+
+
+def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
+    """Boxplot of distinct replacements / spans per document, one panel per corpus (003 Figure 1).
+
+    ratios: run_id, doc_id, ratio (workbench.metrics.diversity.document_unique_ratios),
+    including the original:<corpus> pseudo-runs. The white diamond marks the mean.
+    """
+    plt = _pyplot()
+    corpora = list(dict.fromkeys(table["corpus"]))
+    runs_by_corpus = {c: [i for i in table.index if table.at[i, "corpus"] == c] for c in corpora}
+    widths = [max(2, len(runs_by_corpus[c])) for c in corpora]
+    fig, axes = plt.subplots(1, len(corpora), figsize=(1.4 * sum(widths) + 1.5, 4.6), squeeze=False,
+                             gridspec_kw={"width_ratios": widths}, sharey=True)
+    for ax, corpus in zip(axes[0], corpora):
+        runs = [r for r in runs_by_corpus[corpus] if (ratios["run_id"] == r).any()]
+        data = [ratios.loc[ratios["run_id"] == r, "ratio"].to_numpy() for r in runs]
+        box = ax.boxplot(data, patch_artist=True, showmeans=True, widths=0.6,
+                         meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black"})
+        for patch, run in zip(box["boxes"], runs):
+            patch.set_facecolor("#d9d9d9" if str(run).startswith("original:") else "#9ecae1")
+        ax.set_xticks(range(1, len(runs) + 1), [_box_label(table, r) for r in runs], fontsize=7)
+        ax.set_title(corpus, fontsize=10)
+        ax.set_ylim(-0.02, 1.05)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("unique replacements / spans per document")
+    fig.suptitle("Rate of unique PII and replacements per configuration on document level (003 Figure 1)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = None) -> Path:
+    """One small bar chart per metric, one bar per run (Original rows where defined)."""
+    plt = _pyplot()
+    infos = metric_infos()
+    metrics = [m for m in (metrics or infos) if m in table.columns and table[m].notna().any()]
+    corpora = list(dict.fromkeys(table["corpus"]))
+    palette = plt.get_cmap("tab10")
+    colour = {c: palette(n % 10) for n, c in enumerate(corpora)}
+    ncols = 4
+    nrows = max(1, math.ceil(len(metrics) / ncols))
+    height = 0.22 * len(table) + 1.0
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, height * nrows + 0.8), squeeze=False)
+    labels = [("Original" if str(i).startswith("original:") else f"{system_label(r)} {mode_label(r)}".strip())
+              + f" [{short_id(str(i))}]" for i, r in table.iterrows()]
+    for ax, metric in zip(axes.flat, metrics):
+        info = infos[metric]
+        values = table[metric].astype(float)
+        ax.barh(range(len(table)), values.fillna(0).to_numpy(), color=[colour[c] for c in table["corpus"]])
+        for y, v in enumerate(values):
+            if math.isnan(v):
+                ax.text(0, y, " n/a", va="center", fontsize=6, color="grey")
+        ax.set_yticks(range(len(table)), labels, fontsize=6)
+        ax.invert_yaxis()
+        ax.set_title(f"{info.label} {info.arrow}  {info.range_text}", fontsize=8)
+        ax.tick_params(axis="x", labelsize=6)
+        if info.high is not None and info.low >= 0 and info.high <= 1:
+            ax.set_xlim(0, 1)
+        ax.grid(axis="x", alpha=0.3)
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.axis("off")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colour[c]) for c in corpora]
+    fig.legend(handles, corpora, loc="lower right", fontsize=8, title="corpus")
+    fig.suptitle("Metrics per run (↑ higher is better, ↓ lower is better, →0.5 chance is best)", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,38 @@
+"""How runs are named in tables and figures, and the signature captions."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def system_label(row: pd.Series) -> str:
+    """003's "Model" column: the generator, with its model where it has one."""
+    if row["generator"] == "original":
+        return "Original"
+    model = str(row["model"])
+    if model in ("-", "", "None") or model == "ud-pud":
+        return str(row["generator"])
+    return f"{row['generator']} ({model})"
+
+
+def mode_label(row: pd.Series) -> str:
+    """003's "Mode" column: maskL / repL, "+UPOS" with the UPOS filter."""
+    if row["generator"] == "original":
+        return ""
+    mode = str(row["mode"])
+    return f"{mode} +UPOS" if bool(row["upos_filter"]) else mode
+
+
+def short_id(run_id: str) -> str:
+    return run_id if run_id.startswith("original:") else run_id[:8]
+
+
+def row_label(row: pd.Series) -> str:
+    """One line for figures: corpus · system mode."""
+    mode = mode_label(row)
+    return f"{row['corpus']} · {system_label(row)}" + (f" {mode}" if mode else "")
+
+
+def signature_lines(table: pd.DataFrame) -> list[tuple[str, str]]:
+    """(short id, signature) for every real run of the table, in row order."""
+    return [(short_id(i), str(table.at[i, "signature"])) for i in table.index if not str(i).startswith("original:")]
