@@ -1,132 +1,101 @@
 """One-mask inputs and batch-invariant forward passes through a frozen encoder.
 
-Training sentences and inference windows go through the same code: text left of the
-mask, one mask token, text right of it. A window longer than `max_length` tokens is cut
-to a `max_length` window centred on the mask (the target is never cut away).
+Training sentences and inference windows go through the same code, the masked-LM
+wrapper that fill-mask uses (workbench.mlm.masked_lm.MaskedLM): text and mask runs go
+in as parts, so a literal "[MASK]" in a document cannot add a mask; a window longer
+than the model's limit is cropped around the target. EMAT needs the encoder's state at
+the target mask (its own head scores tokens and phrases), hence the forward pass here.
 
-Batch invariance: padding a sequence changes its float results in the last bits (the
-attention reductions run over a different length), which can swap near-tied candidates.
-So each input is padded to a length that depends on itself only (its length rounded up
-to a multiple of `bucket`), and inputs of one padded length share forward passes. How
-inputs are grouped into batches then does not change any result: a slot gives the
-same candidates alone as in any batch (tests/mtc checks this).
+Batch invariance: padding a sequence changes its float results in the last bits, which
+can swap near-tied candidates. Each input is padded to its own length rounded up to a
+multiple of MaskedLM's BUCKET, and only inputs of one padded length share a forward
+pass, so a slot gets the same candidates alone as in any batch (tests/mtc checks it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import torch
 
+from workbench.mlm.masked_lm import BUCKET, Encoded
 from workbench.text.slots import Gap, Slot
 
 
 @dataclass(frozen=True, slots=True)
 class MaskedText:
-    """A text with one target mask between `left` and `right`."""
+    """A text with one target mask between `left` and `right` (a training sentence)."""
     left: str
     right: str
 
+    def parts(self) -> tuple[list[str | int], int]:
+        return [self.left, 1, self.right], 0
 
-def slot_text(slot: Slot, mask_token: str) -> MaskedText:
-    """The slot's window around its target; other masked gaps get a mask token too (maskL),
-    filled gaps their earlier pick (repL)."""
-    left: list[str] = []
-    right: list[str] = []
-    side = left
+
+def slot_parts(slot: Slot) -> tuple[list[str | int], int]:
+    """The slot's window as MaskedLM parts with one mask per masked gap (maskL: every span
+    in the window; repL: filled gaps are text), and the target's index among the gaps."""
+    parts: list[str | int] = []
     for piece in slot.pieces:
-        if isinstance(piece, Gap) and piece.span_index == slot.span_index:
-            side = right
-            continue
         if isinstance(piece, str):
-            side.append(piece)
+            parts.append(piece)
+        elif isinstance(piece, Gap) and not piece.masked:
+            parts.append(piece.fill)
         else:
-            side.append(mask_token if piece.masked else piece.fill)
-    return MaskedText("".join(left), "".join(right))
+            parts.append(1)
+    # Adjacent texts (a filled gap between two texts) are joined: MaskedLM pairs each mask
+    # with the text right before it.
+    merged: list[str | int] = []
+    for p in parts:
+        if isinstance(p, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += p
+        else:
+            merged.append(p)
+    return merged, slot.target_number - 1
 
 
-@dataclass(frozen=True, slots=True)
-class EncodedInput:
-    ids: tuple[int, ...]  # with the model's special tokens
-    position: int  # index of the target mask in ids
+def encode_all(mlm, items: Sequence[tuple[list[str | int], int]]) -> list[tuple[Encoded, int]]:
+    """(Encoded, target position) per item."""
+    out = []
+    for parts, focus in items:
+        enc = mlm.encode(parts, focus=focus)
+        out.append((enc, enc.masks[focus][0]))
+    return out
 
 
-class MaskEncoder:
-    """Tokenises one-mask texts and returns the encoder's hidden state at each target mask."""
-
-    def __init__(self, model, tokenizer, *, max_length: int = 256, bucket: int = 16, batch_size: int = 16) -> None:
-        if tokenizer.mask_token_id is None:
-            raise ValueError("the tokenizer has no mask token")
-        limit = getattr(model.config, "max_position_embeddings", max_length)
-        # RoBERTa reserves two positions for the padding offset.
-        if getattr(model.config, "model_type", "") in ("roberta", "xlm-roberta", "camembert"):
-            limit -= 2
-        self.model = model
-        self.tokenizer = tokenizer
-        self.max_length = min(max_length, limit)
-        self.bucket = bucket
-        self.batch_size = batch_size
-        probe = tokenizer.build_inputs_with_special_tokens([tokenizer.mask_token_id])
-        self._prefix = probe.index(tokenizer.mask_token_id)
-        self._n_special = len(probe) - 1
-
-    def encode(self, texts: Sequence[MaskedText]) -> list[EncodedInput]:
-        tok = self.tokenizer
-        mask = tok.mask_token
-        joined = [t.left + mask + t.right for t in texts]
-        batch = tok(joined, add_special_tokens=False, return_offsets_mapping=True)
-        budget = self.max_length - self._n_special
-        out = []
-        for text, ids, offsets in zip(texts, batch["input_ids"], batch["offset_mapping"]):
-            at = len(text.left)
-            pos = next((i for i, (tid, (a, b)) in enumerate(zip(ids, offsets))
-                        if tid == tok.mask_token_id and a < at + len(mask) and b > at), None)
-            if pos is None:
-                raise ValueError(f"the target mask was lost in tokenisation: {text.left[-40:]!r}|{text.right[:40]!r}")
-            if len(ids) > budget:
-                start = max(0, min(pos - budget // 2, len(ids) - budget))
-                ids, pos = ids[start:start + budget], pos - start
-            full = tok.build_inputs_with_special_tokens(list(ids))
-            out.append(EncodedInput(tuple(full), pos + self._prefix))
-        return out
-
-    def padded_length(self, n: int) -> int:
-        return min(-(-n // self.bucket) * self.bucket, max(n, self.max_length))
-
-    def hidden(self, inputs: Sequence[EncodedInput], progress=None) -> torch.Tensor:
-        """[len(inputs), H] last-layer states at the target masks; identical inputs run once."""
-        unique: dict[tuple[int, ...], int] = {}
-        wanted: dict[int, set[int]] = {}
-        for item in inputs:
-            n = unique.setdefault(item.ids, len(unique))
-            wanted.setdefault(n, set()).add(item.position)
-        sequences = list(unique)
-        by_length: dict[int, list[int]] = {}
-        for n, ids in enumerate(sequences):
-            by_length.setdefault(self.padded_length(len(ids)), []).append(n)
-        # Only the states at wanted positions are kept: a whole [L, H] per input would not fit
-        # in memory for thousands of training sentences.
-        states: dict[tuple[int, int], torch.Tensor] = {}
-        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        encoder = self.model.base_model
-        with torch.inference_mode():
-            for length in sorted(by_length):
-                members = by_length[length]
-                for i in range(0, len(members), self.batch_size):
-                    chunk = members[i:i + self.batch_size]
-                    ids = torch.full((len(chunk), length), pad, dtype=torch.long)
-                    attention = torch.zeros((len(chunk), length), dtype=torch.long)
-                    for row, n in enumerate(chunk):
-                        seq = sequences[n]
-                        ids[row, :len(seq)] = torch.tensor(seq)
-                        attention[row, :len(seq)] = 1
-                    last = encoder(input_ids=ids, attention_mask=attention).last_hidden_state
-                    for row, n in enumerate(chunk):
-                        for pos in wanted[n]:
-                            states[(n, pos)] = last[row, pos].clone()
-                    if progress is not None:
-                        progress(len(chunk))
-        if not inputs:
-            return torch.zeros((0, self.model.config.hidden_size))
-        return torch.stack([states[(unique[item.ids], item.position)] for item in inputs])
+def hidden_at(mlm, rows: Sequence[tuple[Encoded, int]], *, batch_size: int = 32,
+              progress: Callable[[int], None] | None = None) -> torch.Tensor:
+    """[len(rows), H] last-layer encoder states at each row's target; identical inputs run once."""
+    unique: dict[tuple[int, ...], int] = {}
+    wanted: dict[int, set[int]] = {}
+    for enc, pos in rows:
+        n = unique.setdefault(enc.ids, len(unique))
+        wanted.setdefault(n, set()).add(pos)
+    sequences = list(unique)
+    buckets: dict[int, list[int]] = {}
+    for n, ids in enumerate(sequences):
+        buckets.setdefault(-(-len(ids) // BUCKET) * BUCKET, []).append(n)
+    # Only the states at wanted positions are kept: whole [L, H] blocks for thousands of
+    # training sentences would not fit in memory.
+    states: dict[tuple[int, int], torch.Tensor] = {}
+    encoder = mlm.model.base_model
+    with torch.inference_mode():
+        for length in sorted(buckets):
+            members = buckets[length]
+            for i in range(0, len(members), batch_size):
+                chunk = members[i:i + batch_size]
+                ids = torch.full((len(chunk), length), mlm.pad_id, dtype=torch.long)
+                attention = torch.zeros((len(chunk), length), dtype=torch.long)
+                for row, n in enumerate(chunk):
+                    ids[row, :len(sequences[n])] = torch.tensor(sequences[n])
+                    attention[row, :len(sequences[n])] = 1
+                last = encoder(input_ids=ids, attention_mask=attention)[0]
+                for row, n in enumerate(chunk):
+                    for pos in wanted[n]:
+                        states[(n, pos)] = last[row, pos].float().clone()
+                if progress is not None:
+                    progress(len(chunk))
+    if not rows:
+        return torch.zeros((0, mlm.model.config.hidden_size))
+    return torch.stack([states[(unique[enc.ids], pos)] for enc, pos in rows])

@@ -6,7 +6,7 @@
     MTC:    frequent base noun phrases of a tagged corpus (ud_np), with their sentences.
 
 Both go through `build_vocabulary`: a phrase is kept when the tokenizer splits it into
-two or more tokens (single tokens are in the MLM's vocabulary already) and it occurs at
+two or more word-like tokens (single tokens are in the MLM's vocabulary already) and it occurs at
 least `min_count` times (paper: 500 on Wikipedia); each keeps up to
 `sentences_per_phrase` distinct sentences (paper: 50), drawn with a fixed seed, of
 which `test_fraction` are held out for measuring (paper: 5 % test, 5 % validation).
@@ -17,6 +17,7 @@ the surface form shown is the one seen most often.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from workbench.model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
 KINDS = ("ss-mtc", "mtc")
+_ALNUM = re.compile(r"\w")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +103,18 @@ def build_vocabulary(occurrences: Sequence[Occurrence], tokenizer, *, min_count:
     if not 0.0 <= test_fraction < 1.0:
         raise ValueError("test_fraction must be in [0, 1)")
     texts = sorted({o.text for o in occurrences})
-    encoded = tokenizer(texts, add_special_tokens=False)["input_ids"] if texts else []
+    # With a leading space: byte-level BPE (RoBERTa) marks word-initial pieces with it; a
+    # phrase is a whole word sequence in running text. WordPiece ignores the space.
+    encoded = tokenizer([" " + t for t in texts], add_special_tokens=False)["input_ids"] if texts else []
     key_of = {t: tuple(ids) for t, ids in zip(texts, encoded)}
+    # Two or more pieces with a letter or digit: "Dr." or "etc." (a word and a period) is
+    # no multi-token phrase worth a row.
+    wordy = {key: sum(bool(_ALNUM.search(t.lstrip("#Ġ▁"))) for t in tokenizer.convert_ids_to_tokens(list(key))) >= 2
+             for key in set(key_of.values())}
     groups: dict[tuple[int, ...], list[Occurrence]] = defaultdict(list)
     for o in occurrences:
         key = key_of[o.text]
-        if len(key) >= 2:
+        if wordy[key]:
             groups[key].append(o)
     kept = [(key, occ) for key, occ in groups.items() if len(occ) >= min_count]
     surfaces = {key: _most_common(o.text for o in occ) for key, occ in kept}

@@ -1,0 +1,94 @@
+"""MTC and SS-MTC (000 §2-3): a masked LM whose output matrix is extended with phrases (EMAT).
+
+A span gets one mask; top-k runs over the MLM's whole-word tokens and the checkpoint's
+phrases together, so a candidate can be one word ("london") or a phrase ("Court of
+Appeal"). The engine applies the UPOS filter and the leak guard; maskL and repL come
+from the slots, exactly as for fill-mask.
+
+    MTC:    phrases are frequent noun phrases of a tagged corpus (Kalinsky et al. 2023)
+    SS-MTC: phrases are sensitive spans found in training text (000 §2)
+
+The checkpoint directory comes from `workbench mtc train --kind mtc|ss-mtc --out DIR`
+(see docs/mtc.md); without -o checkpoint=DIR the generator looks in the default place
+that command writes to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from workbench.errors import WorkbenchError
+from workbench.generators.base import Generator, Prediction
+from workbench.text.slots import Slot
+
+
+@dataclass(frozen=True, slots=True)
+class MtcConfig:
+    # Checkpoint directory; None: the default of `workbench mtc train` for this kind (English).
+    checkpoint: str | None = None
+    # Tokens per window, cropped around the target (0: the model's own limit). The offline
+    # test MLM was trained on windows of <= 128 tokens.
+    max_tokens: int = 0
+    batch_size: int = 32  # windows per forward pass; results do not depend on it
+
+
+class _EmatGenerator(Generator):
+    Config = MtcConfig
+    kind = ""
+
+    def _path(self) -> Path:
+        from workbench.emat.checkpoint import default_checkpoint
+        return Path(self.config.checkpoint) if self.config.checkpoint else default_checkpoint(self.kind, "en")
+
+    def _metadata(self) -> dict:
+        from workbench.emat.checkpoint import read_metadata
+        meta = read_metadata(self._path())
+        if meta.get("kind") != self.kind:
+            raise WorkbenchError(f"{self._path()} is a {meta.get('kind')} checkpoint; "
+                                 f"use `-g {meta.get('kind')}` or a {self.kind} checkpoint")
+        return meta
+
+    def model_id(self) -> str:
+        # The fingerprint changes whenever the checkpoint is retrained, so a run over a new
+        # checkpoint never resumes one over the old.
+        meta = self._metadata()
+        return f"{self.kind}:{meta.get('base_model')}@{meta['fingerprint'][:12]}"
+
+    def load(self) -> None:
+        from workbench.emat.checkpoint import load_checkpoint
+        from workbench.emat.scorer import EmatScorer
+        meta = self._metadata()
+        checkpoint = load_checkpoint(self._path(), max_tokens=self.config.max_tokens or None)
+        self.lang = meta["lang"]
+        self.trained_on = set((meta.get("split") or {}).get("train_docs", ()))
+        self.scorer = EmatScorer(checkpoint.mlm, checkpoint.head, [p["text"] for p in checkpoint.phrases],
+                                 batch_size=self.config.batch_size)
+
+    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
+        from workbench.emat.encode import slot_parts
+        for s in slots:
+            if s.lang != self.lang:
+                raise WorkbenchError(f"{self.name} checkpoint {self._path()} is for {self.lang!r} text; "
+                                     f"document {s.doc_id} is {s.lang!r}")
+        ranked = self.scorer.rank([slot_parts(s) for s in slots], self.options.top_k)
+        out = []
+        for s, cands in zip(slots, ranked):
+            # A document the phrases were trained on: its own spans may come back verbatim.
+            note = "document in the checkpoint's training split" if s.doc_id in self.trained_on else ""
+            if not cands:
+                out.append(Prediction((), failed=True, note="no whole-word candidate"))
+            else:
+                out.append(Prediction(tuple(c.text for c in cands), note=note))
+        return out
+
+
+class MTC(_EmatGenerator):
+    name = "mtc"
+    kind = "mtc"
+
+
+class SSMTC(_EmatGenerator):
+    name = "ss-mtc"
+    kind = "ss-mtc"

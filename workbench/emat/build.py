@@ -1,0 +1,165 @@
+"""From text to a checkpoint: phrase vocabulary → trained phrase rows → checkpoint directory.
+
+This is the library behind `workbench mtc train`; tests and the CI step call it too.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from workbench.emat.phrases import KINDS, build_vocabulary, noun_phrase_occurrences, sensitive_span_occurrences
+from workbench.emat.split import DocumentSplit, split_documents
+from workbench.emat.train import TrainSettings
+from workbench.errors import WorkbenchError
+from workbench.model import Corpus
+
+# MTC's default tagged text per language: the UD training treebanks (gold UPOS/deprel).
+UD_FILES = {
+    "en": ("en_ewt/en_ewt-ud-train.conllu", "en_ewt/en_ewt-ud-dev.conllu"),
+    "sv": ("sv_talbanken/sv_talbanken-v1relabelled-train.conllu", "sv_talbanken/sv_talbanken-ud-dev.conllu"),
+}
+SIDE_FILES = ("casing.json",)
+
+
+@dataclass(frozen=True, slots=True)
+class VocabularySettings:
+    # Paper: >= 500 occurrences on Wikipedia and 50 sentences per phrase; the text here is
+    # ~5,000 times smaller (half of TAB test: ~320k words; EWT: ~250k words).
+    min_count: int = 3
+    sentences_per_phrase: int = 50
+    max_phrases: int | None = None
+    test_fraction: float = 0.1  # sentences per phrase held out for measuring (paper: 5 % + 5 %)
+    seed: int = 13
+
+
+@dataclass(frozen=True, slots=True)
+class BuildRecipe:
+    kind: str  # ss-mtc | mtc
+    # A local *ForMaskedLM directory, a hub id where a hub is reachable, or "offline":
+    # the offline test MLM of the language (workbench.mlm.offline).
+    base_model: str = "offline"
+    lang: str = "en"
+    vocabulary: VocabularySettings = field(default_factory=VocabularySettings)
+    train: TrainSettings = field(default_factory=TrainSettings)
+    # SS-MTC: share of the corpus's documents used for training (the rest is held out).
+    train_fraction: float = 0.5
+    split_seed: int = 13
+    # MTC: CoNLL-U files (default: UD_FILES of the language under ud-train).
+    conllu: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise WorkbenchError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+
+
+def default_conllu(lang: str) -> tuple[str, ...]:
+    from workbench.mlm.data import ud_train_dir
+    if lang not in UD_FILES:
+        raise WorkbenchError(f"no default tagged corpus for {lang!r}; pass CoNLL-U files")
+    files = tuple(str(ud_train_dir() / f) for f in UD_FILES[lang])
+    missing = [f for f in files if not Path(f).is_file()]
+    if missing:
+        raise WorkbenchError(f"MTC noun phrases come from UD treebanks, but {', '.join(missing)} is missing; "
+                             "set WORKBENCH_UD_TRAIN or pass --conllu FILE")
+    return files
+
+
+def _sha256_files(paths) -> str:
+    import hashlib
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(Path(p).name.encode())
+        h.update(Path(p).read_bytes())
+    return h.hexdigest()
+
+
+def default_vocabulary(kind: str, *, min_count: int | None = None, **overrides) -> VocabularySettings:
+    """Vocabulary settings with the kind's default threshold: SS-MTC's spans are rarer
+    (half of TAB test: 391 multi-word span texts occur twice or more, 146 three times)."""
+    if min_count is None:
+        min_count = 2 if kind == "ss-mtc" else 3
+    return VocabularySettings(min_count=min_count, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def collect_occurrences(recipe: BuildRecipe, corpus: Corpus | None):
+    """(occurrences, source description, document split or None) for the recipe's kind."""
+    if recipe.kind == "ss-mtc":
+        if corpus is None:
+            raise WorkbenchError("ss-mtc takes its phrases from a corpus's annotated spans: give a corpus")
+        other = sorted({d.lang for d in corpus.documents} - {recipe.lang})
+        if other:
+            raise WorkbenchError(f"corpus {corpus.name} holds {', '.join(other)} documents; the checkpoint is "
+                                 f"{recipe.lang} (select documents with --docs)")
+        split = split_documents(corpus, recipe.train_fraction, recipe.split_seed)
+        train_ids = set(split.train)
+        occurrences = sensitive_span_occurrences(d for d in corpus.documents if d.doc_id in train_ids)
+        source = {"corpus": corpus.name, "corpus_source": corpus.source, "corpus_hash": corpus.content_hash,
+                  "documents": len(split.train), "spans": len(occurrences)}
+        return occurrences, source, split
+    files = recipe.conllu or default_conllu(recipe.lang)
+    occurrences = noun_phrase_occurrences(files)
+    source = {"conllu": [str(f) for f in files], "conllu_sha256": _sha256_files(files),
+              "noun_phrases": len(occurrences)}
+    return occurrences, source, None
+
+
+def phrase_vocabulary(recipe: BuildRecipe, corpus: Corpus | None, tokenizer=None):
+    """(PhraseVocabulary, (source, split)) without training; loads only the tokenizer if none is given."""
+    occurrences, source, split = collect_occurrences(recipe, corpus)
+    if tokenizer is None:
+        from transformers import AutoTokenizer
+
+        from workbench.mlm.loading import resolve
+        tokenizer = AutoTokenizer.from_pretrained(resolve(recipe.base_model, recipe.lang))
+    v = recipe.vocabulary
+    vocab = build_vocabulary(occurrences, tokenizer, min_count=v.min_count, sentences_per_phrase=v.sentences_per_phrase,
+                             max_phrases=v.max_phrases, test_fraction=v.test_fraction, seed=v.seed)
+    return vocab, (source, split)
+
+
+def build_checkpoint(recipe: BuildRecipe, out: str | Path, *, corpus: Corpus | None = None,
+                     progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Build the vocabulary, train, write the checkpoint to `out`; returns its metadata.
+
+    SS-MTC needs `corpus` (its documents are split by train_fraction); MTC reads CoNLL-U."""
+    from workbench.emat.checkpoint import save_checkpoint
+    from workbench.emat.train import train_phrase_rows
+    from workbench.mlm.loading import load_masked_lm, resolve
+    from workbench.signature import library_versions
+
+    started = time.time()
+    base = resolve(recipe.base_model, recipe.lang)
+    mlm = load_masked_lm(base, lang=recipe.lang, max_tokens=recipe.train.max_tokens)
+    vocab, (source, split) = phrase_vocabulary(recipe, corpus, mlm.tokenizer)
+    if not vocab.phrases:
+        raise WorkbenchError(f"no phrase occurs {recipe.vocabulary.min_count} times or more in the {recipe.kind} "
+                             "text; lower --min-count")
+    head, report = train_phrase_rows(mlm, vocab, recipe.train, progress=progress)
+    metadata = {
+        "kind": recipe.kind,
+        "lang": recipe.lang,
+        "base_model": recipe.base_model,
+        "base_model_path": base,
+        "recipe": asdict(recipe),
+        "source": source,
+        "split": None if split is None else {
+            "corpus": split.corpus_name, "corpus_hash": split.corpus_hash, "train_fraction": split.train_fraction,
+            "seed": split.seed, "train_docs": list(split.train), "heldout_docs": list(split.held_out)},
+        "phrase_sentences": len(vocab.sentences),
+        "report": report.to_dict(),
+        "build_seconds": round(time.time() - started, 1),
+        "versions": library_versions(),
+    }
+    return save_checkpoint(out, model=mlm.model, tokenizer=mlm.tokenizer, head=head, vocab=vocab, metadata=metadata,
+                           train_docs=split.train if split else (), heldout_docs=split.held_out if split else (),
+                           extra_model_files=_extra_model_files(base))
+
+
+def _extra_model_files(base_model: str) -> list[Path]:
+    """Side files of a local base model that save_pretrained does not write: the offline
+    model's casing.json (lower-cased form → written form, to re-capitalise fills)."""
+    root = Path(base_model)
+    return [root / name for name in SIDE_FILES if (root / name).is_file()]
