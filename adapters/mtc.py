@@ -32,6 +32,7 @@ class MtcConfig:
     # test MLM was trained on windows of <= 128 tokens.
     max_tokens: int = 0
     batch_size: int = 32  # windows per forward pass; results do not depend on it
+    device: str = "cpu"  # torch device, e.g. cuda
 
 
 class _EmatGenerator(Generator):
@@ -60,19 +61,20 @@ class _EmatGenerator(Generator):
         from workbench.emat.checkpoint import load_checkpoint
         from workbench.emat.scorer import EmatScorer
         meta = self._metadata()
-        checkpoint = load_checkpoint(self._path(), max_tokens=self.config.max_tokens or None)
+        checkpoint = load_checkpoint(self._path(), max_tokens=self.config.max_tokens or None,
+                                     device=self.config.device)
         self.lang = meta["lang"]
         self.trained_on = set((meta.get("split") or {}).get("train_docs", ()))
         self.scorer = EmatScorer(checkpoint.mlm, checkpoint.head, [p["text"] for p in checkpoint.phrases],
                                  batch_size=self.config.batch_size)
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
-        from workbench.emat.encode import slot_parts
+        from workbench.adapters.mlm_base import one_mask, window_parts
         for s in slots:
             if s.lang != self.lang:
                 raise WorkbenchError(f"{self.name} checkpoint {self._path()} is for {self.lang!r} text; "
                                      f"document {s.doc_id} is {s.lang!r}")
-        ranked = self.scorer.rank([slot_parts(s) for s in slots], self.options.top_k)
+        ranked = self.scorer.rank([window_parts(s, one_mask) for s in slots], self.options.top_k)
         out = []
         for s, cands in zip(slots, ranked):
             # A document the phrases were trained on: its own spans may come back verbatim.

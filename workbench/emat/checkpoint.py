@@ -119,7 +119,7 @@ def save_checkpoint(out: str | Path, *, model, tokenizer, head, vocab, metadata:
     return meta
 
 
-def load_checkpoint(path: str | Path, *, max_tokens: int | None = None) -> Checkpoint:
+def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: str = "cpu") -> Checkpoint:
     import torch
     from safetensors.torch import load_file
 
@@ -130,7 +130,7 @@ def load_checkpoint(path: str | Path, *, max_tokens: int | None = None) -> Check
     meta = read_metadata(path)
     phrases = [json.loads(line) for line in (path / "phrases.jsonl").read_text(encoding="utf-8").splitlines()
                if line.strip()]
-    mlm = load_masked_lm(str(path / "model"), lang=meta.get("lang"), max_tokens=max_tokens)
+    mlm = load_masked_lm(str(path / "model"), lang=meta.get("lang"), max_tokens=max_tokens, device=device)
     model = mlm.model
     model.eval()
     for p in model.parameters():
@@ -145,4 +145,5 @@ def load_checkpoint(path: str | Path, *, max_tokens: int | None = None) -> Check
         head.phrase_bias.copy_(rows["bias"])
     head.requires_grad_(False)
     head.eval()
+    head.to(device)
     return Checkpoint(mlm, head, phrases, meta)

@@ -1,8 +1,8 @@
 """One-mask inputs and batch-invariant forward passes through a frozen encoder.
 
 Training sentences and inference windows go through the same code, the masked-LM
-wrapper that fill-mask uses (workbench.mlm.masked_lm.MaskedLM): text and mask runs go
-in as parts, so a literal "[MASK]" in a document cannot add a mask; a window longer
+wrapper that fill-mask uses (workbench.mlm.masked_lm.MaskedLM; windows become parts with
+workbench.adapters.mlm_base.window_parts): text and mask runs go in as parts, so a literal "[MASK]" in a document cannot add a mask; a window longer
 than the model's limit is cropped around the target. EMAT needs the encoder's state at
 the target mask (its own head scores tokens and phrases), hence the forward pass here.
 
@@ -20,7 +20,6 @@ from typing import Callable, Sequence
 import torch
 
 from workbench.mlm.masked_lm import BUCKET, Encoded
-from workbench.text.slots import Gap, Slot
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,28 +30,6 @@ class MaskedText:
 
     def parts(self) -> tuple[list[str | int], int]:
         return [self.left, 1, self.right], 0
-
-
-def slot_parts(slot: Slot) -> tuple[list[str | int], int]:
-    """The slot's window as MaskedLM parts with one mask per masked gap (maskL: every span
-    in the window; repL: filled gaps are text), and the target's index among the gaps."""
-    parts: list[str | int] = []
-    for piece in slot.pieces:
-        if isinstance(piece, str):
-            parts.append(piece)
-        elif isinstance(piece, Gap) and not piece.masked:
-            parts.append(piece.fill)
-        else:
-            parts.append(1)
-    # Adjacent texts (a filled gap between two texts) are joined: MaskedLM pairs each mask
-    # with the text right before it.
-    merged: list[str | int] = []
-    for p in parts:
-        if isinstance(p, str) and merged and isinstance(merged[-1], str):
-            merged[-1] += p
-        else:
-            merged.append(p)
-    return merged, slot.target_number - 1
 
 
 def encode_all(mlm, items: Sequence[tuple[list[str | int], int]]) -> list[tuple[Encoded, int]]:
@@ -80,6 +57,7 @@ def hidden_at(mlm, rows: Sequence[tuple[Encoded, int]], *, batch_size: int = 32,
     # training sentences would not fit in memory.
     states: dict[tuple[int, int], torch.Tensor] = {}
     encoder = mlm.model.base_model
+    device = next(mlm.model.parameters()).device
     with torch.inference_mode():
         for length in sorted(buckets):
             members = buckets[length]
@@ -90,7 +68,7 @@ def hidden_at(mlm, rows: Sequence[tuple[Encoded, int]], *, batch_size: int = 32,
                 for row, n in enumerate(chunk):
                     ids[row, :len(sequences[n])] = torch.tensor(sequences[n])
                     attention[row, :len(sequences[n])] = 1
-                last = encoder(input_ids=ids, attention_mask=attention)[0]
+                last = encoder(input_ids=ids.to(device), attention_mask=attention.to(device))[0].cpu()
                 for row, n in enumerate(chunk):
                     for pos in wanted[n]:
                         states[(n, pos)] = last[row, pos].float().clone()

