@@ -54,18 +54,20 @@ def test_runs_page_filters_and_selects(annotated_store, runs):
     assert any(shown["signature"].iloc[0] in c.value for c in at.code)  # the signature of the selection
 
 
-def test_metrics_page_shows_the_metrics_layer_table(annotated_store, runs):
-    pytest.importorskip("workbench.metrics")
+def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs):
+    pytest.importorskip("workbench.reports")
+    from workbench import metrics
     chosen = [r.run_id for r in runs if r.corpus_name == "pgv-pii-en"]
     at = ok(page("pages/2_Metrics.py", annotated_store, chosen))
-    table = at.dataframe[0].value
-    assert len(table) == len(chosen) + 1  # + the Original row of 003 Table 2
-    from workbench import metrics
+    table2 = at.dataframe[0].value  # 003 Table 2 as workbench.reports shapes it
+    assert len(table2) == len(chosen) + 1  # + the Original row
     with closing(RunStore(annotated_store)) as s:
         expected = metrics.compute_metrics(metrics.metric_frame(s, chosen), families=("diversity",))
-    label = f"{metrics.metric_infos()['unique_forms'].label}".strip()
-    column = next(c for c in table.columns if c.startswith(label))
-    assert sorted(table[column].tolist()) == sorted(expected["unique_forms"].tolist())
+    column = next(c for c in table2.columns if c.startswith("unique spans"))
+    assert sorted(int(v) for v in table2[column]) == sorted(int(v) for v in expected["unique_forms"])
+    assert len(at.get("image")) == 2  # Figure 1 and the per-metric bars
+    at.sidebar.multiselect(key="met_families").unselect("diversity").run()
+    assert len(ok(at).get("image")) == 1
 
 
 def test_compare_page_marks_every_replacement_and_jumps(annotated_store, runs):

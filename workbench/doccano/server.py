@@ -121,7 +121,7 @@ class LocalDoccano:
                     pass
         for p in self._procs:
             try:
-                p.wait(timeout=20)
+                p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait(timeout=10)

@@ -1,13 +1,14 @@
 """Metrics: the report tables and figures of the selected runs, from the metrics layer.
 
 Nothing is computed here: the page calls workbench.metrics (compute_metrics over the
-metric frame) and, for figures, workbench.reports where it provides them; results are
-cached per store version, runs and metric families. Heavy families (embeddings,
+metric frame) and renders with workbench.reports (the 003-shaped tables and the report
+figures); results are cached per store version, runs and metric families. Heavy families (embeddings,
 summaries, classifiers) are opt-in because their first computation takes a while.
 """
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from workbench.dashboard import data
@@ -22,6 +23,7 @@ if not runs:
 
 try:
     from workbench import metrics
+    from workbench.reports import tables as report_tables
 except ImportError as exc:  # the metrics layer is an optional part of an install
     st.error(f"The metrics layer is not available: {exc}")
     st.stop()
@@ -50,54 +52,69 @@ def metric_table(path: str, run_ids: tuple[str, ...], families: tuple[str, ...],
     return metrics.compute_metrics(frame, metrics.MetricContext(), families=families, originals=originals)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def unique_ratios(path: str, run_ids: tuple[str, ...], version: tuple):
+@st.cache_data(show_spinner="drawing …", max_entries=16)
+def figure_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool, version: tuple,
+               which: str) -> bytes:
+    """A report figure as PNG bytes, drawn by workbench.reports.figures."""
+    import tempfile
     from contextlib import closing
+    from pathlib import Path
 
     from workbench.metrics.diversity import document_unique_ratios
+    from workbench.reports import figures
     from workbench.store import RunStore
-    with closing(RunStore(path)) as store:
-        frame = metrics.metric_frame(store, run_ids)
-    return document_unique_ratios(pd_concat_originals(frame))
-
-
-def pd_concat_originals(frame):
-    import pandas as pd
-    return pd.concat([metrics.originals_frame(frame), frame], ignore_index=True)
+    table = metric_table(path, run_ids, families, originals, version)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / f"{which}.png"
+        if which == "figure1":
+            with closing(RunStore(path)) as store:
+                frame = metrics.metric_frame(store, run_ids)
+            ratios = document_unique_ratios(pd.concat([metrics.originals_frame(frame), frame], ignore_index=True))
+            figures.figure1(ratios, table, out)
+        else:
+            figures.metric_bars(table, out)
+        return out.read_bytes()
 
 
 table = metric_table(str(path), tuple(chosen), tuple(families), originals, version)
 infos = metrics.metric_infos(families)
-metric_columns = [c for c in table.columns if c in infos]
-description = [c for c in ("corpus", "lang", "generator", "model", "mode", "upos_filter", "spans", "documents")
-               if c in table.columns]
-shown = table[description + metric_columns].rename(
-    columns={c: f"{infos[c].label} {infos[c].arrow}".strip() for c in metric_columns})
-shown.index = [data.run_label(runs[r]) if r in runs else r for r in table.index]
-st.dataframe(shown, width="stretch")
-st.caption("↑ higher is better, ↓ lower is better, →0.5 closer to chance is better; no arrow: descriptive. "
-           "Hover a column header in the legend below for its definition.")
-with st.expander("What each column means"):
-    st.dataframe([{"column": f"{infos[c].label} {infos[c].arrow}".strip(), "name": c, "range": infos[c].range_text,
-                   "source": infos[c].source, "definition": infos[c].description} for c in metric_columns],
+metric_columns = [c for c in table.columns if c in infos and table[c].notna().any()]
+described = metrics.MetricConfig().describe()
+labels = {r: (f"Original ({table.at[r, 'corpus']})" if str(r).startswith("original:")
+              else data.run_label(runs[r]) if r in runs else r) for r in table.index}
+
+paper, everything, figures_tab = st.tabs(["Tables as in 003", "All metrics", "Figures"])
+with paper:
+    # The report layer's own table shapes (003 Tables 2–4 and one beyond), as `workbench report` writes them.
+    for spec in report_tables.TABLES:
+        if not any(c.metric in metric_columns for c in spec.columns):
+            continue
+        headers, rows = report_tables.cells(table, spec)
+        st.markdown(f"**{spec.title}**")
+        st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
+        with st.expander("caption (run signatures)"):
+            st.caption(report_tables.caption(table, spec, described))
+with everything:
+    description = [c for c in ("corpus", "lang", "generator", "model", "mode", "upos_filter", "spans", "documents")
+                   if c in table.columns]
+    shown = table[description + metric_columns].rename(
+        columns={c: f"{infos[c].label} {infos[c].arrow}".strip() for c in metric_columns})
+    shown.index = [labels[r] for r in table.index]
+    st.dataframe(shown, width="stretch")
+    st.caption("↑ higher is better, ↓ lower is better, →0.5 closer to chance is better; no arrow: descriptive.")
+    st.dataframe(pd.DataFrame([{"column": f"{infos[c].label} {infos[c].arrow}".strip(), "name": c,
+                                "range": infos[c].range_text, "source": infos[c].source,
+                                "definition": infos[c].description} for c in metric_columns]),
                  hide_index=True, width="stretch")
-with st.expander("Run signatures"):
-    for r in chosen:
-        st.code(runs[r].signature, language=None)
-
-st.subheader("Compare one metric")
-if metric_columns:
-    metric = st.selectbox("Metric", metric_columns, key="met_metric",
-                          format_func=lambda c: f"{infos[c].label} {infos[c].arrow} — {infos[c].description}")
-    st.bar_chart(shown[f"{infos[metric].label} {infos[metric].arrow}".strip()].dropna(), horizontal=True)
-
-if "diversity" in families:
-    st.subheader("Unique replacements per document (003 Figure 1)")
-    ratios = unique_ratios(str(path), tuple(chosen), version)
-    ratios = ratios.assign(run=[data.run_label(runs[r]) if r in runs else r for r in ratios["run_id"]])
-    st.vega_lite_chart(ratios, {"mark": {"type": "boxplot", "extent": 1.5},
-                                "encoding": {"y": {"field": "run", "type": "nominal", "title": None},
-                                             "x": {"field": "ratio", "type": "quantitative",
-                                                   "title": "distinct forms / spans per document",
-                                                   "scale": {"domain": [0, 1]}}}}, width="stretch")
-st.download_button("Table (CSV)", table.to_csv(), "metrics.csv", "text/csv")
+    st.download_button("Table (CSV)", table.to_csv(), "metrics.csv", "text/csv")
+with figures_tab:
+    if metric_columns:
+        metric = st.selectbox("Compare one metric", metric_columns, key="met_metric",
+                              format_func=lambda c: f"{infos[c].label} {infos[c].arrow} — {infos[c].description}")
+        st.bar_chart(pd.Series(table[metric].astype(float).values, index=[labels[r] for r in table.index],
+                               name=metric).dropna(), horizontal=True)
+    if "diversity" in families:
+        st.image(figure_png(str(path), tuple(chosen), tuple(families), originals, version, "figure1"),
+                 caption="003 Figure 1: unique replacements / spans per document (workbench.reports)")
+    st.image(figure_png(str(path), tuple(chosen), tuple(families), originals, version, "bars"),
+             caption="Every metric, one bar per run (workbench.reports)")
