@@ -157,6 +157,30 @@ def register(main: click.Group) -> None:
         for i, p in enumerate(vocab.phrases[:limit or None]):
             click.echo(f"{p.count:>6}  {per.get(i, 0):>3} sent  {len(p.token_ids):>2} tok  {p.label:<12} {p.text}")
 
+    @mtc.command("build-default")
+    @click.option("--kind", "kinds", type=click.Choice(["ss-mtc", "mtc"]), multiple=True, required=True)
+    @click.option("--lang", type=click.Choice(["en"]), default="en", show_default=True)
+    @click.option("--progress/--no-progress", default=True, show_default=True)
+    def build_default(kinds, lang, progress) -> None:
+        """Build the default checkpoints the generators load without -o checkpoint=DIR.
+
+        Idempotent: a checkpoint whose recipe, base model, data and code are unchanged
+        is kept (CI runs this in .ci/steps/15-mtc.sh). SS-MTC trains on half of the TAB
+        test documents; MTC on the noun phrases of UD English-EWT.
+
+        \b
+        Example:
+          workbench mtc build-default --kind ss-mtc --kind mtc
+        """
+        from workbench.emat.build import ensure_default
+        for kind in kinds:
+            callback, close = _progress_bars(progress)
+            try:
+                path, built = ensure_default(kind, lang, progress=callback)
+            finally:
+                close()
+            click.echo(f"{kind}: {'built' if built else 'up to date'} {path}")
+
     @mtc.command("info")
     @click.argument("checkpoint", type=click.Path(exists=True, file_okay=False))
     @click.option("--json", "as_json", is_flag=True, help="The whole metadata as JSON.")

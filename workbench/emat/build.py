@@ -121,7 +121,7 @@ def phrase_vocabulary(recipe: BuildRecipe, corpus: Corpus | None, tokenizer=None
 
 
 def build_checkpoint(recipe: BuildRecipe, out: str | Path, *, corpus: Corpus | None = None,
-                     progress: Callable[[str, int, int], None] | None = None) -> dict:
+                     progress: Callable[[str, int, int], None] | None = None, extra: dict | None = None) -> dict:
     """Build the vocabulary, train, write the checkpoint to `out`; returns its metadata.
 
     SS-MTC needs `corpus` (its documents are split by train_fraction); MTC reads CoNLL-U."""
@@ -152,6 +152,7 @@ def build_checkpoint(recipe: BuildRecipe, out: str | Path, *, corpus: Corpus | N
         "report": report.to_dict(),
         "build_seconds": round(time.time() - started, 1),
         "versions": library_versions(),
+        **(extra or {}),
     }
     return save_checkpoint(out, model=mlm.model, tokenizer=mlm.tokenizer, head=head, vocab=vocab, metadata=metadata,
                            train_docs=split.train if split else (), heldout_docs=split.held_out if split else (),
@@ -163,3 +164,58 @@ def _extra_model_files(base_model: str) -> list[Path]:
     model's casing.json (lower-cased form → written form, to re-capitalise fills)."""
     root = Path(base_model)
     return [root / name for name in SIDE_FILES if (root / name).is_file()]
+
+
+# ---- the default checkpoints (what the generators load without -o checkpoint=DIR) ----
+
+DEFAULT_CORPUS = {"en": "tab-test"}  # SS-MTC: a document split of the TAB test split
+
+
+def default_recipe(kind: str, lang: str = "en") -> BuildRecipe:
+    return BuildRecipe(kind=kind, lang=lang, vocabulary=default_vocabulary(kind))
+
+
+def _source_hash() -> str:
+    import hashlib
+    h = hashlib.sha256()
+    for f in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def default_key(recipe: BuildRecipe, corpus: Corpus | None) -> str:
+    """Changes with the recipe, the base model (the offline model's directory carries its own
+    key), the training text and the code of workbench/emat: any of them means a rebuild."""
+    import hashlib
+    import json
+
+    from workbench.mlm.loading import resolve
+    data = corpus.content_hash if corpus is not None else _sha256_files(recipe.conllu or default_conllu(recipe.lang))
+    payload = json.dumps([asdict(recipe), resolve(recipe.base_model, recipe.lang, build=False), data, _source_hash()],
+                         sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def ensure_default(kind: str, lang: str = "en", *, progress=None) -> tuple[Path, bool]:
+    """Build the default checkpoint of `kind` unless an up-to-date one is there: (path, built)."""
+    import fcntl
+    import json
+
+    from workbench.emat.checkpoint import default_checkpoint
+    from workbench.loaders import shipped_corpus
+    from workbench.mlm.loading import resolve
+    if kind == "ss-mtc" and lang not in DEFAULT_CORPUS:
+        raise WorkbenchError(f"no default SS-MTC training corpus for {lang!r}: use `workbench mtc train -c CORPUS`")
+    resolve("offline", lang)  # the base model first (built once, cached)
+    recipe = default_recipe(kind, lang)
+    corpus = shipped_corpus(DEFAULT_CORPUS[lang]) if kind == "ss-mtc" else None
+    key = default_key(recipe, corpus)
+    path = default_checkpoint(kind, lang)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f"{path.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two processes never build the same checkpoint at once
+        meta = path / "metadata.json"
+        if meta.is_file() and json.loads(meta.read_text(encoding="utf-8")).get("build_key") == key:
+            return path, False
+        build_checkpoint(recipe, path, corpus=corpus, progress=progress, extra={"build_key": key})
+    return path, True
