@@ -15,6 +15,7 @@ import subprocess
 import time
 
 import pytest
+from dashboard_helpers import WORKBENCH
 
 from workbench.annotation import AnnotationStore
 from workbench.annotation.sampling import SampleRecipe, draw_sample
@@ -45,7 +46,7 @@ def dashboard(fresh_store, tmp_path):
     import requests
     port = free_port()
     log = open(tmp_path / "streamlit.log", "w")
-    proc = subprocess.Popen(["workbench", "dashboard", "--store", str(fresh_store), "--port", str(port)],
+    proc = subprocess.Popen([WORKBENCH, "dashboard", "--store", str(fresh_store), "--port", str(port)],
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                             env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"))
     url = f"http://127.0.0.1:{port}"

@@ -11,13 +11,13 @@ import json
 import re
 import subprocess
 
-from dashboard_helpers import copy_store, simulate
+from dashboard_helpers import WORKBENCH, copy_store, simulate
 
 from workbench.annotation import AnnotationStore, agreement, results
 
 
 def wb(*args, store):
-    result = subprocess.run(["workbench", *args, "--store", str(store)], capture_output=True, text=True)
+    result = subprocess.run([WORKBENCH, *args, "--store", str(store)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -64,7 +64,7 @@ def test_sample_status_export_import_commands(fresh_store, tmp_path):
     assert all(json.loads(line)["note"] == "kongruens" for line in export.read_text().splitlines())
     assert "imported 5" in wb("annotations", "import", str(export), "--annotator", "eve-copy", store=fresh_store)
     assert len(s.annotations(annotators=["eve-copy"])) == 5
-    bad = subprocess.run(["workbench", "annotations", "import", str(tmp_path / "missing.jsonl"), "--store",
+    bad = subprocess.run([WORKBENCH, "annotations", "import", str(tmp_path / "missing.jsonl"), "--store",
                           str(fresh_store)], capture_output=True, text=True)
     assert bad.returncode != 0
 
@@ -73,6 +73,6 @@ def test_dashboard_command_binds_loopback(fresh_store, tmp_path):
     line = wb("dashboard", "--port", "8765", "--print-command", store=fresh_store)
     assert "streamlit run" in line and "--server.address 127.0.0.1" in line and "--server.port 8765" in line
     assert line.strip().endswith(f"--store {fresh_store.resolve()}")
-    missing = subprocess.run(["workbench", "dashboard", "--store", str(tmp_path / "none.sqlite")],
+    missing = subprocess.run([WORKBENCH, "dashboard", "--store", str(tmp_path / "none.sqlite")],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "no run store" in missing.stderr
