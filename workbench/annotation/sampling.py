@@ -52,7 +52,7 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
         by_doc: dict[str, list[int]] = {}
         for key in sorted(store.done_keys(run.run_id), key=lambda k: (order.get(k[0], -1), k[1])):
             by_doc.setdefault(key[0], []).append(key[1])
-        # A generator over its own seed: the same documents for every run of one corpus.
+        # Seeded on the corpus, not the run: every run of one corpus gets the same documents.
         rng = random.Random(f"{recipe.seed}:{run.corpus_hash}")
         if recipe.unit == "document":
             docs = sorted(by_doc, key=order.get)
