@@ -8,7 +8,9 @@ the error names the offline test model to use instead, rather than a network tra
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
+from urllib.parse import urlparse
 
 from workbench.errors import MissingExtra, WorkbenchError
 
@@ -60,7 +62,19 @@ def _from_hub(ref: str, AutoTokenizer, AutoModelForMaskedLM):
     except Exception:
         if os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE"):
             raise
+    host = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co")).hostname or "huggingface.co"
+    if not _reachable(host):
+        # Without this check the hub client retries for about a minute before giving up.
+        raise OSError(f"{ref} is not in the local Hugging Face cache and {host} cannot be reached")
     return AutoTokenizer.from_pretrained(ref), AutoModelForMaskedLM.from_pretrained(ref)
+
+
+def _reachable(host: str, port: int = 443, timeout: float = 3.0) -> bool:
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+        return True
+    except OSError:
+        return False
 
 
 def _cannot_load(ref: str, lang: str | None, exc: Exception) -> str:

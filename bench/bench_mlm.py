@@ -1,0 +1,147 @@
+"""Spans per second of the masked-LM generators: maskL, repL batched, repL one at a time.
+
+    python bench/bench_mlm.py                                  # offline EN model, 32 TAB test documents
+    python bench/bench_mlm.py --docs 64 --spans 12 --json out/bench_mlm.json
+    python bench/bench_mlm.py --generator ns3 -o branches=3
+
+Input: the first --docs documents of --corpus, each with only its first --spans masked
+spans to replace (later spans stay original text), so every mode gets the same slots.
+Each mode runs through the real engine (run_generation) into a fresh store, in its own
+subprocess with the model loaded before the clock starts, so peak memory (ru_maxrss) is
+that mode's:
+    maskL         every span of the window masked; slots of one window share a forward pass
+    repL-batched  003 Appendix B, the engine's k-th slot of --batch-size documents per pass
+    repL-single   the same with --batch-size 1: the one-at-a-time loop
+The repL outputs are then compared span by span (candidates and picks): they must be
+identical. Figures: spans/s by wall clock and per CPU-second of the process (the second
+is steadier on a busy machine), and repL batched / one-at-a-time as a ratio.
+Goal (issue 4): batched repL at least 5x the one-at-a-time loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+MODES = {"maskL": ("maskL", None), "repL-batched": ("repL", None), "repL-single": ("repL", 1)}
+
+
+def bench_corpus(name: str, docs: int, spans: int):
+    """The first `docs` documents, only their first `spans` masked spans to replace."""
+    import dataclasses
+    from workbench.loaders import shipped_corpus
+    from workbench.model import Corpus
+    corpus = shipped_corpus(name)
+    out = []
+    for d in corpus.documents[:docs]:
+        keep = set(d.masked_spans[:spans])
+        out.append(dataclasses.replace(d, spans=tuple(dataclasses.replace(s, mask=i in keep)
+                                                      for i, s in enumerate(d.spans))))
+    return Corpus(f"{name}-bench-{docs}x{spans}", corpus.source, tuple(out))
+
+
+def child(args) -> dict:
+    import resource
+    import torch
+    from workbench.engine import run_generation
+    from workbench.generators import GenerationOptions, create_generator
+    from workbench.store import RunStore
+    from workbench.upos import get_tagger
+
+    corpus = bench_corpus(args.corpus, args.docs, args.spans)
+    mode, batch = MODES[args.child]
+    settings = {"model": args.model, **dict(o.split("=", 1) for o in args.option)}
+    gen = create_generator(args.generator, settings, GenerationOptions(mode=mode, top_k=args.top_k))
+    gen.load()
+    for lang in sorted({d.lang for d in corpus.documents}):
+        gen.lm(lang)  # load outside the clock
+    tagger = get_tagger("spacy", quiet=True)
+    store = RunStore(Path(args.store))
+    store.save_corpus(corpus)
+    from workbench.engine import original_upos
+    original_upos(store, corpus, tagger)  # the original spans' UPOS, tagged once, outside the clock
+    wall, cpu = time.perf_counter(), time.process_time()
+    record = run_generation(store, corpus, gen, tagger, batch_size=batch or args.batch_size, progress=False)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    n = corpus.n_slots
+    return {"mode": args.child, "run_id": record.run_id, "spans": n, "seconds": round(wall, 2),
+            "cpu_seconds": round(cpu, 2), "spans_per_s": round(n / wall, 2), "spans_per_cpu_s": round(n / cpu, 2),
+            "batch_size": batch or args.batch_size, "threads": torch.get_num_threads(),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+
+
+def compare(store_a: Path, run_a: str, store_b: Path, run_b: str) -> dict:
+    from workbench.store import RunStore
+    a = {(p.doc_id, p.span_index): p for p in RunStore(store_a).predictions(run_a)}
+    b = {(p.doc_id, p.span_index): p for p in RunStore(store_b).predictions(run_b)}
+    differ = [k for k in a if k not in b or a[k].candidates != b[k].candidates or a[k].pseudonym != b[k].pseudonym]
+    return {"spans": len(a), "identical": not differ and a.keys() == b.keys(), "differing": len(differ)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", default="tab-test")
+    ap.add_argument("--docs", type=int, default=32)
+    ap.add_argument("--spans", type=int, default=8, help="masked spans per document")
+    ap.add_argument("--generator", default="fill-mask")
+    ap.add_argument("--model", default="offline")
+    ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--top-k", type=int, default=10)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--child", choices=list(MODES), help=argparse.SUPPRESS)
+    ap.add_argument("--store", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(child(args)))
+        return
+
+    from workbench.mlm.offline import offline_model_path
+    if args.model == "offline":
+        for lang in ("en", "sv"):
+            offline_model_path(lang)  # build before any timing if missing
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in MODES:
+            store = Path(tmp) / f"{mode}.sqlite"
+            cmd = [sys.executable, __file__, "--child", mode, "--store", str(store), "--corpus", args.corpus,
+                   "--docs", str(args.docs), "--spans", str(args.spans), "--generator", args.generator,
+                   "--model", args.model, "--top-k", str(args.top_k), "--batch-size", str(args.batch_size)]
+            for o in args.option:
+                cmd += ["-o", o]
+            out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=os.environ.copy())
+            if out.returncode != 0:
+                sys.exit(f"{mode} failed:\n{out.stderr[-3000:]}")
+            results[mode] = json.loads(out.stdout.strip().splitlines()[-1]) | {"store": str(store)}
+            print(json.dumps(results[mode]), file=sys.stderr)
+        same = compare(Path(results["repL-batched"]["store"]), results["repL-batched"]["run_id"],
+                       Path(results["repL-single"]["store"]), results["repL-single"]["run_id"])
+    b, s = results["repL-batched"], results["repL-single"]
+    summary = {"corpus": args.corpus, "docs": args.docs, "spans_per_doc": args.spans, "generator": args.generator,
+               "model": args.model, "options": args.option, "modes": results, "repl_identical": same,
+               "ratio_wall": round(b["spans_per_s"] / s["spans_per_s"], 2),
+               "ratio_cpu": round(b["spans_per_cpu_s"] / s["spans_per_cpu_s"], 2),
+               "load_average": os.getloadavg()[0], "cores": os.cpu_count()}
+    print(f"\n{args.generator} ({args.model}) on {args.corpus}: {args.docs} documents x {args.spans} spans, "
+          f"load average {summary['load_average']:.1f} on {summary['cores']} cores")
+    print("| mode | batch | spans | s | spans/s | CPU s | spans/CPU-s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for mode, r in results.items():
+        print(f"| {mode} | {r['batch_size']} | {r['spans']} | {r['seconds']} | {r['spans_per_s']} | "
+              f"{r['cpu_seconds']} | {r['spans_per_cpu_s']} | {r['peak_rss_mb']} |")
+    print(f"\nrepL batched / one-at-a-time: {summary['ratio_wall']}x (wall), {summary['ratio_cpu']}x (CPU); "
+          f"outputs identical: {same['identical']} ({same['spans']} spans, {same['differing']} differ)")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""fill-mask, NS3 and NAd with the trained offline MLMs, through the run engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.engine import run_generation
+from workbench.generators import GenerationOptions, create_generator
+from workbench.loaders import shipped_corpus
+from workbench.model import Corpus
+from workbench.overlap import absolute_overlap, partial_overlap
+from workbench.selection import in_context
+from workbench.selection import SelectionInput
+from workbench.store import RunStore
+from workbench.text.slots import SlotBuilder
+from workbench.upos import get_tagger
+
+pytestmark = pytest.mark.slow
+
+
+def head(name: str, n: int) -> Corpus:
+    c = shipped_corpus(name)
+    return Corpus(f"{name}-{n}", c.source, c.documents[:n])
+
+
+def run(store, corpus, generator="fill-mask", *, batch_size=32, config=None, **options):
+    gen = create_generator(generator, {"model": "offline", **(config or {})}, GenerationOptions(**options))
+    record = run_generation(store, corpus, gen, get_tagger("spacy", quiet=True), batch_size=batch_size,
+                            progress=False)
+    return {(p.doc_id, p.span_index): p for p in store.predictions(record.run_id)}
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    """Three English and three Swedish PGV-PII documents (mixed languages in one run)."""
+    en, sv = head("pgv-pii-en", 3), head("pgv-pii-sv", 3)
+    return Corpus("pgv-mixed-6", "pgv-pii", en.documents + sv.documents)
+
+
+@pytest.fixture(scope="module")
+def module_store(tmp_path_factory, offline_en, offline_sv):
+    s = RunStore(tmp_path_factory.mktemp("mlm") / "runs.sqlite")
+    yield s
+    s.close()
+
+
+def test_fill_mask_candidates_are_whole_word_forms(module_store, mixed):
+    preds = run(module_store, mixed, mode="maskL", top_k=10)
+    assert len(preds) == mixed.n_slots
+    assert not any(p.failed for p in preds.values())
+    for p in preds.values():
+        assert len(p.candidates) == 10 and len(set(p.candidates)) == 10
+        for c in p.candidates:
+            # one word form: no sub-word marker, no white space, at least one letter or digit
+            assert not c.startswith("##") and " " not in c and any(ch.isalnum() for ch in c), c
+
+
+def test_repl_batched_equals_one_at_a_time(tmp_path, mixed, offline_en, offline_sv):
+    """003 Appendix B repL: batching the k-th slot of many documents must not change any output."""
+    batched = run(RunStore(tmp_path / "b.sqlite"), mixed, mode="repL", batch_size=32)
+    single = run(RunStore(tmp_path / "s.sqlite"), mixed, mode="repL", batch_size=1)
+    assert batched.keys() == single.keys()
+    for key in batched:
+        assert batched[key].candidates == single[key].candidates, key
+        assert batched[key].pseudonym == single[key].pseudonym, key
+
+
+def test_repl_windows_carry_earlier_picks(module_store, mixed):
+    """In repL a span's window shows this run's picks for the spans left of it (003 Appendix B)."""
+    preds = run(module_store, mixed, mode="repL")
+    doc = mixed.documents[0]
+    builder = SlotBuilder(doc)
+    k = doc.masked_spans[5]
+    picks = {i: preds[(doc.doc_id, i)].pseudonym for i in doc.masked_spans if i < k}
+    slot = builder.slot(k, picks)
+    filled = [g for g in slot.pieces if not isinstance(g, str) and not g.masked]
+    assert filled and all(g.fill == picks[g.span_index] for g in filled)
+
+
+def upos_accuracy(corpus, preds) -> float:
+    """Share of spans whose pick, tagged in its sentence, has the original's UPOS (003 Table 3)."""
+    tagger = get_tagger("spacy", quiet=True)
+    hits = total = 0
+    for doc in corpus.documents:
+        builder = SlotBuilder(doc)
+        items = [(i, SelectionInput(doc, i, builder.target_sentence(i), None, None)) for i in doc.masked_spans]
+        wanted = tagger.tag_ranges(doc.lang, [(doc.text, doc.spans[i].start, doc.spans[i].end) for i, _ in items])
+        got = tagger.tag_ranges(doc.lang, [in_context(it, preds[(doc.doc_id, i)].pseudonym) for i, it in items])
+        for w, g in zip(wanted, got):
+            if w is not None:
+                total += 1
+                hits += w == g
+    return hits / total
+
+
+def test_upos_filter_raises_upos_accuracy(module_store):
+    corpus = head("pgv-pii-en", 4)
+    plain = upos_accuracy(corpus, run(module_store, corpus, mode="maskL", upos_filter=False))
+    filtered = upos_accuracy(corpus, run(module_store, corpus, mode="maskL", upos_filter=True))
+    assert filtered > plain
+
+
+def test_leak_guard_refuses_every_overlapping_candidate(module_store, mixed):
+    guarded = run(module_store, mixed, mode="maskL", leak_guard=True)
+    plain = run(module_store, mixed, mode="maskL", leak_guard=False)
+    leaks = 0
+    for doc in mixed.documents:
+        for i in doc.masked_spans:
+            original = doc.spans[i].text
+            p = guarded[(doc.doc_id, i)]
+            leaks += any(partial_overlap(c, original) for c in plain[(doc.doc_id, i)].candidates)
+            if not p.failed:
+                assert not partial_overlap(p.pseudonym, original) and not absolute_overlap(p.pseudonym, original)
+                assert p.pseudonym != original
+    assert leaks > 0  # the model does offer overlapping candidates, so the guard was tested
+
+
+@pytest.mark.parametrize("name", ["ns3", "nad"])
+def test_multi_mask_generators_fill_left_to_right(module_store, name):
+    corpus = head("pgv-pii-en", 1)
+    preds = run(module_store, corpus, name, mode="maskL", config={"branches": "3"})
+    assert len(preds) == corpus.n_slots
+    filled = [p for p in preds.values() if not p.failed]
+    assert len(filled) == len(preds)
+    assert all(1 <= len(p.candidates) <= 3 and all(c.strip() == c and c for c in p.candidates)
+               for p in filled)
+    # Three masks hold more than one word more often than one mask can (never).
+    assert any(" " in p.pseudonym or "-" in p.pseudonym or len(p.pseudonym) > 8 for p in filled)

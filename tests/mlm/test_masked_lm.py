@@ -1,0 +1,63 @@
+"""MaskedLM mechanics on untrained tiny models: mask positions, cropping, batching."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.mlm.loading import load_masked_lm
+
+
+@pytest.fixture(scope="module", params=["tiny_bert", "tiny_roberta"])
+def lm(request):
+    return load_masked_lm(str(request.getfixturevalue(request.param)))
+
+
+def test_masks_sit_where_the_gaps_are(lm):
+    enc = lm.encode(["Anna met ", 1, " in ", 3, " yesterday."])
+    assert [len(g) for g in enc.masks] == [1, 3]
+    for gap in enc.masks:
+        assert all(enc.ids[p] == lm.mask_id for p in gap)
+    assert sum(i == lm.mask_id for i in enc.ids) == 4
+    assert enc.after_space == (True, True)
+    assert enc.ids[0] == lm.prefix[0] and enc.ids[-1] == lm.suffix[-1]
+
+
+def test_a_literal_mask_string_in_the_text_adds_no_mask(lm):
+    enc = lm.encode([f"Say {lm.tokenizer.mask_token} to ", 1, "."])
+    assert sum(i == lm.mask_id for i in enc.ids) == 1
+
+
+def test_gap_without_space_before_it(lm):
+    enc = lm.encode(["(", 1, ")"])
+    assert enc.after_space == (False,)
+
+
+def test_long_windows_are_cropped_around_the_target(lm):
+    filler = "word " * 200
+    enc = lm.encode([filler, 1, " and ", 1, " " + filler], focus=1)
+    assert len(enc.ids) <= lm.max_tokens
+    assert enc.masks[1] and enc.ids[enc.masks[1][0]] == lm.mask_id
+
+
+def test_a_gap_cropped_away_loses_its_positions(lm):
+    enc = lm.encode([1, " " + "word " * 300, 1, "."], focus=1)
+    assert enc.masks[0] == () and len(enc.masks[1]) == 1
+
+
+def test_batched_logits_equal_one_at_a_time(lm):
+    # Rows of very different lengths in one call: the padding must not change any row.
+    texts = [["A ", 1, "."], ["The applicant was represented by ", 1, ", a lawyer practising in ", 1, "."],
+             ["x " * 40, 1, " y"]]
+    rows = [lm.encode(t) for t in texts]
+    positions = [[p for g in r.masks for p in g] for r in rows]
+    together = lm.logits(rows, positions)
+    for row, pos, both in zip(rows, positions, together):
+        alone = lm.logits([row], [pos])[0]
+        assert alone.shape == both.shape and bool((alone == both).all())
+
+
+def test_top_words_are_whole_words(lm):
+    enc = lm.encode(["She was born in ", 1, " in 1975."])
+    words = lm.top_words(lm.logits([enc], [enc.masks[0]])[0][0], 10, True, enc.left[0])
+    assert len(words) == 10 and len(set(words)) == 10
+    assert all(not w.startswith("##") and any(c.isalnum() for c in w) and w == w.strip() for w in words)
