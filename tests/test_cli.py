@@ -14,7 +14,8 @@ from workbench.cli import main
 
 
 def wb(*args, store=None, check=True):
-    cmd = ["workbench", *args] + (["--store", str(store)] if store else [])
+    # The entry point of the interpreter running the tests: CI does not put .venv/bin on PATH.
+    cmd = [sys.executable, "-m", "workbench.cli", *args] + (["--store", str(store)] if store else [])
     result = subprocess.run(cmd, capture_output=True, text=True)
     if check and result.returncode != 0:
         raise AssertionError(result.stderr)
