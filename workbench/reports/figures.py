@@ -12,7 +12,20 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.metrics import metric_infos
+from workbench.metrics.base import CHANCE
 from workbench.reports.labels import mode_label, short_id, system_label
+
+
+# Panel titles where a short table header does not read well on its own.
+TITLES = {"form_freq_avg": "span-form freq. avg.", "form_freq_std": "span-form freq. std",
+          "form_freq_min": "span-form freq. min", "form_freq_max": "span-form freq. max",
+          "unique_ratio": "unique/spans per doc (mean)", "overlap_partial": "PII overlap partial",
+          "overlap_absolute": "PII overlap absolute", "similarity_word": "word similarity",
+          "similarity_sentence": "sentence similarity", "rouge_1": "ROUGE-1", "rouge_2": "ROUGE-2",
+          "rouge_L": "ROUGE-L", "rouge_Lsum": "ROUGE-Lsum", "classifier_accuracy": "classifier accuracy",
+          "consistency": "entity consistency", "merged_entity_rate": "merged-entity rate",
+          "seconds_per_span": "seconds per span", "multiword_rate": "multi-word rate", "failed_rate": "FAILED rate",
+          "upos_accuracy": "UPOS accuracy"}
 
 
 def _pyplot():
@@ -77,21 +90,26 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
     nrows = max(1, math.ceil(len(metrics) / ncols))
     height = 0.22 * len(table) + 1.0
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, height * nrows + 0.8), squeeze=False)
-    labels = [("Original" if str(i).startswith("original:") else f"{system_label(r)} {mode_label(r)}".strip())
-              + f" [{short_id(str(i))}]" for i, r in table.iterrows()]
+    labels = [(f"Original ({r['corpus']})" if str(i).startswith("original:")
+               else f"{system_label(r)} {mode_label(r)} [{short_id(str(i))}]") for i, r in table.iterrows()]
     for ax, metric in zip(axes.flat, metrics):
         info = infos[metric]
         values = table[metric].astype(float)
         ax.barh(range(len(table)), values.fillna(0).to_numpy(), color=[colour[c] for c in table["corpus"]])
-        for y, v in enumerate(values):
-            if math.isnan(v):
-                ax.text(0, y, " n/a", va="center", fontsize=6, color="grey")
+        top = float(values.abs().max()) or 1.0
+        if info.high == 1 and info.low >= -1 and values.min() >= 0:
+            top = 1.0  # ratios and similarities on their full scale
+            ax.set_xlim(0, 1.12)
+        for y, v in enumerate(values):  # the value itself, so 0 and n/a are visible too
+            ax.text(0 if math.isnan(v) else max(v, 0) + 0.01 * top, y,
+                    " n/a" if math.isnan(v) else f"{v:.3g}", va="center", fontsize=5.5,
+                    color="grey" if math.isnan(v) else "black")
+        if info.better == CHANCE:
+            ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
         ax.set_yticks(range(len(table)), labels, fontsize=6)
         ax.invert_yaxis()
-        ax.set_title(f"{info.label} {info.arrow}  {info.range_text}", fontsize=8)
+        ax.set_title(f"{TITLES.get(metric, info.label)} {info.arrow}  {info.range_text}", fontsize=8)
         ax.tick_params(axis="x", labelsize=6)
-        if info.high is not None and info.low >= 0 and info.high <= 1:
-            ax.set_xlim(0, 1)
         ax.grid(axis="x", alpha=0.3)
     for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")

@@ -24,7 +24,8 @@ def mode_label(row: pd.Series) -> str:
 
 
 def short_id(run_id: str) -> str:
-    return run_id if run_id.startswith("original:") else run_id[:8]
+    """The run id's first 8 characters (enough for `workbench show`); blank for Original rows."""
+    return "" if run_id.startswith("original:") else run_id[:8]
 
 
 def row_label(row: pd.Series) -> str:

@@ -118,9 +118,12 @@ def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str
     return "\n".join(lines) + "\n"
 
 
-_TEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                "↑": r"$\uparrow$", "↓": r"$\downarrow$", "→": r"$\rightarrow$", "–": "--", "·": r"$\cdot$"}
+_TEX_ESCAPES = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "|": r"\textbar{}", "<": r"\textless{}",
+    ">": r"\textgreater{}", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "→": r"$\rightarrow$", "–": "--",
+    "·": r"$\cdot$",
+}
 
 
 def tex_escape(text: str) -> str:
@@ -153,7 +156,8 @@ def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
         corpus = r[0]
         out.append(" & ".join(tex_escape(c) for c in r) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
-    runs = "; ".join(rf"[{tex_escape(i)}] \texttt{{{tex_escape(sig)}}}" for i, sig in signature_lines(_rows(table, spec)))
+    runs = "; ".join(rf"[{tex_escape(i)}] \texttt{{{tex_escape(sig)}}}"
+                     for i, sig in signature_lines(_rows(table, spec)))
     out.append(rf"\caption{{{tex_escape(spec.title)}. Metrics: \texttt{{{tex_escape(metric_config)}}}. "
                rf"Runs: {runs}}}")
     out.append(rf"\label{{tab:{spec.name}}}")

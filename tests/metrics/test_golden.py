@@ -1,0 +1,155 @@
+"""Golden values for every metric family, worked out by hand on run A (conftest.RUN_A).
+
+Run A over tiny_corpus: 21 spans in three documents (en-1: 10, en-2: 4, sv-1: 7), one
+FAILED ("teacher"), Oslo kept once, Eva Nowak kept, two entity pairs merged into one
+pseudonym (Oslo/Paris -> Bergen, Göteborg/Malmö -> Lund).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.metrics.conftest import add_run, make_context
+from workbench.metrics import compute_metrics, family
+from workbench.metrics.diversity import document_unique_ratios
+from workbench.metrics.summarisers import Summariser
+from workbench.text.sentences import split_sentences
+
+
+def value(frame, fam, metric, context=None):
+    result = family(fam).compute(frame, context or make_context())
+    assert len(result) == 1
+    return float(result[metric].iloc[0])
+
+
+# (family, metric, expected, how it was worked out)
+GOLDEN = [
+    # 17 distinct forms over 21 spans; four forms twice (Maria Lund, Bergen, Lena Ek, Lund).
+    ("diversity", "form_freq_avg", 21 / 17, "21 spans / 17 forms"),
+    ("diversity", "form_freq_std", math.sqrt((4 * (13 / 17) ** 2 + 13 * (4 / 17) ** 2) / 16), "ddof=1"),
+    ("diversity", "form_freq_min", 1, "most forms once"),
+    ("diversity", "form_freq_max", 2, "four forms twice"),
+    ("diversity", "unique_forms", 17, "[FAILED] counts as a form"),
+    ("diversity", "unique_ratio", (8 / 10 + 4 / 4 + 5 / 7) / 3, "en-1 8/10, en-2 4/4, sv-1 5/7"),
+    ("diversity", "multiword_rate", 7 / 21, "Maria Lund x2, Jan Nowak, Eva Nowak, K. Zieliński, Lena Ek x2"),
+    ("generation", "failed_rate", 1 / 21, "teacher"),
+    ("generation", "seconds_per_span", (10 * 0.2 + 4 * 0.4 + 7 * 0.1) / 21, "per-document seconds"),
+    ("overlap", "overlap_partial", 3 / 21, "Oslo, Jan (Jan Nowak), Eva Nowak; 1975->1980 is numerals only"),
+    ("overlap", "overlap_absolute", 2 / 21, "Oslo, Eva Nowak"),
+    ("upos", "upos_accuracy", 18 / 20, "Warsaw has no UPOS; FAILED and the recorded NOUN for Per are wrong"),
+    ("entities", "consistency", 2 / 3, "Anna Berg and Karin Ström consistent, Oslo (Bergen/Oslo) not"),
+    ("entities", "merged_entity_rate", 4 / 17, "Oslo+Paris, Göteborg+Malmö among 17 entities with a pseudonym"),
+    # Bag-of-words cosines: Oslo=Oslo 1, Eva Nowak 1, Jan Kowalski/Jan Nowak 1/2, every other pair 0.
+    ("similarity", "similarity_word", 2.5 / 21, "(1 + 1 + 0.5) / 21"),
+    # Per span, the bag-of-words cosine of its sentence (see the comment in test_sentence_similarity).
+    ("similarity", "similarity_sentence",
+     (3 * 6 / 10 + 2 * 4 / 6 + 2 * 2 / 5 + 2 * 5 / 6 + 3 / 4
+      + 3 * 15 / math.sqrt(16 * 18) + 8 / 10
+      + 3 * 3 / 7 + 2 * 4 / 6 + 2 * 3 / 6) / 21, "sentence by sentence"),
+]
+
+
+@pytest.mark.parametrize("fam, metric, expected, why", GOLDEN, ids=[g[1] for g in GOLDEN])
+def test_golden(run_a, fam, metric, expected, why):
+    _, frame = run_a
+    # 1e-6: embeddings are float32.
+    assert value(frame, fam, metric) == pytest.approx(expected, abs=1e-6), why
+
+
+def test_upos_in_context_ignores_recorded_pick(run_a):
+    # Tagged in context, "Per" is PROPN like its original: one more correct than with the recorded pick.
+    _, frame = run_a
+    assert value(frame, "upos", "upos_accuracy", make_context(upos_source="context")) == pytest.approx(19 / 20)
+
+
+def test_sentence_similarity_worked_example(run_a):
+    # en-2's first sentence: 16 distinct words; pseudonymised 15 distinct with "nowak" twice
+    # (norm² 18); shared: 13 words once plus nowak 1×2 → 15 / sqrt(16·18).
+    from workbench.metrics.similarity import span_pairs
+    _, frame = run_a
+    pairs = span_pairs(frame)
+    first = pairs[frame["doc_id"] == "en-2"].iloc[0]
+    assert first["sent_b"] == ("The applicant, Mr Jan Nowak, was represented by Ms Eva Nowak, "
+                               "a lawyer practising in Krakow.")
+    from workbench.metrics.similarity import pair_cosines
+    cos = pair_cosines(make_context(), "en", [first["sent_a"]], [first["sent_b"]])[0]
+    assert cos == pytest.approx(15 / math.sqrt(16 * 18), abs=1e-6)
+
+
+def test_document_unique_ratios(run_a):
+    _, frame = run_a
+    ratios = document_unique_ratios(frame).set_index("doc_id")["ratio"].to_dict()
+    assert ratios == pytest.approx({"en-1": 0.8, "en-2": 1.0, "sv-1": 5 / 7})
+
+
+class WholeText(Summariser):
+    """The 'summary' is the whole document, one sentence per line: ROUGE of the texts themselves."""
+    id = "test:whole-text"
+
+    def summarise(self, texts, lang):
+        return ["\n".join(t[a:b] for a, b in split_sentences(t, lang)) for t in texts]
+
+
+def test_rouge_per_document(run_a):
+    from workbench.metrics.rouge import document_scores
+    _, frame = run_a
+    context = make_context()
+    context.set_summariser(WholeText())
+    scores = document_scores(frame, context).set_index("doc_id")
+    # en-2: 26 tokens each side; 22 shared (the x2, mr x2, represented x2, by x2, nowak x1, 13 more once).
+    assert scores.at["en-2", "rouge1"] == pytest.approx(22 / 26)
+    # sv-1: 19 tokens each side (7 + 6 + 6); shared föddes, i x2, år, hon, arbetar, som, på, bor, nu = 10.
+    # With rouge-score's default tokenizer "år" and "på" would lose their letters.
+    assert scores.at["sv-1", "rouge1"] == pytest.approx(10 / 19)
+
+
+def test_classifier_plumbing_with_stub(run_a):
+    # 10 sentences with spans -> 20 samples; a classifier answering "pseudonymised" always is right
+    # exactly half the time; folds are grouped by document (3 documents -> 3 folds).
+    from workbench.metrics import detectability
+    _, frame = run_a
+    samples = detectability.samples(frame)
+    texts, labels, groups = next(iter(samples.values()))
+    assert len(texts) == 20 and sum(labels) == 10 and len(set(groups)) == 3
+
+    class Always:
+        def fit(self, texts, labels):
+            pass
+
+        def predict(self, texts):
+            import numpy as np
+            return np.ones(len(texts), dtype=int)
+
+    assert detectability.cross_validated_accuracy(texts, labels, groups, Always, 5) == 0.5
+
+
+def test_tps_worked_example(store):
+    # "Anna likes Oslo. Anna likes tea." with spans Anna (first) and Oslo.
+    # Word counts anna 2, likes 2, oslo 1, tea 1: N=6, V=4, denominator N+V+1 = 11.
+    # IC(anna)=IC(likes)=ln(11/3), IC(oslo)=IC(tea)=ln(11/2).
+    # Text spans: [Anna] likes [Oslo] anna likes tea. Replacements: Anna->Bo (cos 0), Oslo->Oslo city (1/√2).
+    from workbench.loaders.validate import RawSpan, build_document
+    from workbench.metrics import metric_frame
+    from workbench.model import Corpus
+    text = "Anna likes Oslo. Anna likes tea."
+    corpus = Corpus("tps", "test", (build_document("t", "d", text, "en", [RawSpan(0, 4, "PERSON"),
+                                                                           RawSpan(11, 15, "LOC")]),))
+    run_id = add_run(store, corpus, {"d": ["Bo", "Oslo city"]})
+    a, o = math.log(11 / 3), math.log(11 / 2)
+    expected = (3 * a + o + o / math.sqrt(2)) / (4 * a + 2 * o)
+    assert value(metric_frame(store, [run_id]), "tps", "tps") == pytest.approx(expected, abs=1e-6)
+
+
+def test_compute_metrics_has_original_rows(run_a):
+    _, frame = run_a
+    table = compute_metrics(frame, make_context(), families=("diversity", "entities", "overlap"))
+    assert list(table.index) == ["original:tiny", run_a[0]]
+    # Originals of tiny_corpus: 21 spans, 16 distinct forms (Anna Berg, Oslo, Karin Ström twice each... see below).
+    original = table.loc["original:tiny"]
+    # Distinct originals: en-1 has 10 spans with Anna Berg and Oslo twice (8 forms), en-2 4, sv-1 7 with
+    # Karin Ström twice (6) -> 18 forms.
+    assert original["unique_forms"] == 18
+    assert original["consistency"] == 1.0
+    assert math.isnan(original["overlap_partial"])  # not a metric of the originals
