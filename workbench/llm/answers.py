@@ -59,8 +59,8 @@ def value_for(answer: dict[str, object], name: str, number: int) -> tuple[str | 
     text = " ".join(str(value).split())
     if not text:
         return None, f"empty answer for {name}"
-    if _MASK_TOKEN.fullmatch(text):
-        return None, f"answer for {name} repeats a mask"
+    if _MASK_TOKEN.search(text):
+        return None, f"answer for {name} holds a mask token"  # "[MASK.4]" must not enter the text
     return text, ""
 
 

@@ -17,7 +17,8 @@ SYSTEM = (
     "You replace personal information in a text with invented pseudonyms. In the text, each removed "
     "piece of information is a numbered mask such as [MASK.1]{upos_hint}. Replace every mask with an "
     "invented word or phrase that fits the sentence grammatically and in meaning, in the language of "
-    "the text. Do not reuse names or phrases that appear in the text. Answer with one JSON object "
+    "the text, and keep it short: usually one to three words. Do not reuse names or phrases that "
+    "appear in the text. Answer with one JSON object "
     "that maps each mask, written without brackets, to its replacement, and nothing else.\n\n"
     "Example text: {example_text}\nExample answer: {example_answer}"
 )

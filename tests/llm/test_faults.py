@@ -1,0 +1,160 @@
+"""Misbehaving servers (the stand-in's fault modes): retries, timeouts, FAILED, and runs that
+end with FAILED spans and a message instead of stopping when the server dies or hangs."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from workbench.adapters.ollama import OllamaGenerator
+from workbench.engine import run_generation
+from workbench.errors import WorkbenchError
+from workbench.generators import GenerationOptions
+from workbench.llm.client import OllamaClient
+from workbench.llm.config import OllamaConfig
+from workbench.loaders import shipped_corpus
+from workbench.model import Corpus
+from workbench.text.slots import Gap, Slot
+from workbench.upos import get_tagger
+
+MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (tests/llm/conftest.py)
+
+SLOT = Slot("d", "en", 0, "PERSON", "PROPN",
+            ("Yesterday ", Gap(0, "PERSON", "PROPN"), " flew from ", Gap(1, "LOC", "PROPN"), " to Rome."))
+
+
+def generator(url, mode="maskL", **config):
+    config = {"model": MODEL, "host": url, "backoff": 0.0, **config}
+    gen = OllamaGenerator(OllamaConfig(**config), GenerationOptions(mode=mode))
+    gen.load()
+    return gen
+
+
+def unloaded(url, **config):
+    """A generator whose client is made without load()'s check that the server has the model."""
+    gen = OllamaGenerator(OllamaConfig(**{"model": MODEL, "host": url, "backoff": 0.0, **config}),
+                          GenerationOptions())
+    gen._client = OllamaClient(gen.config, url)
+    return gen
+
+
+def one_document(lang="en"):
+    corpus = shipped_corpus(f"pgv-pii-{lang}")
+    doc = corpus.document(f"gv-eng-swe-66_{'ENG' if lang == 'en' else 'SWE'}")
+    return Corpus(f"pgv-pii-{lang}-66", corpus.source, (doc,))
+
+
+def refused(url: str) -> bool:
+    host, port = url.rsplit("//", 1)[1].rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=1).close()
+        return False
+    except OSError:
+        return True
+
+
+def test_invalid_json_is_retried(healthy):
+    healthy.fault("invalid-json", times=1)
+    before = healthy.chat_requests()
+    [p] = generator(healthy.url, attempts=3).generate([SLOT])
+    assert healthy.chat_requests() - before == p.requests == 2  # the bad answer, then a real one
+    assert "JSON" not in p.note  # the second answer parsed (it may still lack the mask: tiny model)
+
+
+def test_no_valid_json_after_the_attempts_is_failed(healthy):
+    healthy.fault("invalid-json", times=-1)
+    before = healthy.chat_requests()
+    [p] = generator(healthy.url, attempts=3).generate([SLOT])
+    assert p.failed and p.note.startswith("no valid JSON after 3 requests")  # 003 §4 case i
+    assert healthy.chat_requests() - before == p.requests == 3
+
+
+def test_json_without_the_mask_key_is_failed_without_retry(healthy):
+    healthy.fault("missing-key", times=-1)
+    preds = generator(healthy.url, attempts=3).generate([SLOT])
+    assert [p.note for p in preds] == ["answer lacks MASK.1"]  # 003 §4 case ii
+    assert preds[0].failed and preds[0].requests == 1
+
+
+def test_a_slow_answer_times_out_and_the_retry_gets_through(healthy):
+    healthy.fault("slow", delay=4, times=1)
+    before = healthy.chat_requests()
+    [p] = generator(healthy.url, attempts=2, timeout=1.5).generate([SLOT])
+    assert p.requests == 2 == healthy.chat_requests() - before
+    assert "timeout" not in p.note
+
+
+def test_a_server_that_never_answers_in_time_gives_failed(healthy):
+    healthy.fault("slow", delay=6, times=-1)
+    [p] = generator(healthy.url, attempts=2, timeout=1).generate([SLOT])
+    assert p.failed and p.note == "timeout after 1 s (after 2 requests)" and p.requests == 2
+
+
+def test_refused_connections_are_retried_until_the_server_is_back(healthy):
+    healthy.fault("refuse", seconds=1.5)
+    deadline = time.monotonic() + 5
+    while not refused(healthy.url) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert refused(healthy.url)
+    # load() would fail now (the server refuses), so the client is made without its check.
+    [p] = unloaded(healthy.url, attempts=3, backoff=1.0).generate([SLOT])
+    assert p.requests >= 2 and "connection refused" not in p.note  # refused, waited, answered
+    assert not refused(healthy.url)
+
+
+def test_nothing_listening_fails_fast_and_gives_up(capfd):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}"  # bound, never listening: connections refused
+        with pytest.raises(WorkbenchError, match="cannot reach a server"):
+            generator(url)
+        other = Slot("d", "en", 5, "LOC", "PROPN", ("In ", Gap(5, "LOC", "PROPN"), "."))
+        third = Slot("d", "en", 6, "LOC", "PROPN", ("At ", Gap(6, "LOC", "PROPN"), "."))
+        preds = unloaded(url, attempts=2, give_up_after=3).generate([SLOT, other, third])
+    assert all(p.failed for p in preds)
+    assert preds[0].note == "connection refused (after 2 requests)"
+    assert preds[2].note.startswith("skipped:") and preds[2].requests == 0  # gave up after 3 refusals
+    err = capfd.readouterr().err
+    assert "The run goes on" in err and "without asking" in err
+
+
+def test_unknown_model_is_an_error_before_the_run(healthy):
+    with pytest.raises(WorkbenchError, match="has no model 'qwen2.5:1.5b-instruct'.*smollm2"):
+        OllamaGenerator(OllamaConfig(host=healthy.url)).load()
+
+
+@pytest.mark.slow
+def test_a_server_killed_mid_run_ends_the_run_with_failed_spans(own_standin, store, capfd):
+    corpus = one_document("en")
+    gen = generator(own_standin.url, attempts=2, timeout=20, give_up_after=4)
+    record = run_generation(store, corpus, gen, get_tagger("spacy", quiet=True), batch_size=6, progress=False,
+                            after_batch=lambda done: own_standin.kill() if done == 6 else None)
+    preds = store.predictions(record.run_id)
+    assert record.status == "complete" and len(preds) == corpus.n_slots
+    first = set(corpus.documents[0].masked_spans[:6])
+    later = [p for p in preds if p.span_index not in first]
+    # After the kill a span is FAILED for the dead server, or reuses an answer its window got before.
+    for p in later:
+        assert (p.failed and ("connection refused" in p.note or p.note.startswith("skipped"))) or p.requests == 0
+    assert sum(p.failed for p in later) >= len(later) - 6
+    err = capfd.readouterr().err
+    assert "The run goes on" in err and "without asking" in err
+
+
+@pytest.mark.slow
+def test_a_server_hung_mid_run_ends_the_run_with_failed_spans(healthy, store, capfd):
+    corpus = one_document("sv")
+    healthy.fault("slow", delay=15, times=-1, after=1)  # one real answer, then silence
+    gen = generator(healthy.url, attempts=2, timeout=10, give_up_after=2)
+    record = run_generation(store, corpus, gen, get_tagger("spacy", quiet=True), batch_size=4, progress=False)
+    preds = store.predictions(record.run_id)
+    assert record.status == "complete" and len(preds) == corpus.n_slots
+    transport = [p for p in preds if p.note.startswith(("timeout", "skipped"))]
+    before_hang = [p for p in preds if p not in transport]
+    assert any(p.requests for p in before_hang)  # the window asked before the hang got its answer
+    assert all(p.failed for p in transport) and len(transport) >= corpus.n_slots - 10
+    assert transport[0].note == "timeout after 10 s (after 2 requests)"
+    assert transport[-1].note.startswith("skipped") and transport[-1].requests == 0  # given up
+    assert "without asking" in capfd.readouterr().err
