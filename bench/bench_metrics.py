@@ -64,7 +64,9 @@ def _child_metrics(store_path: str, run_ids: list[str]) -> dict:
     context = MetricContext()
     table = compute_metrics(frame, context)
     total = time.perf_counter() - started
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     return {"spans": int(len(frame)), "seconds_total": total, "seconds_frame": frame_seconds,
+            "cpu_seconds": usage.ru_utime + usage.ru_stime,
             "families": context.timings, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "embedded_texts": {k: e.computed for k, e in context._embedders.items()},
             "metrics": json.loads(table.drop(columns=["signature"]).to_json(orient="index"))}
@@ -137,6 +139,7 @@ def main() -> None:
         run_ids = [r.run_id for r in RunStore(args.store).runs()]
     run_ids = args.runs or run_ids
 
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-metrics-") as tmp:
         cache = Path(tmp)
         cold = _spawn("metrics", cache, args, run_ids)
@@ -145,11 +148,12 @@ def main() -> None:
 
     ratio = naive["extrapolated_seconds"] / cold["families"]["similarity"]
     print(f"frame: {cold['spans']} span rows, {len(run_ids)} runs; CPU cores: {os.cpu_count()}; "
-          f"load average at the end: {os.getloadavg()[0]:.1f}")
-    print(f"{'pass':<6} {'total s':>8} {'peak MB':>8}  per family (s)")
+          f"load average: {load_before:.1f} before, {os.getloadavg()[0]:.1f} after (other processes slow wall times)")
+    print(f"{'pass':<6} {'wall s':>8} {'CPU s':>8} {'peak MB':>8}  per family, wall (s)")
     for name, r in (("cold", cold), ("warm", warm)):
         fams = " ".join(f"{k}={v:.1f}" for k, v in r["families"].items())
-        print(f"{name:<6} {r['seconds_total']:>8.1f} {r['peak_rss_mb']:>8.0f}  frame={r['seconds_frame']:.1f} {fams}")
+        print(f"{name:<6} {r['seconds_total']:>8.1f} {r['cpu_seconds']:>8.1f} {r['peak_rss_mb']:>8.0f}  "
+              f"frame={r['seconds_frame']:.1f} {fams}")
     print(f"texts embedded: cold {cold['embedded_texts']}, warm {warm['embedded_texts']}")
     print(f"naive similarity: {naive['seconds_per_span']:.3f} s/span on {naive['sample_spans']} sampled spans "
           f"-> {naive['extrapolated_seconds']:.0f} s extrapolated for {naive['spans']} spans "

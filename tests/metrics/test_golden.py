@@ -153,3 +153,14 @@ def test_compute_metrics_has_original_rows(run_a):
     assert original["unique_forms"] == 18
     assert original["consistency"] == 1.0
     assert math.isnan(original["overlap_partial"])  # not a metric of the originals
+
+
+def test_original_rows_of_two_corpora_sharing_a_name_stay_apart(store, tiny_corpus):
+    from workbench.metrics import metric_frame
+    from workbench.metrics.frame import originals_frame
+    from workbench.model import Corpus
+    smaller = Corpus("tiny", "test", tiny_corpus.documents[:1])  # same name, different content
+    first = add_run(store, tiny_corpus, {"en-2": ["A", "B", "C", "D"]}, name="one")
+    second = add_run(store, smaller, {"en-1": ["X"] * 10}, name="two")
+    ids = set(originals_frame(metric_frame(store, [first, second]))["run_id"])
+    assert ids == {f"original:tiny@{tiny_corpus.content_hash[:12]}", f"original:tiny@{smaller.content_hash[:12]}"}

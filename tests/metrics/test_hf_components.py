@@ -72,7 +72,10 @@ def test_seq2seq_summariser_from_a_local_path(tmp_path, run_a):
     config = T5Config(vocab_size=size, d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1,
                       num_heads=2, pad_token_id=0, eos_token_id=3, decoder_start_token_id=0)
     T5ForConditionalGeneration(config).save_pretrained(tmp_path)
-    context = make_context(summariser=str(tmp_path))
+    from workbench.metrics.summarisers import HFSeq2SeqSummariser, make_summariser
+    assert isinstance(make_summariser(str(tmp_path)), HFSeq2SeqSummariser)  # what --summariser PATH builds
+    context = make_context()
+    context.set_summariser(HFSeq2SeqSummariser(str(tmp_path), max_new_tokens=12))  # short: random weights
     scores = document_scores(frame, context)
     assert len(scores) == 3 and scores[["rouge1", "rougeLsum"]].stack().between(0, 1).all()
     assert context.summariser().computed == 6  # 3 originals + 3 pseudonymised documents

@@ -71,6 +71,8 @@ class SentenceTransformerEmbedder(Embedder):
                 from sentence_transformers import SentenceTransformer
             except ModuleNotFoundError:
                 raise MissingExtra("sentence similarity", "metrics", "sentence-transformers") from None
+            from transformers.utils import logging as hf_logging
+            hf_logging.disable_progress_bar()  # no "Loading weights" bar in report output
             try:
                 self._st = SentenceTransformer(self._path, device="cpu")
             except OSError as exc:

@@ -40,7 +40,11 @@ def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
 def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """One pseudo-run per corpus in which every span is 'replaced' by itself."""
     rows = frame.drop_duplicates(["corpus_hash", "doc_id", "span_index"]).copy()
-    rows["run_id"] = ORIGINAL + ":" + rows["corpus"]
+    # Named by corpus; two different corpora under one name also get their hash.
+    names = rows.drop_duplicates("corpus_hash").groupby("corpus")["corpus_hash"].transform("size")
+    ambiguous = set(rows.drop_duplicates("corpus_hash").loc[names > 1, "corpus_hash"])
+    rows["run_id"] = [f"{ORIGINAL}:{c}" + (f"@{h[:12]}" if h in ambiguous else "")
+                      for c, h in zip(rows["corpus"], rows["corpus_hash"])]
     rows["generator"], rows["model"], rows["mode"], rows["upos_filter"] = ORIGINAL, "-", "-", False
     rows["signature"] = "corpus=" + rows["corpus"] + "@" + rows["corpus_hash"].str[:12] + "|original spans"
     rows["source"] = ORIGINAL

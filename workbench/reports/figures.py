@@ -102,7 +102,7 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
             ax.set_xlim(0, 1.12)
         for y, v in enumerate(values):  # the value itself, so 0 and n/a are visible too
             ax.text(0 if math.isnan(v) else max(v, 0) + 0.01 * top, y,
-                    " n/a" if math.isnan(v) else f"{v:.3g}", va="center", fontsize=5.5,
+                    " n/a" if math.isnan(v) else f"{v:.0f}" if v == int(v) else f"{v:.3g}", va="center", fontsize=5.5,
                     color="grey" if math.isnan(v) else "black")
         if info.better == CHANCE:
             ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
