@@ -46,3 +46,29 @@ def own_standin():
     server = start_standin()
     yield server
     server.stop()
+
+
+OPENING_SPANS = 8
+
+
+def make_opening(lang: str, n_spans: int = OPENING_SPANS):
+    """The opening of PGV-PII gv-eng-swe-66 (EN or SV) up to the end of the sentence holding its
+    n-th masked span, with the spans inside it: real text and annotations, few enough spans to
+    keep the tests that ask the real model within their time budget."""
+    from workbench.loaders import shipped_corpus
+    from workbench.loaders.validate import RawSpan, build_document
+    from workbench.model import Corpus
+    from workbench.text.slots import SlotBuilder
+
+    corpus = shipped_corpus(f"pgv-pii-{lang}")
+    doc = corpus.document("gv-eng-swe-66_" + {"en": "ENG", "sv": "SWE"}[lang])
+    cut = SlotBuilder(doc).target_sentence(doc.masked_spans[n_spans - 1])[1]
+    raw = [RawSpan(s.start, s.end, s.label, s.entity_id, s.mask) for s in doc.spans if s.end <= cut]
+    part = build_document(corpus.source, f"{doc.doc_id}-opening", doc.text[:cut], lang, raw)
+    return Corpus(f"pgv-pii-{lang}-66-opening", corpus.source, (part,))
+
+
+@pytest.fixture
+def opening():
+    return make_opening
+

@@ -28,23 +28,9 @@ from workbench.upos import get_tagger
 
 pytestmark = pytest.mark.slow
 MODEL = "smollm2:135m-instruct"
-DOC = {"en": "gv-eng-swe-66_ENG", "sv": "gv-eng-swe-66_SWE"}
 TAGGED = re.compile(r"\[MASK\.[A-Z]+\.\d+\]")
 PLAIN = re.compile(r"\[MASK\.\d+\]")
-EXCERPT_SPANS = 8
-
-
-def excerpt(lang, n_spans=EXCERPT_SPANS):
-    """The opening of gv-eng-swe-66 up to the end of the sentence holding its n-th masked span,
-    with the spans inside it: real text and annotations, few enough spans for the time budget."""
-    from workbench.loaders.validate import RawSpan, build_document
-    corpus = shipped_corpus(f"pgv-pii-{lang}")
-    doc = corpus.document(DOC[lang])
-    builder = SlotBuilder(doc)
-    cut = builder.target_sentence(doc.masked_spans[n_spans - 1])[1]
-    raw = [RawSpan(s.start, s.end, s.label, s.entity_id, s.mask) for s in doc.spans if s.end <= cut]
-    part = build_document(corpus.source, f"{doc.doc_id}-opening", doc.text[:cut], lang, raw)
-    return Corpus(f"pgv-pii-{lang}-66-opening", corpus.source, (part,))
+EXCERPT_SPANS = 8  # conftest.OPENING_SPANS
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +43,9 @@ def run_store(tmp_path_factory):
 @pytest.mark.parametrize("lang", ["en", "sv"])
 @pytest.mark.parametrize("mode", ["maskL", "repL"])
 @pytest.mark.parametrize("upos", [False, True], ids=["plain", "upos"])
-def test_run_through_the_standin(standin, run_store, lang, mode, upos):
+def test_run_through_the_standin(standin, run_store, opening, lang, mode, upos):
     standin.fault("none")
-    corpus = excerpt(lang)
+    corpus = opening(lang)
     gen = create_generator("ollama", {"model": MODEL, "host": standin.url},
                            GenerationOptions(mode=mode, upos_filter=upos))
     before = standin.chat_requests()
@@ -103,9 +89,9 @@ def test_failed_rates_are_stored_for_every_run(run_store):
     assert {(r.mode, r.upos_filter) for r in runs} == {(m, u) for m in ("maskL", "repL") for u in (False, True)}
 
 
-def test_cli_generates_through_the_standin(standin, tmp_path):
+def test_cli_generates_through_the_standin(standin, opening, tmp_path):
     standin.fault("none")
-    doc = excerpt("sv").documents[0]
+    doc = opening("sv").documents[0]
     corpus_file = tmp_path / "opening.jsonl"  # the excerpt as a doccano export, the CLI's corpus format
     corpus_file.write_text(json.dumps({"doc_id": doc.doc_id, "lang": "sv", "text": doc.text,
                                        "label": [[s.start, s.end, s.label] for s in doc.spans]}) + "\n")

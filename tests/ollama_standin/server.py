@@ -16,6 +16,9 @@ POST /standin/faults {"mode": ..., "times": N (default 1; -1 = until reset), "af
     slow          wait "delay" seconds (default 30) before answering the next N chat requests
     invalid-json  answer the next N chat requests with text that is not JSON
     missing-key   answer the next N chat requests with a JSON object lacking the masks' keys
+    canned        answer the next N chat requests at once with every key of the JSON schema
+                  filled ("Canned 1", …), without asking the model
+A fault may name the one that follows it once its N requests are used up: "then": {...}.
 GET /standin/stats counts the chat requests received and answered by the model;
 GET /standin/recent returns the last 500 chat requests as received (messages, format, options).
 
@@ -38,6 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 DEFAULT_NAME = "smollm2:135m-instruct"
+CHAT_FAULTS = ("slow", "invalid-json", "missing-key", "canned")
 
 
 def packaged_gguf() -> Path:
@@ -112,10 +116,13 @@ class Faults:
 
     def set(self, spec: dict) -> None:
         with self.lock:
-            self.mode = spec.get("mode", "none")
-            self.times = int(spec.get("times", 1))
-            self.after = int(spec.get("after", 0))
-            self.params = spec
+            self._set(spec)
+
+    def _set(self, spec: dict) -> None:
+        self.mode = spec.get("mode", "none")
+        self.times = int(spec.get("times", 1))
+        self.after = int(spec.get("after", 0))
+        self.params = spec
 
     def take(self) -> tuple[str, dict]:
         """The fault for the next chat request (counted), and count the request."""
@@ -124,10 +131,13 @@ class Faults:
             if self.after > 0:
                 self.after -= 1
                 return "none", {}
-            if self.mode in ("slow", "invalid-json", "missing-key") and self.times != 0:
+            if self.mode in CHAT_FAULTS and self.times != 0:
+                mode, params = self.mode, self.params
                 if self.times > 0:
                     self.times -= 1
-                return self.mode, self.params
+                    if self.times == 0 and isinstance(params.get("then"), dict):
+                        self._set(params["then"])  # the next fault of a sequence
+                return mode, params
             return "none", {}
 
 
@@ -252,12 +262,17 @@ class Handler(BaseHTTPRequestHandler):
                                    "options": body.get("options"), "stream": body.get("stream", True),
                                    "fault": fault})
         if fault == "slow":
-            time.sleep(float(params.get("delay", 30)))
-            if self._client_gone():
-                return  # nobody to answer: do not hold the model for a dead request
-        if fault in ("invalid-json", "missing-key"):
+            until = time.monotonic() + float(params.get("delay", 30))
+            while time.monotonic() < until:
+                if self._client_gone():
+                    return  # the client gave up: nobody to answer, do not hold the model for it
+                time.sleep(0.1)
+        if fault in ("invalid-json", "missing-key", "canned"):
+            fmt = body.get("format")
+            keys = fmt.get("required", []) if isinstance(fmt, dict) else []
             content = {"invalid-json": 'Sure! Here are the pseudonyms: {"MASK.1": "Anna',
-                       "missing-key": '{"answer": "none"}'}[fault]
+                       "missing-key": '{"answer": "none"}',
+                       "canned": json.dumps({k: f"Canned {n}" for n, k in enumerate(keys, 1)})}[fault]
             pieces, final = [content], {"done_reason": "stop", "eval_count": 1}
         else:
             pieces, final = None, None
