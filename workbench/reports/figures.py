@@ -82,6 +82,10 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
     """One small bar chart per metric, one bar per run (Original rows where defined)."""
     plt = _pyplot()
     infos = metric_infos()
+    # Grouped like the tables: by corpus, the Original row first.
+    order = {c: n for n, c in enumerate(dict.fromkeys(table["corpus"]))}
+    table = table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]],
+                                                         not str(i).startswith("original:")))]
     metrics = [m for m in (metrics or infos) if m in table.columns and table[m].notna().any()]
     corpora = list(dict.fromkeys(table["corpus"]))
     palette = plt.get_cmap("tab10")
