@@ -33,5 +33,27 @@ class SpacyTagger(Tagger):
 
     def _tag_texts(self, lang: str, texts: Sequence[str]) -> list[Tokens]:
         nlp = self._pipeline(lang)
-        return [[(t.idx, t.idx + len(t.text), t.pos_) for t in doc if not t.is_space]
-                for doc in nlp.pipe(texts, batch_size=256)]
+        out: list[Tokens] = []
+        for chunk in _chunks_by_length(texts, _CHARS_PER_BATCH):
+            out.extend([(t.idx, t.idx + len(t.text), t.pos_) for t in doc if not t.is_space]
+                       for doc in nlp.pipe(chunk, batch_size=len(chunk)))
+        return out
+
+
+# spaCy holds a whole batch's activations at once: 127 TAB judgments in one batch peak
+# at ~2 GB. Batches of at most this many characters keep it well under 1 GB while many
+# short sentences (candidates in context) still go in large batches.
+_CHARS_PER_BATCH = 100_000
+
+
+def _chunks_by_length(texts: Sequence[str], limit: int) -> list[list[str]]:
+    chunks, current, size = [], [], 0
+    for text in texts:
+        if current and size + len(text) > limit:
+            chunks.append(current)
+            current, size = [], 0
+        current.append(text)
+        size += len(text)
+    if current:
+        chunks.append(current)
+    return chunks
