@@ -132,7 +132,8 @@ def build_vocabulary(occurrences: Sequence[Occurrence], tokenizer, *, min_count:
         chosen = list(distinct.values())
         random.Random(f"{seed}|{surface}").shuffle(chosen)
         chosen = chosen[:sentences_per_phrase]
-        n_test = int(len(chosen) * test_fraction)
+        # Rounded half up, and never every sentence: a phrase with 5+ sentences lends one at 10 %.
+        n_test = min(int(len(chosen) * test_fraction + 0.5), len(chosen) - 1)
         for i, o in enumerate(chosen):
             sentences.append(PhraseSentence(index, o.sentence, o.start, o.end, held_out=i < n_test))
     return PhraseVocabulary(tuple(phrases), tuple(sentences))

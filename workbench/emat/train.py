@@ -107,22 +107,19 @@ def make_pairs(vocab: PhraseVocabulary, mlm, n_tokens: int, token_pairs: float, 
     return pairs
 
 
-def train_phrase_rows(mlm, vocab: PhraseVocabulary, settings: TrainSettings, *,
-                      progress: Callable[[str, int, int], None] | None = None) -> tuple[ExtendedHead, TrainReport]:
-    """Train the phrase rows of a fresh ExtendedHead over `mlm` (a workbench.mlm MaskedLM,
-    left frozen in eval mode). progress(stage, done, total) is called as encoding and
-    epochs advance."""
-    torch.manual_seed(settings.seed)
-    model = mlm.model
-    model.eval()
-    for p in model.parameters():
-        p.requires_grad_(False)
-    head = ExtendedHead(model, len(vocab.phrases))
-    generator = torch.Generator().manual_seed(settings.seed)
-    std = getattr(model.config, "initializer_range", 0.02)
-    head.initialise(settings.init, [p.token_ids for p in vocab.phrases], std=std, generator=generator)
+@dataclass
+class Prepared:
+    """Pairs and the frozen encoder's states at their masks: computed once, reusable for
+    several trainings over the same vocabulary (e.g. comparing initialisations)."""
+    pairs: list[Pair]
+    hidden: torch.Tensor
+    encode_seconds: float
 
-    pairs = make_pairs(vocab, mlm, head.n_tokens, settings.token_pairs, settings.seed)
+
+def prepare(mlm, vocab: PhraseVocabulary, settings: TrainSettings, *,
+            progress: Callable[[str, int, int], None] | None = None) -> Prepared:
+    n_tokens = mlm.model.get_output_embeddings().weight.shape[0]
+    pairs = make_pairs(vocab, mlm, n_tokens, settings.token_pairs, settings.seed)
     if not any(p.is_phrase and not p.held_out for p in pairs):
         raise ValueError("no phrase sentences to train on: lower min_count or add text")
     started = time.perf_counter()
@@ -135,7 +132,27 @@ def train_phrase_rows(mlm, vocab: PhraseVocabulary, settings: TrainSettings, *,
         if progress:
             progress("encode", done[0], n_seq)
     hidden = hidden_at(mlm, rows, progress=step)
-    encode_seconds = time.perf_counter() - started
+    return Prepared(pairs, hidden, time.perf_counter() - started)
+
+
+def train_phrase_rows(mlm, vocab: PhraseVocabulary, settings: TrainSettings, *,
+                      progress: Callable[[str, int, int], None] | None = None,
+                      prepared: Prepared | None = None) -> tuple[ExtendedHead, TrainReport]:
+    """Train the phrase rows of a fresh ExtendedHead over `mlm` (a workbench.mlm MaskedLM,
+    left frozen in eval mode). progress(stage, done, total) is called as encoding and
+    epochs advance. `prepared` (from prepare() with the same vocabulary, token_pairs and
+    seed) skips the encoder pass."""
+    torch.manual_seed(settings.seed)
+    model = mlm.model
+    model.eval()
+    for p in model.parameters():
+        p.requires_grad_(False)
+    head = ExtendedHead(model, len(vocab.phrases))
+    generator = torch.Generator().manual_seed(settings.seed)
+    std = getattr(model.config, "initializer_range", 0.02)
+    head.initialise(settings.init, [p.token_ids for p in vocab.phrases], std=std, generator=generator)
+    prepared = prepared or prepare(mlm, vocab, settings, progress=progress)
+    pairs, hidden, encode_seconds = prepared.pairs, prepared.hidden, prepared.encode_seconds
 
     index = [n for n, p in enumerate(pairs) if not p.held_out]
     x = hidden[index]
