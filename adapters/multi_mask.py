@@ -56,14 +56,23 @@ class _MultiMask(MlmGenerator):
     def _fill(self, lm, slots: list[Slot], lang: str) -> list[list[str]]:
         k = self.config.branches or self.options.top_k
         encoded: list[tuple[Encoded, int]] = []
+        rows, row_of = [], {}
         for s in slots:
             parts, target = window_parts(s, lambda gap: self.masks_for(lang, gap))
-            encoded.append((lm.encode(parts, focus=target), target))
+            enc = lm.encode(parts, focus=target)
+            encoded.append((enc, target))
+            if enc.ids not in row_of:  # maskL: slots of one window share the first pass
+                row_of[enc.ids] = len(rows)
+                rows.append(enc)
         # Step 1: every mask still open; the first mask of the target gives the branches.
-        first = lm.logits([e for e, _ in encoded], [e.masks[t] for e, t in encoded])
+        # Logits at all masks of a row, so that a row's numbers never depend on the batch.
+        positions = [[m for gap in r.masks for m in gap] for r in rows]
+        first = lm.logits(rows, positions)
         states = []  # (slot number, row ids, target mask positions, chosen piece ids)
-        for n, ((enc, t), logits) in enumerate(zip(encoded, first)):
-            for piece in lm.top_pieces(logits[0], k, True, enc.after_space[t]):
+        for n, (enc, t) in enumerate(encoded):
+            r = row_of[enc.ids]
+            logits = first[r][positions[r].index(enc.masks[t][0])]
+            for piece in lm.top_pieces(logits, k, True, enc.after_space[t]):
                 states.append((n, list(enc.ids), enc.masks[t], [piece]))
         # Steps 2…: each branch fills its next mask with the best piece given its prefix.
         step = 1

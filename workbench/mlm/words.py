@@ -15,13 +15,11 @@ SentencePiece (XLM-R and other multilingual models a user may bring).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 WORDPIECE, BYTE_BPE, SENTENCEPIECE = "wordpiece", "byte-bpe", "sentencepiece"
-_ALNUM = re.compile(r"\w", re.UNICODE)
 # Pieces that may sit inside a multi-piece fill (NS3/NAd) without holding a letter:
 # "J. Smith", "Smith-Jones", "O'Brien", "AT&T".
 _JOINERS = frozenset(".-'’&/")
@@ -85,7 +83,8 @@ def piece_table(tokenizer) -> PieceTable:
             starts, surface = piece.startswith("▁"), piece.replace("▁", " ")
         surface = surface.strip()
         initial.append(starts)
-        wordlike.append(bool(_ALNUM.search(surface)) and not surface.startswith("<0x"))
+        # A letter or digit ("_" is \w but no word); "<0x..>" are SentencePiece byte pieces.
+        wordlike.append(any(c.isalnum() for c in surface) and not surface.startswith("<0x"))
         joiner.append(surface != "" and all(c in _JOINERS for c in surface))
     special = [i in special_ids or not p for i, p in enumerate(pieces)]
     return PieceTable(scheme, tuple(initial), tuple(wordlike), tuple(special), tuple(joiner),
