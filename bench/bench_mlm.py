@@ -55,6 +55,8 @@ def child(args) -> dict:
     from workbench.store import RunStore
     from workbench.upos import get_tagger
 
+    if args.threads:
+        torch.set_num_threads(args.threads)
     corpus = bench_corpus(args.corpus, args.docs, args.spans)
     mode, batch = MODES[args.child]
     settings = {"model": args.model, **dict(o.split("=", 1) for o in args.option)}
@@ -85,6 +87,63 @@ def compare(store_a: Path, run_a: str, store_b: Path, run_b: str) -> dict:
     return {"spans": len(a), "identical": not differ and a.keys() == b.keys(), "differing": len(differ)}
 
 
+def upos_report(store_path: Path) -> None:
+    """UPOS accuracy of every run in a store, filtered next to unfiltered (003 Table 3).
+
+    Two measures: "sentence", the pick tagged in its target sentence with only that span
+    replaced (how the UPOS filter itself judges candidates), and "document", every
+    replacement tagged in the whole pseudonymised document (workbench.metrics,
+    upos_source="context"). Spans whose original has no UPOS are left out; FAILED counts
+    as wrong.
+    """
+    from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
+    from workbench.selection import SelectionInput, in_context
+    from workbench.store import RunStore
+    from workbench.text.slots import SlotBuilder
+    from workbench.upos import get_tagger
+
+    store = RunStore(store_path)
+    runs = [r for r in store.runs() if r.status == "complete"]
+    frame = metric_frame(store, [r.run_id for r in runs])
+    table = compute_metrics(frame, MetricContext(MetricConfig(upos_source="context")), families=["upos"],
+                            originals=False)
+    tagger = get_tagger("spacy", quiet=True)
+    print("| corpus | generator | mode | UPOS filter | leak guard | spans | UPOS acc. (sentence) | UPOS acc. (document) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in sorted(runs, key=lambda r: (r.corpus_name, r.generator, r.mode, r.options.get("leak_guard"), r.upos_filter)):
+        preds = {(p.doc_id, p.span_index): p for p in store.predictions(r.run_id)}
+        hits = total = 0
+        rows = frame[frame["run_id"] == r.run_id]
+        for (doc_id, lang), group in rows.groupby(["doc_id", "lang"]):
+            doc = _document(store, r, doc_id)
+            builder = SlotBuilder(doc)
+            items = []
+            for i, wanted in zip(group["span_index"], group["original_upos"]):
+                if wanted is None or wanted != wanted:
+                    continue
+                p = preds[(doc_id, int(i))]
+                item = SelectionInput(doc, int(i), builder.target_sentence(int(i)), wanted, None)
+                items.append((wanted, None if p.failed else in_context(item, p.pseudonym)))
+            tags = tagger.tag_ranges(lang, [q for _, q in items if q is not None])
+            it = iter(tags)
+            for wanted, q in items:
+                total += 1
+                hits += q is not None and next(it) == wanted
+        doc_acc = table.loc[r.run_id, "upos_accuracy"]
+        print(f"| {r.corpus_name} | {r.generator} | {r.mode} | {'on' if r.upos_filter else 'off'} | "
+              f"{'on' if r.options.get('leak_guard') else 'off'} | {len(preds)} | {hits / max(1, total):.3f} | "
+              f"{doc_acc:.3f} |")
+
+
+def _document(store, run, doc_id: str):
+    if run.corpus_hash not in _DOCS:
+        _DOCS[run.corpus_hash] = {d.doc_id: d for d in store.load_corpus(run.corpus_hash).documents}
+    return _DOCS[run.corpus_hash][doc_id]
+
+
+_DOCS: dict = {}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", default="tab-test")
@@ -96,9 +155,15 @@ def main() -> None:
     ap.add_argument("--top-k", type=int, default=10)
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default, one per core)")
+    ap.add_argument("--upos-store", type=Path, default=None,
+                    help="instead of timing: UPOS accuracy of every run in this store, filtered vs unfiltered")
     ap.add_argument("--child", choices=list(MODES), help=argparse.SUPPRESS)
     ap.add_argument("--store", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.upos_store:
+        upos_report(args.upos_store)
+        return
     if args.child:
         print(json.dumps(child(args)))
         return
@@ -113,7 +178,8 @@ def main() -> None:
             store = Path(tmp) / f"{mode}.sqlite"
             cmd = [sys.executable, __file__, "--child", mode, "--store", str(store), "--corpus", args.corpus,
                    "--docs", str(args.docs), "--spans", str(args.spans), "--generator", args.generator,
-                   "--model", args.model, "--top-k", str(args.top_k), "--batch-size", str(args.batch_size)]
+                   "--model", args.model, "--top-k", str(args.top_k), "--batch-size", str(args.batch_size),
+                   "--threads", str(args.threads)]
             for o in args.option:
                 cmd += ["-o", o]
             out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=os.environ.copy())
