@@ -86,6 +86,7 @@ def save_checkpoint(out: str | Path, *, model, tokenizer, head, vocab, metadata:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    tmp.chmod(0o755)  # mkdtemp makes it private; a checkpoint is an ordinary directory
     try:
         model.save_pretrained(tmp / "model")
         tokenizer.save_pretrained(tmp / "model")

@@ -3,8 +3,7 @@
 Top-k runs over the whole-word tokens and the phrases together (000 §2). Pieces that
 cannot start a word, punctuation and special tokens are removed before the top-k (the
 same rule as fill-mask: workbench.mlm.words), so k candidates are always usable. Ties
-are broken by vocabulary index (a stable sort), so the ranking is a pure function of
-the scores. Lower-cased fills of an uncased model are re-cased as fill-mask does.
+are broken by vocabulary index, so the ranking is a pure function of the scores. Lower-cased fills of an uncased model are re-cased as fill-mask does.
 """
 
 from __future__ import annotations
@@ -74,10 +73,13 @@ class EmatScorer:
         return result
 
     def _top(self, row: torch.Tensor, k: int, left: str) -> list[Ranked]:
-        values, order = torch.sort(row, descending=True, stable=True)
-        width = min(order.shape[0], 2 * k + 8)  # spares: two entries can give one text
+        # A few spares beyond k: two entries can give one text. topk, then ties among the
+        # chosen broken by vocabulary index, so the order is a pure function of the scores.
+        width = min(row.shape[0], 2 * k + 8)
+        values, order = torch.topk(row, width)
+        ranked_pairs = sorted(zip(values.tolist(), order.tolist()), key=lambda vi: (-vi[0], vi[1]))
         ranked, seen = [], set()
-        for value, index in zip(values[:width].tolist(), order[:width].tolist()):
+        for value, index in ranked_pairs:
             if value == float("-inf"):
                 break
             text = self.mlm.recase(self.raw_text(index), left)
