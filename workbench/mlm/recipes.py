@@ -27,15 +27,17 @@ class Recipe:
     steps: int  # optimiser steps of batch_size sequences
     batch_size: int = 16
     max_len: int = 128  # tokens per training sequence; the model is used on windows of at most this
-    lr_head: float = 1e-3  # the new MLM head (and, for Swedish, the new word embeddings)
-    lr_body: float = 1e-4  # the pretrained MiniLM layers
+    # Learning rates and masking share: 3x the notes' rates and 40 % masking learnt ~1.6x
+    # faster per step than 1e-3 / 1e-4 / 15 % (EN, 60 steps: PUD acc@1 0.107 vs 0.067).
+    lr_head: float = 3e-3  # the new MLM head (and, for Swedish, the new word embeddings)
+    lr_body: float = 3e-4  # the pretrained MiniLM layers
     warmup: int = 20  # steps of linear warm-up, then linear decay to 0
-    mask_prob: float = 0.15  # share of words masked (whole-word masking: all pieces of a word)
+    mask_prob: float = 0.4  # share of words masked (whole-word masking: all pieces of a word)
     vocab_size: int = 0  # Swedish BPE vocabulary size (0: keep the English WordPiece)
     seed: int = 13
     eval_sentences: int = 400  # PUD sentences for the acc@1/acc@10 figure in build.json
     version: int = 1  # bump when the build code changes what a recipe produces
-    max_seconds: float = 330.0  # guard only (CI: both builds within 12 minutes); not in the cache key
+    max_seconds: float = 300.0  # guard only (CI: both builds within 12 minutes); not in the cache key
 
     def key_fields(self) -> dict:
         fields = dataclasses.asdict(self)
@@ -44,6 +46,6 @@ class Recipe:
 
 
 RECIPES: dict[str, Recipe] = {
-    "en": Recipe("en", MINILM_EN, steps=150),
+    "en": Recipe("en", MINILM_EN, steps=200),
     "sv": Recipe("sv", MINILM_SV_BPE, steps=200, vocab_size=12000),
 }
