@@ -19,8 +19,9 @@ else
         apt-get update -qq
         apt-get install -y -qq --no-install-recommends g++ >/dev/null
     fi
-    # The wheel is built for this CPU; parallel compile on every core.
-    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" python -m pip install --quiet --no-cache-dir \
+    # The wheel is built for this CPU; parallel compile on every core. pip caches the built
+    # wheel, so a second fresh virtualenv on the same machine skips the 8-minute build.
+    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" python -m pip install --quiet \
         "llama-cpp-python==${LLAMA_CPP_VERSION}"
 fi
 
