@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
+from mtc_helpers import make_corpus, tiny_recipe
 
 # Small enough to train in well under a minute on 2 cores, large enough that the rows learn.
 TAB_VOCAB = dict(min_count=3, sentences_per_phrase=10, max_phrases=60, test_fraction=0.1)
@@ -62,42 +63,6 @@ def tiny_roberta_dir(tmp_path_factory):
     tokenizer.model_max_length = 64
     tokenizer.save_pretrained(path)
     return path
-
-
-def tiny_recipe(base, **train):
-    from workbench.emat.build import BuildRecipe, VocabularySettings
-    from workbench.emat.train import TrainSettings
-    return BuildRecipe(kind="ss-mtc", base_model=str(base),
-                       vocabulary=VocabularySettings(min_count=1, sentences_per_phrase=5, test_fraction=0.0),
-                       train=TrainSettings(**({"epochs": 3} | train)), train_fraction=1.0)
-
-
-def make_corpus():
-    """Three short English documents whose spans repeat (multi-word names, courts, dates)."""
-    from workbench.loaders.validate import RawSpan, build_document
-    from workbench.model import Corpus
-
-    def doc(doc_id, text, mentions):
-        raw, cursor = [], 0
-        for mention, label in mentions:
-            start = text.index(mention, cursor)
-            raw.append(RawSpan(start, start + len(mention), label))
-            cursor = start + len(mention)
-        return build_document("mtc-tests", doc_id, text, "en", raw)
-
-    return Corpus("mtc-tiny", "tests/mtc/conftest.py", (
-        doc("d1", "The applicant, Mr Jan Kowalski, lives in New York City. He appealed to the Supreme Court "
-                  "on 3 May 1999. The Supreme Court dismissed the appeal. Mr Jan Kowalski then moved to Oslo.",
-            [("Jan Kowalski", "PERSON"), ("New York City", "LOC"), ("Supreme Court", "ORG"), ("3 May 1999", "DATETIME"),
-             ("Supreme Court", "ORG"), ("Jan Kowalski", "PERSON"), ("Oslo", "LOC")]),
-        doc("d2", "Ms Eva Nowak was represented by a lawyer practising in New York City. The Regional Court "
-                  "heard her on 12 June 2001. Ms Eva Nowak lost before the Regional Court.",
-            [("Eva Nowak", "PERSON"), ("New York City", "LOC"), ("Regional Court", "ORG"), ("12 June 2001", "DATETIME"),
-             ("Eva Nowak", "PERSON"), ("Regional Court", "ORG")]),
-        doc("d3", "The Government were represented by their Agent, Mr J. Wołąsiewicz, of the Ministry of Foreign "
-                  "Affairs. The Ministry of Foreign Affairs replied in writing.",
-            [("J. Wołąsiewicz", "PERSON"), ("Ministry of Foreign Affairs", "ORG"), ("Ministry of Foreign Affairs", "ORG")]),
-    ))
 
 
 @pytest.fixture(scope="session")
