@@ -20,8 +20,6 @@ from workbench.engine import run_generation
 from workbench.frame import run_frame
 from workbench.generators import FAILED, GenerationOptions, create_generator
 from workbench.llm.stats import run_failures
-from workbench.loaders import shipped_corpus
-from workbench.model import Corpus
 from workbench.store import RunStore
 from workbench.text.slots import SlotBuilder
 from workbench.upos import get_tagger
