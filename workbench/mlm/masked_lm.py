@@ -53,10 +53,10 @@ class MaskedLM:
         if not isinstance(model_limit, int) or model_limit > 100_000:
             model_limit = limit
         self.max_tokens = min(limit, model_limit, max_tokens or limit)
-        vocab = len(self.table.initial)
-        self._first = {s: torch.tensor(self.table.first_piece_ok(s) + [False] * (vocab - len(self.table.initial)))
-                       for s in (False, True)}
-        self._next = torch.tensor(self.table.next_piece_ok())
+        # The output layer may be wider than the tokenizer (padded vocabularies): extra ids never allowed.
+        extra = [False] * max(0, getattr(model.config, "vocab_size", 0) - len(self.table.initial))
+        self._first = {s: torch.tensor(self.table.first_piece_ok(s) + extra) for s in (False, True)}
+        self._next = torch.tensor(self.table.next_piece_ok() + extra)
         # The MLM head of BERT (cls) and RoBERTa (lm_head) families; others run whole.
         self._head = getattr(model, "cls", None) or getattr(model, "lm_head", None)
 
@@ -64,7 +64,6 @@ class MaskedLM:
     def encode(self, parts: Sequence[str | int], focus: int = 0) -> Encoded:
         """`parts`: text strings and mask runs (an int n = n masks, one gap). `focus` is the
         gap whose masks must survive cropping to max_tokens (the slot's target)."""
-        texts = [p for p in parts if isinstance(p, str)]
         lstrip = self.table.scheme != "wordpiece"  # RoBERTa-style masks absorb the space before them
         prepared = []
         for i, p in enumerate(parts):
@@ -86,7 +85,6 @@ class MaskedLM:
                 left.append(text_so_far)
                 ids.extend([self.mask_id] * p)
                 text_so_far += "\0"  # a gap: neither space nor sentence end
-        del texts
         ids, masks = self._crop(ids, masks, focus)
         shift = len(self.prefix)
         return Encoded(tuple(self.prefix + ids + self.suffix), tuple(tuple(m + shift for m in g) for g in masks),
