@@ -13,6 +13,7 @@ by ~1e-5, enough to swap near-tied candidates). See tests/mlm/test_batch_identit
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -20,6 +21,7 @@ from typing import Sequence
 from workbench.mlm.words import PieceTable, Recaser, dedupe, piece_table, pieces_to_text
 
 BUCKET = 16  # tokens; padding waste per row < BUCKET
+_INITIAL = re.compile(r"(^|\s)\w\.$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,4 +153,8 @@ class MaskedLM:
     def text_of(self, piece_ids: Sequence[int], left: str) -> str:
         """A multi-piece fill as text, re-cased; stray joiners at its ends removed."""
         text = pieces_to_text(self.tokenizer, piece_ids).strip(" -/&")
+        # A trailing full stop ends the sentence inside the span ("the world."), except after
+        # an initial ("J.").
+        while text.endswith((".", "'", "’")) and not _INITIAL.search(text):
+            text = text[:-1].rstrip(" -/&")
         return self.recase(text, left)
