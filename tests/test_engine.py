@@ -135,31 +135,50 @@ def test_a_run_interrupted_between_batches_resumes_to_the_same_output(tiny_corpu
     assert picks(broken, record.run_id) == reference
 
 
+def _stored_predictions(store) -> int:
+    """Rows a concurrent reader sees in the store (0 before the tables exist)."""
+    try:
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as con:
+            return con.execute("SELECT count(*) FROM predictions").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["maskL", "repL"])
 def test_killing_the_cli_at_random_points_and_resuming_gives_identical_output(tmp_path, mode):
-    """SIGKILL a real `workbench generate` over the whole TAB test split, again and again."""
+    """SIGKILL a real `workbench generate` over the whole TAB test split, again and again.
+
+    The kill points are drawn in stored predictions, not seconds, so the test kills
+    mid-run however fast the machine is: each attempt polls the store and kills as
+    soon as it holds at least the drawn number of rows (one attempt kills during start-up).
+    """
     def command(store):
         return [sys.executable, "-m", "workbench.cli", "generate", "-c", "tab-test", "-g", "random", "--mode", mode,
                 "--batch-size", "4", "--store", str(store), "--no-progress", "--tagger", "spacy"]
 
     subprocess.run(command(tmp_path / "whole.sqlite"), check=True, capture_output=True)
+    killed = tmp_path / "killed.sqlite"
     rng = random.Random(7)
-    kills = 0
-    for attempt in range(12):
-        proc = subprocess.Popen(command(tmp_path / "killed.sqlite"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            proc.wait(timeout=rng.uniform(0.8, 3.0))
-        except subprocess.TimeoutExpired:
+    targets = [0] + sorted(rng.randrange(1, 7000) for _ in range(5))
+    kills, seen = 0, []
+    for target in targets:
+        proc = subprocess.Popen(command(killed), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        while proc.poll() is None and (target == 0 or _stored_predictions(killed) < target):
+            if target == 0:
+                time.sleep(rng.uniform(0.05, 0.3))
+                break
+            time.sleep(0.002)
+        if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
             kills += 1
-            continue
-        assert proc.returncode == 0, proc.stderr.read().decode()
-        break
-    else:
-        subprocess.run(command(tmp_path / "killed.sqlite"), check=True, capture_output=True)
-    assert kills >= 1, "the run finished before it could be killed; the test proved nothing"
+            seen.append(_stored_predictions(killed))
+        else:
+            assert proc.returncode == 0, proc.stderr.read().decode()
+    subprocess.run(command(killed), check=True, capture_output=True)
+    assert kills >= 3 and any(0 < n < 7320 for n in seen), \
+        f"only {kills} kills, rows at the kills {seen}: the test did not kill mid-run"
     con_a = sqlite3.connect(tmp_path / "whole.sqlite")
     con_b = sqlite3.connect(tmp_path / "killed.sqlite")
     query = "SELECT doc_id, span_index, pseudonym, candidates, rank, failed FROM predictions ORDER BY 1, 2"

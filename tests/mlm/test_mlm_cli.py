@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.slow
 
 
+# CI runs `.venv/bin/python -m pytest` without activating the venv, so `workbench` is not on PATH.
+_SCRIPT = Path(sys.executable).with_name("workbench")
+WORKBENCH = str(_SCRIPT) if _SCRIPT.exists() else "workbench"
+
+
 def wb(*args):
-    return subprocess.run(["workbench", *args], capture_output=True, text=True)
+    return subprocess.run([WORKBENCH, *args], capture_output=True, text=True)
 
 
 def excerpt_file(path, name: str, docs: int, chars: int):

@@ -81,7 +81,14 @@ def _corpus(kind, corpus, corpus_format, lang, spans, docs, skip_docs):
 def register(main: click.Group) -> None:
     @main.group("mtc")
     def mtc() -> None:
-        """Phrase vocabularies and EMAT checkpoints for the mtc / ss-mtc generators (000 §2-3)."""
+        """Phrase vocabularies and EMAT checkpoints for the mtc / ss-mtc generators (000 §2-3).
+
+        \b
+        Example:
+          workbench mtc build-default --kind ss-mtc --kind mtc
+          workbench mtc info .cache/mtc/ss-mtc-en
+          workbench generate -c tab-test -g ss-mtc --docs @.cache/mtc/ss-mtc-en/heldout_docs.txt
+        """
 
     @mtc.command("train")
     @vocabulary_options
