@@ -12,8 +12,13 @@ that mode's:
     maskL         every span of the window masked; slots of one window share a forward pass
     repL-batched  003 Appendix B, the engine's k-th slot of --batch-size documents per pass
     repL-single   the same with --batch-size 1: the one-at-a-time loop
-The repL outputs are then compared span by span (candidates and picks): they must be
-identical. Figures: spans/s by wall clock and per CPU-second of the process (the second
+    repL-pipeline the naive way, as 003 Appendix B is usually written: one transformers
+                  `pipeline("fill-mask")` call per slot (vocabulary logits at every position,
+                  no batching), its top tokens kept where they start a word (fill-mask only)
+The repL outputs of batched and one-at-a-time are then compared span by span (candidates
+and picks): they must be identical. The pipeline loop is a speed reference: its inputs
+are the same windows, its scores differ in the last float digits, so the share of spans
+with the same top candidate is reported instead. Figures: spans/s by wall clock and per CPU-second of the process (the second
 is steadier on a busy machine), and repL batched / one-at-a-time as a ratio.
 Goal (issue 4): batched repL at least 5x the one-at-a-time loop.
 """
@@ -30,7 +35,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-MODES = {"maskL": ("maskL", None), "repL-batched": ("repL", None), "repL-single": ("repL", 1)}
+MODES = {"maskL": ("maskL", None), "repL-batched": ("repL", None), "repL-single": ("repL", 1),
+         "repL-pipeline": ("repL", 1)}
 
 
 def bench_corpus(name: str, docs: int, spans: int):
@@ -45,6 +51,46 @@ def bench_corpus(name: str, docs: int, spans: int):
         out.append(dataclasses.replace(d, spans=tuple(dataclasses.replace(s, mask=i in keep)
                                                       for i, s in enumerate(d.spans))))
     return Corpus(f"{name}-bench-{docs}x{spans}", corpus.source, tuple(out))
+
+
+def pipeline_loop(gen):
+    """fill-mask as the naive loop: one `transformers.pipeline("fill-mask")` call per slot.
+
+    The window is the generator's own (same crop, same mask positions), decoded to text
+    with the model's mask token, so the two differ only in how the model is called.
+    """
+    from transformers import pipeline
+
+    from workbench.adapters.mlm_base import one_mask, window_parts
+    from workbench.generators.base import Prediction
+
+    class PipelineLoop(type(gen)):
+        def lm(self, lang):
+            lm = super().lm(lang)
+            if not hasattr(lm, "pipe"):
+                lm.pipe = pipeline("fill-mask", model=lm.model, tokenizer=lm.tokenizer, device="cpu")
+            return lm
+
+        def generate(self, slots):
+            out = []
+            for slot in slots:
+                lm = self.lm(slot.lang)
+                parts, target = window_parts(slot, one_mask)
+                enc = lm.encode(parts, focus=target)
+                inner = list(enc.ids[len(lm.prefix):len(enc.ids) - len(lm.suffix)])
+                text = lm.tokenizer.decode(inner)
+                results = lm.pipe(text, top_k=self.options.top_k * 2 + 5)
+                if results and isinstance(results[0], list):  # one list per mask in the window
+                    results = results[sum(1 for g in enc.masks[:target] if g)]
+                ok = lm._first[enc.after_space[target]]
+                words = [r["token_str"].strip() for r in results if r["token"] < len(ok) and ok[r["token"]]]
+                words = list(dict.fromkeys(w for w in words if w))[: self.options.top_k]
+                out.append(Prediction(tuple(words)) if words else Prediction((), failed=True, note="no word"))
+            return out
+
+    loop = PipelineLoop(gen.config, gen.options)
+    loop.load()
+    return loop
 
 
 def child(args) -> dict:
@@ -62,6 +108,10 @@ def child(args) -> dict:
     settings = {"model": args.model, **dict(o.split("=", 1) for o in args.option)}
     gen = create_generator(args.generator, settings, GenerationOptions(mode=mode, top_k=args.top_k))
     gen.load()
+    if args.child == "repL-pipeline":
+        if args.generator != "fill-mask":
+            return {"mode": args.child, "skipped": "the pipeline loop exists for fill-mask only"}
+        gen = pipeline_loop(gen)
     for lang in sorted({d.lang for d in corpus.documents}):
         gen.lm(lang)  # load outside the clock
     tagger = get_tagger("spacy", quiet=True)
@@ -84,7 +134,9 @@ def compare(store_a: Path, run_a: str, store_b: Path, run_b: str) -> dict:
     a = {(p.doc_id, p.span_index): p for p in RunStore(store_a).predictions(run_a)}
     b = {(p.doc_id, p.span_index): p for p in RunStore(store_b).predictions(run_b)}
     differ = [k for k in a if k not in b or a[k].candidates != b[k].candidates or a[k].pseudonym != b[k].pseudonym]
-    return {"spans": len(a), "identical": not differ and a.keys() == b.keys(), "differing": len(differ)}
+    same_top = sum(k in b and a[k].candidates[:1] == b[k].candidates[:1] for k in a)
+    return {"spans": len(a), "identical": not differ and a.keys() == b.keys(), "differing": len(differ),
+            "same_top_candidate": round(same_top / max(1, len(a)), 3)}
 
 
 def upos_report(store_path: Path) -> None:
@@ -94,9 +146,11 @@ def upos_report(store_path: Path) -> None:
     replaced (how the UPOS filter itself judges candidates), and "document", every
     replacement tagged in the whole pseudonymised document (workbench.metrics,
     upos_source="context"). Spans whose original has no UPOS are left out; FAILED counts
-    as wrong.
+    as wrong. Also per run: picks equal to their original (case and spacing ignored) and
+    picks that leak (workbench.overlap.leaks: partial overlap, numerals excluded).
     """
     from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
+    from workbench.overlap import leaks
     from workbench.selection import SelectionInput, in_context
     from workbench.store import RunStore
     from workbench.text.slots import SlotBuilder
@@ -108,8 +162,9 @@ def upos_report(store_path: Path) -> None:
     table = compute_metrics(frame, MetricContext(MetricConfig(upos_source="context")), families=["upos"],
                             originals=False)
     tagger = get_tagger("spacy", quiet=True)
-    print("| corpus | generator | mode | UPOS filter | leak guard | spans | UPOS acc. (sentence) | UPOS acc. (document) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| corpus | generator | mode | UPOS filter | leak guard | spans | UPOS acc. (sentence) | UPOS acc. (document) "
+          "| multi-word | = original | leaks |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in sorted(runs, key=lambda r: (r.corpus_name, r.generator, r.mode, r.options.get("leak_guard"), r.upos_filter)):
         preds = {(p.doc_id, p.span_index): p for p in store.predictions(r.run_id)}
         hits = total = 0
@@ -130,9 +185,13 @@ def upos_report(store_path: Path) -> None:
                 total += 1
                 hits += q is not None and next(it) == wanted
         doc_acc = table.loc[r.run_id, "upos_accuracy"]
+        placed = [(o, p) for o, p, f in zip(rows["original"], rows["pseudonym"], rows["failed"]) if not f]
+        equal = sum(' '.join(p.split()).casefold() == ' '.join(o.split()).casefold() for o, p in placed)
+        leaked = sum(leaks(p, o) for o, p in placed)
+        multi = sum(len(p.split()) > 1 for _, p in placed) / max(1, len(placed))
         print(f"| {r.corpus_name} | {r.generator} | {r.mode} | {'on' if r.upos_filter else 'off'} | "
               f"{'on' if r.options.get('leak_guard') else 'off'} | {len(preds)} | {hits / max(1, total):.3f} | "
-              f"{doc_acc:.3f} |")
+              f"{doc_acc:.3f} | {multi:.3f} | {equal} | {leaked} |")
 
 
 def _document(store, run, doc_id: str):
@@ -185,15 +244,23 @@ def main() -> None:
             out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=os.environ.copy())
             if out.returncode != 0:
                 sys.exit(f"{mode} failed:\n{out.stderr[-3000:]}")
-            results[mode] = json.loads(out.stdout.strip().splitlines()[-1]) | {"store": str(store)}
-            print(json.dumps(results[mode]), file=sys.stderr)
+            result = json.loads(out.stdout.strip().splitlines()[-1])
+            print(json.dumps(result), file=sys.stderr)
+            if "skipped" not in result:
+                results[mode] = result | {"store": str(store)}
         same = compare(Path(results["repL-batched"]["store"]), results["repL-batched"]["run_id"],
                        Path(results["repL-single"]["store"]), results["repL-single"]["run_id"])
+        naive = results.get("repL-pipeline")
+        if naive:
+            naive["vs_batched"] = compare(Path(results["repL-batched"]["store"]), results["repL-batched"]["run_id"],
+                                          Path(naive["store"]), naive["run_id"])
     b, s = results["repL-batched"], results["repL-single"]
     summary = {"corpus": args.corpus, "docs": args.docs, "spans_per_doc": args.spans, "generator": args.generator,
                "model": args.model, "options": args.option, "modes": results, "repl_identical": same,
                "ratio_wall": round(b["spans_per_s"] / s["spans_per_s"], 2),
                "ratio_cpu": round(b["spans_per_cpu_s"] / s["spans_per_cpu_s"], 2),
+               "ratio_wall_vs_pipeline": round(b["spans_per_s"] / naive["spans_per_s"], 2) if naive else None,
+               "ratio_cpu_vs_pipeline": round(b["spans_per_cpu_s"] / naive["spans_per_cpu_s"], 2) if naive else None,
                "load_average": os.getloadavg()[0], "cores": os.cpu_count()}
     print(f"\n{args.generator} ({args.model}) on {args.corpus}: {args.docs} documents x {args.spans} spans, "
           f"load average {summary['load_average']:.1f} on {summary['cores']} cores")
@@ -204,6 +271,10 @@ def main() -> None:
               f"{r['cpu_seconds']} | {r['spans_per_cpu_s']} | {r['peak_rss_mb']} |")
     print(f"\nrepL batched / one-at-a-time: {summary['ratio_wall']}x (wall), {summary['ratio_cpu']}x (CPU); "
           f"outputs identical: {same['identical']} ({same['spans']} spans, {same['differing']} differ)")
+    if naive:
+        print(f"repL batched / pipeline loop: {summary['ratio_wall_vs_pipeline']}x (wall), "
+              f"{summary['ratio_cpu_vs_pipeline']}x (CPU); same top candidate for "
+              f"{naive['vs_batched']['same_top_candidate']:.1%} of spans")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(summary, indent=2))

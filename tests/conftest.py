@@ -79,3 +79,17 @@ def baseline_store(tmp_path_factory):
             run_generation(s, corpus, gen, get_tagger("spacy", quiet=True), progress=False)
     s.close()
     return path
+
+
+@pytest.fixture(scope="session")
+def offline_en():
+    """The trained offline English test MLM (built once by .ci/steps/10-offline-mlm.sh, cached)."""
+    from workbench.mlm.offline import offline_model_path
+    return offline_model_path("en")
+
+
+@pytest.fixture(scope="session")
+def offline_sv():
+    """The trained offline Swedish test MLM (see offline_en)."""
+    from workbench.mlm.offline import offline_model_path
+    return offline_model_path("sv")

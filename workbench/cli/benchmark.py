@@ -30,6 +30,7 @@ def register(main: click.Group) -> None:
         from workbench.engine import run_generation
         from workbench.generators import GenerationOptions, create_generator
         from workbench.loaders import load_corpus
+        from workbench.loaders.subset import select_documents
         from workbench.upos import get_tagger
 
         if name is None:
@@ -40,9 +41,10 @@ def register(main: click.Group) -> None:
         store = open_store(store_path)
         corpora, run_ids = {}, []
         for planned in config.runs:
-            if planned.corpus not in corpora:
-                corpora[planned.corpus] = load_corpus(planned.corpus)
-            corpus = corpora[planned.corpus]
+            key = (planned.corpus, planned.docs, planned.skip_docs)
+            if key not in corpora:
+                corpora[key] = select_documents(load_corpus(planned.corpus), keep=planned.docs, skip=planned.skip_docs)
+            corpus = corpora[key]
             options = GenerationOptions(mode=planned.mode, upos_filter=planned.upos_filter, window=planned.window,
                                         seed=planned.seed, top_k=planned.top_k, leak_guard=planned.leak_guard)
             gen = create_generator(planned.generator, dict(planned.settings), options)
@@ -50,7 +52,7 @@ def register(main: click.Group) -> None:
             record = run_generation(store, corpus, gen, get_tagger(tagger, langs=langs, quiet=bool(run_ids)),
                                     batch_size=batch_size, progress=progress)
             run_ids.append(record.run_id)
-            click.echo(f"{record.run_id}  {planned.corpus:<11} {planned.generator:<9} {planned.mode:<5} "
+            click.echo(f"{record.run_id}  {corpus.name:<11} {planned.generator:<9} {planned.mode:<5} "
                        f"upos={'on ' if planned.upos_filter else 'off'} {record.status}")
         if no_report:
             return
