@@ -12,7 +12,8 @@ A configuration is a TOML file (shipped ones in workbench/benchmarks/, or any pa
     modes = ["maskL"]                  # optional: overrides the default
     options = { model = "offline" }    # the generator's own Config fields
     corpora = ["pgv-pii-en"]           # optional: overrides the default
-    docs = "@{cache}/mtc/ss-mtc-en/heldout_docs.txt"   # optional: as --docs ({cache}: the cache folder)
+    docs = "@{cache}/mtc/ss-mtc-en/heldout_docs.txt"   # optional: as --docs ({cache}: the cache
+                                       # folder; {here}: this file's folder)
     skip_docs = "doc-1,doc-2"          # optional: as --skip-docs
 
 Every combination becomes one run in the store; rerunning resumes or reuses finished
@@ -77,16 +78,17 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
                 runs.append(PlannedRun(corpus, g["name"], mode, bool(upos), settings, int(g.get("seed", data.get("seed", 13))),
                                        int(g.get("window", data.get("window", 2))), int(g.get("top_k", data.get("top_k", 10))),
                                        bool(g.get("leak_guard", data.get("leak_guard", False))),
-                                       _expand(g.get("docs")), _expand(g.get("skip_docs"))))
+                                       _expand(g.get("docs"), path), _expand(g.get("skip_docs"), path)))
     except (KeyError, TypeError, ValueError) as exc:
         raise WorkbenchError(f"benchmark file {path}: missing or malformed entry {exc}") from None
     return BenchmarkConfig(data.get("name", path.stem), data.get("description", ""), tuple(runs))
 
 
-def _expand(spec: str | None) -> str | None:
+def _expand(spec: str | None, config_path: Path) -> str | None:
     """A document selection with {cache} replaced by the cache folder (where checkpoints keep
-    their split files), so a shipped configuration works wherever the cache lives."""
+    their split files) and {here} by the configuration's folder, so a configuration works
+    wherever the cache and the checkout live."""
     if spec is None:
         return None
     from workbench.paths import cache_dir
-    return str(spec).replace("{cache}", str(cache_dir()))
+    return str(spec).replace("{cache}", str(cache_dir())).replace("{here}", str(config_path.resolve().parent))
