@@ -117,13 +117,15 @@ def test_document_subset_is_its_own_corpus(tmp_path):
 
 def test_a_benchmark_entry_can_run_on_a_document_selection(tmp_path, monkeypatch):
     """`docs` / `skip_docs` in a benchmark file select documents as --docs / --skip-docs do,
-    with {cache} expanded (the held-out split files of MTC checkpoints live there)."""
+    with {cache} (where MTC checkpoints keep their split files) and {here} expanded."""
     from workbench.loaders import shipped_corpus
     ids = [d.doc_id for d in shipped_corpus("pgv-pii-en").documents[:3]]
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache" / "keep.txt").write_text("\n".join(ids[:2]) + "\n", encoding="utf-8")
-    config = tmp_path / "held-out.toml"
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "skip.txt").write_text(ids[0] + "\n", encoding="utf-8")
+    config = tmp_path / "config" / "held-out.toml"
     config.write_text(f'''name = "held-out"
 corpora = ["pgv-pii-en"]
 [[generators]]
@@ -132,7 +134,7 @@ docs = "@{{cache}}/keep.txt"
 [[generators]]
 name = "upos"
 upos_filter = [true]
-skip_docs = "{ids[0]}"
+skip_docs = "@{{here}}/skip.txt"
 ''', encoding="utf-8")
     store = tmp_path / "s.sqlite"
     out = CliRunner().invoke(main, ["benchmark", str(config), "--store", str(store), "--no-report", "--no-progress",
