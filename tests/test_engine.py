@@ -164,11 +164,11 @@ def test_killing_the_cli_at_random_points_and_resuming_gives_identical_output(tm
     kills, seen = 0, []
     for target in targets:
         proc = subprocess.Popen(command(killed), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        while proc.poll() is None and (target == 0 or _stored_predictions(killed) < target):
-            if target == 0:
-                time.sleep(rng.uniform(0.05, 0.3))
-                break
-            time.sleep(0.002)
+        if target == 0:
+            time.sleep(rng.uniform(0.05, 0.3))  # during start-up, before any row is stored
+        else:
+            while proc.poll() is None and _stored_predictions(killed) < target:
+                time.sleep(0.002)
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
