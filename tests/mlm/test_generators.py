@@ -126,3 +126,31 @@ def test_multi_mask_generators_fill_left_to_right(module_store, name):
                for p in filled)
     # Three masks hold more than one word more often than one mask can (never).
     assert any(" " in p.pseudonym or "-" in p.pseudonym or len(p.pseudonym) > 8 for p in filled)
+
+
+def test_fill_mask_ranks_as_the_transformers_pipeline_does(offline_en):
+    """The generator's fast path (projection at the masks only, whole-word filter, length
+    buckets) must rank like transformers' own fill-mask pipeline on the same window: its
+    best word equals the pipeline's best word-initial token, case ignored."""
+    from transformers import pipeline
+
+    from workbench.adapters.mlm_base import one_mask, window_parts
+
+    doc = shipped_corpus("pgv-pii-en").documents[0]
+    gen = create_generator("fill-mask", {"model": "offline"}, GenerationOptions(mode="maskL", top_k=5))
+    gen.load()
+    lm = gen.lm("en")
+    pipe = pipeline("fill-mask", model=lm.model, tokenizer=lm.tokenizer, device="cpu")
+    builder = SlotBuilder(doc)
+    slots = [builder.slot(i) for i, span in enumerate(doc.spans) if span.mask][:12]
+    preds = gen.generate(slots)
+    for slot, pred in zip(slots, preds):
+        parts, target = window_parts(slot, one_mask)
+        enc = lm.encode(parts, focus=target)
+        text = lm.tokenizer.decode(list(enc.ids[len(lm.prefix):len(enc.ids) - len(lm.suffix)]))
+        results = pipe(text, top_k=40)
+        if results and isinstance(results[0], list):
+            results = results[sum(1 for g in enc.masks[:target] if g)]
+        allowed = lm.table.first_piece_ok(enc.after_space[target])
+        best = next(r["token_str"].strip() for r in results if r["token"] < len(allowed) and allowed[r["token"]])
+        assert pred.candidates[0].casefold() == best.casefold(), (slot.span_index, pred.candidates, best)
