@@ -93,3 +93,23 @@ def offline_sv():
     """The trained offline Swedish test MLM (see offline_en)."""
     from workbench.mlm.offline import offline_model_path
     return offline_model_path("sv")
+
+
+# Untrained two-layer masked LMs with real tokenizers (tests/tiny_models.py), for the
+# mechanics tests of tests/mlm and tests/mtc; each is built once per session.
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory):
+    from tiny_models import build_tiny_bert
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
+
+
+@pytest.fixture(scope="session")
+def tiny_roberta_en(tmp_path_factory):
+    from tiny_models import build_tiny_roberta
+    return build_tiny_roberta(tmp_path_factory.mktemp("tiny-roberta-en"), "en")
+
+
+@pytest.fixture(scope="session")
+def tiny_roberta_sv(tmp_path_factory):
+    from tiny_models import build_tiny_roberta
+    return build_tiny_roberta(tmp_path_factory.mktemp("tiny-roberta-sv"), "sv")

@@ -1,7 +1,7 @@
 """Untrained two-layer masked LMs with real tokenizers, built in seconds.
 
 For tests of mechanics (mask positions, cropping, piece tables, batching, save/reload),
-shared by tests/mlm and tests/mtc through their conftest fixtures:
+shared by tests/mlm and tests/mtc through the fixtures of tests/conftest.py:
 `build_tiny_bert` uses MiniLM's WordPiece tokenizer, `build_tiny_roberta` a byte-level
 BPE learned from a few PUD sentences of the given language (the RoBERTa path).
 """

@@ -12,10 +12,9 @@ import os
 import random
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from entry_point import WORKBENCH
 
 from workbench.annotation import Annotation, AnnotationStore, load_tagset
 from workbench.doccano import sync
@@ -24,8 +23,6 @@ from workbench.doccano.format import PLACEHOLDER
 from workbench.doccano.server import LocalDoccano, doccano_venv
 
 pytestmark = pytest.mark.slow
-_SCRIPT = Path(sys.executable).with_name("workbench")  # CI does not put the venv on PATH
-WORKBENCH = str(_SCRIPT) if _SCRIPT.exists() else "workbench"
 
 
 @pytest.fixture(scope="module")

@@ -71,4 +71,3 @@ def make_opening(lang: str, n_spans: int = OPENING_SPANS):
 @pytest.fixture
 def opening():
     return make_opening
-

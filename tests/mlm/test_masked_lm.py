@@ -7,7 +7,7 @@ import pytest
 from workbench.mlm.loading import load_masked_lm
 
 
-@pytest.fixture(scope="module", params=["tiny_bert", "tiny_roberta"])
+@pytest.fixture(scope="module", params=["tiny_bert", "tiny_roberta_sv"])
 def lm(request):
     return load_masked_lm(str(request.getfixturevalue(request.param)))
 

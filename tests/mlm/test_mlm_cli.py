@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from entry_point import WORKBENCH
 
 pytestmark = pytest.mark.slow
-
-
-# CI runs `.venv/bin/python -m pytest` without activating the venv, so `workbench` is not on PATH.
-_SCRIPT = Path(sys.executable).with_name("workbench")
-WORKBENCH = str(_SCRIPT) if _SCRIPT.exists() else "workbench"
 
 
 def wb(*args):

@@ -52,8 +52,8 @@ def test_nad_gives_each_gap_its_estimated_piece_count(tiny_bert, tiny_corpus):
         assert counts == [estimate_pieces(g.n_chars, rate) for g in slot.gaps]
 
 
-def test_multi_mask_candidates_fill_the_target_only(tiny_roberta, tiny_corpus):
-    gen = create_generator("ns3", {"model": str(tiny_roberta), "branches": "4"}, GenerationOptions())
+def test_multi_mask_candidates_fill_the_target_only(tiny_roberta_sv, tiny_corpus):
+    gen = create_generator("ns3", {"model": str(tiny_roberta_sv), "branches": "4"}, GenerationOptions())
     slots = [s for s in slots_of(tiny_corpus) if s.lang == "sv"]
     preds = gen.generate(slots)
     assert all(1 <= len(p.candidates) <= 4 for p in preds if not p.failed)
@@ -70,11 +70,11 @@ def test_estimate_pieces(n_chars, rate, expected):
 
 
 @pytest.mark.parametrize("lang", ["en", "sv"])
-def test_nad_estimate_is_closer_to_the_true_count_than_a_constant(tiny_bert, tiny_roberta, lang):
+def test_nad_estimate_is_closer_to_the_true_count_than_a_constant(tiny_bert, tiny_roberta_sv, lang):
     """The estimate from the character length beats NS3's constant 3 and a constant 1
     (mean absolute error in pieces over the PGV-PII spans)."""
     from transformers import AutoTokenizer
-    tok = AutoTokenizer.from_pretrained(tiny_bert if lang == "en" else tiny_roberta)
+    tok = AutoTokenizer.from_pretrained(tiny_bert if lang == "en" else tiny_roberta_sv)
     rate = chars_per_piece(tok, lang)
     spans = [s for d in shipped_corpus(f"pgv-pii-{lang}").documents for s in d.spans if s.mask]
     truth = [min(MAX_MASKS, true_piece_count(tok, s.text)) for s in spans]

@@ -14,9 +14,9 @@ def bert_tok(tiny_bert):
 
 
 @pytest.fixture(scope="module")
-def bpe_tok(tiny_roberta):
+def bpe_tok(tiny_roberta_sv):
     from transformers import AutoTokenizer
-    return AutoTokenizer.from_pretrained(tiny_roberta)
+    return AutoTokenizer.from_pretrained(tiny_roberta_sv)
 
 
 def test_scheme_is_recognised(bert_tok, bpe_tok):

@@ -1,10 +1,9 @@
 """Fixtures of the MTC / SS-MTC tests.
 
-`tiny_bert_dir` / `tiny_roberta_dir`: untrained two-layer masked LMs with real tokenizers
-(MiniLM's WordPiece; a byte-level BPE learned from PUD sentences; tests/tiny_models.py),
-built in seconds, for mechanics (batching, save/reload, the engine). `tab_checkpoint`: SS-MTC trained on the
-offline English MLM (built by .ci/steps/10-offline-mlm.sh) over a small slice of the
-TAB training split, for behaviour that needs real words; built once and cached under
+Mechanics (batching, save/reload, the engine) use `tiny_bert` / `tiny_roberta_en` from
+tests/conftest.py: untrained two-layer masked LMs with real tokenizers, built in seconds.
+`tab_checkpoint`: SS-MTC trained on the offline English MLM (built by
+.ci/steps/10-offline-mlm.sh) over a small slice of the TAB training split, for behaviour that needs real words; built once and cached under
 workbench.paths.cache_dir(), keyed on the recipe, the data, the base model and the
 source of workbench/emat.
 """
@@ -19,21 +18,10 @@ from pathlib import Path
 
 import pytest
 from mtc_helpers import make_corpus, tiny_recipe
-from tiny_models import build_tiny_bert, build_tiny_roberta
 
 # Small enough to train in well under a minute on 2 cores, large enough that the rows learn.
 TAB_VOCAB = dict(min_count=3, sentences_per_phrase=10, max_phrases=60, test_fraction=0.1)
 TAB_TRAIN = dict(epochs=30, max_tokens=64)
-
-
-@pytest.fixture(scope="session")
-def tiny_bert_dir(tmp_path_factory):
-    return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
-
-
-@pytest.fixture(scope="session")
-def tiny_roberta_dir(tmp_path_factory):
-    return build_tiny_roberta(tmp_path_factory.mktemp("tiny-roberta"), "en")
 
 
 @pytest.fixture(scope="session")
@@ -42,11 +30,11 @@ def mtc_corpus():
 
 
 @pytest.fixture(scope="session")
-def tiny_checkpoint(tiny_bert_dir, tmp_path_factory):
+def tiny_checkpoint(tiny_bert, tmp_path_factory):
     """SS-MTC over an untrained tiny BERT; phrases = the spans of make_corpus()."""
     from workbench.emat.build import build_checkpoint
     out = tmp_path_factory.mktemp("ckpt") / "tiny-ss-mtc"
-    build_checkpoint(tiny_recipe(tiny_bert_dir), out, corpus=make_corpus())
+    build_checkpoint(tiny_recipe(tiny_bert), out, corpus=make_corpus())
     return out
 
 

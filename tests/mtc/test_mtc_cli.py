@@ -36,9 +36,9 @@ def run(args):
     return result
 
 
-def test_train_info_and_generate_with_an_mtc_checkpoint(tiny_bert_dir, conllu, tmp_path):
+def test_train_info_and_generate_with_an_mtc_checkpoint(tiny_bert, conllu, tmp_path):
     out = tmp_path / "ckpt"
-    result = run(["mtc", "train", "--kind", "mtc", "--base-model", str(tiny_bert_dir), "--conllu", str(conllu),
+    result = run(["mtc", "train", "--kind", "mtc", "--base-model", str(tiny_bert), "--conllu", str(conllu),
                   "--min-count", "1", "--test-fraction", "0", "--epochs", "2", "--out", str(out), "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "mtc checkpoint" in result.output and "2 phrases" in result.output
@@ -58,11 +58,11 @@ def test_train_info_and_generate_with_an_mtc_checkpoint(tiny_bert_dir, conllu, t
     assert "32 spans, 0 FAILED" in gen.output and "model=mtc:" in gen.output
 
 
-def test_ss_mtc_training_writes_the_document_split(tiny_bert_dir, tmp_path):
+def test_ss_mtc_training_writes_the_document_split(tiny_bert, tmp_path):
     out = tmp_path / "ss"
     result = run(["mtc", "train", "--kind", "ss-mtc", "-c", "tab-test", "--docs",
                   "001-61807,001-61253,001-66929,001-159913", "--train-fraction", "0.5", "--base-model",
-                  str(tiny_bert_dir), "--min-count", "1", "--sentences-per-phrase", "2", "--max-phrases", "5",
+                  str(tiny_bert), "--min-count", "1", "--sentences-per-phrase", "2", "--max-phrases", "5",
                   "--epochs", "1", "--out", str(out), "--no-progress"])
     assert result.exit_code == 0, result.output
     train = (out / "train_docs.txt").read_text().split()
@@ -72,15 +72,15 @@ def test_ss_mtc_training_writes_the_document_split(tiny_bert_dir, tmp_path):
     assert split["train_docs"] == train and split["heldout_docs"] == held
 
 
-def test_phrases_lists_without_training(tiny_bert_dir, conllu):
-    result = run(["mtc", "phrases", "--kind", "mtc", "--base-model", str(tiny_bert_dir), "--conllu", str(conllu),
+def test_phrases_lists_without_training(tiny_bert, conllu):
+    result = run(["mtc", "phrases", "--kind", "mtc", "--base-model", str(tiny_bert), "--conllu", str(conllu),
                   "--min-count", "1"])
     assert result.exit_code == 0
     assert "2 phrases" in result.output and "Supreme Court" in result.output
 
 
-def test_bad_settings_are_errors_not_tracebacks(tiny_bert_dir, conllu, tmp_path):
-    result = CliRunner().invoke(main, ["mtc", "train", "--kind", "mtc", "--base-model", str(tiny_bert_dir),
+def test_bad_settings_are_errors_not_tracebacks(tiny_bert, conllu, tmp_path):
+    result = CliRunner().invoke(main, ["mtc", "train", "--kind", "mtc", "--base-model", str(tiny_bert),
                                        "--conllu", str(conllu), "--min-count", "99", "--out", str(tmp_path / "x"),
                                        "--no-progress"])
     assert result.exit_code == 2 and "lower --min-count" in result.output

@@ -32,11 +32,11 @@ def vocabulary(mlm):
 
 
 @pytest.mark.parametrize("train_head", [False, True])
-def test_training_changes_the_phrase_rows_and_never_the_encoder(tiny_bert_dir, train_head):
+def test_training_changes_the_phrase_rows_and_never_the_encoder(tiny_bert, train_head):
     from workbench.emat.head import ExtendedHead
     from workbench.emat.train import TrainSettings, train_phrase_rows
     from workbench.mlm.loading import load_masked_lm
-    mlm = load_masked_lm(str(tiny_bert_dir))
+    mlm = load_masked_lm(str(tiny_bert))
     before = {k: v.clone() for k, v in mlm.model.state_dict().items()}
     vocab = vocabulary(mlm)
     settings = TrainSettings(epochs=3, train_head=train_head)
@@ -58,20 +58,20 @@ def test_training_changes_the_phrase_rows_and_never_the_encoder(tiny_bert_dir, t
     assert report.loss_by_epoch[-1] < report.loss_by_epoch[0]
 
 
-def test_a_saved_and_reloaded_checkpoint_scores_exactly_as_trained(tiny_bert_dir, tmp_path):
+def test_a_saved_and_reloaded_checkpoint_scores_exactly_as_trained(tiny_bert, tmp_path):
     from workbench.adapters.mlm_base import one_mask, window_parts
     from workbench.emat.checkpoint import load_checkpoint, save_checkpoint
     from workbench.emat.scorer import EmatScorer
     from workbench.emat.train import TrainSettings, train_phrase_rows
     from workbench.mlm.loading import load_masked_lm
-    mlm = load_masked_lm(str(tiny_bert_dir))
+    mlm = load_masked_lm(str(tiny_bert))
     vocab = vocabulary(mlm)
     # With the head transform trained too, so the model's own weights must round-trip as well.
     head, _ = train_phrase_rows(mlm, vocab, TrainSettings(epochs=3, train_head=True))
     items = [window_parts(s, one_mask) for s in all_slots(make_corpus())]
     trained = EmatScorer(mlm, head, [p.text for p in vocab.phrases]).rank(items, 10)
     save_checkpoint(tmp_path / "ck", model=mlm.model, tokenizer=mlm.tokenizer, head=head, vocab=vocab,
-                    metadata={"kind": "ss-mtc", "lang": "en", "base_model": str(tiny_bert_dir)})
+                    metadata={"kind": "ss-mtc", "lang": "en", "base_model": str(tiny_bert)})
     loaded = load_checkpoint(tmp_path / "ck")
     reloaded = EmatScorer(loaded.mlm, loaded.head, [p["text"] for p in loaded.phrases]).rank(items, 10)
     assert reloaded == trained  # texts, vocabulary indices and float scores, exactly
@@ -117,13 +117,13 @@ def test_runs_through_the_engine_in_both_modes_with_the_upos_filter(tiny_checkpo
         assert all(p.pseudonym != originals[(p.doc_id, p.span_index)] for p in stored if not p.failed)
 
 
-def test_model_id_follows_the_checkpoint_contents(tiny_checkpoint, tiny_bert_dir, tmp_path):
+def test_model_id_follows_the_checkpoint_contents(tiny_checkpoint, tiny_bert, tmp_path):
     from workbench.emat.build import build_checkpoint
     copy = tmp_path / "copy"
     shutil.copytree(tiny_checkpoint, copy)
     a = create_generator("ss-mtc", {"checkpoint": str(tiny_checkpoint)}).model_id()
     assert create_generator("ss-mtc", {"checkpoint": str(copy)}).model_id() == a
-    build_checkpoint(tiny_recipe(tiny_bert_dir, epochs=1), copy, corpus=make_corpus())  # retrain in place
+    build_checkpoint(tiny_recipe(tiny_bert, epochs=1), copy, corpus=make_corpus())  # retrain in place
     assert create_generator("ss-mtc", {"checkpoint": str(copy)}).model_id() != a
 
 
@@ -139,11 +139,11 @@ def test_wrong_kind_missing_checkpoint_and_wrong_language_are_clear_errors(tiny_
         gen.generate([SlotBuilder(swedish).slot(0)])
 
 
-def test_byte_level_bpe_models_work_the_same(tiny_roberta_dir, tmp_path):
+def test_byte_level_bpe_models_work_the_same(tiny_roberta_en, tmp_path):
     from workbench.emat.build import build_checkpoint
     from workbench.emat.checkpoint import load_checkpoint
     out = tmp_path / "roberta"
-    build_checkpoint(tiny_recipe(tiny_roberta_dir), out, corpus=make_corpus())
+    build_checkpoint(tiny_recipe(tiny_roberta_en), out, corpus=make_corpus())
     loaded = load_checkpoint(out)
     tokens = loaded.mlm.tokenizer.convert_ids_to_tokens(
         next(p["token_ids"] for p in loaded.phrases if p["text"] == "New York City"))

@@ -3,7 +3,8 @@
 Top-k runs over the whole-word tokens and the phrases together (000 §2). Pieces that
 cannot start a word, punctuation and special tokens are removed before the top-k (the
 same rule as fill-mask: workbench.mlm.words), so k candidates are always usable. Ties
-are broken by vocabulary index, so the ranking is a pure function of the scores. Lower-cased fills of an uncased model are re-cased as fill-mask does.
+are broken by vocabulary index, so the ranking is a pure function of the scores.
+Lower-cased fills of an uncased model are re-cased as fill-mask does.
 """
 
 from __future__ import annotations

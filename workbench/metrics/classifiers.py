@@ -116,4 +116,3 @@ def make_classifier_factory(spec: str, seed: int = 13) -> tuple[str, Callable[[]
         return f"tfidf-logreg:seed={seed}", lambda: TfidfLogReg(seed)
     model = PAPER_BERT if spec == "bert" else spec
     return f"hf:{model}:epochs=1:seed={seed}", lambda: HFSequenceClassifier(model, seed=seed)
-

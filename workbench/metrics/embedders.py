@@ -153,4 +153,3 @@ def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if len(a) == 0:
         return np.zeros(0, dtype=np.float64)
     return np.clip(np.einsum("ij,ij->i", a, b).astype(np.float64), -1.0, 1.0)
-

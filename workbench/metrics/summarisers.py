@@ -143,4 +143,3 @@ def _version() -> str:
         return metadata.version("pseudonym-workbench")
     except metadata.PackageNotFoundError:
         return "?"
-

@@ -19,7 +19,6 @@ from workbench.metrics.base import HIGHER, MetricInfo, per_run
 from workbench.metrics.frame import document_views
 
 FAMILY = "upos"
-DOCS_PER_CALL = 16
 METRICS = (
     MetricInfo("upos_accuracy", "UPOS acc.", FAMILY, 0, 1, HIGHER, "003 Table 3",
                "share of spans whose replacement has the original's UPOS, tagged in context"),
@@ -36,20 +35,18 @@ def replacement_upos(frame: pd.DataFrame, context) -> pd.Series:
         need_set = set(need)
         docs = set(zip(frame.loc[need, "run_id"], frame.loc[need, "doc_id"]))
         in_docs = frame[[k in docs for k in zip(frame["run_id"], frame["doc_id"])]]
-        # Per (tagger, language), batched over whole pseudonymised documents (every span of
-        # the run replaced, as the reader sees it), DOCS_PER_CALL documents at a time: spaCy
-        # holds a whole batch in memory (TAB's 127 documents at once peak at ~2 GB, 16 at ~0.7 GB).
-        queries: dict[tuple[object, str], list[list[tuple[int, tuple[str, int, int]]]]] = {}
+        # Per (tagger, language): one batched call over whole pseudonymised documents (every
+        # span of the run replaced, as the reader sees it). The tagger bounds its own batches'
+        # memory (workbench/upos/spacy_backend.py), so all of TAB can go in one call.
+        queries: dict[tuple[object, str], list[tuple[int, tuple[str, int, int]]]] = {}
         taggers = {sig: context.tagger_for(sig) for sig in in_docs["signature"].unique()}
         for view in document_views(in_docs):
             tagger = taggers[frame.at[view.rows[0], "signature"]]
-            queries.setdefault((tagger, view.lang), []).append(
-                [(row, (view.pseudo_text, a, b)) for row, (a, b) in zip(view.rows, view.placed) if row in need_set])
-        for (tagger, lang), per_doc in queries.items():
-            for i in range(0, len(per_doc), DOCS_PER_CALL):
-                items = [q for doc in per_doc[i:i + DOCS_PER_CALL] for q in doc]
-                for (row, _), tag in zip(items, tagger.tag_ranges(lang, [q for _, q in items])):
-                    tags.at[row] = tag
+            queries.setdefault((tagger, view.lang), []).extend(
+                (row, (view.pseudo_text, a, b)) for row, (a, b) in zip(view.rows, view.placed) if row in need_set)
+        for (tagger, lang), items in queries.items():
+            for (row, _), tag in zip(items, tagger.tag_ranges(lang, [q for _, q in items])):
+                tags.at[row] = tag
     return tags
 
 
