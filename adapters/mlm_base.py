@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from workbench.generators.base import Generator
+from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Gap, Slot
 
 
@@ -35,9 +35,23 @@ class MlmConfig:
 
 
 class MlmGenerator(Generator):
-    """Base of fill-mask, NS3 and NAd: model handling and window encoding."""
+    """Base of fill-mask, NS3 and NAd: model handling, one model call per language."""
 
     Config = MlmConfig
+
+    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
+        out: list[Prediction | None] = [None] * len(slots)
+        by_lang: dict[str, list[int]] = {}
+        for n, s in enumerate(slots):
+            by_lang.setdefault(s.lang, []).append(n)
+        for lang, members in by_lang.items():
+            for n, words in zip(members, self._fill(self.lm(lang), [slots[n] for n in members], lang)):
+                out[n] = Prediction(tuple(words)) if words else Prediction((), failed=True, note="no word candidate")
+        return out
+
+    def _fill(self, lm, slots: list[Slot], lang: str) -> list[list[str]]:
+        """The ranked word forms of each slot (all of one language), best first."""
+        raise NotImplementedError
 
     def load(self) -> None:
         self._models: dict[str, object] = {}
@@ -64,6 +78,25 @@ class MlmGenerator(Generator):
         if self.config.model and self.config.model != "offline":
             return self.config.model
         return f"en={one('en')},sv={one('sv')}"
+
+
+def target_logits(lm, encoded: Sequence[tuple]) -> list:
+    """Logits at the first mask of each (Encoded window, target gap) pair, in one forward
+    pass. Pairs with the same window (maskL) share one row. Logits are taken at every mask
+    of a row, not only the asked ones, so a row's numbers never depend on which other
+    slots came in the batch."""
+    rows, row_of = [], {}
+    for enc, _ in encoded:
+        if enc.ids not in row_of:
+            row_of[enc.ids] = len(rows)
+            rows.append(enc)
+    positions = [[m for gap in r.masks for m in gap] for r in rows]
+    logits = lm.logits(rows, positions)
+    out = []
+    for enc, target in encoded:
+        r = row_of[enc.ids]
+        out.append(logits[r][positions[r].index(enc.masks[target][0])])
+    return out
 
 
 def window_parts(slot: Slot, masks_of) -> tuple[list[str | int], int]:

@@ -16,10 +16,8 @@ UD PUD text of the language. See docs/mlm.md for how often that equals the true 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
 
-from workbench.adapters.mlm_base import MlmConfig, MlmGenerator, window_parts
-from workbench.generators.base import Prediction
+from workbench.adapters.mlm_base import MlmConfig, MlmGenerator, target_logits, window_parts
 from workbench.mlm.masked_lm import Encoded
 from workbench.text.slots import Gap, Slot
 
@@ -42,36 +40,16 @@ class _MultiMask(MlmGenerator):
     def masks_for(self, lang: str, gap: Gap) -> int:
         raise NotImplementedError
 
-    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
-        out: list[Prediction | None] = [None] * len(slots)
-        by_lang: dict[str, list[int]] = {}
-        for n, s in enumerate(slots):
-            by_lang.setdefault(s.lang, []).append(n)
-        for lang, members in by_lang.items():
-            lm = self.lm(lang)
-            for n, words in zip(members, self._fill(lm, [slots[n] for n in members], lang)):
-                out[n] = Prediction(tuple(words)) if words else Prediction((), failed=True, note="no word candidate")
-        return out
-
     def _fill(self, lm, slots: list[Slot], lang: str) -> list[list[str]]:
         k = self.config.branches or self.options.top_k
         encoded: list[tuple[Encoded, int]] = []
-        rows, row_of = [], {}
         for s in slots:
             parts, target = window_parts(s, lambda gap: self.masks_for(lang, gap))
-            enc = lm.encode(parts, focus=target)
-            encoded.append((enc, target))
-            if enc.ids not in row_of:  # maskL: slots of one window share the first pass
-                row_of[enc.ids] = len(rows)
-                rows.append(enc)
-        # Step 1: every mask still open; the first mask of the target gives the branches.
-        # Logits at all masks of a row, so that a row's numbers never depend on the batch.
-        positions = [[m for gap in r.masks for m in gap] for r in rows]
-        first = lm.logits(rows, positions)
+            encoded.append((lm.encode(parts, focus=target), target))
+        # Step 1: every mask still open; the first mask of the target gives the branches
+        # (slots of one window share this pass).
         states = []  # (slot number, row ids, target mask positions, chosen piece ids)
-        for n, (enc, t) in enumerate(encoded):
-            r = row_of[enc.ids]
-            logits = first[r][positions[r].index(enc.masks[t][0])]
+        for n, ((enc, t), logits) in enumerate(zip(encoded, target_logits(lm, encoded))):
             for piece in lm.top_pieces(logits, k, True, enc.after_space[t]):
                 states.append((n, list(enc.ids), enc.masks[t], [piece]))
         # Steps 2…: each branch fills its next mask with the best piece given its prefix.
