@@ -148,9 +148,9 @@ def upos_report(store_path: Path) -> None:
 
     Two measures: "sentence", the pick tagged in its target sentence with only that span
     replaced (how the UPOS filter itself judges candidates), and "document", every
-    replacement tagged in the whole pseudonymised document (workbench.metrics,
-    upos_source="context"). Spans whose original has no UPOS are left out; FAILED counts
-    as wrong. Also per run: picks equal to their original (case and spacing ignored) and
+    replacement tagged in the whole pseudonymised document (upos_accuracy of
+    workbench.metrics, the paper's definition). Spans whose original has no UPOS are left
+    out; FAILED counts as wrong. Also per run: picks equal to their original (case and spacing ignored) and
     picks that leak (workbench.overlap.leaks: partial overlap, numerals excluded).
     """
     from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
@@ -163,7 +163,7 @@ def upos_report(store_path: Path) -> None:
     store = RunStore(store_path)
     runs = [r for r in store.runs() if r.status == "complete"]
     frame = metric_frame(store, [r.run_id for r in runs])
-    table = compute_metrics(frame, MetricContext(MetricConfig(upos_source="context")), families=["upos"],
+    table = compute_metrics(frame, MetricContext(MetricConfig()), families=["upos"],
                             originals=False)
     tagger = get_tagger("spacy", quiet=True)
     print("| corpus | generator | mode | UPOS filter | leak guard | spans | UPOS acc. (sentence) | UPOS acc. (document) "

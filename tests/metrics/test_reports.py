@@ -64,10 +64,14 @@ def test_metric_values_are_plausible_for_the_baselines(baseline_report):
     metrics = pd.read_csv(out / "metrics.csv", index_col="run_id")
     upos_runs = [r.run_id for r in runs if r.generator == "upos"]
     random_runs = [r.run_id for r in runs if r.generator == "random"]
-    # The UPOS baseline picks words of the original's UPOS (PUD gold): near-perfect UPOS
-    # accuracy; the random baseline cannot be (003: 93.4 vs 11.5).
-    assert metrics.loc[upos_runs, "upos_accuracy"].min() > 0.9
+    # The UPOS baseline picks words of the original's UPOS (PUD gold): near-perfect by its
+    # recorded tags, lower but far above random when tagged in context; the random baseline
+    # is far below (003, in context: 93.4 vs 11.5).
+    assert metrics.loc[upos_runs, "upos_accuracy_pick"].min() > 0.9
+    assert (metrics.loc[upos_runs, "upos_accuracy"] < metrics.loc[upos_runs, "upos_accuracy_pick"]).all()
+    assert metrics.loc[upos_runs, "upos_accuracy"].min() > 0.75
     assert metrics.loc[random_runs, "upos_accuracy"].max() < 0.6
+    assert metrics.loc[random_runs, "upos_accuracy_pick"].max() < 0.6
     assert (metrics.loc[random_runs + upos_runs, "failed_rate"] == 0).all()
     ratios = pd.read_csv(out / "figure1_unique_ratio.csv")
     assert ratios["ratio"].between(0, 1).all()

@@ -27,13 +27,11 @@ def register(main: click.Group) -> None:
                   help="Cross-validation folds for the classifier (grouped by document).")
     @click.option("--tagger", type=click.Choice(["run", "auto", "spacy", "stanza"]), default="run", show_default=True,
                   help="UPOS tagger for replacements; 'run' = the one in each run's signature.")
-    @click.option("--upos-source", type=click.Choice(["pick", "context"]), default="pick", show_default=True,
-                  help="'pick': use the UPOS a run recorded for its pick; 'context': tag every replacement.")
     @click.option("--no-cache", is_flag=True, help="Keep embeddings and summaries in memory only.")
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
     @store_option
     def report(run_ids, out_dir, all_runs, formats, embedders, summariser, summary_sentences, classifier, folds,
-               tagger, upos_source, no_cache, allow_incomplete, store_path) -> None:
+               tagger, no_cache, allow_incomplete, store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
@@ -56,7 +54,7 @@ def register(main: click.Group) -> None:
         if not ids:
             raise WorkbenchError("name at least one run (see `workbench runs`), or use --all")
         config = MetricConfig(summariser=summariser, summary_sentences=summary_sentences, classifier=classifier,
-                              folds=folds, tagger=tagger, upos_source=upos_source, cache=not no_cache)
+                              folds=folds, tagger=tagger, cache=not no_cache)
         for item in embedders:
             lang, sep, spec = item.partition("=")
             if not sep or not lang or not spec:

@@ -5,7 +5,7 @@ the code computing them, and a `compute(frame, context)` returning one row per r
 
     diversity      003 Table 2 and Figure 1: form frequencies, unique forms, unique ratio, multi-word rate
     generation     FAILED rate, seconds per span
-    upos           003 Table 3: UPOS accuracy in context
+    upos           003 Table 3: UPOS accuracy in context (and by the pick's recorded UPOS)
     overlap        003 Table 3: partial / absolute overlap, numerals excluded
     similarity     003 Table 3: word and sentence cosine similarity
     rouge          003 Table 4: ROUGE-1/2/L/Lsum between summaries

@@ -27,9 +27,6 @@ class MetricConfig:
     classifier: str = "tfidf-logreg"  # or "bert" (= 003's google-bert/bert-base-cased) or an HF id / path
     folds: int = 5  # cross-validation folds, grouped by document
     tagger: str = "run"  # run | auto | spacy | stanza
-    # UPOS accuracy: "pick" uses the pick's UPOS a run recorded (UPOS filter, PUD gold tags)
-    # and tags the rest in context; "context" tags every replacement in context.
-    upos_source: str = "pick"
     seed: int = 13
     cache: bool = True  # False: in-memory caches only (nothing written under cache_dir())
 
@@ -38,8 +35,6 @@ class MetricConfig:
             raise ValueError("summary_sentences must be >= 1 and folds >= 2")
         if self.tagger not in ("run", "auto", "spacy", "stanza"):
             raise ValueError(f"tagger must be run, auto, spacy or stanza, not {self.tagger!r}")
-        if self.upos_source not in ("pick", "context"):
-            raise ValueError(f"upos_source must be pick or context, not {self.upos_source!r}")
 
     def embedder_spec(self, lang: str) -> str:
         specs = dict(self.embedders)
@@ -55,7 +50,7 @@ class MetricConfig:
         """For report captions: the metric models, so a number can be reproduced."""
         emb = ",".join(f"{k}:{v}" for k, v in self.embedders)
         return (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
-                f"|tagger={self.tagger}|upos={self.upos_source}|seed={self.seed}")
+                f"|tagger={self.tagger}|seed={self.seed}")
 
 
 @dataclass

@@ -1,13 +1,20 @@
-"""UPOS accuracy: the replacement's UPOS tagged in context vs the original's (003 Table 3).
+"""UPOS accuracy: the replacement's UPOS vs the original's (003 Table 3).
 
-The original's UPOS (frame.original_upos) was tagged in the whole original document,
-right-most token (003 §4). The replacement's is tagged the same way in the whole
-pseudonymised document, by the same tagger; where the run already recorded the pick's
-UPOS (pick_upos: the UPOS filter tagged it, or the UPOS baseline's PUD gold tag) that
-is used instead, unless MetricConfig.upos_source is "context" (003's 93.4% for its
-UPOS baseline, "7% due to tagger inconsistencies", suggests 003 tagged everything in
-context). A FAILED span counts as wrong. Spans whose original has no UPOS (no
-token found) are left out of the denominator.
+One definition for every run, the paper's: the original's UPOS (frame.original_upos) was
+tagged in the whole original document, right-most token (003 §4); the replacement's is
+tagged the same way in the whole pseudonymised document, by the same tagger. 003's 93.4 %
+for its UPOS baseline ("7 % due to tagger inconsistencies") is this figure: its baseline's
+picks carry PUD gold tags, yet they are scored as tagged in context. So a native run and
+the same replacements exported and imported score the same.
+
+`upos_accuracy_pick` is the other reading, under its own name: where a run recorded the
+UPOS of its pick (pick_upos: the UPOS filter's tag, or the UPOS baseline's PUD gold tag)
+that tag is taken instead of the one in context. It says how often a generator got what it
+asked for, not how the reader's tagger sees the result; an imported run has no recorded
+tags, so there it equals upos_accuracy.
+
+A FAILED span counts as wrong. Spans whose original has no UPOS (no token found) are left
+out of the denominator.
 """
 
 from __future__ import annotations
@@ -21,38 +28,50 @@ from workbench.metrics.frame import document_views
 FAMILY = "upos"
 METRICS = (
     MetricInfo("upos_accuracy", "UPOS acc.", FAMILY, 0, 1, HIGHER, "003 Table 3",
-               "share of spans whose replacement has the original's UPOS, tagged in context"),
+               "share of spans whose replacement, tagged in the pseudonymised document, has the original's UPOS"),
+    MetricInfo("upos_accuracy_pick", "UPOS acc. (pick)", FAMILY, 0, 1, HIGHER, "beyond 003",
+               "as upos_accuracy, but a UPOS the run recorded for its pick (UPOS filter, PUD gold tag) is "
+               "taken instead of the tag in context"),
 )
 
 
-def replacement_upos(frame: pd.DataFrame, context) -> pd.Series:
-    """UPOS of each row's replacement: pick_upos when recorded, else tagged in the pseudonymised document."""
+def context_upos(frame: pd.DataFrame, context) -> pd.Series:
+    """UPOS of each row's replacement, tagged in its pseudonymised document (None: FAILED or not needed)."""
     tags = pd.Series(None, index=frame.index, dtype=object)
-    if context.config.upos_source == "pick":
-        tags = pd.Series(frame["pick_upos"].where(frame["pick_upos"].notna(), None), index=frame.index, dtype=object)
-    need = frame.index[tags.isna() & ~frame["failed"].astype(bool) & frame["original_upos"].notna()]
-    if len(need):
-        need_set = set(need)
-        docs = set(zip(frame.loc[need, "run_id"], frame.loc[need, "doc_id"]))
-        in_docs = frame[[k in docs for k in zip(frame["run_id"], frame["doc_id"])]]
-        # Per (tagger, language): one batched call over whole pseudonymised documents (every
-        # span of the run replaced, as the reader sees it). The tagger bounds its own batches'
-        # memory (workbench/upos/spacy_backend.py), so all of TAB can go in one call.
-        queries: dict[tuple[object, str], list[tuple[int, tuple[str, int, int]]]] = {}
-        taggers = {sig: context.tagger_for(sig) for sig in in_docs["signature"].unique()}
-        for view in document_views(in_docs):
-            tagger = taggers[frame.at[view.rows[0], "signature"]]
-            queries.setdefault((tagger, view.lang), []).extend(
-                (row, (view.pseudo_text, a, b)) for row, (a, b) in zip(view.rows, view.placed) if row in need_set)
-        for (tagger, lang), items in queries.items():
-            for (row, _), tag in zip(items, tagger.tag_ranges(lang, [q for _, q in items])):
-                tags.at[row] = tag
+    need = frame.index[~frame["failed"].astype(bool) & frame["original_upos"].notna()]
+    if not len(need):
+        return tags
+    need_set = set(need)
+    docs = set(zip(frame.loc[need, "run_id"], frame.loc[need, "doc_id"]))
+    in_docs = frame[[k in docs for k in zip(frame["run_id"], frame["doc_id"])]]
+    # Per (tagger, language): one batched call over whole pseudonymised documents (every
+    # span of the run replaced, as the reader sees it). The tagger bounds its own batches'
+    # memory (workbench/upos/spacy_backend.py), so all of TAB can go in one call.
+    queries: dict[tuple[object, str], list[tuple[int, tuple[str, int, int]]]] = {}
+    taggers = {sig: context.tagger_for(sig) for sig in in_docs["signature"].unique()}
+    for view in document_views(in_docs):
+        tagger = taggers[frame.at[view.rows[0], "signature"]]
+        queries.setdefault((tagger, view.lang), []).extend(
+            (row, (view.pseudo_text, a, b)) for row, (a, b) in zip(view.rows, view.placed) if row in need_set)
+    for (tagger, lang), items in queries.items():
+        for (row, _), tag in zip(items, tagger.tag_ranges(lang, [q for _, q in items])):
+            tags.at[row] = tag
     return tags
 
 
-def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
-    tags = replacement_upos(frame, context)
+def pick_upos(frame: pd.DataFrame, in_context: pd.Series) -> pd.Series:
+    """The recorded pick UPOS where a run has one, else the tag in context."""
+    recorded = frame["pick_upos"]
+    return pd.Series(np.where(recorded.notna(), recorded, in_context), index=frame.index, dtype=object)
+
+
+def _accuracy(frame: pd.DataFrame, tags: pd.Series) -> pd.Series:
     known = frame["original_upos"].notna()
-    correct = pd.Series(np.where(known, (tags == frame["original_upos"]) & ~frame["failed"].astype(bool), np.nan),
-                        index=frame.index)
-    return pd.DataFrame({"upos_accuracy": per_run(frame, correct)})
+    correct = (tags == frame["original_upos"]) & ~frame["failed"].astype(bool)
+    return per_run(frame, pd.Series(np.where(known, correct, np.nan), index=frame.index))
+
+
+def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
+    in_context = context_upos(frame, context)
+    return pd.DataFrame({"upos_accuracy": _accuracy(frame, in_context),
+                         "upos_accuracy_pick": _accuracy(frame, pick_upos(frame, in_context))})

@@ -25,7 +25,7 @@ TITLES = {"form_freq_avg": "span-form freq. avg.", "form_freq_std": "span-form f
           "rouge_L": "ROUGE-L", "rouge_Lsum": "ROUGE-Lsum", "classifier_accuracy": "classifier accuracy",
           "consistency": "entity consistency", "merged_entity_rate": "merged-entity rate",
           "seconds_per_span": "seconds per span", "multiword_rate": "multi-word rate", "failed_rate": "FAILED rate",
-          "upos_accuracy": "UPOS accuracy"}
+          "upos_accuracy": "UPOS accuracy", "upos_accuracy_pick": "UPOS accuracy (recorded pick)"}
 
 
 def _pyplot():
