@@ -1,7 +1,9 @@
-"""Run signatures: everything needed to reproduce a run, as one readable string.
+"""Run signatures: everything needed to reproduce a run, as a record and as one readable string.
 
-Like sacrebleu's signatures: stored with every run and printed in every report caption.
-The run id is a hash of the signature, so asking for the same run again resumes it.
+Like sacrebleu's signatures: a record (RunSignature) whose fields the store keeps as columns
+of the run, rendered to one string for report captions. The run id is a hash of the
+rendered string, so asking for the same run again resumes it. Nothing parses the string
+back: code that needs the tagger, window or seed of a run reads the record's fields.
 """
 
 from __future__ import annotations
@@ -9,14 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from importlib import metadata
 
 import workbench
-from workbench.generators.base import GenerationOptions
 
 # Libraries whose version can change a run's output, recorded when installed.
 _TRACKED = ("torch", "transformers", "spacy", "stanza", "langchain-ollama", "llama-cpp-python")
+
+GENERATED, IMPORTED = "generated", "imported"
 
 
 def library_versions() -> dict[str, str]:
@@ -29,29 +32,72 @@ def library_versions() -> dict[str, str]:
     return versions
 
 
+def _on_off(flag: bool) -> str:
+    return "on" if flag else "off"
+
+
+@dataclass(frozen=True, eq=True)
+class RunSignature:
+    """What makes a run: the corpus, the generator and its settings, the tagger, the versions.
+
+    A generated run has window, seed, top_k and leak_guard (its GenerationOptions); an
+    imported run (source="imported") has instead the imported file's hash and how
+    missing spans were handled. `render()` gives the caption string; `run_id` its hash.
+    """
+    corpus_name: str
+    corpus_hash: str
+    generator: str
+    model: str
+    mode: str
+    upos_filter: bool
+    tagger: str
+    versions: dict = field(default_factory=dict)
+    config: dict = field(default_factory=dict)
+    window: int | None = None
+    seed: int | None = None
+    top_k: int | None = None
+    leak_guard: bool | None = None
+    source: str = GENERATED
+    file_sha256: str | None = None  # imported runs: the file's sha256 (first 16 hex digits)
+    missing: str | None = None  # imported runs: "error" or "original"
+
+    __hash__ = None  # holds dicts
+
+    def render(self) -> str:
+        """The caption string; its text is what the run id hashes, so it never changes shape."""
+        parts = [f"corpus={self.corpus_name}@{self.corpus_hash[:12]}", f"gen={self.generator}",
+                 f"model={self.model}", f"mode={self.mode}", f"upos={_on_off(self.upos_filter)}"]
+        if self.source == IMPORTED:
+            parts += ["source=imported", f"file_sha256={self.file_sha256}", f"missing={self.missing}",
+                      f"tagger={self.tagger}"]
+        else:
+            parts += [f"window={self.window}", f"seed={self.seed}", f"topk={self.top_k}",
+                      f"leak={_on_off(bool(self.leak_guard))}", f"tagger={self.tagger}"]
+            if self.config:
+                parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":"), default=str))
+        parts.append("v=" + ",".join(f"{k}:{v}" for k, v in sorted(self.versions.items())))
+        return "|".join(parts)
+
+    __str__ = render
+
+    @property
+    def run_id(self) -> str:
+        return run_id_of(self.render())
+
+
 def make_signature(*, corpus_name: str, corpus_hash: str, generator: str, model: str, config: dict,
-                   options: GenerationOptions, tagger: str, versions: dict[str, str]) -> str:
-    parts = [
-        f"corpus={corpus_name}@{corpus_hash[:12]}",
-        f"gen={generator}",
-        f"model={model}",
-        f"mode={options.mode}",
-        f"upos={'on' if options.upos_filter else 'off'}",
-        f"window={options.window}",
-        f"seed={options.seed}",
-        f"topk={options.top_k}",
-        f"leak={'on' if options.leak_guard else 'off'}",
-        f"tagger={tagger}",
-    ]
-    if config:
-        parts.append("config=" + json.dumps(config, sort_keys=True, separators=(",", ":"), default=str))
-    parts.append("v=" + ",".join(f"{k}:{v}" for k, v in sorted(versions.items())))
-    return "|".join(parts)
+                   options, tagger: str, versions: dict[str, str]) -> RunSignature:
+    """The signature of a generated run (options: GenerationOptions)."""
+    return RunSignature(corpus_name=corpus_name, corpus_hash=corpus_hash, generator=generator, model=model,
+                        mode=options.mode, upos_filter=bool(options.upos_filter), tagger=tagger,
+                        versions=dict(versions), config=dict(config or {}), window=options.window,
+                        seed=options.seed, top_k=options.top_k, leak_guard=bool(options.leak_guard))
 
 
-def run_id_of(signature: str) -> str:
-    return hashlib.sha256(signature.encode()).hexdigest()[:16]
+def run_id_of(signature: "str | RunSignature") -> str:
+    text = signature.render() if isinstance(signature, RunSignature) else signature
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def options_dict(options: GenerationOptions) -> dict:
+def options_dict(options) -> dict:
     return asdict(options)

@@ -2,7 +2,12 @@
 
 Runs are self-contained: the documents and spans they were made from are stored with
 them, so reports, exports and the dashboard never need the original corpus file.
-Annotation tables belong to workbench.annotation and are created there.
+The schema (run and annotation tables) and its migrations are in workbench.store_schema;
+opening a store checks that the file is a workbench store, applies pending migrations,
+and refuses a foreign, damaged or newer file with a WorkbenchError.
+
+Rows are written and read by column name; the column lists come from the record
+dataclasses below, so a new field is a new column and a migration, nothing else.
 
 Writes are transactions: a batch of predictions lands whole or not at all, which is
 what makes an interrupted run resumable without loss or duplicates.
@@ -10,44 +15,31 @@ what makes an interrupted run resumable without loss or duplicates.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import socket
 import sqlite3
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Iterable, Iterator
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus, Document, Span
+from workbench.signature import RunSignature
+from workbench.store_schema import APPLICATION_ID, LEGACY_TABLES, MIGRATIONS, REQUIRED_TABLES, VERSION
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS corpora (
-    corpus_hash TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS documents (
-    corpus_hash TEXT NOT NULL REFERENCES corpora, doc_id TEXT NOT NULL, position INTEGER NOT NULL,
-    lang TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL,
-    PRIMARY KEY (corpus_hash, doc_id));
-CREATE TABLE IF NOT EXISTS spans (
-    corpus_hash TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
-    start INTEGER NOT NULL, "end" INTEGER NOT NULL, text TEXT NOT NULL, label TEXT NOT NULL,
-    entity_id TEXT NOT NULL, mask INTEGER NOT NULL,
-    PRIMARY KEY (corpus_hash, doc_id, span_index));
-CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY, signature TEXT NOT NULL, corpus_hash TEXT NOT NULL REFERENCES corpora,
-    corpus_name TEXT NOT NULL, generator TEXT NOT NULL, model TEXT NOT NULL, mode TEXT NOT NULL,
-    upos_filter INTEGER NOT NULL, options TEXT NOT NULL, config TEXT NOT NULL, versions TEXT NOT NULL,
-    status TEXT NOT NULL, n_slots INTEGER NOT NULL, created REAL NOT NULL, finished REAL,
-    source TEXT NOT NULL DEFAULT 'generated');
-CREATE TABLE IF NOT EXISTS span_upos (
-    corpus_hash TEXT NOT NULL, tagger TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
-    upos TEXT, PRIMARY KEY (corpus_hash, tagger, doc_id, span_index));
-CREATE TABLE IF NOT EXISTS predictions (
-    run_id TEXT NOT NULL REFERENCES runs, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
-    pseudonym TEXT NOT NULL, candidates TEXT NOT NULL, rank INTEGER, pick_upos TEXT,
-    failed INTEGER NOT NULL, note TEXT NOT NULL, seconds REAL NOT NULL, requests INTEGER NOT NULL,
-    PRIMARY KEY (run_id, doc_id, span_index));
-"""
+# How long a writer waits for another connection's write lock before giving up with a
+# message. Writes are short (one batch, one annotation save), so a wait this long means
+# another process holds the store on purpose, e.g. an open transaction in a SQL shell.
+BUSY_TIMEOUT_S = 20.0
+# Files up to this size get a full PRAGMA quick_check on open (about a second for this
+# size); larger ones are checked before their first write.
+QUICK_CHECK_ON_OPEN_BYTES = 64 * 2**20
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +58,10 @@ class StoredPrediction:
 
 @dataclass(frozen=True, slots=True)
 class RunRecord:
+    """A stored run. `signature` is the rendered signature string (as in captions); the
+    signature's fields are columns of their own, and `signature_record` gives them back as a
+    RunSignature. Constructed with a RunSignature in place of the string, the record takes
+    its fields (tagger, window, seed, ...) from it and keeps the rendered string."""
     run_id: str
     signature: str
     corpus_hash: str
@@ -82,19 +78,211 @@ class RunRecord:
     created: float
     finished: float | None
     source: str  # generated | imported
+    tagger: str | None = None
+    window: int | None = None
+    seed: int | None = None
+    top_k: int | None = None
+    leak_guard: bool | None = None
+    file_sha256: str | None = None
+    missing: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.signature, RunSignature):
+            sig = self.signature
+            for name in ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing"):
+                if getattr(self, name) is None:
+                    object.__setattr__(self, name, getattr(sig, name))
+            object.__setattr__(self, "signature", sig.render())
+
+    @property
+    def signature_record(self) -> RunSignature:
+        return RunSignature(corpus_name=self.corpus_name, corpus_hash=self.corpus_hash, generator=self.generator,
+                            model=self.model, mode=self.mode, upos_filter=self.upos_filter, tagger=self.tagger or "",
+                            versions=dict(self.versions), config=dict(self.config), window=self.window,
+                            seed=self.seed, top_k=self.top_k, leak_guard=self.leak_guard, source=self.source,
+                            file_sha256=self.file_sha256, missing=self.missing)
+
+
+RUN_COLUMNS = tuple(f.name for f in fields(RunRecord))
+PREDICTION_COLUMNS = ("run_id",) + tuple(f.name for f in fields(StoredPrediction))
+_JSON_RUN_FIELDS = ("options", "config", "versions")
+_BOOL_RUN_FIELDS = ("upos_filter", "leak_guard")
+
+
+def _columns(names: Iterable[str]) -> str:
+    return ", ".join(f'"{n}"' for n in names)
+
+
+def _insert_sql(table: str, names: tuple[str, ...], conflict: str = "") -> str:
+    return f"INSERT INTO {table} ({_columns(names)}) VALUES ({', '.join(':' + n for n in names)}) {conflict}"
+
+
+def _run_row(record: RunRecord) -> dict:
+    row = {name: getattr(record, name) for name in RUN_COLUMNS}
+    for name in _JSON_RUN_FIELDS:
+        row[name] = json.dumps(row[name])
+    for name in _BOOL_RUN_FIELDS:
+        row[name] = None if row[name] is None else int(row[name])
+    return row
+
+
+def _record(row: sqlite3.Row | tuple) -> RunRecord:
+    values = dict(zip(RUN_COLUMNS, row))
+    for name in _JSON_RUN_FIELDS:
+        values[name] = json.loads(values[name])
+    for name in _BOOL_RUN_FIELDS:
+        values[name] = None if values[name] is None else bool(values[name])
+    return RunRecord(**values)
+
+
+def _prediction_row(run_id: str, p: StoredPrediction) -> dict:
+    row = {name: getattr(p, name) for name in PREDICTION_COLUMNS[1:]}
+    row.update(run_id=run_id, candidates=json.dumps(p.candidates, ensure_ascii=False), failed=int(p.failed))
+    return row
+
+
+def _translate(exc: sqlite3.Error, path: Path, timeout: float) -> WorkbenchError | None:
+    """The tool's own words for what SQLite reports about the file; None: a programming error."""
+    message = str(exc).lower()
+    if "locked" in message or "busy" in message:
+        return WorkbenchError(f"the store {path} is locked by another process (waited {timeout:g} s); try again "
+                              "when that process has finished, or stop it")
+    if "full" in message:
+        return WorkbenchError(f"the disk holding the store {path} is full (or the store reached its size limit); "
+                              "nothing of the last write was stored; free some space and run the same command "
+                              "again to resume")
+    if "readonly" in message or "read-only" in message:
+        return WorkbenchError(f"the store {path} is read-only (opened read-only, or the file or its folder is "
+                              "not writable); this command needs to write to it")
+    if "not a database" in message or "malformed" in message or "corrupt" in message:
+        return WorkbenchError(f"the store {path} is damaged or not a workbench store ({exc}); restore it from a "
+                              "backup or use another --store")
+    if "unable to open" in message or "disk i/o" in message:
+        return WorkbenchError(f"cannot open the store {path} ({exc})")
+    return None
+
+
+def _reported(method):
+    """Methods that touch the file turn SQLite's file errors into WorkbenchErrors."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            error = _translate(exc, getattr(self, "path", "?"), getattr(self, "timeout", BUSY_TIMEOUT_S))
+            if error is None:
+                raise
+            raise error from None
+    return wrapper
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class RunStore:
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        if str(path) != ":memory:":
+    """One store file. `read_only=True` (or a `file:PATH?mode=ro` URI, or a file the user
+    cannot write) opens it read-only: listing, showing, exporting and reports work, writing
+    raises a WorkbenchError. `create=False` refuses a path where no store exists."""
+
+    @_reported
+    def __init__(self, path: str | Path, *, read_only: bool = False, create: bool = True,
+                 timeout: float = BUSY_TIMEOUT_S) -> None:
+        text = str(path)
+        if text.startswith("file:"):  # an SQLite URI: file:PATH?mode=ro
+            parts = urlsplit(text)
+            read_only = read_only or parse_qs(parts.query).get("mode", [""])[0] == "ro"
+            text = unquote(parts.path)
+        self.path = Path(text)
+        self.timeout = timeout
+        self._lease_runs: set[str] = set()
+        self._checked = False
+        memory = text == ":memory:"
+        exists = not memory and self.path.exists()
+        if not memory and not exists and (read_only or not create):
+            raise WorkbenchError(f"no run store at {self.path} (check --store or $WORKBENCH_STORE)")
+        if exists:
+            self._check_header()
+            read_only = read_only or not os.access(self.path, os.W_OK)
+        elif not memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        # timeout: concurrent writers (annotators, a run) wait for the lock instead of failing.
-        self.db = sqlite3.connect(str(path), timeout=60, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        self.read_only = read_only
+        uri = "file::memory:" if memory else f"file:{self.path.resolve().as_posix()}?mode={'ro' if read_only else 'rwc'}"
+        self.db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
+        try:
+            if not read_only:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            if exists and self.path.stat().st_size <= QUICK_CHECK_ON_OPEN_BYTES:
+                self._quick_check()
+            self._open_schema()
+        except BaseException:
+            self.db.close()
+            raise
+
+    # -- opening ---------------------------------------------------------------------
+    def _check_header(self) -> None:
+        with self.path.open("rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+        if head and head != _SQLITE_HEADER:
+            raise WorkbenchError(f"{self.path} is not a run store (not an SQLite database); check --store")
+        if head and len(head) < len(_SQLITE_HEADER) or (head and self.path.stat().st_size < 512):
+            raise WorkbenchError(f"the store {self.path} is truncated ({self.path.stat().st_size} bytes); restore it "
+                                 "from a backup or use another --store")
+
+    def _quick_check(self) -> None:
+        problems = [r[0] for r in self.db.execute("PRAGMA quick_check(5)").fetchall()]
+        if problems != ["ok"]:
+            raise WorkbenchError(f"the store {self.path} is damaged (SQLite quick_check: {'; '.join(problems)}); "
+                                 "restore it from a backup or use another --store")
+        self._checked = True
+
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+    def _state(self) -> tuple[int, int, set[str]]:
+        return (self.db.execute("PRAGMA user_version").fetchone()[0],
+                self.db.execute("PRAGMA application_id").fetchone()[0], self._tables())
+
+    def _refuse_foreign_or_damaged(self, version: int, app_id: int, tables: set[str]) -> None:
+        ours = set(REQUIRED_TABLES) | {"sqlite_sequence"}
+        if app_id not in (0, APPLICATION_ID) or (tables and not tables & ours):
+            listed = ", ".join(sorted(tables)[:5]) or "none"
+            raise WorkbenchError(f"{self.path} is another application's SQLite database (tables: {listed}), not a "
+                                 "run store; the workbench leaves it alone; use another --store")
+        if version > VERSION:
+            raise WorkbenchError(f"the store {self.path} was written by a newer version of the workbench (schema "
+                                 f"{version}; this version knows up to {VERSION}); upgrade the workbench to use it")
+        expected = set(REQUIRED_TABLES) if version == VERSION else (LEGACY_TABLES if tables else set())
+        missing = sorted(expected - tables)
+        if missing:
+            raise WorkbenchError(f"the store {self.path} is damaged: table(s) {', '.join(missing)} missing; the "
+                                 "workbench never recreates a missing table of a store that holds data; restore "
+                                 "it from a backup or use another --store")
+
+    def _open_schema(self) -> None:
+        version, app_id, tables = self._state()
+        self._refuse_foreign_or_damaged(version, app_id, tables)
+        if version == VERSION:
+            return
+        if self.read_only:
+            what = "empty" if not tables else f"from an older version (schema {version})"
+            raise WorkbenchError(f"the store {self.path} is {what} and opened read-only; open it once writable "
+                                 f"so the workbench can {'create' if not tables else 'upgrade'} it")
+        with self.transaction():
+            version, app_id, tables = self._state()  # another process may have migrated meanwhile
+            self._refuse_foreign_or_damaged(version, app_id, tables)
+            for migration in MIGRATIONS[version:]:
+                migration(self.db)
+            self.db.execute(f"PRAGMA user_version={VERSION}")
+            self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
 
     def close(self) -> None:
         self.db.close()
@@ -103,28 +291,49 @@ class RunStore:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         # BEGIN IMMEDIATE takes the write lock up front, so two writers never deadlock
         # half-way through a batch.
-        self.db.execute("BEGIN IMMEDIATE")
         try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        else:
-            self.db.execute("COMMIT")
+            if self.read_only:
+                raise WorkbenchError(f"the store {self.path} is open read-only; this command needs to write to it")
+            if not self._checked and self.path.name != ":memory:":
+                self._quick_check()  # a large store: checked once, before its first write
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                if self.db.in_transaction:  # SQLite rolls back by itself after some errors (disk full)
+                    self.db.execute("ROLLBACK")
+                raise
+            else:
+                self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            error = _translate(exc, self.path, self.timeout)
+            if error is None:
+                raise
+            raise error from None
 
     # -- corpora ---------------------------------------------------------------------
+    @_reported
     def save_corpus(self, corpus: Corpus) -> None:
+        """Idempotent, also when two processes save the same corpus at the same moment."""
         if self.db.execute("SELECT 1 FROM corpora WHERE corpus_hash=?", (corpus.content_hash,)).fetchone():
             return
         with self.transaction() as db:
-            db.execute("INSERT INTO corpora VALUES (?,?,?,?)", (corpus.content_hash, corpus.name, corpus.source, time.time()))
-            db.executemany("INSERT INTO documents VALUES (?,?,?,?,?,?)",
+            if db.execute("SELECT 1 FROM corpora WHERE corpus_hash=?", (corpus.content_hash,)).fetchone():
+                return  # saved by another process while this one waited for the lock
+            db.execute("INSERT INTO corpora (corpus_hash, name, source, created) VALUES (?,?,?,?)",
+                       (corpus.content_hash, corpus.name, corpus.source, time.time()))
+            db.executemany("INSERT INTO documents (corpus_hash, doc_id, position, lang, text, meta) "
+                           "VALUES (?,?,?,?,?,?)",
                            [(corpus.content_hash, d.doc_id, i, d.lang, d.text, json.dumps(dict(d.meta)))
                             for i, d in enumerate(corpus.documents)])
-            db.executemany("INSERT INTO spans VALUES (?,?,?,?,?,?,?,?,?)",
-                           [(corpus.content_hash, d.doc_id, i, s.start, s.end, s.text, s.label, s.entity_id, int(s.mask))
-                            for d in corpus.documents for i, s in enumerate(d.spans)])
+            db.executemany('INSERT INTO spans (corpus_hash, doc_id, span_index, start, "end", text, label, '
+                           'entity_id, mask) VALUES (?,?,?,?,?,?,?,?,?)',
+                           [(corpus.content_hash, d.doc_id, i, s.start, s.end, s.text, s.label, s.entity_id,
+                             int(s.mask)) for d in corpus.documents for i, s in enumerate(d.spans)])
 
+    @_reported
     def load_corpus(self, corpus_hash: str) -> Corpus:
         row = self.db.execute("SELECT name, source FROM corpora WHERE corpus_hash=?", (corpus_hash,)).fetchone()
         if row is None:
@@ -140,71 +349,155 @@ class RunStore:
                          (corpus_hash,)))
         return Corpus(row[0], row[1], docs)
 
+    @_reported
     def corpora(self) -> list[tuple[str, str, str]]:
         return self.db.execute("SELECT corpus_hash, name, source FROM corpora ORDER BY created").fetchall()
 
     # -- span UPOS (tags of the originals, per tagger) ---------------------------------
+    @_reported
     def span_upos(self, corpus_hash: str, tagger: str) -> dict[tuple[str, int], str | None]:
         return {(d, i): u for d, i, u in self.db.execute(
             "SELECT doc_id, span_index, upos FROM span_upos WHERE corpus_hash=? AND tagger=?", (corpus_hash, tagger))}
 
+    @_reported
     def save_span_upos(self, corpus_hash: str, tagger: str, tags: dict[tuple[str, int], str | None]) -> None:
+        # INSERT OR REPLACE: two processes tagging the same corpus write the same rows.
         with self.transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO span_upos VALUES (?,?,?,?,?)",
-                           [(corpus_hash, tagger, d, i, u) for (d, i), u in tags.items()])
+            db.executemany("INSERT OR REPLACE INTO span_upos (corpus_hash, tagger, doc_id, span_index, upos) "
+                           "VALUES (?,?,?,?,?)", [(corpus_hash, tagger, d, i, u) for (d, i), u in tags.items()])
 
     # -- runs ------------------------------------------------------------------------
+    @_reported
     def create_run(self, record: RunRecord) -> None:
+        """Store a new run; a run with the same id (so the same signature) already stored is kept."""
         with self.transaction() as db:
-            db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (record.run_id, record.signature, record.corpus_hash, record.corpus_name, record.generator,
-                        record.model, record.mode, int(record.upos_filter), json.dumps(record.options),
-                        json.dumps(record.config), json.dumps(record.versions), record.status, record.n_slots,
-                        record.created, record.finished, record.source))
+            db.execute(_insert_sql("runs", RUN_COLUMNS, "ON CONFLICT (run_id) DO NOTHING"), _run_row(record))
 
+    @_reported
     def finish_run(self, run_id: str) -> None:
         with self.transaction() as db:
             db.execute("UPDATE runs SET status='complete', finished=? WHERE run_id=?", (time.time(), run_id))
 
+    @_reported
+    def reopen_run(self, run_id: str) -> None:
+        """Mark a run running again (its missing spans will be generated on the next resume)."""
+        with self.transaction() as db:
+            db.execute("UPDATE runs SET status='running', finished=NULL WHERE run_id=?", (run_id,))
+
+    @_reported
     def delete_run(self, run_id: str) -> None:
         with self.transaction() as db:
             db.execute("DELETE FROM predictions WHERE run_id=?", (run_id,))
             db.execute("DELETE FROM runs WHERE run_id=?", (run_id,))
 
-    @staticmethod
-    def _record(row) -> RunRecord:
-        (run_id, signature, corpus_hash, corpus_name, generator, model, mode, upos_filter, options, config, versions,
-         status, n_slots, created, finished, source) = row
-        return RunRecord(run_id, signature, corpus_hash, corpus_name, generator, model, mode, bool(upos_filter),
-                         json.loads(options), json.loads(config), json.loads(versions), status, n_slots, created,
-                         finished, source)
+    def _select_runs(self, where: str = "", args: tuple = ()) -> list[RunRecord]:
+        rows = self.db.execute(f"SELECT {_columns(RUN_COLUMNS)} FROM runs {where} ORDER BY created, run_id", args)
+        return [_record(r) for r in rows.fetchall()]
 
-    def run(self, run_id: str) -> RunRecord:
-        rows = self.db.execute("SELECT * FROM runs WHERE run_id LIKE ?", (run_id + "%",)).fetchall()
-        if len(rows) != 1:
-            raise WorkbenchError(f"{'no run' if not rows else 'several runs'} matching {run_id!r} in {self.path}")
-        return self._record(rows[0])
+    @_reported
+    def get_run(self, run_id: str) -> RunRecord | None:
+        """The run with exactly this id, or None."""
+        found = self._select_runs("WHERE run_id=?", (run_id,))
+        return found[0] if found else None
 
-    def find_run(self, run_id: str) -> RunRecord | None:
-        row = self.db.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
-        return self._record(row) if row else None
+    @_reported
+    def resolve_run(self, prefix: str) -> RunRecord:
+        """The one run whose id starts with `prefix` (as typed on the command line).
 
+        Compared as plain text: '_' and '%' are characters like any other, never wildcards."""
+        if not prefix:
+            raise WorkbenchError(f"an empty run id matches every run in {self.path}; give at least its first characters")
+        found = self._select_runs("WHERE substr(run_id, 1, ?) = ?", (len(prefix), prefix))
+        if len(found) != 1:
+            raise WorkbenchError(f"{'no run' if not found else f'{len(found)} runs'} matching {prefix!r} in "
+                                 f"{self.path}" + ("; give more characters of the id" if found else
+                                                   "; `workbench runs` lists them"))
+        return found[0]
+
+    # Older names, kept for callers outside the store: `run` resolved a prefix, `find_run`
+    # looked up an exact id.
+    run = resolve_run
+    find_run = get_run
+
+    @_reported
     def runs(self) -> list[RunRecord]:
-        return [self._record(r) for r in self.db.execute("SELECT * FROM runs ORDER BY created")]
+        return self._select_runs()
+
+    # -- run leases: one generating process per run -----------------------------------
+    @contextmanager
+    def claim_run(self, run_id: str) -> Iterator[None]:
+        """Hold the run for this process while it generates; a second process gets a WorkbenchError.
+
+        The lease (pid, host, start, last heartbeat) is a row in run_leases; add_predictions
+        refreshes the heartbeat. A lease left by a process that no longer runs on this host
+        is taken over; a lease from another host is respected until released."""
+        host, pid = socket.gethostname(), os.getpid()
+        now = time.time()
+        with self.transaction() as db:
+            row = db.execute("SELECT pid, host, started FROM run_leases WHERE run_id=?", (run_id,)).fetchone()
+            if row is not None and (row[0], row[1]) != (pid, host) and (row[1] != host or _pid_alive(row[0])):
+                since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row[2]))
+                raise WorkbenchError(f"run {run_id} is being generated by process {row[0]} on {row[1]} since "
+                                     f"{since}; wait for it or stop it")
+            db.execute("INSERT OR REPLACE INTO run_leases (run_id, pid, host, started, heartbeat) VALUES (?,?,?,?,?)",
+                       (run_id, pid, host, now, now))
+        self._lease_runs.add(run_id)
+        try:
+            yield
+        finally:
+            self._lease_runs.discard(run_id)
+            try:
+                with self.transaction() as db:
+                    db.execute("DELETE FROM run_leases WHERE run_id=? AND pid=? AND host=?", (run_id, pid, host))
+            except WorkbenchError:
+                pass  # e.g. the disk is full: the lease of a dead process is taken over later
+
+    @_reported
+    def lease(self, run_id: str) -> tuple[int, str, float, float] | None:
+        """(pid, host, started, heartbeat) of the process generating the run, or None."""
+        return self.db.execute("SELECT pid, host, started, heartbeat FROM run_leases WHERE run_id=?",
+                               (run_id,)).fetchone()
 
     # -- predictions -----------------------------------------------------------------
+    @_reported
     def add_predictions(self, run_id: str, predictions: Iterable[StoredPrediction]) -> None:
         """One transaction; a (run, document, span) stored twice is an error, never a silent overwrite."""
+        rows = [_prediction_row(run_id, p) for p in predictions]
         with self.transaction() as db:
-            db.executemany("INSERT INTO predictions VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                           [(run_id, p.doc_id, p.span_index, p.pseudonym, json.dumps(p.candidates, ensure_ascii=False),
-                             p.rank, p.pick_upos, int(p.failed), p.note, p.seconds, p.requests) for p in predictions])
+            db.executemany(_insert_sql("predictions", PREDICTION_COLUMNS), rows)
+            if run_id in self._lease_runs:
+                db.execute("UPDATE run_leases SET heartbeat=? WHERE run_id=?", (time.time(), run_id))
 
+    @_reported
     def predictions(self, run_id: str) -> list[StoredPrediction]:
-        return [StoredPrediction(d, i, p, tuple(json.loads(c)), r, u, bool(f), n, s, q)
-                for d, i, p, c, r, u, f, n, s, q in self.db.execute(
-                    "SELECT doc_id, span_index, pseudonym, candidates, rank, pick_upos, failed, note, seconds, requests "
-                    "FROM predictions WHERE run_id=? ORDER BY doc_id, span_index", (run_id,))]
+        names = PREDICTION_COLUMNS[1:]
+        out = []
+        for row in self.db.execute(f"SELECT {_columns(names)} FROM predictions WHERE run_id=? "
+                                   "ORDER BY doc_id, span_index", (run_id,)):
+            values = dict(zip(names, row))
+            values.update(candidates=tuple(json.loads(values["candidates"])), failed=bool(values["failed"]))
+            out.append(StoredPrediction(**values))
+        return out
 
+    @_reported
+    def count_predictions(self, run_id: str, failed: bool | None = None) -> int:
+        """How many predictions the run has stored (only failed ones, or only successful ones, if asked)."""
+        if failed is None:
+            return self.db.execute("SELECT COUNT(*) FROM predictions WHERE run_id=?", (run_id,)).fetchone()[0]
+        return self.db.execute("SELECT COUNT(*) FROM predictions WHERE run_id=? AND failed=?",
+                               (run_id, int(failed))).fetchone()[0]
+
+    @_reported
+    def delete_failed_predictions(self, run_id: str) -> int:
+        """Forget the run's FAILED spans and mark it running, so resuming generates them again.
+
+        Returns how many were deleted; with none, the run's status is left as it was."""
+        with self.transaction() as db:
+            deleted = db.execute("DELETE FROM predictions WHERE run_id=? AND failed=1", (run_id,)).rowcount
+            if deleted:
+                db.execute("UPDATE runs SET status='running', finished=NULL WHERE run_id=?", (run_id,))
+        return deleted
+
+    @_reported
     def done_keys(self, run_id: str) -> set[tuple[str, int]]:
         return set(self.db.execute("SELECT doc_id, span_index FROM predictions WHERE run_id=?", (run_id,)).fetchall())

@@ -1,7 +1,7 @@
 """Error annotations in the run store: who gave which tag to which pseudonym.
 
-The tables live in the same SQLite file as the runs they annotate (created here with
-CREATE TABLE IF NOT EXISTS; the run store's schema stays the foundation's):
+The tables live in the same SQLite file as the runs they annotate, and in the same
+versioned schema (workbench.store_schema: one user_version, one migration sequence):
 
     annotations         the current tag per (run, document, span, annotator)
     annotation_log      every save ever made, append-only: an overwrite loses nothing
@@ -9,7 +9,7 @@ CREATE TABLE IF NOT EXISTS; the run store's schema stays the foundation's):
 
 Concurrency: every annotator (a dashboard session, an import, a doccano pull) holds its
 own connection; each save is one BEGIN IMMEDIATE transaction, and SQLite's busy timeout
-(60 s, set by RunStore) makes a second writer wait instead of failing. Different
+(workbench.store.BUSY_TIMEOUT_S) makes a second writer wait instead of failing. Different
 annotators write different rows, so two people saving at the same moment both keep
 their work; the same annotator saving twice keeps the later tag and both log entries.
 """
@@ -26,22 +26,6 @@ from workbench.annotation.tagset import Tagset, load_tagset
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS annotations (
-    run_id TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL, annotator TEXT NOT NULL,
-    tag TEXT NOT NULL, note TEXT NOT NULL, source TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
-    PRIMARY KEY (run_id, doc_id, span_index, annotator));
-CREATE TABLE IF NOT EXISTS annotation_log (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, doc_id TEXT NOT NULL,
-    span_index INTEGER NOT NULL, annotator TEXT NOT NULL, tag TEXT NOT NULL, note TEXT NOT NULL,
-    source TEXT NOT NULL, saved REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS annotation_sample_info (
-    sample TEXT PRIMARY KEY, recipe TEXT NOT NULL, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS annotation_samples (
-    sample TEXT NOT NULL REFERENCES annotation_sample_info, position INTEGER NOT NULL,
-    run_id TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
-    PRIMARY KEY (sample, position), UNIQUE (sample, run_id, doc_id, span_index));
-"""
 
 SOURCES = ("dashboard", "jsonl", "doccano", "api")
 
@@ -82,15 +66,19 @@ class AnnotationStore:
     """Annotation access over one run store; open one per annotator/thread/process."""
 
     def __init__(self, store: RunStore | str | Path, tagset: Tagset | None = None) -> None:
-        self.runs = store if isinstance(store, RunStore) else RunStore(store)
+        self.run_store = store if isinstance(store, RunStore) else RunStore(store)
         self._owns = not isinstance(store, RunStore)
         self.tagset = tagset or load_tagset()
-        self.db = self.runs.db
-        self.db.executescript(SCHEMA)
+        self.db = self.run_store.db
+
+    @property
+    def runs(self) -> RunStore:
+        """Deprecated name of `run_store` (it is a RunStore, not a list of runs)."""
+        return self.run_store
 
     def close(self) -> None:
         if self._owns:
-            self.runs.close()
+            self.run_store.close()
 
     # -- validation ------------------------------------------------------------------
     def _check(self, a: Annotation, where: str = "") -> Annotation:
@@ -103,7 +91,7 @@ class AnnotationStore:
         if not self.db.execute("SELECT 1 FROM predictions WHERE run_id=? AND doc_id=? AND span_index=?",
                                (a.run_id, a.doc_id, a.span_index)).fetchone():
             raise WorkbenchError(f"{prefix}run {a.run_id[:12]}, document {a.doc_id}, span {a.span_index}: no such "
-                                 f"pseudonym in {self.runs.path}")
+                                 f"pseudonym in {self.run_store.path}")
         return replace(a, annotator=_check_annotator(a.annotator), note=(a.note or "").strip())
 
     # -- writing ---------------------------------------------------------------------
@@ -115,7 +103,7 @@ class AnnotationStore:
         checked = [self._check(a, where[i] if where else "") for i, a in enumerate(annotations)]
         now = time.time()
         stored = [replace(a, updated=now) for a in checked]
-        with self.runs.transaction() as db:
+        with self.run_store.transaction() as db:
             db.executemany(
                 "INSERT INTO annotations VALUES (?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT (run_id, doc_id, span_index, annotator) DO UPDATE SET "
@@ -165,8 +153,8 @@ class AnnotationStore:
         if not items:
             raise WorkbenchError(f"sample {name!r} would be empty")
         if self.db.execute("SELECT 1 FROM annotation_sample_info WHERE sample=?", (name,)).fetchone():
-            raise WorkbenchError(f"a sample named {name!r} already exists in {self.runs.path}; pick another name")
-        with self.runs.transaction() as db:
+            raise WorkbenchError(f"a sample named {name!r} already exists in {self.run_store.path}; pick another name")
+        with self.run_store.transaction() as db:
             db.execute("INSERT INTO annotation_sample_info VALUES (?,?,?)",
                        (name, json.dumps(recipe, sort_keys=True), time.time()))
             db.executemany("INSERT INTO annotation_samples VALUES (?,?,?,?,?)",
@@ -182,7 +170,7 @@ class AnnotationStore:
         items = [SampleItem(*r) for r in self.db.execute(
             "SELECT run_id, doc_id, span_index FROM annotation_samples WHERE sample=? ORDER BY position", (name,))]
         if not items:
-            raise WorkbenchError(f"no sample named {name!r} in {self.runs.path}")
+            raise WorkbenchError(f"no sample named {name!r} in {self.run_store.path}")
         return items
 
     def done_positions(self, name: str, annotator: str) -> set[int]:

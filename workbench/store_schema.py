@@ -1,0 +1,132 @@
+"""The run store's schema, its version and the ordered migrations that bring an older store up to date.
+
+One file, one version: `PRAGMA user_version` counts the migrations applied, for the run
+tables and the annotation tables alike (workbench.annotation keeps no schema of its own).
+A store written before versions existed has user_version 0 and the tables of
+OLD_SCHEMA; migration 1 is that schema itself (CREATE IF NOT EXISTS), so a new store and an
+old one take the same path. A migration is applied once, in one transaction with the
+version bump, so a crash leaves the store at the version before.
+
+To change the schema: append a migration (never edit an applied one) and extend the
+record dataclasses in workbench.store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+# "PWB1" as a big-endian integer: marks the file as the workbench's (PRAGMA application_id),
+# so another application's database is recognised as foreign.
+APPLICATION_ID = 0x50574231
+
+# The tables every store has; a store missing one of them is damaged, never silently repaired.
+REQUIRED_TABLES = ("corpora", "documents", "spans", "runs", "span_upos", "predictions",
+                   "annotations", "annotation_log", "annotation_sample_info", "annotation_samples", "run_leases")
+# Tables a store written before schema versions has at least (annotation tables came later).
+LEGACY_TABLES = {"corpora", "documents", "spans", "runs", "span_upos", "predictions"}
+
+# Migration 1: the schema of the store and of workbench.annotation as they were before
+# versions (the text of both modules at that time, unchanged).
+SCHEMA_1 = """
+CREATE TABLE IF NOT EXISTS corpora (
+    corpus_hash TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    corpus_hash TEXT NOT NULL REFERENCES corpora, doc_id TEXT NOT NULL, position INTEGER NOT NULL,
+    lang TEXT NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL,
+    PRIMARY KEY (corpus_hash, doc_id));
+CREATE TABLE IF NOT EXISTS spans (
+    corpus_hash TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
+    start INTEGER NOT NULL, "end" INTEGER NOT NULL, text TEXT NOT NULL, label TEXT NOT NULL,
+    entity_id TEXT NOT NULL, mask INTEGER NOT NULL,
+    PRIMARY KEY (corpus_hash, doc_id, span_index));
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY, signature TEXT NOT NULL, corpus_hash TEXT NOT NULL REFERENCES corpora,
+    corpus_name TEXT NOT NULL, generator TEXT NOT NULL, model TEXT NOT NULL, mode TEXT NOT NULL,
+    upos_filter INTEGER NOT NULL, options TEXT NOT NULL, config TEXT NOT NULL, versions TEXT NOT NULL,
+    status TEXT NOT NULL, n_slots INTEGER NOT NULL, created REAL NOT NULL, finished REAL,
+    source TEXT NOT NULL DEFAULT 'generated');
+CREATE TABLE IF NOT EXISTS span_upos (
+    corpus_hash TEXT NOT NULL, tagger TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
+    upos TEXT, PRIMARY KEY (corpus_hash, tagger, doc_id, span_index));
+CREATE TABLE IF NOT EXISTS predictions (
+    run_id TEXT NOT NULL REFERENCES runs, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
+    pseudonym TEXT NOT NULL, candidates TEXT NOT NULL, rank INTEGER, pick_upos TEXT,
+    failed INTEGER NOT NULL, note TEXT NOT NULL, seconds REAL NOT NULL, requests INTEGER NOT NULL,
+    PRIMARY KEY (run_id, doc_id, span_index));
+CREATE TABLE IF NOT EXISTS annotations (
+    run_id TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL, annotator TEXT NOT NULL,
+    tag TEXT NOT NULL, note TEXT NOT NULL, source TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
+    PRIMARY KEY (run_id, doc_id, span_index, annotator));
+CREATE TABLE IF NOT EXISTS annotation_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, doc_id TEXT NOT NULL,
+    span_index INTEGER NOT NULL, annotator TEXT NOT NULL, tag TEXT NOT NULL, note TEXT NOT NULL,
+    source TEXT NOT NULL, saved REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS annotation_sample_info (
+    sample TEXT PRIMARY KEY, recipe TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS annotation_samples (
+    sample TEXT NOT NULL REFERENCES annotation_sample_info, position INTEGER NOT NULL,
+    run_id TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
+    PRIMARY KEY (sample, position), UNIQUE (sample, run_id, doc_id, span_index));
+"""
+
+# Migration 2: the run signature's fields as columns (issue 11), and run leases (one
+# generating process per run).
+SCHEMA_2 = """
+ALTER TABLE runs ADD COLUMN tagger TEXT;
+ALTER TABLE runs ADD COLUMN "window" INTEGER;
+ALTER TABLE runs ADD COLUMN seed INTEGER;
+ALTER TABLE runs ADD COLUMN top_k INTEGER;
+ALTER TABLE runs ADD COLUMN leak_guard INTEGER;
+ALTER TABLE runs ADD COLUMN file_sha256 TEXT;
+ALTER TABLE runs ADD COLUMN missing TEXT;
+CREATE TABLE run_leases (
+    run_id TEXT PRIMARY KEY, pid INTEGER NOT NULL, host TEXT NOT NULL, started REAL NOT NULL,
+    heartbeat REAL NOT NULL);
+"""
+
+_SIGNATURE_KEYS = {"tagger": "tagger", "window": "window", "seed": "seed", "topk": "top_k", "leak": "leak_guard",
+                   "file_sha256": "file_sha256", "missing": "missing"}
+
+
+def _backfill_signature_columns(db: sqlite3.Connection) -> None:
+    """Runs stored before migration 2 have their settings only inside the signature string.
+
+    This one-off reading of the old string is the only place it is ever parsed; from
+    here on the columns are the record and the string is only rendered from them."""
+    for run_id, signature in db.execute("SELECT run_id, signature FROM runs").fetchall():
+        values: dict[str, object] = {}
+        for part in signature.split("|"):
+            key, _, value = part.partition("=")
+            if key in _SIGNATURE_KEYS and key not in values:
+                values[key] = value
+        columns = {_SIGNATURE_KEYS[k]: v for k, v in values.items()}
+        for name in ("window", "seed", "top_k"):
+            if name in columns:
+                try:
+                    columns[name] = int(columns[name])
+                except ValueError:
+                    columns[name] = None
+        if "leak_guard" in columns:
+            columns["leak_guard"] = int(columns["leak_guard"] == "on")
+        if columns:
+            assignments = ", ".join(f'"{k}"=:{k}' for k in columns)
+            db.execute(f"UPDATE runs SET {assignments} WHERE run_id=:run_id", {**columns, "run_id": run_id})
+
+
+def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
+    def apply(db: sqlite3.Connection) -> None:
+        for statement in sql.split(";"):
+            if statement.strip():
+                db.execute(statement)
+    return apply
+
+
+def _migration_2(db: sqlite3.Connection) -> None:
+    _script(SCHEMA_2)(db)
+    _backfill_signature_columns(db)
+
+
+# In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2)
+VERSION = len(MIGRATIONS)
