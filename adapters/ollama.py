@@ -26,7 +26,6 @@ from workbench.llm.prompt import Prompt, build_prompt
 from workbench.text.slots import Slot
 
 _KEPT_WINDOWS = 256  # answers kept for windows that straddle two batches
-_LOOKUP_SECONDS = 1e-6  # a reused answer costs no request; nonzero so the engine keeps it
 
 
 class OllamaGenerator(Generator):
@@ -66,9 +65,9 @@ class OllamaGenerator(Generator):
                 outcome = self._client.ask(prompt, _request_id(first, prompt, self.options.mode), self.seed)
                 self._remember(key, outcome)
                 requests = _split(outcome.requests, len(members))
-                seconds = [max(outcome.seconds, _LOOKUP_SECONDS) / len(members)] * len(members)
-            else:
-                requests, seconds = [0] * len(members), [_LOOKUP_SECONDS] * len(members)
+                seconds = [outcome.seconds / len(members)] * len(members)
+            else:  # a reused answer: measured, and it cost nothing
+                requests, seconds = [0] * len(members), [0.0] * len(members)
             context = first.render(MASK_BREAK)  # what the model saw, masks left out
             for n, i in enumerate(members):
                 predictions[i] = self._prediction(slots[i], prompt, outcome, context, seconds[n], requests[n])

@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from workbench.engine import original_upos, run_generation
-from workbench.generators import GenerationOptions, create_generator
+from workbench.engine import original_upos
 from workbench.loaders import shipped_corpus
+from workbench.pipeline import generate_run
 from workbench.store import RunStore
 from workbench.upos import get_tagger
 
@@ -30,11 +30,11 @@ def timed_run(corpus, name, batch_size, folder: Path) -> tuple[float, list]:
     tagger = get_tagger("spacy", quiet=True)
     store.save_corpus(corpus)
     original_upos(store, corpus, tagger)  # warm the tag cache: not part of generation
-    gen = create_generator(name, options=GenerationOptions(upos_filter=(name == "upos")))
     started = time.perf_counter()
-    record = run_generation(store, corpus, gen, tagger, batch_size=batch_size, progress=False)
+    result = generate_run(corpus, name, options={"upos_filter": name == "upos"}, store=store, tagger=tagger,
+                          batch_size=batch_size, progress=False)
     seconds = time.perf_counter() - started
-    out = [(p.doc_id, p.span_index, p.pseudonym) for p in store.predictions(record.run_id)]
+    out = [(p.doc_id, p.span_index, p.pseudonym) for p in store.predictions(result.run_id)]
     store.close()
     return seconds, out
 

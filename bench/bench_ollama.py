@@ -21,11 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from workbench.engine import run_generation
-from workbench.generators import GenerationOptions, create_generator
 from workbench.llm.stats import run_failures
 from workbench.loaders import shipped_corpus
 from workbench.model import Corpus
+from workbench.pipeline import generate_run
 from workbench.store import RunStore
 from workbench.upos import get_tagger
 
@@ -64,7 +63,8 @@ def main() -> None:
         url, model = server.url, args.model or launch.MODEL
     else:
         url, model = args.url, args.model or "qwen2.5:1.5b-instruct"
-    settings = dict(item.split("=", 1) for item in args.option)
+    from workbench.cli.generate import parse_generator_settings
+    settings = parse_generator_settings(None, tuple(args.option))
     settings.update(model=model, host=url)
     store_path = args.store or str(Path(tempfile.mkdtemp()) / "bench-ollama.sqlite")
     store = RunStore(store_path)
@@ -79,9 +79,9 @@ def main() -> None:
                 corpus = Corpus(f"{name}-first{args.docs}", corpus.source, corpus.documents[:args.docs])
             for mode in args.modes.split(","):
                 for upos in upos_settings:
-                    gen = create_generator("ollama", settings, GenerationOptions(mode=mode, upos_filter=upos))
                     started = time.perf_counter()
-                    record = run_generation(store, corpus, gen, tagger, progress=False)
+                    record = generate_run(corpus, "ollama", settings, {"mode": mode, "upos_filter": upos},
+                                          store=store, tagger=tagger, progress=False).run
                     wall = time.perf_counter() - started
                     f = run_failures(store, record.run_id)
                     rows.append({"corpus": corpus.name, "mode": mode, "upos": upos, "docs": len(corpus.documents),

@@ -61,12 +61,10 @@ def store(tmp_path):
 def baseline_store(tmp_path_factory):
     """A store with real runs: random and upos (maskL, UPOS filter on for upos) over
     PGV-PII EN and SV and the first 20 TAB test documents. Session-scoped: read it, do not write."""
-    from workbench.engine import run_generation
-    from workbench.generators import GenerationOptions, create_generator
     from workbench.loaders import shipped_corpus
     from workbench.model import Corpus
+    from workbench.pipeline import generate_run
     from workbench.store import RunStore
-    from workbench.upos import get_tagger
 
     path = tmp_path_factory.mktemp("baselines") / "runs.sqlite"
     s = RunStore(path)
@@ -75,24 +73,25 @@ def baseline_store(tmp_path_factory):
                Corpus("tab-test-20", tab.source, tab.documents[:20])]
     for corpus in corpora:
         for name, upos in (("random", False), ("upos", True)):
-            gen = create_generator(name, options=GenerationOptions(mode="maskL", upos_filter=upos))
-            run_generation(s, corpus, gen, get_tagger("spacy", quiet=True), progress=False)
+            generate_run(corpus, name, options={"mode": "maskL", "upos_filter": upos}, store=s, tagger="spacy",
+                         quiet_tagger=True, progress=False)
     s.close()
     return path
 
 
 @pytest.fixture(scope="session")
 def offline_en():
-    """The trained offline English test MLM (built once by .ci/steps/10-offline-mlm.sh, cached)."""
-    from workbench.mlm.offline import offline_model_path
-    return offline_model_path("en")
+    """The trained offline English test MLM (built once by .ci/steps/10-offline-mlm.sh, cached;
+    built here explicitly if that step has not run: loading never builds)."""
+    from workbench.mlm.offline_build import build_offline_model
+    return build_offline_model("en")
 
 
 @pytest.fixture(scope="session")
 def offline_sv():
     """The trained offline Swedish test MLM (see offline_en)."""
-    from workbench.mlm.offline import offline_model_path
-    return offline_model_path("sv")
+    from workbench.mlm.offline_build import build_offline_model
+    return build_offline_model("sv")
 
 
 # Untrained two-layer masked LMs with real tokenizers (tests/tiny_models.py), for the

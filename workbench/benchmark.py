@@ -24,27 +24,37 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Callable
 
 from workbench.errors import WorkbenchError
+from workbench.generators.base import GenerationOptions
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "benchmarks"
+
+# Keys a configuration may hold: anything else is a typo, reported with the file.
+_OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in ("mode", "upos_filter"))
+_TOP_KEYS = {"name", "description", "corpora", "modes", "generators", *_OPTION_KEYS}
+_GENERATOR_KEYS = {"name", "corpora", "modes", "upos_filter", "options", "docs", "skip_docs", *_OPTION_KEYS}
 
 
 @dataclass(frozen=True, slots=True)
 class PlannedRun:
     corpus: str
     generator: str
-    mode: str
-    upos_filter: bool
+    options: GenerationOptions  # checked when the configuration is loaded
     settings: tuple[tuple[str, str], ...]  # generator Config values, as CLI strings
-    seed: int
-    window: int
-    top_k: int
-    leak_guard: bool
     docs: str | None = None  # --docs: ids or @file, for a held-out split
     skip_docs: str | None = None  # --skip-docs
+
+    # The options' fields, as the planned run had them before it carried GenerationOptions.
+    mode = property(lambda self: self.options.mode)
+    upos_filter = property(lambda self: self.options.upos_filter)
+    seed = property(lambda self: self.options.seed)
+    window = property(lambda self: self.options.window)
+    top_k = property(lambda self: self.options.top_k)
+    leak_guard = property(lambda self: self.options.leak_guard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +62,7 @@ class BenchmarkConfig:
     name: str
     description: str
     runs: tuple[PlannedRun, ...]
+    path: str = ""
 
 
 def shipped_benchmarks() -> list[str]:
@@ -59,6 +70,11 @@ def shipped_benchmarks() -> list[str]:
 
 
 def load_benchmark(name_or_path: str) -> BenchmarkConfig:
+    """The configuration, with every planned run's options checked (types, mode, ranges).
+
+    A mistake anywhere in the file is a WorkbenchError naming the file and the generator
+    entry, before any run starts; see `check_benchmark` for what needs the generators.
+    """
     path = Path(name_or_path)
     if not path.exists():
         path = SHIPPED_DIR / f"{name_or_path}.toml"
@@ -66,22 +82,60 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
         raise WorkbenchError(f"no benchmark {name_or_path!r} (shipped: {', '.join(shipped_benchmarks())})")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise WorkbenchError(f"benchmark file {path}: {exc}") from None
-    try:
-        runs = []
-        for g in data["generators"]:
-            settings = tuple(sorted((k, str(v)) for k, v in g.get("options", {}).items()))
-            corpora = g["corpora"] if "corpora" in g else data["corpora"]
-            modes = g.get("modes", data.get("modes", ["maskL"]))
-            for corpus, mode, upos in itertools.product(corpora, modes, g.get("upos_filter", [False])):
-                runs.append(PlannedRun(corpus, g["name"], mode, bool(upos), settings, int(g.get("seed", data.get("seed", 13))),
-                                       int(g.get("window", data.get("window", 2))), int(g.get("top_k", data.get("top_k", 10))),
-                                       bool(g.get("leak_guard", data.get("leak_guard", False))),
-                                       _expand(g.get("docs"), path), _expand(g.get("skip_docs"), path)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise WorkbenchError(f"benchmark file {path}: missing or malformed entry {exc}") from None
-    return BenchmarkConfig(data.get("name", path.stem), data.get("description", ""), tuple(runs))
+    _no_unknown_keys(data, _TOP_KEYS, f"benchmark file {path}")
+    generators = data.get("generators")
+    if not isinstance(generators, list) or not generators or not all(isinstance(g, dict) for g in generators):
+        raise WorkbenchError(f"benchmark file {path}: needs at least one [[generators]] table")
+    runs = []
+    for n, g in enumerate(generators, 1):
+        where = f"benchmark file {path}, generator {n} ({g.get('name', 'no name')})"
+        try:
+            runs += _planned_runs(data, g, path, where)
+        except WorkbenchError as exc:
+            raise WorkbenchError(f"{where}: {exc}") from None
+    return BenchmarkConfig(str(data.get("name", path.stem)), str(data.get("description", "")), tuple(runs), str(path))
+
+
+def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRun]:
+    _no_unknown_keys(g, _GENERATOR_KEYS, where)
+    name = _text(g.get("name"), "name")
+    corpora = _list(g["corpora"] if "corpora" in g else data.get("corpora"), "corpora", str)
+    modes = _list(g.get("modes", data.get("modes", [GenerationOptions().mode])), "modes", str)
+    upos_filters = _list(g.get("upos_filter", [GenerationOptions().upos_filter]), "upos_filter", bool)
+    settings = g.get("options", {})
+    if not isinstance(settings, dict):
+        raise WorkbenchError("options must be a table, e.g. options = { model = \"offline\" }")
+    settings = tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in settings.items()))
+    common = {k: g.get(k, data.get(k, getattr(GenerationOptions(), k))) for k in _OPTION_KEYS}
+    docs, skip = (_expand(_optional_text(g.get(k), k), path) for k in ("docs", "skip_docs"))
+    return [PlannedRun(corpus, name, GenerationOptions(mode=mode, upos_filter=upos, **common), settings, docs, skip)
+            for corpus, mode, upos in itertools.product(corpora, modes, upos_filters)]
+
+
+def _no_unknown_keys(table: dict, known: set[str], where: str) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise WorkbenchError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+
+
+def _text(value, key: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise WorkbenchError(f"{key} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _optional_text(value, key: str) -> str | None:
+    return None if value is None else _text(value, key)
+
+
+def _list(value, key: str, kind: type) -> list:
+    """A list of `kind`; a single value stands for a list of one."""
+    items = value if isinstance(value, list) else [value]
+    if value is None or not items or not all(isinstance(v, kind) for v in items):
+        raise WorkbenchError(f"{key} must be a non-empty list of {kind.__name__}, not {value!r}")
+    return items
 
 
 def _expand(spec: str | None, config_path: Path) -> str | None:
@@ -92,3 +146,56 @@ def _expand(spec: str | None, config_path: Path) -> str | None:
         return None
     from workbench.paths import cache_dir
     return str(spec).replace("{cache}", str(cache_dir())).replace("{here}", str(config_path.resolve().parent))
+
+
+@dataclass(slots=True)
+class PreparedRun:
+    planned: PlannedRun
+    corpus: object  # workbench.model.Corpus
+    generator: object  # workbench.generators.Generator, checked, not loaded
+
+
+def check_benchmark(config: BenchmarkConfig) -> list[PreparedRun]:
+    """Every planned run made ready without loading a model: its corpus loaded (with its
+    document selection, and not empty) and its generator found with its settings converted.
+    A mistake in any run is a WorkbenchError naming it, before the first run starts."""
+    from workbench.engine import check_corpus
+    from workbench.loaders import load_corpus
+    from workbench.loaders.subset import select_documents
+    from workbench.pipeline import make_generator
+
+    corpora, prepared = {}, []
+    for n, planned in enumerate(config.runs, 1):
+        try:
+            key = (planned.corpus, planned.docs, planned.skip_docs)
+            if key not in corpora:
+                corpora[key] = select_documents(load_corpus(planned.corpus), keep=planned.docs,
+                                                skip=planned.skip_docs)
+                check_corpus(corpora[key])
+            gen = make_generator(planned.generator, dict(planned.settings), planned.options)
+        except WorkbenchError as exc:
+            raise WorkbenchError(f"benchmark {config.name}, run {n} ({planned.generator} on {planned.corpus}, "
+                                 f"{planned.mode}): {exc}") from None
+        prepared.append(PreparedRun(planned, corpora[key], gen))
+    return prepared
+
+
+def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch_size: int = 32,
+                  progress: bool = True, on_run: Callable | None = None) -> list:
+    """Generate every run of the configuration (resuming unfinished ones, reusing finished ones).
+
+    Every run is checked first (check_benchmark), so a mistake in the tenth stops the
+    benchmark before the first is stored. on_run(PlannedRun, GenerationResult) is called
+    after each run. Returns the GenerationResults in the configuration's order.
+    """
+    from workbench.pipeline import generate_run, make_tagger
+
+    results = []
+    for prepared in check_benchmark(config):
+        result = generate_run(prepared.corpus, prepared.generator, store=store,
+                              tagger=make_tagger(tagger, prepared.corpus, quiet=bool(results)),
+                              batch_size=batch_size, progress=progress)
+        results.append(result)
+        if on_run is not None:
+            on_run(prepared.planned, result)
+    return results

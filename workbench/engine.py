@@ -11,16 +11,21 @@ engine walks step k = 0, 1, … and sends the k-th slot of many documents as one
 Every batch is stored in one transaction. A killed run leaves only whole batches; run
 again with the same options and it resumes from what is stored. Generators draw any
 randomness per slot, so the resumed output equals an uninterrupted run's.
+
+Most callers want workbench.pipeline.generate_run (a generator by name, its settings and
+options, a tagger by name); run_generation takes the objects ready-made.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator
 from workbench.model import Corpus
 from workbench.selection import SelectionInput, choose_all
@@ -59,7 +64,16 @@ def _batches(items: Sequence, size: int) -> Iterator[Sequence]:
         yield items[i:i + size]
 
 
-def plan_run(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
+def check_corpus(corpus: Corpus) -> None:
+    """A corpus with nothing to fill is a mistake, not a finished run of 0 spans."""
+    if not corpus.documents:
+        raise WorkbenchError(f"corpus {corpus.name} ({corpus.source}) has no documents: nothing to generate")
+    if corpus.n_slots == 0:
+        raise WorkbenchError(f"corpus {corpus.name} ({corpus.source}) has {len(corpus.documents)} document(s) "
+                             "but no span to replace: nothing to generate")
+
+
+def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     """The run record for this corpus × generator × options; not yet stored."""
     config = dataclasses.asdict(generator.config)
     versions = library_versions()
@@ -73,28 +87,48 @@ def plan_run(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagg
 
 
 def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
-                   batch_size: int = 32, progress: bool = True,
+                   batch_size: int = 32, progress: bool = True, retry_failed: bool = False,
                    after_batch: Callable[[int], None] | None = None) -> RunRecord:
-    """Generate (or resume) the run and return its record. `after_batch(n_done)` is a test hook."""
+    """Generate (or resume) the run and return its record. `after_batch(n_done)` is a test hook.
+
+    Nothing is written to the store before the corpus is known to have spans, the run is
+    claimed by this process (a second process generating the same run gets a
+    WorkbenchError) and the generator has loaded: a model that cannot load leaves no run.
+    retry_failed: generate the run's FAILED spans again (they are deleted, then the run
+    resumes as an interrupted one does, so a retry killed half-way loses nothing).
+    """
     if batch_size < 1:
         raise ValueError("batch_size must be >= 1")
-    store.save_corpus(corpus)
-    record = plan_run(store, corpus, generator, tagger)
+    check_corpus(corpus)
+    record = plan_run(corpus, generator, tagger)
     existing = store.find_run(record.run_id)
-    if existing is not None and existing.status == "complete":
+    if existing is not None and existing.status == "complete" and not (
+            retry_failed and _count(store, record.run_id, failed=True)):
         return existing
-    if existing is None:
-        store.create_run(record)
+    with _claim(store, record.run_id):
+        generator.load()
+        upos = original_upos(store, corpus, tagger)  # a cache of tags, keyed by corpus: not part of a run
+        # From here on the run is written.
+        store.save_corpus(corpus)
+        if store.find_run(record.run_id) is None:
+            store.create_run(record)
+        elif retry_failed:
+            _reopen_failed(store, record.run_id)
+        _generate_missing(store, record.run_id, corpus, generator, tagger, upos, batch_size, progress, after_batch)
+        store.finish_run(record.run_id)
+    return store.run(record.run_id)
 
+
+def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
+                      upos: dict, batch_size: int, progress: bool, after_batch) -> None:
+    """Every span of the run not yet stored, batch by batch, each batch one transaction."""
     options = generator.options
-    upos = original_upos(store, corpus, tagger)
     builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
                 for d in corpus.documents]
-    stored = store.predictions(record.run_id)
+    stored = store.predictions(run_id)
     picks = {(p.doc_id, p.span_index): p.pseudonym for p in stored if not p.failed}
     done = {(p.doc_id, p.span_index) for p in stored}
 
-    generator.load()
     bar = _progress(progress, corpus.n_slots, len(done), f"{generator.name} {options.mode} {corpus.name}")
     n_done = len(done)
     for batch in _schedule(corpus, done, options.mode, batch_size):
@@ -116,18 +150,40 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
         rows = []
         for w, p, c in zip(batch, predictions, choices):
             doc_id = corpus.documents[w.doc].doc_id
+            seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure
             rows.append(StoredPrediction(doc_id, w.span, c.pseudonym, p.candidates, c.rank, c.pick_upos, c.failed,
-                                         c.note, p.seconds or per_slot, p.requests))
+                                         c.note, seconds, p.requests))
             if not c.failed:
                 picks[(doc_id, w.span)] = c.pseudonym
-        store.add_predictions(record.run_id, rows)
+        store.add_predictions(run_id, rows)
         n_done += len(rows)
         bar.update(len(rows))
         if after_batch is not None:
             after_batch(n_done)
     bar.close()
-    store.finish_run(record.run_id)
-    return store.run(record.run_id)
+
+
+# -- store operations the run store is gaining (issue 11); used when present -------------------
+def _claim(store: RunStore, run_id: str):
+    claim = getattr(store, "claim_run", None)
+    return claim(run_id) if claim is not None else contextlib.nullcontext()
+
+
+def _count(store: RunStore, run_id: str, failed: bool | None = None) -> int:
+    count = getattr(store, "count_predictions", None)
+    if count is not None:
+        return count(run_id, failed=failed)
+    return sum(1 for p in store.predictions(run_id) if failed is None or p.failed == failed)
+
+
+def _reopen_failed(store: RunStore, run_id: str) -> None:
+    delete = getattr(store, "delete_failed_predictions", None)
+    if delete is not None:
+        delete(run_id)
+        return
+    with store.transaction() as db:
+        db.execute("DELETE FROM predictions WHERE run_id=? AND failed=1", (run_id,))
+        db.execute("UPDATE runs SET status='running', finished=NULL WHERE run_id=?", (run_id,))
 
 
 def _schedule(corpus: Corpus, done: set[tuple[str, int]], mode: str, batch_size: int) -> Iterator[list[Work]]:

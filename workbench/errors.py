@@ -35,3 +35,11 @@ class MissingExtra(WorkbenchError):
         super().__init__(
             f"{feature} needs the Python package {module!r}; install it with "
             f"`pip install -e '.[{extra}]'`")
+
+
+class InvalidValue(WorkbenchError, ValueError):
+    """A setting with a value it cannot take (a mode, a window, an option in a config).
+
+    Raised by the settings dataclasses' __post_init__ checks: a ValueError for code that
+    builds them by hand, and a WorkbenchError so the CLI prints the message and exits 2.
+    """

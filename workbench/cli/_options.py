@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from workbench.loaders.shipped import FORMATS as CORPUS_FORMATS
+from workbench.model import LANGUAGES
 from workbench.paths import default_store
 
 
@@ -26,9 +28,9 @@ def corpus_options(func):
     func = click.option("--quality-checked", is_flag=True, help="TAB release: only quality-checked documents.")(func)
     func = click.option("--spans", default=None, type=click.Path(exists=True, dir_okay=False),
                         help="tab-pair: the span file beside the texts file.")(func)
-    func = click.option("--lang", default=None, type=click.Choice(["en", "sv"]),
+    func = click.option("--lang", default=None, type=click.Choice(LANGUAGES),
                         help="Language of every document (doccano: overrides the metadata).")(func)
-    func = click.option("--format", "corpus_format", default=None, type=click.Choice(["doccano", "tab-release", "tab-pair"]),
+    func = click.option("--format", "corpus_format", default=None, type=click.Choice(CORPUS_FORMATS),
                         help="Format of a corpus file (default: from its extension).")(func)
     func = click.option("-c", "--corpus", required=True,
                         help="A shipped corpus name (see `workbench corpora`) or a corpus file.")(func)

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
+from workbench.errors import InvalidValue
 from workbench.text.slots import MODES, Slot
 
 FAILED = "[FAILED]"  # 003 §4: what a span gets when the model gave no usable answer
@@ -30,10 +31,21 @@ class GenerationOptions:
     leak_guard: bool = False  # refuse candidates overlapping the original (003 §5.2, 004 §3.2)
 
     def __post_init__(self) -> None:
+        # Values come from the CLI, benchmark TOML files and Python callers: check types too,
+        # so `seed = "13"` or `upos_filter = "no"` in a TOML file is refused, never coerced.
         if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
-        if self.window < 0 or self.top_k < 1:
-            raise ValueError("window must be >= 0 and top_k >= 1")
+            raise InvalidValue(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        for name in ("upos_filter", "leak_guard"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidValue(f"{name} must be true or false, not {getattr(self, name)!r}")
+        for name in ("window", "seed", "top_k"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidValue(f"{name} must be an integer, not {value!r}")
+        if self.window < 0:
+            raise InvalidValue(f"window must be >= 0, not {self.window}")
+        if self.top_k < 1:
+            raise InvalidValue(f"top_k must be >= 1, not {self.top_k}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +54,9 @@ class Prediction:
     failed: bool = False
     # Why it failed, or what is worth knowing about it ("copied-from-context", "timeout" …).
     note: str = ""
-    seconds: float = 0.0  # wall time attributed to this slot
+    # Wall time attributed to this slot; None: not measured by the generator, and the engine
+    # shares the batch's time out evenly. 0.0 is a measurement (an answer reused at no cost).
+    seconds: float | None = None
     requests: int = 0  # model calls attributed to this slot (LLMs); 0 when not counted
     # Per-candidate UPOS when the generator knows them (the UPOS baseline: PUD gold tags).
     candidate_upos: tuple[str, ...] = field(default=())
@@ -50,6 +64,16 @@ class Prediction:
     def __post_init__(self) -> None:
         if not self.failed and not self.candidates:
             raise ValueError("a prediction that did not fail needs at least one candidate")
+
+
+# The note of a prediction that failed because the server could not be reached (refused,
+# timed out, cut off, or skipped after too many such failures) starts with this: the
+# engine counts them, and `generate` exits 3 with a hint to rerun with --retry-failed.
+UNREACHABLE = "unreachable"
+
+
+def is_unreachable(note: str) -> bool:
+    return note.startswith(UNREACHABLE)
 
 
 @dataclass(frozen=True, slots=True)

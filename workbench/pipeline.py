@@ -1,0 +1,127 @@
+"""One call per job: what `workbench generate` does, as a library function.
+
+    from workbench.pipeline import generate_run
+    from workbench.store import RunStore
+
+    result = generate_run("pgv-pii-en", "upos", options={"mode": "repL", "upos_filter": True},
+                          store=RunStore("runs.sqlite"))
+    print(result.run.run_id, result.failed)
+
+The steps, in the order they run (as lm-evaluation-harness's simple_evaluate does for
+its models and tasks):
+
+    corpus (a Corpus, or a shipped name / file)     refused when it has no span to fill
+      ─▶ options (GenerationOptions, or a mapping)  checked: mode, window, seed, top-k …
+      ─▶ generator (by name, settings as for -o)    checked against its Config
+      ─▶ tagger (by name, or a Tagger)
+      ─▶ engine.run_generation                       claims the run, loads the generator,
+                                                     then writes the corpus, run and spans
+
+Everything a user can get wrong raises a WorkbenchError before the store is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from workbench.errors import WorkbenchError
+from workbench.generators.base import GenerationOptions, Generator, is_unreachable
+from workbench.model import Corpus
+from workbench.store import RunRecord, RunStore
+from workbench.upos.base import Tagger
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationResult:
+    run: RunRecord
+    stored: int  # predictions stored for the run
+    failed: int  # of them [FAILED]
+    unreachable: int  # of the failed, those whose server could not be reached (retry them)
+
+    @property
+    def run_id(self) -> str:
+        return self.run.run_id
+
+
+def make_options(options: GenerationOptions | Mapping | None) -> GenerationOptions:
+    """GenerationOptions from a mapping of its field names (a TOML table, keyword values)."""
+    if options is None:
+        return GenerationOptions()
+    if isinstance(options, GenerationOptions):
+        return options
+    try:
+        return GenerationOptions(**dict(options))
+    except TypeError:
+        known = GenerationOptions.__dataclass_fields__
+        unknown = sorted(set(options) - set(known))
+        raise WorkbenchError(f"unknown generation option(s) {', '.join(map(str, unknown))} "
+                             f"(known: {', '.join(known)})") from None
+
+
+def make_generator(name: str, settings: Mapping[str, object] | None = None,
+                   options: GenerationOptions | Mapping | None = None) -> Generator:
+    """The generator `name` with its Config from `settings` (values as the CLI's `-o` strings,
+    or TOML values) and the common options; checked, not yet loaded."""
+    from workbench.generators.registry import create_generator
+    values = {str(k): _setting_text(v) for k, v in (settings or {}).items()}
+    return create_generator(name, values, make_options(options))
+
+
+def _setting_text(value: object) -> str:
+    # build_config converts strings by the field's type; a TOML `true` arrives as a bool.
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def make_tagger(tagger: str | Tagger, corpus: Corpus, *, quiet: bool = False) -> Tagger:
+    if isinstance(tagger, Tagger):
+        return tagger
+    from workbench.upos import get_tagger
+    return get_tagger(tagger, langs=tuple(sorted({d.lang for d in corpus.documents})), quiet=quiet)
+
+
+def load_named_corpus(corpus: Corpus | str) -> Corpus:
+    if isinstance(corpus, Corpus):
+        return corpus
+    from workbench.loaders import load_corpus
+    return load_corpus(corpus)
+
+
+def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Mapping[str, object] | None = None,
+                 options: GenerationOptions | Mapping | None = None, *, store: RunStore,
+                 tagger: str | Tagger = "auto", batch_size: int = 32, progress: bool = True,
+                 retry_failed: bool = False, quiet_tagger: bool = False,
+                 after_batch: Callable[[int], None] | None = None) -> GenerationResult:
+    """Generate (or resume, or reuse) the run of `generator` over `corpus` and return it with its counts.
+
+    corpus: a Corpus, or a shipped corpus name or corpus file (format from the extension).
+    generator: a registered name (`workbench generators`), or a ready Generator (settings
+    and options must then be left out: it has its own).
+    settings: the generator's own Config values, as for `--model` / `-o name=value`.
+    options: GenerationOptions or a mapping of its fields (mode, upos_filter, window, seed,
+    top_k, leak_guard); missing fields take the dataclass defaults.
+    tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.
+    Raises WorkbenchError for every mistake of input, before anything is written.
+    """
+    from workbench.engine import check_corpus, run_generation
+
+    loaded = load_named_corpus(corpus)
+    check_corpus(loaded)
+    if isinstance(generator, Generator):
+        if settings or options is not None:
+            raise ValueError("a ready Generator carries its own settings and options")
+        gen = generator
+    else:
+        gen = make_generator(generator, settings, options)
+    record = run_generation(store, loaded, gen, make_tagger(tagger, loaded, quiet=quiet_tagger),
+                            batch_size=batch_size, progress=progress, retry_failed=retry_failed,
+                            after_batch=after_batch)
+    return result_of(store, record)
+
+
+def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
+    from workbench.engine import _count
+    failed = _count(store, record.run_id, failed=True)
+    unreachable = sum(1 for p in store.predictions(record.run_id) if p.failed and is_unreachable(p.note)) \
+        if failed else 0
+    return GenerationResult(record, _count(store, record.run_id), failed, unreachable)
