@@ -65,9 +65,9 @@ def test_doccano_bad_input_is_named(tmp_path, case, records, fragments):
 
 
 @pytest.mark.parametrize("raw, fragment", [
-    (b'{"text": "x", "label": []}\n{"text": "y", "label": [}\n', "line 2 is not valid JSON"),
+    (b'{"text": "x", "label": []}\n{"text": "y", "label": [}\n', "line 2: invalid JSON"),
     (b'{"text": "Malm\xf6", "label": []}\n', "not valid UTF-8"),  # Latin-1, not UTF-8
-    (b'[1, 2]\n', "line 1 is a JSON list"),
+    (b'[1, 2]\n', "line 1: a JSON list"),
 ])
 def test_doccano_broken_file_is_named(tmp_path, raw, fragment):
     path = doccano(tmp_path, None, raw=raw)
@@ -109,7 +109,7 @@ def test_tab_release_span_text_must_match_offsets(tmp_path):
 def test_invalid_json_file_is_named(tmp_path):
     path = tmp_path / "echr_test.json"
     path.write_text('[{"doc_id": "x",', encoding="utf-8")
-    with pytest.raises(CorpusError, match="is not valid JSON"):
+    with pytest.raises(CorpusError, match="invalid JSON"):
         load_corpus(str(path), format="tab-release")
 
 

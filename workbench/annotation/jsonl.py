@@ -12,10 +12,10 @@ nothing and name the file and line of the first problem.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterable
 
+from workbench import jsonl
 from workbench.annotation.storage import Annotation, AnnotationStore
 from workbench.errors import WorkbenchError
 
@@ -34,20 +34,17 @@ def _spans_of(store: AnnotationStore, run_id: str) -> dict[tuple[str, int], tupl
 def export_annotations(store: AnnotationStore, path: str | Path, run_ids: Iterable[str] | None = None,
                        annotators: Iterable[str] | None = None) -> int:
     """Write the current tags; returns the number of lines."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".partial")
     rows = store.annotations(run_ids, annotators)
     spans: dict[str, dict] = {}
-    with tmp.open("w", encoding="utf-8") as out:
+
+    def lines():
         for a in rows:
             info = spans.setdefault(a.run_id, _spans_of(store, a.run_id))
             lang, original, pseudonym = info[(a.doc_id, a.span_index)]
-            out.write(json.dumps({"run_id": a.run_id, "doc_id": a.doc_id, "span_index": a.span_index,
-                                  "annotator": a.annotator, "tag": a.tag, "note": a.note, "source": a.source,
-                                  "updated": a.updated, "lang": lang, "original": original,
-                                  "pseudonym": pseudonym}, ensure_ascii=False) + "\n")
-    tmp.replace(path)
+            yield {"run_id": a.run_id, "doc_id": a.doc_id, "span_index": a.span_index,
+                   "annotator": a.annotator, "tag": a.tag, "note": a.note, "source": a.source,
+                   "updated": a.updated, "lang": lang, "original": original, "pseudonym": pseudonym}
+    jsonl.write(path, lines())
     return len(rows)
 
 
@@ -55,21 +52,9 @@ def read_annotations(store: AnnotationStore, path: str | Path, annotator: str | 
                      ) -> tuple[list[Annotation], list[str]]:
     """Parse and check a JSONL file against the store; `annotator` overrides the file's names."""
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WorkbenchError(f"file {path}: {exc}") from None
     found, where, spans = [], [], {}
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for number, obj in jsonl.parse(jsonl.read_text(path), str(path)):  # line by line: first problem first
         here = f"file {path}, line {number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise WorkbenchError(f"{here}: invalid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise WorkbenchError(f"{here}: not a JSON object")
         missing = [k for k in REQUIRED if k not in obj and not (k == "annotator" and annotator)]
         if missing:
             raise WorkbenchError(f"{here}: missing {', '.join(missing)}")

@@ -24,11 +24,11 @@ and offsets. A pseudonym given several tags gets the first in precedence order
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from workbench import jsonl
 from workbench.annotation.results import system_name
 from workbench.annotation.storage import Annotation, AnnotationStore
 from workbench.errors import WorkbenchError
@@ -71,13 +71,7 @@ def export_lines(store: AnnotationStore, run_id: str, annotator: str | None = No
 
 def export_project(store: AnnotationStore, run_id: str, path: str | Path, annotator: str | None = None) -> int:
     """Write the run as doccano JSONL; returns the number of documents."""
-    lines = export_lines(store, run_id, annotator)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
-    tmp.replace(path)
-    return len(lines)
+    return jsonl.write(path, export_lines(store, run_id, annotator))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,18 +96,14 @@ def _labels(obj: dict, here: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def parse_export(store: AnnotationStore, lines: Iterable[str], annotator: str, source_name: str) -> ParsedExport:
-    """doccano JSONL lines (one annotator's file) → that annotator's error tags."""
+def parse_export(store: AnnotationStore, lines: str | Iterable[str], annotator: str,
+                 source_name: str) -> ParsedExport:
+    """doccano JSONL (the text, or its lines split on "\n" only) of one annotator → their error tags."""
+    text = lines if isinstance(lines, str) else "\n".join(lines)
     cache: dict[str, tuple] = {}
     found, where, untagged, resolved = [], [], 0, 0
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for number, obj in jsonl.parse(text, source_name):
         here = f"file {source_name}, line {number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise WorkbenchError(f"{here}: invalid JSON ({exc.msg})") from None
         missing = [k for k in ("text", "run_id", "doc_id") if k not in obj]
         if missing:
             raise WorkbenchError(f"{here}: missing {', '.join(missing)} (not a workbench doccano project?)")
@@ -152,10 +142,6 @@ def parse_export(store: AnnotationStore, lines: Iterable[str], annotator: str, s
 def import_export(store: AnnotationStore, path: str | Path, annotator: str | None = None) -> ParsedExport:
     """Import one doccano JSONL file; the annotator defaults to the file's stem (doccano names it after the user)."""
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WorkbenchError(f"file {path}: {exc}") from None
-    parsed = parse_export(store, lines, annotator or path.stem, str(path))
+    parsed = parse_export(store, jsonl.read_text(path), annotator or path.stem, str(path))
     store.save_many(parsed.annotations, parsed.where)
     return parsed

@@ -10,10 +10,10 @@ as that user's tags (or under a name mapping), checked line by line against the 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from workbench import jsonl
 from workbench.annotation.storage import AnnotationStore
 from workbench.annotation.tagset import guidelines_text
 from workbench.doccano.client import DoccanoClient, Project
@@ -46,7 +46,7 @@ def push(store: AnnotationStore, client: DoccanoClient, run_id: str, *, annotato
         raise WorkbenchError(f"doccano project {name!r} (id {project.id}) already holds documents; pull from it, "
                              "or push under another --project name")
     client.ensure_labels(project.id, [(t.tag, t.color) for t in store.tagset.tags] + [(PLACEHOLDER, PLACEHOLDER_COLOR)])
-    content = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
+    content = jsonl.dumps_lines(lines).encode("utf-8")
     client.upload_jsonl(project.id, content, filename=f"{run_id}.jsonl")
     spans = sum(len(line["label"]) for line in lines)
     tagged = sum(1 for line in lines for *_, tag in line["label"] if tag != PLACEHOLDER)
