@@ -7,7 +7,9 @@ REST, documented in shared/notes/doccano.md: token login, project and label crea
 filepond upload + import task, and export task + zip download.
 
 Texts hold personal data, so a server off this machine is refused unless the caller
-opts in (`allow_remote=True`), as for Ollama.
+opts in (`allow_remote=True`): the one guard of workbench.local_guard decides, as for
+Ollama, and every request goes to the URL it returned, through a session that ignores
+proxy variables.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ import io
 import time
 import zipfile
 from dataclasses import dataclass
-from urllib.parse import urlparse
 
 from workbench.errors import MissingExtra, WorkbenchError
+from workbench.local_guard import local_session, local_url
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_REFUSAL = ("doccano at {url} is not on this machine; the texts hold personal data, so pass "
+            "--allow-remote (allow_remote=True) if you mean it")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,17 +36,14 @@ class Project:
 class DoccanoClient:
     def __init__(self, url: str, username: str, password: str, *, allow_remote: bool = False,
                  timeout: float = 30.0) -> None:
+        # The guard first: nothing, not even an import, happens for a URL it refuses.
+        self.url = local_url(url, "doccano", allow_remote=allow_remote, refusal=_REFUSAL)
         try:
-            import requests
+            import requests  # noqa: F401
         except ImportError:
             raise MissingExtra("talking to doccano", "dashboard", "requests") from None
-        host = urlparse(url).hostname or ""
-        if host not in LOOPBACK and not host.startswith("127.") and not allow_remote:
-            raise WorkbenchError(f"doccano at {url} is not on this machine; the texts hold personal data, so pass "
-                                 "--allow-remote (allow_remote=True) if you mean it")
-        self.url = url.rstrip("/")
         self.timeout = timeout
-        self.http = requests.Session()
+        self.http = local_session("doccano", allow_remote=allow_remote)  # trust_env=False: $HTTP_PROXY must not carry the texts away
         # Keep no cookies: with the session cookie from login, doccano switches to session
         # auth and demands a CSRF token; the token header alone needs none.
         self.http.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
@@ -139,5 +139,5 @@ class DoccanoClient:
         with zipfile.ZipFile(io.BytesIO(r.content)) as z:
             for name in z.namelist():
                 if name.endswith(".jsonl"):
-                    out[name] = z.read(name).decode("utf-8").splitlines()
+                    out[name] = z.read(name).decode("utf-8").split("\n")  # not splitlines: see workbench.jsonl
         return out

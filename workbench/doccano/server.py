@@ -1,7 +1,8 @@
 """Start and stop a real doccano 1.8.4 server on 127.0.0.1, from its own virtualenv.
 
 Follows shared/notes/doccano.md: `doccano webserver` hard-codes 0.0.0.0, so the web
-process is gunicorn run directly with --bind 127.0.0.1:PORT; `doccano task` is the
+process is gunicorn run directly, on a socket this process has already bound to
+127.0.0.1:PORT (`--bind fd://N`: no window between choosing a free port and binding it); `doccano task` is the
 Celery worker without which uploads and exports never finish. Both get the same
 settings (database, media root, secret), or tasks never run. The broker is the same
 SQLite file, so nothing else is needed and nothing leaves the machine.
@@ -29,9 +30,29 @@ def doccano_venv() -> Path:
 
 
 def free_port() -> int:
+    """A port free now; another process may take it before the caller binds it (tests that can,
+    bind first and pass the socket, as LocalDoccano does)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def bind_loopback(port: int = 0) -> socket.socket:
+    """A listening socket on 127.0.0.1:`port` (0: any free port), or WorkbenchError when taken."""
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise WorkbenchError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); choose another --port") from None
+    return sock
+
+
+def createuser_args(username: str, password: str) -> list[str]:
+    """`doccano createuser` arguments. The `--name=value` form, because a value that starts with
+    "-" (1 in 64 of secrets.token_urlsafe's) would otherwise be read as an option."""
+    return ["createuser", f"--username={username}", f"--password={password}"]
 
 
 class LocalDoccano:
@@ -43,10 +64,10 @@ class LocalDoccano:
         self.venv = Path(venv) if venv else doccano_venv()
         if not (self.venv / "bin" / "doccano").exists():
             raise WorkbenchError(f"no doccano in {self.venv}; create it with `bash .ci/steps/30-doccano.sh`")
-        self.port = port or free_port()
+        self.port = port or 0  # 0: any free port, known once start() has bound it
+        self._socket: socket.socket | None = None
         self.username = username
         self.password = password or secrets.token_urlsafe(12)
-        self.url = f"http://127.0.0.1:{self.port}"
         self._procs: list[subprocess.Popen] = []
         self._logs: list = []
 
@@ -73,29 +94,39 @@ class LocalDoccano:
             raise WorkbenchError(f"doccano {' '.join(args[1:])} failed: {(r.stderr or r.stdout)[-800:]}")
         return r
 
-    def _spawn(self, name: str, *args: str) -> None:
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _spawn(self, name: str, *args: str, pass_fds: tuple[int, ...] = ()) -> None:
         log = open(self.home / f"{name}.log", "ab")
         self._logs.append(log)
         # A session of its own, so stop() can end the process and the children it forks.
         self._procs.append(subprocess.Popen(list(args), env=self._env(), cwd=self.home, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True))
+                                            stderr=subprocess.STDOUT, start_new_session=True,
+                                            pass_fds=pass_fds))
 
     def start(self, timeout: float = 120.0) -> "LocalDoccano":
         import requests
+
+        from workbench.local_guard import local_session
         self.home.mkdir(parents=True, exist_ok=True)
         (self.home / "media").mkdir(exist_ok=True)
         fresh = not (self.home / "db.sqlite3").exists()
         self._run("doccano", "init")  # migrations; quick when already applied
-        created = self._run("doccano", "createuser", "--username", self.username, "--password", self.password,
-                            check=False)
+        created = self._run("doccano", *createuser_args(self.username, self.password), check=False)
         if created.returncode and fresh:
             raise WorkbenchError(f"doccano createuser failed: {created.stderr[-800:]}")
         backend = self._run("python", "-c", "import backend, os; print(os.path.dirname(backend.__file__))"
                             ).stdout.strip()
+        self._socket = bind_loopback(self.port)
+        self.port = self._socket.getsockname()[1]
+        fd = self._socket.fileno()
         self._spawn("gunicorn", str(self.venv / "bin" / "gunicorn"), "--chdir", backend, "--bind",
-                    f"127.0.0.1:{self.port}", "--workers", "2", "--timeout", "120", "--pid",
-                    str(self.home / "gunicorn.pid"), "config.wsgi:application")
+                    f"fd://{fd}", "--workers", "2", "--timeout", "120", "--pid",
+                    str(self.home / "gunicorn.pid"), "config.wsgi:application", pass_fds=(fd,))
         self._spawn("worker", str(self.venv / "bin" / "doccano"), "task", "--concurrency", "1")
+        http = local_session("doccano")  # the health check, too, ignores $HTTP_PROXY
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for p in self._procs:
@@ -104,7 +135,7 @@ class LocalDoccano:
                     raise WorkbenchError(f"doccano process {p.args[0]} exited ({p.returncode}); see {self.home}/*.log")
             try:
                 # 200 once the web process and the worker both answer; 500 while the worker is down.
-                if requests.get(f"{self.url}/v1/health/?format=json", timeout=5).status_code == 200:
+                if http.get(f"{self.url}/v1/health/?format=json", timeout=5).status_code == 200:
                     return self
             except requests.RequestException:
                 pass
@@ -126,6 +157,9 @@ class LocalDoccano:
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait(timeout=10)
         self._procs.clear()
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
         for log in self._logs:
             log.close()
         self._logs.clear()
