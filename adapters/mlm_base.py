@@ -54,18 +54,30 @@ class MlmGenerator(Generator):
         raise NotImplementedError
 
     def load(self) -> None:
-        self._models: dict[str, object] = {}
+        self._models: dict[str, object] = {}  # resolved reference (hub id or directory) -> MaskedLM
+        self._by_lang: dict[str, object] = {}
+
+    def load_for(self, langs: Sequence[str]) -> None:
+        """Every language's model now, before the engine writes a run (a wrong path fails here)."""
+        self.load()
+        for lang in langs:
+            self.lm(lang)
 
     def lm(self, lang: str):
-        """The MaskedLM for a language, loaded on first use."""
+        """The MaskedLM for a language, loaded on first use.
+
+        Cached by the resolved model, not by the name asked for: `offline` names a different
+        model per language, while one hub id or directory for every language loads once."""
         if not hasattr(self, "_models"):
             self.load()
-        ref = self.config.model_for(lang)
-        if ref not in self._models:
+        if lang not in self._by_lang:
             from workbench.mlm.loading import load_masked_lm, resolve
-            self._models[ref] = load_masked_lm(resolve(ref, lang), lang=lang,
-                                               max_tokens=self.config.max_tokens or None, device=self.config.device)
-        return self._models[ref]
+            ref = resolve(self.config.model_for(lang), lang)
+            if ref not in self._models:
+                self._models[ref] = load_masked_lm(ref, lang=lang, max_tokens=self.config.max_tokens or None,
+                                                   device=self.config.device)
+            self._by_lang[lang] = self._models[ref]
+        return self._by_lang[lang]
 
     def model_id(self) -> str:
         """The signature's model: the offline models are named by their cache key (recipe + data)."""

@@ -71,8 +71,9 @@ def compare_init(kinds=("ss-mtc", "mtc"), epochs=(3, 20), folds: int = 3) -> lis
     from workbench.emat.phrases import PhraseVocabulary
     from workbench.emat.train import Prepared, TrainSettings, make_pairs, prepare, train_phrase_rows
     from workbench.loaders import shipped_corpus
-    from workbench.mlm.loading import load_masked_lm, resolve
-    mlm = load_masked_lm(resolve("offline", "en"), lang="en", max_tokens=128)
+    from workbench.mlm.loading import load_masked_lm
+    from workbench.mlm.offline_build import build_offline_model
+    mlm = load_masked_lm(str(build_offline_model("en")), lang="en", max_tokens=128)
     n_tokens = mlm.model.get_output_embeddings().weight.shape[0]
     rows = []
     for kind in kinds:

@@ -21,15 +21,15 @@ def test_offline_model_is_a_loadable_hf_directory(offline_en):
     assert offline.offline_model_path("en") == offline_en  # cached: the same directory, no rebuild
 
 
-def test_missing_model_without_build_names_the_command(tmp_path, monkeypatch):
+def test_missing_model_names_the_command(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
     with pytest.raises(WorkbenchError, match="workbench mlm build-offline --lang sv"):
-        offline.offline_model_path("sv", build=False)
+        offline.offline_model_path("sv")
 
 
 def test_unknown_language_is_refused():
     with pytest.raises(WorkbenchError, match="no offline MLM"):
-        offline.offline_model_path("de", build=False)
+        offline.offline_model_path("de")
 
 
 def test_cache_key_follows_recipe_and_data(tmp_path, monkeypatch):

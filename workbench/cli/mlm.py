@@ -6,6 +6,8 @@ import json
 
 import click
 
+from workbench.mlm.recipes import RECIPES  # the languages with an offline recipe (a light module)
+
 
 def register(main: click.Group) -> None:
     @main.group("mlm")
@@ -20,7 +22,7 @@ def register(main: click.Group) -> None:
         """
 
     @mlm.command("build-offline")
-    @click.option("--lang", "langs", multiple=True, type=click.Choice(["en", "sv"]), default=("en", "sv"),
+    @click.option("--lang", "langs", multiple=True, type=click.Choice(list(RECIPES)), default=tuple(RECIPES),
                   show_default=True, help="Which languages' models to build (repeatable).")
     def build_offline(langs) -> None:
         """Train the offline test MLMs once (minutes each) and cache them; a built one is reused.
@@ -29,9 +31,10 @@ def register(main: click.Group) -> None:
         Example:
           workbench mlm build-offline --lang en
         """
-        from workbench.mlm.offline import build_info, offline_model_path
+        from workbench.mlm.offline import build_info
+        from workbench.mlm.offline_build import build_offline_model
         for lang in langs:
-            path = offline_model_path(lang, build=True)
+            path = build_offline_model(lang)
             info = build_info(lang) or {}
             click.echo(f"{lang}: {path} (steps {info.get('steps_run')}, PUD {json.dumps(info.get('pud'))})")
 
@@ -43,11 +46,11 @@ def register(main: click.Group) -> None:
         Example:
           workbench mlm info
         """
-        from workbench.mlm.offline import build_info, model_dir
-        for lang in ("en", "sv"):
+        from workbench.mlm.offline import build_command, build_info, model_dir
+        for lang in RECIPES:
             built = build_info(lang)
             if built is None:
-                click.echo(f"{lang}: not built ({model_dir(lang)}); `workbench mlm build-offline --lang {lang}`")
+                click.echo(f"{lang}: not built ({model_dir(lang)}); `{build_command(lang)}`")
             else:
                 click.echo(f"{lang}: {model_dir(lang)}\n  recipe {built['recipe']['kind']}, steps {built['steps_run']}/"
                            f"{built['recipe']['steps']}, {built['seconds_total']} s, PUD {json.dumps(built['pud'])}")

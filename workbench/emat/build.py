@@ -191,7 +191,7 @@ def default_key(recipe: BuildRecipe, corpus: Corpus | None) -> str:
 
     from workbench.mlm.loading import resolve
     data = corpus.content_hash if corpus is not None else _sha256_files(recipe.conllu or default_conllu(recipe.lang))
-    payload = json.dumps([asdict(recipe), resolve(recipe.base_model, recipe.lang, build=False), data, _source_hash()],
+    payload = json.dumps([asdict(recipe), resolve(recipe.base_model, recipe.lang), data, _source_hash()],
                          sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
@@ -206,8 +206,10 @@ def ensure_default(kind: str, lang: str = "en", *, progress=None) -> tuple[Path,
     from workbench.mlm.loading import resolve
     if kind == "ss-mtc" and lang not in DEFAULT_CORPUS:
         raise WorkbenchError(f"no default SS-MTC training corpus for {lang!r}: use `workbench mtc train -c CORPUS`")
-    resolve("offline", lang)  # the base model first (built once, cached)
     recipe = default_recipe(kind, lang)
+    # The base model must be there first: a WorkbenchError naming `workbench mlm build-offline`
+    # if not (.ci runs that step before this one); nothing here trains it behind the user's back.
+    resolve(recipe.base_model, lang)
     corpus = shipped_corpus(DEFAULT_CORPUS[lang]) if kind == "ss-mtc" else None
     key = default_key(recipe, corpus)
     path = default_checkpoint(kind, lang)

@@ -17,11 +17,14 @@ from workbench.errors import MissingExtra, WorkbenchError
 OFFLINE = "offline"  # --model offline: the offline test MLM of each document's language
 
 
-def resolve(ref: str, lang: str, *, build: bool = True) -> str:
-    """A loadable reference: `offline` → the cached offline model directory of `lang`."""
+def resolve(ref: str, lang: str) -> str:
+    """A loadable reference: `offline` → the built offline model directory of `lang`.
+
+    Never builds: a missing offline model is a WorkbenchError naming `workbench mlm
+    build-offline` (workbench.mlm.offline_build), not minutes of training inside a load."""
     if ref == OFFLINE or ref == f"{OFFLINE}-{lang}":
         from workbench.mlm.offline import offline_model_path
-        return str(offline_model_path(lang, build=build))
+        return str(offline_model_path(lang))
     return ref
 
 

