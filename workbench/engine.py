@@ -18,7 +18,6 @@ options, a tagger by name); run_generation takes the objects ready-made.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import sys
 import time
@@ -29,7 +28,7 @@ from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator
 from workbench.model import Corpus
 from workbench.selection import SelectionInput, choose_all
-from workbench.signature import library_versions, make_signature, options_dict, run_id_of
+from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.text.slots import SlotBuilder
 from workbench.upos.base import Tagger
@@ -77,13 +76,16 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     """The run record for this corpus × generator × options; not yet stored."""
     config = dataclasses.asdict(generator.config)
     versions = library_versions()
+    model = generator.model_id()
     signature = make_signature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=generator.name,
-                               model=generator.model_id(), config=config, options=generator.options,
-                               tagger=tagger.name, versions=versions)
-    return RunRecord(run_id_of(signature), signature, corpus.content_hash, corpus.name, generator.name,
-                     generator.model_id(), generator.options.mode, generator.options.upos_filter,
-                     options_dict(generator.options), config, versions, "running", corpus.n_slots, time.time(), None,
-                     "generated")
+                               model=model, config=config, options=generator.options, tagger=tagger.name,
+                               versions=versions)
+    # Given the RunSignature, the record takes the signature's own fields (tagger, window …) from it.
+    return RunRecord(run_id=signature.run_id, signature=signature, corpus_hash=corpus.content_hash,
+                     corpus_name=corpus.name, generator=generator.name, model=model, mode=generator.options.mode,
+                     upos_filter=generator.options.upos_filter, options=options_dict(generator.options), config=config,
+                     versions=versions, status="running", n_slots=corpus.n_slots, created=time.time(), finished=None,
+                     source="generated")
 
 
 def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
@@ -101,22 +103,22 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
         raise ValueError("batch_size must be >= 1")
     check_corpus(corpus)
     record = plan_run(corpus, generator, tagger)
-    existing = store.find_run(record.run_id)
+    existing = store.get_run(record.run_id)
     if existing is not None and existing.status == "complete" and not (
-            retry_failed and _count(store, record.run_id, failed=True)):
+            retry_failed and store.count_predictions(record.run_id, failed=True)):
         return existing
-    with _claim(store, record.run_id):
-        generator.load()
+    with store.claim_run(record.run_id):
+        generator.load_for(sorted({d.lang for d in corpus.documents}))
         upos = original_upos(store, corpus, tagger)  # a cache of tags, keyed by corpus: not part of a run
         # From here on the run is written.
         store.save_corpus(corpus)
-        if store.find_run(record.run_id) is None:
+        if store.get_run(record.run_id) is None:
             store.create_run(record)
         elif retry_failed:
-            _reopen_failed(store, record.run_id)
+            store.delete_failed_predictions(record.run_id)  # and marks the run running again
         _generate_missing(store, record.run_id, corpus, generator, tagger, upos, batch_size, progress, after_batch)
         store.finish_run(record.run_id)
-    return store.run(record.run_id)
+    return store.get_run(record.run_id)
 
 
 def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
@@ -161,29 +163,6 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
         if after_batch is not None:
             after_batch(n_done)
     bar.close()
-
-
-# -- store operations the run store is gaining (issue 11); used when present -------------------
-def _claim(store: RunStore, run_id: str):
-    claim = getattr(store, "claim_run", None)
-    return claim(run_id) if claim is not None else contextlib.nullcontext()
-
-
-def _count(store: RunStore, run_id: str, failed: bool | None = None) -> int:
-    count = getattr(store, "count_predictions", None)
-    if count is not None:
-        return count(run_id, failed=failed)
-    return sum(1 for p in store.predictions(run_id) if failed is None or p.failed == failed)
-
-
-def _reopen_failed(store: RunStore, run_id: str) -> None:
-    delete = getattr(store, "delete_failed_predictions", None)
-    if delete is not None:
-        delete(run_id)
-        return
-    with store.transaction() as db:
-        db.execute("DELETE FROM predictions WHERE run_id=? AND failed=1", (run_id,))
-        db.execute("UPDATE runs SET status='running', finished=NULL WHERE run_id=?", (run_id,))
 
 
 def _schedule(corpus: Corpus, done: set[tuple[str, int]], mode: str, batch_size: int) -> Iterator[list[Work]]:

@@ -120,8 +120,8 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
 
 
 def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
-    from workbench.engine import _count
-    failed = _count(store, record.run_id, failed=True)
+    failed = store.count_predictions(record.run_id, failed=True)
+    # Only a run with FAILED spans reads its predictions, to count the unreachable ones.
     unreachable = sum(1 for p in store.predictions(record.run_id) if p.failed and is_unreachable(p.note)) \
         if failed else 0
-    return GenerationResult(record, _count(store, record.run_id), failed, unreachable)
+    return GenerationResult(record, store.count_predictions(record.run_id), failed, unreachable)

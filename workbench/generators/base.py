@@ -2,6 +2,7 @@
 
     generator = SomeGenerator(config, options)   # cheap: stores settings, imports nothing heavy
     generator.load()                             # loads models; may be slow
+                                                 # (the engine calls load_for(langs))
     predictions = generator.generate(slots)      # same length and order as slots
 
 A generator returns ranked candidates; the run engine (workbench.selection) picks one
@@ -93,6 +94,12 @@ class Generator(ABC):
 
     def load(self) -> None:
         """Load models or data; called once before the first generate()."""
+
+    def load_for(self, langs: Sequence[str]) -> None:
+        """Load everything a run over documents of these languages needs. The engine calls it
+        before it writes anything, so a model that cannot load leaves no run behind; a
+        generator that loads per language on first use overrides it to load them now."""
+        self.load()
 
     @abstractmethod
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
