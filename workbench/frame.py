@@ -5,6 +5,7 @@ build it once and pass it on.
 
 Columns
     run_id, signature, generator, model, mode, upos_filter, corpus, corpus_hash, source
+    tagger              the tagger the run recorded (its original UPOS were tagged with it)
     lang, doc_id, span_index, start, end, label, entity_id
     original            the span's text
     original_upos       UPOS of its right-most token in the original document (tagger of the run)
@@ -21,25 +22,18 @@ import pandas as pd
 
 from workbench.store import RunStore
 
-COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
+COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source", "tagger",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests"]
-
-
-def _tagger_of(signature: str) -> str | None:
-    for part in signature.split("|"):
-        if part.startswith("tagger="):
-            return part[len("tagger="):]
-    return None
 
 
 def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
     """Rows for the given runs (ids or unique prefixes), in run, document, span order."""
     frames = []
     for run_id in run_ids:
-        run = store.run(run_id)
+        run = store.resolve_run(run_id)
         corpus = store.load_corpus(run.corpus_hash)
-        tagger = _tagger_of(run.signature)
+        tagger = run.tagger
         upos = store.span_upos(run.corpus_hash, tagger) if tagger else {}
         preds = {(p.doc_id, p.span_index): p for p in store.predictions(run.run_id)}
         rows = []
@@ -49,7 +43,7 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                 if p is None:
                     continue  # not replaced (mask=False) or the run is incomplete
                 rows.append((run.run_id, run.signature, run.generator, run.model, run.mode, run.upos_filter,
-                             run.corpus_name, run.corpus_hash, run.source, doc.lang, doc.doc_id, i, span.start,
+                             run.corpus_name, run.corpus_hash, run.source, tagger, doc.lang, doc.doc_id, i, span.start,
                              span.end, span.label, span.entity_id, span.text, upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
                              p.requests))

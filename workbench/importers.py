@@ -17,13 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.generators.base import FAILED
 from workbench.model import Corpus
-from workbench.signature import library_versions, run_id_of
+from workbench.signature import IMPORTED, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction
 
 MISSING = ("error", "original")
@@ -102,6 +103,9 @@ def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error
                 raise CorpusError(path, "offsets must be integers", doc_id=doc.doc_id, span=where)
             if not isinstance(replacement, str) or not replacement.strip():
                 raise CorpusError(path, "the replacement must be a non-empty string", doc_id=doc.doc_id, span=where)
+            problem = _unstorable(replacement)
+            if problem:
+                raise CorpusError(path, f"the replacement {problem}", doc_id=doc.doc_id, span=where)
             index = by_offsets.get((start, end))
             if index is None:
                 raise CorpusError(path, f"no span of the corpus at [{start}, {end}) "
@@ -125,6 +129,23 @@ def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error
     return out
 
 
+# Characters a reader does not see: format (zero-width space/joiners, BOM, bidi marks),
+# control, and separator characters.
+_INVISIBLE_CATEGORIES = {"Cf", "Cc", "Zs", "Zl", "Zp"}
+
+
+def _unstorable(replacement: str) -> str | None:
+    """Why a replacement cannot be stored as a pseudonym, or None."""
+    surrogate = next((c for c in replacement if 0xD800 <= ord(c) <= 0xDFFF), None)
+    if surrogate is not None:
+        return (f"holds a lone surrogate U+{ord(surrogate):04X} (half of a UTF-16 pair), which is not a "
+                "character and cannot be stored as UTF-8")
+    if all(unicodedata.category(c) in _INVISIBLE_CATEGORIES for c in replacement):
+        codes = " ".join(f"U+{ord(c):04X}" for c in replacement[:8])
+        return f"is invisible (only zero-width, format or space characters: {codes}); a reader would see nothing"
+    return None
+
+
 def _nearest(doc, start: int) -> str:
     if not doc.spans:
         return "the document has no spans"
@@ -142,12 +163,11 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     if not name or "|" in name:
         raise WorkbenchError(f"run name {name!r} must be non-empty and free of '|'")
     versions = {"workbench": library_versions()["workbench"]}
-    signature = "|".join([f"corpus={corpus.name}@{corpus.content_hash[:12]}", f"gen={name}", f"model={path.name}",
-                          f"mode={mode}", f"upos={'on' if upos_filter else 'off'}", "source=imported",
-                          f"file_sha256={file_hash[:16]}", f"missing={missing}", f"tagger={tagger.name}",
-                          "v=" + ",".join(f"{k}:{v}" for k, v in sorted(versions.items()))])
-    run_id = run_id_of(signature)
-    existing = store.find_run(run_id)
+    signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name,
+                             model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,
+                             versions=versions, source=IMPORTED, file_sha256=file_hash[:16], missing=missing)
+    run_id = signature.run_id
+    existing = store.get_run(run_id)
     if existing is not None and existing.status == "complete":
         return existing
 
@@ -159,7 +179,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
         store.delete_run(run_id)
     record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, name, path.name, mode, upos_filter,
                        {"file": str(path), "missing": missing}, {}, versions, "running", corpus.n_slots,
-                       time.time(), None, "imported")
+                       time.time(), None, IMPORTED)
     store.create_run(record)
     try:
         store.add_predictions(run_id, [
@@ -171,4 +191,4 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     except BaseException:
         store.delete_run(run_id)
         raise
-    return store.run(run_id)
+    return store.get_run(run_id)

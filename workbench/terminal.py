@@ -1,0 +1,111 @@
+"""Stored runs as text for a terminal: the list of runs (`workbench runs`) and a document,
+original and pseudonymised side by side (`workbench show`).
+
+User text (document texts, replacements, ids, a run's name) can hold anything: an ANSI
+escape sequence that clears the screen, a newline inside a replacement, bidi overrides
+that reorder what follows. Everything printed goes through `printable`, which shows such
+characters escaped (\\x1b, \\n, \\u202e) instead of letting the terminal act on them.
+
+The two columns are built from the same sentence ranges of the original document (a
+sentence holding a span is merged with its neighbour when the span crosses a boundary),
+each side marking its spans ⟦like this⟧, so they stay in step whatever the replacements
+hold, and every sentence is shown.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import unicodedata
+from typing import Iterator, Mapping
+
+from workbench.model import Document
+from workbench.replace import pseudonymise
+from workbench.text.sentences import merge_across_spans, split_sentences
+
+# Characters a terminal acts on or that reorder the line: controls (C0, DEL, C1), line and
+# paragraph separators, bidi embeddings/overrides/isolates.
+_ESCAPED_CATEGORIES = {"Cc", "Zl", "Zp", "Cs"}
+_BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char in "\n\t\r":
+        return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}[char]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, *, layout: bool = False) -> str:
+    """`text` with every control character shown escaped. layout=True: a newline or tab of
+    running document text becomes a space (it is layout, not content)."""
+    out = []
+    for char in text:
+        if layout and char in "\n\t\r":
+            out.append(" ")
+        elif ord(char) in _BIDI or unicodedata.category(char) in _ESCAPED_CATEGORIES:
+            out.append(_escape(char))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def span_lines(doc: Document, picks: Mapping[int, str]) -> list[str]:
+    """One line per replaced span: index, label, original → replacement."""
+    return [f"{i:>4} {printable(doc.spans[i].label):<14} {printable(repr(doc.spans[i].text)):<40} → "
+            f"{printable(repr(picks[i]))}" for i in sorted(picks)]
+
+
+def _marked(doc: Document, picks: Mapping[int, str], sentence: tuple[int, int], new: bool) -> str:
+    """The sentence with its spans marked ⟦…⟧: originals (new=False) or their replacements."""
+    a, b = sentence
+    pieces, cursor = [], a
+    for i, span in enumerate(doc.spans):
+        if i not in picks or span.start < a or span.end > b:
+            continue
+        pieces.append(printable(doc.text[cursor:span.start], layout=True))
+        pieces.append(f"⟦{printable(picks[i] if new else span.text)}⟧")
+        cursor = span.end
+    pieces.append(printable(doc.text[cursor:b], layout=True))
+    return "".join(pieces)
+
+
+def side_by_side_lines(doc: Document, picks: Mapping[int, str], width: int = 70) -> Iterator[str]:
+    """The two columns, sentence by sentence, each wrapped to `width`."""
+    sentences = merge_across_spans(split_sentences(doc.text, doc.lang),
+                                   [(s.start, s.end) for i, s in enumerate(doc.spans) if i in picks])
+    for sentence in sentences:
+        left = textwrap.wrap(_marked(doc, picks, sentence, False), width) or [""]
+        right = textwrap.wrap(_marked(doc, picks, sentence, True), width) or [""]
+        rows = max(len(left), len(right))
+        for a, b in zip(left + [""] * (rows - len(left)), right + [""] * (rows - len(right))):
+            yield f"{a:<{width}} │ {b}"
+        yield f"{'':<{width}} │"
+
+
+def show_run(store, run_id: str, doc_id: str | None = None, *, width: int = 70,
+             spans_only: bool = False) -> Iterator[str]:
+    """What `workbench show` prints: the run's documents, or one document side by side."""
+    run = store.resolve_run(run_id)
+    corpus = store.load_corpus(run.corpus_hash)
+    if doc_id is None:
+        for d in corpus.documents:
+            yield f"{printable(d.doc_id)}  {d.lang}  {len(d.masked_spans)} spans"
+        return
+    doc = corpus.document(doc_id)
+    picks = {p.span_index: p.pseudonym for p in store.predictions(run.run_id) if p.doc_id == doc_id}
+    yield f"run {run.run_id}  {printable(run.signature)}\n"
+    yield from span_lines(doc, picks)
+    if spans_only:
+        return
+    yield ""
+    yield from side_by_side_lines(doc, picks, width)
+
+
+def run_lines(store, *, signatures: bool = False) -> Iterator[str]:
+    """What `workbench runs` prints: one line per run (and its signature if asked)."""
+    for r in store.runs():
+        n = store.count_predictions(r.run_id)
+        yield (f"{r.run_id}  {printable(r.corpus_name):<11} {printable(r.generator):<9} {r.mode:<5} "
+               f"upos={'on ' if r.upos_filter else 'off'} {n:>5}/{r.n_slots:<5} {r.status}  {printable(r.model)}")
+        if signatures:
+            yield f"    {printable(r.signature)}"
