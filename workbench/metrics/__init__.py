@@ -27,15 +27,16 @@ import pandas as pd
 
 from workbench.metrics.base import MetricInfo
 from workbench.metrics.context import MetricConfig, MetricContext
-from workbench.metrics.frame import ORIGINAL, metric_frame, originals_frame, runs_of
+from workbench.metrics.frame import (ORIGINAL, ORIGINAL_RUN_PREFIX, is_original_run, metric_frame, originals_frame,
+                                     runs_of)
 
 FAMILIES = ("diversity", "generation", "upos", "overlap", "similarity", "rouge", "detectability", "entities", "tps")
 # Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).
 ORIGINAL_FAMILIES = ("diversity", "entities")
 RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "source", "signature"]
 
-__all__ = ["FAMILIES", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics", "family", "metric_frame",
-           "metric_infos", "originals_frame"]
+__all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
+           "family", "is_original_run", "metric_frame", "metric_infos", "originals_frame"]
 
 
 def family(name: str):

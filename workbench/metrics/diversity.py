@@ -19,7 +19,7 @@ import re
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run
-from workbench.metrics.frame import placed_text
+from workbench.metrics.frame import originals_frame, placed_text
 
 FAMILY = "diversity"
 METRICS = (
@@ -62,6 +62,13 @@ def document_unique_ratios(frame: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({"spans": g.size(), "unique": g.nunique()}).reset_index()
     out["ratio"] = out["unique"] / out["spans"]
     return out
+
+
+def figure1_ratios(frame: pd.DataFrame) -> pd.DataFrame:
+    """003 Figure 1's data for a metric frame: document_unique_ratios of every run and of
+    the originals (one `original:<corpus>` pseudo-run per corpus, listed first). The report
+    and the dashboard's Metrics page both draw from this."""
+    return document_unique_ratios(pd.concat([originals_frame(frame), frame], ignore_index=True))
 
 
 def multiword(frame: pd.DataFrame) -> pd.Series:

@@ -24,6 +24,14 @@ from workbench.replace import pseudonymise
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
 ORIGINAL = "original"
+# The run id of an originals' pseudo-run is ORIGINAL_RUN_PREFIX + corpus name (+ "@" + hash
+# where two corpora share a name); reports and pages tell these rows apart with is_original_run.
+ORIGINAL_RUN_PREFIX = f"{ORIGINAL}:"
+
+
+def is_original_run(run_id) -> bool:
+    """True for the `original:<corpus>` pseudo-runs of originals_frame (the Original rows)."""
+    return str(run_id).startswith(ORIGINAL_RUN_PREFIX)
 
 
 def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -43,7 +51,7 @@ def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
     # Named by corpus; two different corpora under one name also get their hash.
     names = rows.drop_duplicates("corpus_hash").groupby("corpus")["corpus_hash"].transform("size")
     ambiguous = set(rows.drop_duplicates("corpus_hash").loc[names > 1, "corpus_hash"])
-    rows["run_id"] = [f"{ORIGINAL}:{c}" + (f"@{h[:12]}" if h in ambiguous else "")
+    rows["run_id"] = [f"{ORIGINAL_RUN_PREFIX}{c}" + (f"@{h[:12]}" if h in ambiguous else "")
                       for c, h in zip(rows["corpus"], rows["corpus_hash"])]
     rows["generator"], rows["model"], rows["mode"], rows["upos_filter"] = ORIGINAL, "-", "-", False
     rows["signature"] = "corpus=" + rows["corpus"] + "@" + rows["corpus_hash"].str[:12] + "|original spans"

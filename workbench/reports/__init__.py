@@ -59,8 +59,8 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     ready MetricContext as context.
     """
     from workbench.metrics import MetricContext, compute_metrics, metric_infos
-    from workbench.metrics.diversity import document_unique_ratios
-    from workbench.metrics.frame import metric_frame, originals_frame
+    from workbench.metrics.diversity import figure1_ratios
+    from workbench.metrics.frame import metric_frame
     from workbench.reports import figures, tables
 
     formats = tuple(formats)
@@ -92,7 +92,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
             written.append(_write_text(out / f"{spec.name}.tex", tables.to_latex(table, spec, described)))
         if "csv" in formats:
             written.append(_write_csv(out / f"{spec.name}.csv", tables.to_csv_frame(table, spec)))
-    ratios = document_unique_ratios(pd.concat([originals_frame(frame), frame], ignore_index=True))
+    ratios = figure1_ratios(frame)
     if "csv" in formats:
         written.append(_write_csv(out / "metrics.csv", table, index=True))
         definitions = pd.DataFrame([{"metric": m.name, "label": m.label, "family": m.family, "range": m.range_text,
@@ -109,9 +109,10 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
 
 
 def _overview(table: pd.DataFrame, described: str, formats) -> str:
+    from workbench.metrics.frame import is_original_run
     from workbench.reports import tables
     parts = ["# Pseudonym Workbench report", "",
-             f"{sum(not str(i).startswith('original:') for i in table.index)} runs. Metric models: `{described}`.", ""]
+             f"{sum(not is_original_run(i) for i in table.index)} runs. Metric models: `{described}`.", ""]
     for spec in tables.TABLES:
         parts += [f"## {spec.title}", "", tables.to_markdown(table, spec, described)]
     if "png" in formats:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.base import CHANCE
+from workbench.metrics.frame import is_original_run
 from workbench.reports.labels import mode_label, short_id, system_label
 
 
@@ -41,7 +42,7 @@ def _pyplot():
 
 def _box_label(table: pd.DataFrame, run_id: str) -> str:
     row = table.loc[run_id]
-    if str(run_id).startswith("original:"):
+    if is_original_run(run_id):
         return "Original"
     mode = mode_label(row)
     return f"{system_label(row)}\n{mode}\n[{short_id(run_id)}]"
@@ -50,8 +51,8 @@ def _box_label(table: pd.DataFrame, run_id: str) -> str:
 def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
     """Boxplot of distinct replacements / spans per document, one panel per corpus (003 Figure 1).
 
-    ratios: run_id, doc_id, ratio (workbench.metrics.diversity.document_unique_ratios),
-    including the original:<corpus> pseudo-runs. The white diamond marks the mean.
+    ratios: run_id, doc_id, ratio (workbench.metrics.diversity.figure1_ratios), including the
+    original:<corpus> pseudo-runs. The white diamond marks the mean.
     """
     plt = _pyplot()
     corpora = list(dict.fromkeys(table["corpus"]))
@@ -65,7 +66,7 @@ def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
         box = ax.boxplot(data, patch_artist=True, showmeans=True, widths=0.6,
                          meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black"})
         for patch, run in zip(box["boxes"], runs):
-            patch.set_facecolor("#d9d9d9" if str(run).startswith("original:") else "#9ecae1")
+            patch.set_facecolor("#d9d9d9" if is_original_run(run) else "#9ecae1")
         ax.set_xticks(range(1, len(runs) + 1), [_box_label(table, r) for r in runs], fontsize=7)
         ax.set_title(corpus, fontsize=10)
         ax.set_ylim(-0.02, 1.05)
@@ -84,8 +85,7 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
     infos = metric_infos()
     # Grouped like the tables: by corpus, the Original row first.
     order = {c: n for n, c in enumerate(dict.fromkeys(table["corpus"]))}
-    table = table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]],
-                                                         not str(i).startswith("original:")))]
+    table = table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))]
     metrics = [m for m in (metrics or infos) if m in table.columns and table[m].notna().any()]
     corpora = list(dict.fromkeys(table["corpus"]))
     palette = plt.get_cmap("tab10")
@@ -94,7 +94,7 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
     nrows = max(1, math.ceil(len(metrics) / ncols))
     height = 0.22 * len(table) + 1.0
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, height * nrows + 0.8), squeeze=False)
-    labels = [(f"Original ({r['corpus']})" if str(i).startswith("original:")
+    labels = [(f"Original ({r['corpus']})" if is_original_run(i)
                else f"{system_label(r)} {mode_label(r)} [{short_id(str(i))}]") for i, r in table.iterrows()]
     for ax, metric in zip(axes.flat, metrics):
         info = infos[metric]

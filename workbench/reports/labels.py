@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from workbench.metrics.frame import is_original_run
+
 
 def system_label(row: pd.Series) -> str:
     """003's "Model" column: the generator, with its model where it has one."""
@@ -25,7 +27,7 @@ def mode_label(row: pd.Series) -> str:
 
 def short_id(run_id: str) -> str:
     """The run id's first 8 characters (enough for `workbench show`); blank for Original rows."""
-    return "" if run_id.startswith("original:") else run_id[:8]
+    return "" if is_original_run(run_id) else run_id[:8]
 
 
 def row_label(row: pd.Series) -> str:
@@ -36,4 +38,4 @@ def row_label(row: pd.Series) -> str:
 
 def signature_lines(table: pd.DataFrame) -> list[tuple[str, str]]:
     """(short id, signature) for every real run of the table, in row order."""
-    return [(short_id(i), str(table.at[i, "signature"])) for i in table.index if not str(i).startswith("original:")]
+    return [(short_id(i), str(table.at[i, "signature"])) for i in table.index if not is_original_run(i)]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from workbench.metrics import metric_infos
+from workbench.metrics.frame import is_original_run
 from workbench.reports.labels import mode_label, short_id, signature_lines, system_label
 
 
@@ -72,10 +73,10 @@ TABLES = (
 
 
 def _rows(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
-    keep = [i for i in table.index if spec.originals or not str(i).startswith("original:")]
+    keep = [i for i in table.index if spec.originals or not is_original_run(i)]
     # Group by corpus, Original first, then the runs in the order asked for.
     order = {c: n for n, c in enumerate(dict.fromkeys(table.loc[keep, "corpus"]))}
-    keep.sort(key=lambda i: (order[table.at[i, "corpus"]], not str(i).startswith("original:")))
+    keep.sort(key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))
     return table.loc[keep]
 
 

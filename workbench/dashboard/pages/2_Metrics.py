@@ -60,7 +60,7 @@ def figure_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], o
     from contextlib import closing
     from pathlib import Path
 
-    from workbench.metrics.diversity import document_unique_ratios
+    from workbench.metrics.diversity import figure1_ratios
     from workbench.reports import figures
     from workbench.store import RunStore
     table = metric_table(path, run_ids, families, originals, version)
@@ -69,8 +69,7 @@ def figure_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], o
         if which == "figure1":
             with closing(RunStore(path)) as store:
                 frame = metrics.metric_frame(store, run_ids)
-            ratios = document_unique_ratios(pd.concat([metrics.originals_frame(frame), frame], ignore_index=True))
-            figures.figure1(ratios, table, out)
+            figures.figure1(figure1_ratios(frame), table, out)
         else:
             figures.metric_bars(table, out)
         return out.read_bytes()
@@ -80,7 +79,7 @@ table = metric_table(str(path), tuple(chosen), tuple(families), originals, versi
 infos = metrics.metric_infos(families)
 metric_columns = [c for c in table.columns if c in infos and table[c].notna().any()]
 described = metrics.MetricConfig().describe()
-labels = {r: (f"Original ({table.at[r, 'corpus']})" if str(r).startswith("original:")
+labels = {r: (f"Original ({table.at[r, 'corpus']})" if metrics.is_original_run(r)
               else data.run_label(runs[r]) if r in runs else r) for r in table.index}
 
 paper, everything, figures_tab = st.tabs(["Tables as in 003", "All metrics", "Figures"])

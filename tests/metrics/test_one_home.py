@@ -1,0 +1,53 @@
+"""One home for pieces the report and the dashboard share (issue 11 item 7 b, c)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from workbench.metrics import metric_frame
+from workbench.metrics.diversity import document_unique_ratios, figure1_ratios
+from workbench.metrics.frame import ORIGINAL_RUN_PREFIX, is_original_run, originals_frame
+from workbench.reports import write_report
+
+from tests.metrics.conftest import RUN_A, add_run, make_context
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sources():
+    for folder in ("workbench", "adapters", "bench"):
+        yield from (ROOT / folder).rglob("*.py")
+
+
+def test_the_original_run_prefix_is_written_in_one_place(store, tiny_corpus):
+    # The pseudo run id of the originals' rows was spelt "original:" in five places.
+    where = [p.relative_to(ROOT).as_posix() for p in _sources()
+             if re.search(r"""["']original:""", p.read_text(encoding="utf-8"))]
+    assert where == []
+    frame, run_ids = _frame_of_two_runs(store, tiny_corpus)
+    assert all(is_original_run(i) for i in originals_frame(frame)["run_id"])
+    assert not any(is_original_run(i) for i in run_ids)
+    assert not is_original_run("originals") and ORIGINAL_RUN_PREFIX == "original:"
+
+
+def test_figure1_data_has_one_function_that_the_report_and_page_call(tmp_path, store, tiny_corpus):
+    frame, run_ids = _frame_of_two_runs(store, tiny_corpus)
+    ratios = figure1_ratios(frame)
+    expected = document_unique_ratios(pd.concat([originals_frame(frame), frame], ignore_index=True))
+    pd.testing.assert_frame_equal(ratios, expected)
+    write_report(store, run_ids, tmp_path, formats=("csv",), context=make_context())
+    written = pd.read_csv(tmp_path / "figure1_unique_ratio.csv")
+    assert written[["run_id", "doc_id", "spans", "unique"]].values.tolist() == \
+        ratios[["run_id", "doc_id", "spans", "unique"]].values.tolist()
+    for caller in ("workbench/reports/__init__.py", "workbench/dashboard/pages/2_Metrics.py"):
+        text = (ROOT / caller).read_text(encoding="utf-8")
+        assert "figure1_ratios(" in text and "document_unique_ratios" not in text, caller
+
+
+def _frame_of_two_runs(store, corpus):
+    a = add_run(store, corpus, RUN_A, name="a")
+    b = add_run(store, corpus, {d: [t.upper() if t else None for t in ts] for d, ts in RUN_A.items()}, name="b")
+    return metric_frame(store, [a, b]), [a, b]
