@@ -1,4 +1,4 @@
-"""One call per job: what `workbench generate` does, as a library function.
+"""One call per job: what `workbench generate` and `workbench report` do, as library functions.
 
     from workbench.pipeline import generate_run
     from workbench.store import RunStore
@@ -23,7 +23,7 @@ Everything a user can get wrong raises a WorkbenchError before the store is writ
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions, Generator, is_unreachable
@@ -125,3 +125,18 @@ def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
     unreachable = sum(1 for p in store.predictions(record.run_id) if p.failed and is_unreachable(p.note)) \
         if failed else 0
     return GenerationResult(record, store.count_predictions(record.run_id), failed, unreachable)
+
+
+def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complete: bool = False,
+                formats: Sequence[str] | None = None, config=None, allow_incomplete: bool = False) -> list:
+    """What `workbench report` does: the named runs (ids or unique prefixes), plus every
+    complete run of the store with all_complete, reported by reports.write_report into
+    out_dir. config: a metrics.MetricConfig (default: the offline defaults). Returns the
+    paths written."""
+    from workbench.reports import FORMATS, write_report
+    ids = list(run_ids)
+    if all_complete:
+        ids += [r.run_id for r in store.runs() if r.status == "complete" and r.run_id not in ids]
+    if not ids:
+        raise WorkbenchError("name at least one run (see `workbench runs`), or use --all")
+    return write_report(store, ids, out_dir, formats or FORMATS, config=config, allow_incomplete=allow_incomplete)

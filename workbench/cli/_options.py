@@ -44,3 +44,15 @@ def load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked
     loaded = load_corpus(corpus, format=corpus_format, lang=lang, spans=spans, annotator=annotator,
                          quality_checked_only=quality_checked)
     return select_documents(loaded, keep=docs, skip=skip_docs)
+
+
+def name_value_pairs(items: tuple[str, ...], option: str, left: str = "NAME", right: str = "VALUE") -> dict[str, str]:
+    """`-o name=value`-style option values as a dict; a WorkbenchError for an item without `=`."""
+    from workbench.errors import WorkbenchError
+    pairs = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise WorkbenchError(f"{option} takes {left}={right}, not {item!r}")
+        pairs[name.strip()] = value
+    return pairs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import corpus_options, load_corpus_from_options, open_store, store_option
+from workbench.cli._options import corpus_options, load_corpus_from_options, name_value_pairs, open_store, store_option
 
 
 def _default(name: str):
@@ -41,13 +41,8 @@ def generation_options(func):
 
 
 def parse_generator_settings(model: str | None, extra: tuple[str, ...]) -> dict[str, str]:
-    from workbench.errors import WorkbenchError
-    settings = {}
-    for item in extra:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise WorkbenchError(f"--option takes NAME=VALUE, not {item!r}")
-        settings[name] = value
+    """The generator's settings from `--model` and the `-o NAME=VALUE` items."""
+    settings = name_value_pairs(extra, "--option")
     if model is not None:
         settings["model"] = model
     return settings

@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from workbench.cli._options import corpus_options, load_corpus_from_options, open_store, store_option
+from workbench.importers import MISSING
+from workbench.upos.factory import TAGGERS
 
 
 def register(main: click.Group) -> None:
@@ -16,9 +18,9 @@ def register(main: click.Group) -> None:
     @click.option("--mode", default="external", show_default=True,
                   help="The external system's mode, for the tables (e.g. maskL, repL).")
     @click.option("--upos-filter", is_flag=True, help="Mark the external run as UPOS-filtered (tables only).")
-    @click.option("--missing", type=click.Choice(["error", "original"]), default="error", show_default=True,
+    @click.option("--missing", type=click.Choice(MISSING), default="error", show_default=True,
                   help="A span with no replacement: stop with an error, or keep its original text.")
-    @click.option("--tagger", type=click.Choice(["auto", "stanza", "spacy"]), default="auto", show_default=True,
+    @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True,
                   help="UPOS tagger for the original spans (as for generated runs).")
     @store_option
     def import_run(file, corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, name,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import open_store, store_option
+from workbench.cli._options import name_value_pairs, open_store, store_option
+from workbench.upos.factory import TAGGERS
 
 
 def register(main: click.Group) -> None:
@@ -25,7 +26,7 @@ def register(main: click.Group) -> None:
                   help="'tfidf-logreg', 'bert' (google-bert/bert-base-cased, as in 003) or an HF id/path.")
     @click.option("--folds", type=click.IntRange(2), default=5, show_default=True,
                   help="Cross-validation folds for the classifier (grouped by document).")
-    @click.option("--tagger", type=click.Choice(["run", "auto", "spacy", "stanza"]), default="run", show_default=True,
+    @click.option("--tagger", type=click.Choice(("run",) + TAGGERS), default="run", show_default=True,
                   help="UPOS tagger for replacements; 'run' = the one in each run's signature.")
     @click.option("--no-cache", is_flag=True, help="Keep embeddings and summaries in memory only.")
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
@@ -43,24 +44,14 @@ def register(main: click.Group) -> None:
           workbench report 832a7ed4 2d97c2f2 --out out/report
           workbench report --all --out out/all --embedder sv=intfloat/multilingual-e5-small
         """
-        from workbench.errors import WorkbenchError
         from workbench.metrics import MetricConfig
-        from workbench.reports import FORMATS, write_report
+        from workbench.pipeline import report_runs
 
-        store = open_store(store_path)
-        ids = list(run_ids)
-        if all_runs:
-            ids += [r.run_id for r in store.runs() if r.status == "complete" and r.run_id not in ids]
-        if not ids:
-            raise WorkbenchError("name at least one run (see `workbench runs`), or use --all")
         config = MetricConfig(summariser=summariser, summary_sentences=summary_sentences, classifier=classifier,
                               folds=folds, tagger=tagger, cache=not no_cache)
-        for item in embedders:
-            lang, sep, spec = item.partition("=")
-            if not sep or not lang or not spec:
-                raise WorkbenchError(f"--embedder takes LANG=SPEC, not {item!r}")
+        for lang, spec in name_value_pairs(embedders, "--embedder", "LANG", "SPEC").items():
             config = config.with_embedder(lang, spec)
-        written = write_report(store, ids, out_dir, formats or FORMATS, config=config,
-                               allow_incomplete=allow_incomplete)
+        written = report_runs(open_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
+                              config=config, allow_incomplete=allow_incomplete)
         for path in written:
             click.echo(f"wrote {path}")
