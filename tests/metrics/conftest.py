@@ -79,7 +79,7 @@ def add_run(store, corpus, pseudonyms: dict[str, list], *, name="hand", upos=Non
     signature = f"corpus={corpus.name}@{corpus.content_hash[:12]}|gen={name}|mode={mode}|tagger={FAKE_TAGGER}"
     run_id = hashlib.sha256(signature.encode()).hexdigest()[:16]
     store.create_run(RunRecord(run_id, signature, corpus.content_hash, corpus.name, name, "-", mode, False, {}, {}, {},
-                               "running", corpus.n_slots, time.time(), None, "generated"))
+                               "running", corpus.n_slots, time.time(), None, "generated", tagger=FAKE_TAGGER))
     rows = []
     for doc_id, texts in pseudonyms.items():
         for i, text in enumerate(texts):

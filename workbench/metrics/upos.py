@@ -48,9 +48,9 @@ def context_upos(frame: pd.DataFrame, context) -> pd.Series:
     # span of the run replaced, as the reader sees it). The tagger bounds its own batches'
     # memory (workbench/upos/spacy_backend.py), so all of TAB can go in one call.
     queries: dict[tuple[object, str], list[tuple[int, tuple[str, int, int]]]] = {}
-    taggers = {sig: context.tagger_for(sig) for sig in in_docs["signature"].unique()}
+    taggers = {name: context.tagger_for(name) for name in in_docs["tagger"].unique()}
     for view in document_views(in_docs):
-        tagger = taggers[frame.at[view.rows[0], "signature"]]
+        tagger = taggers[frame.at[view.rows[0], "tagger"]]
         queries.setdefault((tagger, view.lang), []).extend(
             (row, (view.pseudo_text, a, b)) for row, (a, b) in zip(view.rows, view.placed) if row in need_set)
     for (tagger, lang), items in queries.items():
