@@ -139,3 +139,53 @@ def test_offsets_survive_a_mask_unmask_round_trip(parts, window):
         restored = slot.render(lambda n, gap: doc.spans[gap.span_index].text)
         assert restored in doc.text
         assert doc.spans[i].text in restored
+
+
+def test_parts_is_the_one_gap_walk():
+    """Text runs and repL fills are joined; masked gaps are numbered in reading order."""
+    text = "Anna met Bo in Oslo and Rome."
+    raw = [RawSpan(text.index(w), text.index(w) + len(w), "X") for w in ("Anna", "Bo", "Oslo", "Rome")]
+    doc = build_document("t", "d", text, "en", raw)
+    slot = SlotBuilder(doc).slot(2, picks={0: "Eva", 1: "Al", 3: "never: right of the target"})
+    parts = slot.parts(lambda number, gap: (number, gap.span_index))
+    assert parts == ["Eva met Al in ", (1, 2), " and ", (2, 3), "."]
+    assert slot.render("_") == "Eva met Al in _ and _."
+    assert slot.target_number == 1
+
+
+def _counted(op: str):
+    def compare(self, other):
+        CountingInt.comparisons += 1
+        return getattr(int, op)(self, other)
+    return compare
+
+
+class CountingInt(int):
+    """An offset that counts every comparison made with it: cost measured in operations."""
+    comparisons = 0
+    __lt__, __le__, __gt__, __ge__ = (_counted(op) for op in ("__lt__", "__le__", "__gt__", "__ge__"))
+
+
+def _many_spans_document(n: int):
+    """One document, one one-character span per short sentence (issue 10 #19's shape)."""
+    from workbench.model import Document, Span
+    text = "".join(f"Go {'xyz'[i % 3]} now. " for i in range(n)).rstrip()
+    spans = tuple(Span(CountingInt(10 * i + 3), CountingInt(10 * i + 4), text[10 * i + 3], "X", f"e{i}")
+                  for i in range(n))
+    return Document("d", text, "en", spans)
+
+
+@pytest.mark.parametrize("mode", ["maskL", "repL"])
+def test_slot_building_is_linear_in_the_spans(mode):
+    """Building every slot of a document costs O(spans × window), not O(spans²): counted
+    in comparisons of offsets, which grow 10× for 10× the spans (100× when quadratic)."""
+    counts = []
+    for n in (300, 3000):
+        doc = _many_spans_document(n)
+        CountingInt.comparisons = 0
+        builder = SlotBuilder(doc, window=2)
+        picks = {i: "p" for i in range(n)} if mode == "repL" else None
+        slots = [builder.slot(i, picks) for i in range(n)]
+        counts.append(CountingInt.comparisons)
+        assert all(len(s.gaps) <= 5 for s in slots)  # ±2 sentences of one span each
+    assert counts[1] < 20 * counts[0]

@@ -64,3 +64,66 @@ def test_stanza_without_models_fails_with_instructions():
         pytest.skip("stanza models are installed on this machine")
     with pytest.raises(WorkbenchError, match="stanza"):
         StanzaTagger(cache_path=None).tag_ranges("en", [("Anna lives in Oslo.", 0, 4)])
+
+
+def test_many_ranges_in_one_text_tag_and_hash_it_once(monkeypatch):
+    """A document with many spans is one text to the tagger, not one per span (issue 10 #19)."""
+    from workbench.upos.base import TagCache, Tagger
+
+    class Fake(Tagger):
+        name = "fake"
+
+        def __init__(self):
+            super().__init__(None)
+            self.texts = []
+
+        def _tag_texts(self, lang, texts):
+            self.texts += texts
+            return [[(i, i + 1, "X") for i in range(0, len(t), 2)] for t in texts]
+
+    keys = []
+    real_key = TagCache.key
+    monkeypatch.setattr(TagCache, "key", staticmethod(lambda *a: keys.append(1) or real_key(*a)))
+    text = "a " * 5000
+    tagger = Fake()
+    got = tagger.tag_ranges("en", [(text, i, i + 1) for i in range(0, len(text), 2)])
+    assert got == ["X"] * 5000
+    assert len(tagger.texts) == 1 and len(keys) <= 2
+
+
+def test_right_most_upos_bisects():
+    tokens = [(i, i + 1, "X") for i in range(0, 10_000, 2)]
+    starts = [a for a, _, _ in tokens]
+    assert right_most_upos(tokens, 5000, 5001, starts) == "X"
+    assert right_most_upos(tokens, 5001, 5002, starts) is None  # white space between tokens
+    assert right_most_upos(tokens, 0, 10_000, starts) == "X"
+
+
+def test_a_text_over_spacys_max_length_is_tagged_in_pieces():
+    """1,100,000 characters (spaCy's limit is 1,000,000, error E088): tagged in sentence
+    pieces whose token offsets point into the whole text. A blank tokenizer keeps it fast."""
+    spacy = pytest.importorskip("spacy")
+    tagger = SpacyTagger(cache_path=None)
+    tagger._nlp["en"] = spacy.blank("en")
+    sentence = "Anna Berg moved to Oslo in 1999. "
+    text = sentence * (1_100_000 // len(sentence) + 1)
+    assert len(text) > tagger._nlp["en"].max_length
+    tokens = tagger.tag_texts("en", [text])[0]
+    assert len(tokens) == 8 * text.count(sentence)
+    assert all(text[a:b] in sentence for a, b, _ in tokens)
+    assert text[tokens[-1][0]:tokens[-1][1]] == "." and tokens[-1][1] == len(text.rstrip())
+
+
+def test_long_text_tags_equal_sentence_by_sentence_tags(monkeypatch):
+    """The real tagger over pieces (max_length lowered to make the text 'long') gives each
+    sentence the tags it gets alone."""
+    tagger = SpacyTagger(cache_path=None)
+    nlp = tagger._pipeline("en")
+    monkeypatch.setattr(nlp, "max_length", 200)
+    monkeypatch.setattr("workbench.upos.spacy_backend._CHARS_PER_BATCH", 100)
+    sentences = ["The court met in Oslo.", "Anna Berg was born in 1950.", "He left for Rome."] * 6
+    text = " ".join(sentences)
+    whole = tagger._tag_texts("en", [text])[0]
+    alone = [u for s in sentences for _, _, u in tagger._tag_texts("en", [s])[0]]
+    assert [u for _, _, u in whole] == alone
+    assert [text[a:b] for a, b, _ in whole][:6] == ["The", "court", "met", "in", "Oslo", "."]

@@ -71,17 +71,23 @@ def split_sentences(text: str, lang: str) -> list[tuple[int, int]]:
 
 
 def merge_across_spans(sentences: list[tuple[int, int]], spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Merge consecutive sentences so that no span crosses a sentence boundary."""
-    merged = list(sentences)
-    for start, end in spans:
-        first = next((i for i, (a, b) in enumerate(merged) if b > start), None)
-        if first is None:
-            continue
-        last = first
-        while last + 1 < len(merged) and merged[last][1] < end:
-            last += 1
-        if last > first:
-            merged[first:last + 1] = [(merged[first][0], merged[last][1])]
+    """Merge consecutive sentences so that no span crosses a sentence boundary.
+
+    One pass over sentences and spans together (both in text order), so a document with
+    many spans and sentences costs their number, not their product.
+    """
+    ordered = sorted(spans)
+    merged: list[tuple[int, int]] = []
+    reach = -1  # the furthest end of a span that starts inside the last merged range
+    k = 0
+    for a, b in sentences:
+        if merged and merged[-1][1] < reach:
+            merged[-1] = (merged[-1][0], b)  # a span runs on into this sentence
+        else:
+            merged.append((a, b))
+        while k < len(ordered) and ordered[k][0] < merged[-1][1]:
+            reach = max(reach, ordered[k][1])
+            k += 1
     return merged
 
 

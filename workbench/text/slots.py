@@ -9,12 +9,14 @@ original text is never part of a Slot: a generator cannot see what it replaces.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from bisect import bisect_left, bisect_right
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from workbench.model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
 MODES = ("maskL", "repL")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,18 +64,50 @@ class Slot:
         """Equal for slots whose rendered windows are identical (maskL: same sentence)."""
         return (self.doc_id, self.pieces)
 
+    def parts(self, mask: Callable[[int, Gap], T]) -> list[str | T]:
+        """The window in reading order as text runs and one `mask(number, gap)` per masked gap.
+
+        The one walk over a window's gaps: plain text and repL fills (already picked, so
+        plain text to a generator) are joined into one run; masked gaps are numbered from
+        1 in reading order, the N of [MASK.N]. render() and the masked-LM encoders use it.
+        """
+        out: list[str | T] = []
+        text_last = False  # whether out[-1] is a text run (a mask's result may be a str too)
+        number = 0
+        for piece in self.pieces:
+            if isinstance(piece, Gap) and piece.masked:
+                number += 1
+                out.append(mask(number, piece))
+                text_last = False
+                continue
+            text = piece if isinstance(piece, str) else piece.fill
+            if text_last:
+                out[-1] += text
+            else:
+                out.append(text)
+                text_last = True
+        return out
+
     def render(self, mask: str | Callable[[int, Gap], str]) -> str:
         """The window as text; `mask` is a token or a function (number, gap) -> text."""
-        out, number = [], 0
-        for piece in self.pieces:
-            if isinstance(piece, str):
-                out.append(piece)
-            elif not piece.masked:
-                out.append(piece.fill)
-            else:
-                number += 1
-                out.append(mask if isinstance(mask, str) else mask(number, piece))
-        return "".join(out)
+        return "".join(self.parts((lambda number, gap: mask) if isinstance(mask, str) else mask))
+
+
+class DocumentPicks(Mapping[int, str]):
+    """One document's view of a run's picks {(doc_id, span_index): pseudonym}, not a copy:
+    copying a document's earlier picks for each repL slot made a run quadratic in spans."""
+
+    def __init__(self, picks: Mapping[tuple[str, int], str], doc_id: str) -> None:
+        self._picks, self._doc_id = picks, doc_id
+
+    def __getitem__(self, span_index: int) -> str:
+        return self._picks[(self._doc_id, span_index)]
+
+    def __iter__(self):
+        return (i for d, i in self._picks if d == self._doc_id)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class SlotBuilder:
@@ -88,6 +122,8 @@ class SlotBuilder:
         offsets = [(s.start, s.end) for s in doc.spans]
         self.sentences = merge_across_spans(split_sentences(doc.text, doc.lang), offsets)
         self.sentence_of = sentence_of_spans(self.sentences, offsets)
+        self._starts = [a for a, _ in offsets]
+        self._ends = [b for _, b in offsets]
 
     def slot(self, span_index: int, picks: Mapping[int, str] | None = None) -> Slot:
         """The slot of one span. `picks` (repL) fill the masked spans left of the target."""
@@ -101,9 +137,12 @@ class SlotBuilder:
         lo, hi = self.sentences[first][0], self.sentences[last][1]
         pieces: list[str | Gap] = []
         cursor = lo
-        for i, span in enumerate(spans):
-            if span.end <= lo or span.start >= hi or not span.mask:
-                continue  # outside the window, or annotated but kept as original text
+        # Spans are sorted and do not overlap: only those starting in [lo, hi) can lie in the
+        # window, found by bisection, so a slot costs its window, not its whole document.
+        for i in range(bisect_right(self._ends, lo), bisect_left(self._starts, hi)):
+            span = spans[i]
+            if not span.mask:
+                continue  # annotated but kept as original text
             if span.start > cursor:
                 pieces.append(doc.text[cursor:span.start])
             fill = picks.get(i) if picks is not None and i < span_index else None

@@ -12,6 +12,7 @@ import json
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
+from bisect import bisect_left
 from pathlib import Path
 from typing import Sequence
 
@@ -19,15 +20,18 @@ from typing import Sequence
 Tokens = list[tuple[int, int, str]]
 
 
-def right_most_upos(tokens: Tokens, start: int, end: int) -> str | None:
-    """UPOS of the last token overlapping [start, end); None if no token does."""
-    found = None
-    for a, b, upos in tokens:
-        if a >= end:
-            break
-        if b > start:
-            found = upos
-    return found
+def right_most_upos(tokens: Tokens, start: int, end: int, starts: Sequence[int] | None = None) -> str | None:
+    """UPOS of the last token overlapping [start, end); None if no token does.
+
+    Tokens are in text order and do not overlap, so the answer is the last token starting
+    before `end`, found by bisection; pass `starts` (the token starts) when asking many times.
+    """
+    if starts is None:
+        starts = [a for a, _, _ in tokens]
+    last = bisect_left(starts, end) - 1
+    if last >= 0 and tokens[last][1] > start:
+        return tokens[last][2]
+    return None
 
 
 class TagCache:
@@ -92,6 +96,13 @@ class Tagger(ABC):
         return [found[k] for k in keys]
 
     def tag_ranges(self, lang: str, items: Sequence[tuple[str, int, int]]) -> list[str | None]:
-        """UPOS of each (text, start, end), batched over all texts."""
-        tokens = self.tag_texts(lang, [text for text, _, _ in items])
-        return [right_most_upos(t, a, b) for t, (_, a, b) in zip(tokens, items)]
+        """UPOS of each (text, start, end), batched over all texts.
+
+        Each distinct text is tagged (and hashed for the cache) once, however many ranges
+        it holds: a document with 200,000 spans is one text, not 200,000.
+        """
+        texts = list(dict.fromkeys(text for text, _, _ in items))
+        tagged = {}
+        for text, tokens in zip(texts, self.tag_texts(lang, texts)):
+            tagged[text] = (tokens, [a for a, _, _ in tokens])
+        return [right_most_upos(tagged[text][0], a, b, tagged[text][1]) for text, a, b in items]

@@ -33,11 +33,39 @@ class SpacyTagger(Tagger):
 
     def _tag_texts(self, lang: str, texts: Sequence[str]) -> list[Tokens]:
         nlp = self._pipeline(lang)
-        out: list[Tokens] = []
-        for chunk in _chunks_by_length(texts, _CHARS_PER_BATCH):
-            out.extend([(t.idx, t.idx + len(t.text), t.pos_) for t in doc if not t.is_space]
-                       for doc in nlp.pipe(chunk, batch_size=len(chunk)))
+        # A text over spaCy's max_length (1,000,000 characters, error E088) is tagged in
+        # pieces of whole sentences; shorter texts go in whole, exactly as before.
+        pieces: list[tuple[int, int, str]] = []  # (text number, offset, piece)
+        for n, text in enumerate(texts):
+            ranges = [(0, len(text))] if len(text) <= nlp.max_length else long_text_pieces(text, lang, _CHARS_PER_BATCH)
+            pieces += [(n, a, text[a:b]) for a, b in ranges]
+        out: list[Tokens] = [[] for _ in texts]
+        done = 0
+        for chunk in _chunks_by_length([p for _, _, p in pieces], _CHARS_PER_BATCH):
+            for doc in nlp.pipe(chunk, batch_size=len(chunk)):
+                n, offset, _ = pieces[done]
+                out[n].extend((offset + t.idx, offset + t.idx + len(t.text), t.pos_) for t in doc if not t.is_space)
+                done += 1
         return out
+
+
+def long_text_pieces(text: str, lang: str, limit: int) -> list[tuple[int, int]]:
+    """(start, end) pieces of at most `limit` characters, cut between sentences where one
+    fits, else at white space, else anywhere; together they cover every non-blank character."""
+    from workbench.text.sentences import split_sentences
+
+    pieces: list[tuple[int, int]] = []
+    for a, b in split_sentences(text, lang):
+        while b - a > limit:  # one sentence longer than a piece: cut at the last space
+            cut = text.rfind(" ", a + 1, a + limit)
+            cut = cut if cut > a else a + limit
+            pieces.append((a, cut))
+            a = cut
+        if pieces and b - pieces[-1][0] <= limit:
+            pieces[-1] = (pieces[-1][0], b)  # the sentence joins the piece before it
+        else:
+            pieces.append((a, b))
+    return pieces
 
 
 # spaCy holds a whole batch's activations at once: 127 TAB judgments in one batch peak
