@@ -10,8 +10,13 @@ well above chance and below 1, which is what the kappa, Table 6 and Figure 2 cod
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
+import signal
+import subprocess
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from entry_point import WORKBENCH  # noqa: F401  (re-exported for the dashboard tests)
@@ -65,3 +70,45 @@ def simulate(path: Path, sample: str = "session", per_run: int = 15, flip: float
     store.save_many(second)
     store.close()
     return items
+
+
+@contextmanager
+def running_dashboard(store: Path, log_dir: Path, attempts: int = 3):
+    """`workbench dashboard` as a user starts it, on a free port; yields its URL, stops its process group.
+
+    A free port found here may be taken before Streamlit binds it: then the process exits
+    at once and the next attempt takes another port (an answer from the health endpoint
+    is what "started" means, not a sleep).
+    """
+    import requests
+
+    from workbench.doccano.server import free_port
+    for attempt in range(attempts):
+        port = free_port()
+        log_path = log_dir / f"streamlit-{attempt}.log"
+        with open(log_path, "w") as log:
+            proc = subprocess.Popen([WORKBENCH, "dashboard", "--store", str(store), "--port", str(port)],
+                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                    env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"))
+            url = f"http://127.0.0.1:{port}"
+            try:
+                with requests.Session() as http:
+                    http.trust_env = False
+                    deadline = time.monotonic() + 90
+                    while proc.poll() is None and time.monotonic() < deadline:
+                        try:
+                            if http.get(f"{url}/_stcore/health", timeout=2).ok:
+                                break
+                        except requests.RequestException:
+                            time.sleep(0.3)
+                    else:
+                        if proc.poll() is not None and "already in use" in log_path.read_text():
+                            continue  # lost the race for the port: try another
+                        raise AssertionError(f"the dashboard did not start: {log_path.read_text()[-2000:]}")
+                yield url
+                return
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(timeout=30)
+    raise AssertionError(f"the dashboard did not get a free port in {attempts} attempts")

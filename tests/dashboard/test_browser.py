@@ -15,11 +15,10 @@ import subprocess
 import time
 
 import pytest
-from dashboard_helpers import WORKBENCH
+from dashboard_helpers import running_dashboard
 
 from workbench.annotation import AnnotationStore
 from workbench.annotation.sampling import SampleRecipe, draw_sample
-from workbench.doccano.server import free_port
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -43,29 +42,8 @@ def needs_chromium():
 @pytest.fixture
 def dashboard(fresh_store, tmp_path):
     """`workbench dashboard` as a user starts it; stopped by its process group at the end."""
-    import requests
-    port = free_port()
-    log = open(tmp_path / "streamlit.log", "w")
-    proc = subprocess.Popen([WORKBENCH, "dashboard", "--store", str(fresh_store), "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                            env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"))
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, (tmp_path / "streamlit.log").read_text()[-2000:]
-            try:
-                if requests.get(f"{url}/_stcore/health", timeout=2).ok:
-                    break
-            except requests.RequestException:
-                time.sleep(0.3)
-        else:
-            pytest.fail("the dashboard did not answer within 90 s")
+    with running_dashboard(fresh_store, tmp_path) as url:
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
-        log.close()
 
 
 @pytest.fixture

@@ -16,11 +16,14 @@ APP = Path(__file__).resolve().parents[1] / "dashboard" / "Home.py"
 
 
 def streamlit_command(store: Path, port: int) -> list[str]:
-    # 127.0.0.1 always: the store holds the original personal data. No usage statistics
-    # either (this machine has no network, and annotators' data stays local anyway).
-    return [sys.executable, "-m", "streamlit", "run", str(APP), "--server.address", "127.0.0.1",
-            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-            "--client.toolbarMode", "viewer", "--", "--store", str(store)]
+    # 127.0.0.1 always: the store holds the original personal data. guarded_streamlit puts a
+    # Host/Origin check in front (a page in the annotator's browser must not read the corpus);
+    # CORS and XSRF protection are set explicitly so a user's config.toml cannot turn them off.
+    # No usage statistics either (this machine has no network, and annotators' data stays local).
+    return [sys.executable, "-m", "workbench.dashboard.guarded_streamlit", "run", str(APP),
+            "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
+            "--server.enableCORS", "true", "--server.enableXsrfProtection", "true",
+            "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer", "--", "--store", str(store)]
 
 
 def register(main: click.Group) -> None:
