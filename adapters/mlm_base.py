@@ -63,6 +63,13 @@ class MlmGenerator(Generator):
         for lang in langs:
             self.lm(lang)
 
+    def load_for(self, langs: Sequence[str]) -> None:
+        """Every language's model now, before a run writes anything: a model that cannot
+        load (a missing offline model, a hub id not here) stops the run at its start."""
+        self.load()
+        for lang in langs:
+            self.lm(lang)
+
     def lm(self, lang: str):
         """The MaskedLM for a language, loaded on first use.
 

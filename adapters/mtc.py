@@ -68,6 +68,14 @@ class _EmatGenerator(Generator):
         self.scorer = EmatScorer(checkpoint.mlm, checkpoint.head, [p["text"] for p in checkpoint.phrases],
                                  batch_size=self.config.batch_size)
 
+    def load_for(self, langs: Sequence[str]) -> None:
+        """Load the checkpoint and refuse a corpus of another language before a run writes anything."""
+        self.load()
+        other = sorted(set(langs) - {self.lang})
+        if other:
+            raise WorkbenchError(f"{self.name} checkpoint {self._path()} is for {self.lang!r} text; "
+                                 f"the corpus has {', '.join(map(repr, other))} documents (select some with --docs)")
+
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         from workbench.adapters.mlm_base import one_mask, window_parts
         for s in slots:

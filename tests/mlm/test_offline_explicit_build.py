@@ -47,6 +47,11 @@ def test_generate_with_a_missing_offline_model_exits_2_with_the_command(empty_ca
                                        "--model", "offline", "--store", str(tmp_path / "runs.sqlite")])
     assert result.exit_code == 2, result.output
     assert "workbench mlm build-offline --lang en" in result.output
+    from workbench.store import RunStore
+    if (tmp_path / "runs.sqlite").exists():  # the generator loads before a run is written
+        store = RunStore(tmp_path / "runs.sqlite")
+        assert store.runs() == []
+        store.close()
 
 
 def _imports(path: Path) -> set[str]:

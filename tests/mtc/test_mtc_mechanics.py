@@ -137,6 +137,9 @@ def test_wrong_kind_missing_checkpoint_and_wrong_language_are_clear_errors(tiny_
     swedish = tiny_corpus.document("sv-1")
     with pytest.raises(WorkbenchError, match="sv-1 is 'sv'"):
         gen.generate([SlotBuilder(swedish).slot(0)])
+    # The engine's load_for refuses the corpus before a run is written.
+    with pytest.raises(WorkbenchError, match="is for 'en' text; the corpus has 'sv' documents"):
+        create_generator("ss-mtc", {"checkpoint": str(tiny_checkpoint)}).load_for(["en", "sv"])
 
 
 def test_byte_level_bpe_models_work_the_same(tiny_roberta_en, tmp_path):
