@@ -7,6 +7,15 @@ import sys
 
 import click
 
+# Defaults and choices come from the library's settings (a light module: no torch), so
+# `--help` shows what a recipe built without the option would use.
+from workbench.emat.settings import (DEFAULT_CORPUS, DEFAULT_MIN_COUNT, INITS, KINDS, UD_FILES, BuildRecipe,
+                                     TrainSettings, VocabularySettings, default_of)
+from workbench.loaders.shipped import FORMATS as CORPUS_FORMATS
+
+TRAIN = TrainSettings()
+VOCABULARY = VocabularySettings()
+
 
 def _progress_bars(enabled: bool):
     """A progress(stage, done, total) callback drawing one tqdm bar per stage."""
@@ -31,30 +40,35 @@ def _progress_bars(enabled: bool):
 def vocabulary_options(func):
     """Where the phrases come from and how many are kept."""
     for decorator in reversed([
-        click.option("--kind", type=click.Choice(["ss-mtc", "mtc"]), required=True,
+        click.option("--kind", type=click.Choice(KINDS), required=True,
                      help="ss-mtc: sensitive spans of training documents; mtc: noun phrases of a UD treebank."),
-        click.option("--lang", type=click.Choice(["en", "sv"]), default="en", show_default=True),
-        click.option("--base-model", default="offline", show_default=True,
+        click.option("--lang", type=click.Choice(list(UD_FILES)), default=default_of(BuildRecipe, "lang"),
+                     show_default=True),
+        click.option("--base-model", default=default_of(BuildRecipe, "base_model"), show_default=True,
                      help="Masked LM directory or hub id; 'offline' = the offline test MLM of --lang."),
-        click.option("-c", "--corpus", default="tab-test", show_default=True,
+        click.option("-c", "--corpus", default=DEFAULT_CORPUS["en"], show_default=True,
                      help="ss-mtc: corpus whose annotated spans are the phrases (shipped name or file)."),
-        click.option("--format", "corpus_format", default=None, type=click.Choice(["doccano", "tab-release", "tab-pair"]),
+        click.option("--format", "corpus_format", default=None, type=click.Choice(CORPUS_FORMATS),
                      help="ss-mtc: format of a corpus file."),
         click.option("--spans", default=None, type=click.Path(exists=True, dir_okay=False),
                      help="ss-mtc, tab-pair: the span file."),
         click.option("--docs", default=None, metavar="IDS|@FILE", help="ss-mtc: only these documents."),
         click.option("--skip-docs", default=None, metavar="IDS|@FILE", help="ss-mtc: leave these documents out."),
-        click.option("--train-fraction", type=click.FloatRange(0, 1, min_open=True), default=0.5, show_default=True,
+        click.option("--train-fraction", type=click.FloatRange(0, 1, min_open=True),
+                     default=default_of(BuildRecipe, "train_fraction"), show_default=True,
                      help="ss-mtc: share of the documents trained on; the rest is held out for evaluation."),
-        click.option("--split-seed", type=int, default=13, show_default=True),
+        click.option("--split-seed", type=int, default=default_of(BuildRecipe, "split_seed"), show_default=True),
         click.option("--conllu", multiple=True, type=click.Path(exists=True, dir_okay=False),
                      help="mtc: CoNLL-U file(s) (default: the UD training treebank of --lang in ud-train)."),
         click.option("--min-count", type=click.IntRange(1), default=None,
-                     help="Occurrences a phrase needs (paper: 500) [default: ss-mtc 2, mtc 3]."),
-        click.option("--sentences-per-phrase", type=click.IntRange(1), default=50, show_default=True,
+                     help="Occurrences a phrase needs (paper: 500) [default: "
+                          + ", ".join(f"{k} {v}" for k, v in DEFAULT_MIN_COUNT.items()) + "]."),
+        click.option("--sentences-per-phrase", type=click.IntRange(1), default=VOCABULARY.sentences_per_phrase,
+                     show_default=True,
                      help="Training sentences per phrase (paper: 50)."),
         click.option("--max-phrases", type=click.IntRange(1), default=None, help="Keep the N most frequent."),
-        click.option("--test-fraction", type=click.FloatRange(0, 1, max_open=True), default=0.1, show_default=True,
+        click.option("--test-fraction", type=click.FloatRange(0, 1, max_open=True), default=VOCABULARY.test_fraction,
+                     show_default=True,
                      help="Sentences per phrase held out for the accuracy figures."),
     ]):
         func = decorator(func)
@@ -63,8 +77,7 @@ def vocabulary_options(func):
 
 def _recipe(kind, lang, base_model, train_fraction, split_seed, conllu, min_count, sentences_per_phrase, max_phrases,
             test_fraction, train=None):
-    from workbench.emat.build import BuildRecipe, default_vocabulary
-    from workbench.emat.train import TrainSettings
+    from workbench.emat.settings import default_vocabulary
     vocab = default_vocabulary(kind, min_count=min_count, sentences_per_phrase=sentences_per_phrase,
                                max_phrases=max_phrases, test_fraction=test_fraction)
     return BuildRecipe(kind=kind, base_model=base_model, lang=lang, vocabulary=vocab, train=train or TrainSettings(),
@@ -94,18 +107,18 @@ def register(main: click.Group) -> None:
     @vocabulary_options
     @click.option("--out", type=click.Path(file_okay=False), default=None,
                   help="Checkpoint directory [default: the generators' default for --kind/--lang].")
-    @click.option("--init", type=click.Choice(["subword", "random"]), default="subword", show_default=True,
+    @click.option("--init", type=click.Choice(INITS), default=TRAIN.init, show_default=True,
                   help="Phrase rows start at the mean of their sub-words' rows, or random (the reference).")
-    @click.option("--epochs", type=click.IntRange(1), default=20, show_default=True)
-    @click.option("--lr", type=click.FloatRange(0, min_open=True), default=0.01, show_default=True)
-    @click.option("--batch-size", type=click.IntRange(1), default=64, show_default=True)
-    @click.option("--token-pairs", type=click.FloatRange(0), default=1.0, show_default=True,
+    @click.option("--epochs", type=click.IntRange(1), default=TRAIN.epochs, show_default=True)
+    @click.option("--lr", type=click.FloatRange(0, min_open=True), default=TRAIN.lr, show_default=True)
+    @click.option("--batch-size", type=click.IntRange(1), default=TRAIN.batch_size, show_default=True)
+    @click.option("--token-pairs", type=click.FloatRange(0), default=TRAIN.token_pairs, show_default=True,
                   help="Single-word pairs per phrase pair, so phrases do not crowd out single words.")
-    @click.option("--train-head/--no-train-head", default=False, show_default=True,
+    @click.option("--train-head/--no-train-head", default=TRAIN.train_head, show_default=True,
                   help="Also train the MLM head transform and token bias (the encoder stays frozen).")
-    @click.option("--max-tokens", type=click.IntRange(8), default=128, show_default=True,
+    @click.option("--max-tokens", type=click.IntRange(8), default=TRAIN.max_tokens, show_default=True,
                   help="Tokens per training sentence, cropped around the mask.")
-    @click.option("--seed", type=int, default=13, show_default=True)
+    @click.option("--seed", type=int, default=TRAIN.seed, show_default=True)
     @click.option("--progress/--no-progress", default=True, show_default=True)
     def train(kind, lang, base_model, corpus, corpus_format, spans, docs, skip_docs, train_fraction, split_seed,
               conllu, min_count, sentences_per_phrase, max_phrases, test_fraction, out, init, epochs, lr, batch_size,
@@ -125,7 +138,6 @@ def register(main: click.Group) -> None:
         """
         from workbench.emat.build import build_checkpoint
         from workbench.emat.checkpoint import default_checkpoint
-        from workbench.emat.train import TrainSettings
 
         settings = TrainSettings(init=init, epochs=epochs, lr=lr, batch_size=batch_size, token_pairs=token_pairs,
                                  train_head=train_head, max_tokens=max_tokens, seed=seed)
@@ -165,8 +177,9 @@ def register(main: click.Group) -> None:
             click.echo(f"{p.count:>6}  {per.get(i, 0):>3} sent  {len(p.token_ids):>2} tok  {p.label:<12} {p.text}")
 
     @mtc.command("build-default")
-    @click.option("--kind", "kinds", type=click.Choice(["ss-mtc", "mtc"]), multiple=True, required=True)
-    @click.option("--lang", type=click.Choice(["en"]), default="en", show_default=True)
+    @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True, required=True)
+    @click.option("--lang", type=click.Choice(list(DEFAULT_CORPUS)), default=default_of(BuildRecipe, "lang"),
+                  show_default=True)
     @click.option("--progress/--no-progress", default=True, show_default=True)
     def build_default(kinds, lang, progress) -> None:
         """Build the default checkpoints the generators load without -o checkpoint=DIR.

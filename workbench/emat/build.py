@@ -6,53 +6,19 @@ This is the library behind `workbench mtc train`; tests and the CI step call it 
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
-from workbench.emat.phrases import KINDS, build_vocabulary, noun_phrase_occurrences, sensitive_span_occurrences
+from workbench.emat.phrases import build_vocabulary, noun_phrase_occurrences, sensitive_span_occurrences
+# The settings live in the light module workbench.emat.settings; imported here under their old names.
+from workbench.emat.settings import (DEFAULT_CORPUS, KINDS, UD_FILES, BuildRecipe, TrainSettings,  # noqa: F401
+                                     VocabularySettings, default_vocabulary)
 from workbench.emat.split import DocumentSplit, split_documents
-from workbench.emat.train import TrainSettings
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus
 
-# MTC's default tagged text per language: the UD training treebanks (gold UPOS/deprel).
-UD_FILES = {
-    "en": ("en_ewt/en_ewt-ud-train.conllu", "en_ewt/en_ewt-ud-dev.conllu"),
-    "sv": ("sv_talbanken/sv_talbanken-v1relabelled-train.conllu", "sv_talbanken/sv_talbanken-ud-dev.conllu"),
-}
 SIDE_FILES = ("casing.json",)
-
-
-@dataclass(frozen=True, slots=True)
-class VocabularySettings:
-    # Paper: >= 500 occurrences on Wikipedia and 50 sentences per phrase; the text here is
-    # some 10,000 times smaller (half of TAB test: 52k words; EWT train+dev: 230k words).
-    min_count: int = 3
-    sentences_per_phrase: int = 50
-    max_phrases: int | None = None
-    test_fraction: float = 0.1  # sentences per phrase held out for measuring (paper: 5 % + 5 %)
-    seed: int = 13
-
-
-@dataclass(frozen=True, slots=True)
-class BuildRecipe:
-    kind: str  # ss-mtc | mtc
-    # A local *ForMaskedLM directory, a hub id where a hub is reachable, or "offline":
-    # the offline test MLM of the language (workbench.mlm.offline).
-    base_model: str = "offline"
-    lang: str = "en"
-    vocabulary: VocabularySettings = field(default_factory=VocabularySettings)
-    train: TrainSettings = field(default_factory=TrainSettings)
-    # SS-MTC: share of the corpus's documents used for training (the rest is held out).
-    train_fraction: float = 0.5
-    split_seed: int = 13
-    # MTC: CoNLL-U files (default: UD_FILES of the language under ud-train).
-    conllu: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise WorkbenchError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
 
 
 def default_conllu(lang: str) -> tuple[str, ...]:
@@ -74,14 +40,6 @@ def _sha256_files(paths) -> str:
         h.update(Path(p).name.encode())
         h.update(Path(p).read_bytes())
     return h.hexdigest()
-
-
-def default_vocabulary(kind: str, *, min_count: int | None = None, **overrides) -> VocabularySettings:
-    """Vocabulary settings with the kind's default threshold: SS-MTC's spans are rarer
-    (half of TAB test: 391 multi-word span texts occur twice or more, 146 three times)."""
-    if min_count is None:
-        min_count = 2 if kind == "ss-mtc" else 3
-    return VocabularySettings(min_count=min_count, **{k: v for k, v in overrides.items() if v is not None})
 
 
 def collect_occurrences(recipe: BuildRecipe, corpus: Corpus | None):
@@ -167,9 +125,6 @@ def _extra_model_files(base_model: str) -> list[Path]:
 
 
 # ---- the default checkpoints (what the generators load without -o checkpoint=DIR) ----
-
-DEFAULT_CORPUS = {"en": "tab-test"}  # SS-MTC: a document split of the TAB test split
-
 
 def default_recipe(kind: str, lang: str = "en") -> BuildRecipe:
     return BuildRecipe(kind=kind, lang=lang, vocabulary=default_vocabulary(kind))

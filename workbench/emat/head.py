@@ -16,9 +16,8 @@ from typing import Sequence
 import torch
 from torch import nn
 
+from workbench.emat.settings import INITS
 from workbench.errors import WorkbenchError
-
-INITS = ("subword", "random")
 
 
 class _LmHeadTransform(nn.Module):

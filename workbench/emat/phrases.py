@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from workbench.emat.settings import KINDS  # noqa: F401  (the kinds of vocabulary built here)
 from workbench.model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
-KINDS = ("ss-mtc", "mtc")
 _ALNUM = re.compile(r"\w")
 
 

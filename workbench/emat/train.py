@@ -24,29 +24,12 @@ from typing import Callable, Sequence
 import torch
 
 from workbench.emat.encode import MaskedText, encode_all, hidden_at
-from workbench.emat.head import INITS, ExtendedHead
+from workbench.emat.head import ExtendedHead
 from workbench.emat.phrases import PhraseVocabulary
 from workbench.emat.scorer import allowed_mask
+from workbench.emat.settings import TrainSettings  # noqa: F401  (its old home: imported from here too)
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
-
-
-@dataclass(frozen=True, slots=True)
-class TrainSettings:
-    init: str = "subword"  # subword | random: how phrase rows start (see head.ExtendedHead.initialise)
-    epochs: int = 20  # paper: 10 (MTC) / 20 (SS-MTC)
-    lr: float = 0.01  # Adam, on the phrase rows
-    batch_size: int = 64  # pairs per step
-    token_pairs: float = 1.0  # single-token pairs per phrase pair (0 = phrase pairs only)
-    train_head: bool = False  # also train the head transform and token bias (not the tied token rows)
-    max_tokens: int = 128  # tokens per training sentence, cropped around the mask
-    seed: int = 13
-
-    def __post_init__(self) -> None:
-        if self.init not in INITS:
-            raise ValueError(f"init must be one of {', '.join(INITS)}, not {self.init!r}")
-        if self.epochs < 1 or self.batch_size < 1 or self.lr <= 0 or self.token_pairs < 0:
-            raise ValueError("epochs, batch_size and lr must be positive, token_pairs >= 0")
 
 
 @dataclass(frozen=True, slots=True)
