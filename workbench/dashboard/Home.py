@@ -12,10 +12,10 @@ import streamlit as st
 
 from workbench.dashboard import data
 
-path = data.header("Pseudonym Workbench",
-                   "Compare pseudonym generators over stored runs and annotate their errors (paper 003).")
-version = data.store_version(path)
-table = data.runs_table(str(path), version)
+page = data.open_page("Pseudonym Workbench",
+                      "Compare pseudonym generators over stored runs and annotate their errors (paper 003).",
+                      need_runs=False)
+table = data.runs_table(str(page.path), page.version)
 store = data.session_store()
 
 c1, c2, c3, c4 = st.columns(4)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -53,7 +54,8 @@ def session_store() -> AnnotationStore:
 def require_store() -> Path:
     path = store_path()
     if not path.exists():
-        st.error(f"No run store at `{path}`. Generate runs first (`workbench generate …`) or start the dashboard "
+        from workbench.dashboard.render import escape_markdown
+        st.error(f"No run store at {escape_markdown(path)}. Generate runs first (`workbench generate …`) or start the dashboard "
                  "with `workbench dashboard --store PATH`.")
         st.stop()
     return path
@@ -74,7 +76,7 @@ def runs_table(path: str, version: tuple) -> pd.DataFrame:
                          "mode": r.mode, "upos": "on" if r.upos_filter else "off",
                          "window": r.options.get("window"), "seed": r.options.get("seed"),
                          "top_k": r.options.get("top_k"), "leak guard": r.options.get("leak_guard"),
-                         "done": len(s.done_keys(r.run_id)), "slots": r.n_slots, "status": r.status,
+                         "done": s.count_predictions(r.run_id), "slots": r.n_slots, "status": r.status,
                          "source": r.source, "created": pd.Timestamp(r.created, unit="s").floor("s"),
                          "signature": r.signature})
     return pd.DataFrame(rows)
@@ -104,6 +106,7 @@ def frame(path: str, run_ids: tuple[str, ...], version: tuple) -> pd.DataFrame:
 
 
 def run_label(r: RunRecord) -> str:
+    """Plain text (selectbox options, table headers); st.markdown and labels need escaped_label."""
     return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' +UPOS' if r.upos_filter else ''}"
 
 
@@ -112,13 +115,42 @@ def selected_runs() -> list[str]:
     return list(st.session_state.get("selected_runs", []))
 
 
+def escaped_label(r: RunRecord) -> str:
+    """run_label for Markdown (captions, expanders, headers): corpus and model names are user text."""
+    from workbench.dashboard.render import escape_markdown
+    return escape_markdown(run_label(r))
+
+
 def header(title: str, caption: str = "") -> Path:
-    from workbench.dashboard.render import STYLE
+    from workbench.dashboard.render import STYLE, escape_markdown
     st.set_page_config(page_title=f"{title} · Pseudonym Workbench", layout="wide")
     st.markdown(STYLE, unsafe_allow_html=True)
     st.title(title)
     if caption:
         st.caption(caption)
     path = require_store()
-    st.sidebar.caption(f"store: `{path}`")
+    st.sidebar.caption(f"store: {escape_markdown(path)}")
     return path
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What every page starts from: the store, its version (the cache key) and its runs by id."""
+    path: Path
+    version: tuple
+    runs: dict[str, RunRecord]
+
+
+NO_RUNS = "The store holds no runs yet: `workbench generate -c pgv-pii-en -g upos` makes one."
+
+
+def open_page(title: str, caption: str = "", *, need_runs: bool = True) -> Page:
+    """The opening lines of every page: header, store, version, runs; stops with a note when
+    `need_runs` and the store holds none."""
+    path = header(title, caption)
+    version = store_version(path)
+    by_id = {r.run_id: r for r in runs(str(path), version)}
+    if need_runs and not by_id:
+        st.warning(NO_RUNS)
+        st.stop()
+    return Page(path, version, by_id)

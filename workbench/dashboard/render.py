@@ -3,11 +3,19 @@
 Every replacement is a <mark> whose tooltip (title) names the original and its label,
 so hovering shows what was replaced; the focused span gets its own style and an id,
 so pages can point at it. All text is escaped: documents are data, never markup.
+
+Streamlit renders these blocks through Markdown, where an HTML block ends at the first
+blank line and whatever follows is Markdown again (`![p](http://…)` would make the
+browser fetch a URL). So every block is emitted as one line: line breaks in texts and
+tooltips become `&#10;`, which `white-space: pre-wrap` shows as the line break it is.
+User text outside these blocks (run names, document ids, annotator names, error
+messages) goes through `escape_markdown`.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from typing import Sequence
 
 from workbench.replace import Replaced
@@ -55,11 +63,26 @@ def original_marks(spans: Sequence[tuple[int, int, int, str]]) -> list[tuple[int
     return [(start, end, "wb-orig", f"span {i} · {label}") for i, start, end, label in spans]
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
+
+
+def one_line(markup: str) -> str:
+    """HTML that Markdown cannot leave: no line ends, so no blank line ends the HTML block."""
+    return _LINE_BREAK.sub("&#10;", markup)
+
+
+def escape_markdown(text: object) -> str:
+    """`text` shown literally by st.markdown, st.caption, labels …: each ASCII punctuation
+    character backslash-escaped (CommonMark allows it for all of them), line breaks as spaces."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", _LINE_BREAK.sub(" ", str(text)))
+
+
 def doc_block(inner: str, css: str = "wb-doc") -> str:
-    return f'<div class="{css}">{inner}</div>'
+    return one_line(f'<div class="{css}">{inner}</div>')
 
 
 def field(name: str, value: str, note: str = "") -> str:
     """A labelled value (escaped: span texts are data, never Markdown)."""
     extra = f' <span class="wb-sub">{html.escape(note)}</span>' if note else ""
-    return f'<div><b>{html.escape(name)}</b>{extra}<br><span class="wb-val">{html.escape(value)}</span></div>'
+    return one_line(f'<div><b>{html.escape(name)}</b>{extra}<br><span class="wb-val">{html.escape(value)}</span></div>')

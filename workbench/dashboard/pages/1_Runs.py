@@ -6,11 +6,8 @@ import streamlit as st
 
 from workbench.dashboard import data
 
-path = data.header("Runs", "Every stored run. Filter, then select the runs the other pages work on.")
-table = data.runs_table(str(path), data.store_version(path))
-if table.empty:
-    st.warning("The store holds no runs yet: `workbench generate -c pgv-pii-en -g upos` makes one.")
-    st.stop()
+page = data.open_page("Runs", "Every stored run. Filter, then select the runs the other pages work on.")
+table = data.runs_table(str(page.path), page.version)
 
 f1, f2, f3, f4 = st.columns(4)
 corpora = f1.multiselect("Corpus", sorted(table["corpus"].unique()), key="runs_f_corpus")
@@ -32,7 +29,7 @@ st.dataframe(shown, hide_index=True, width="stretch",
                             "slots": st.column_config.NumberColumn("slots", help="spans to replace"),
                             "signature": st.column_config.TextColumn("signature", width="large")})
 
-labels = {r.run_id: data.run_label(r) for r in data.runs(str(path), data.store_version(path))}
+labels = {r.run_id: data.run_label(r) for r in page.runs.values()}
 previous = [r for r in data.selected_runs() if r in labels]
 if "runs_pick" not in st.session_state:
     st.session_state["runs_pick"] = previous
@@ -48,9 +45,10 @@ st.session_state["selected_runs"] = list(picked)
 
 for run_id in picked:
     row = table[table["run_id"] == run_id].iloc[0]
-    with st.expander(f"{labels[run_id]} — {row['done']}/{row['slots']} pseudonyms, {row['status']}"):
+    with st.expander(f"{data.escaped_label(page.runs[run_id])} — {row['done']}/{row['slots']} pseudonyms, "
+                     f"{row['status']}"):
         st.code(row["signature"], language=None)
-        record = next(r for r in data.runs(str(path), data.store_version(path)) if r.run_id == run_id)
+        record = page.runs[run_id]
         c1, c2, c3 = st.columns(3)
         c1.json(record.options)
         c2.json(record.config)

@@ -11,21 +11,17 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from workbench.dashboard import data
+from workbench.dashboard import data, render
 
-path = data.header("Metrics", "Report tables for the selected runs (paper 003 Tables 2–4, Figure 1 and more), "
-                              "computed by workbench.metrics.")
-version = data.store_version(path)
-runs = {r.run_id: r for r in data.runs(str(path), version)}
-if not runs:
-    st.warning("The store holds no runs yet.")
-    st.stop()
+page = data.open_page("Metrics", "Report tables for the selected runs (paper 003 Tables 2–4, Figure 1 and more), "
+                                 "computed by workbench.metrics.")
+path, version, runs = page.path, page.version, page.runs
 
 try:
     from workbench import metrics
     from workbench.reports import tables as report_tables
 except ImportError as exc:  # the metrics layer is an optional part of an install
-    st.error(f"The metrics layer is not available: {exc}")
+    st.error(f"The metrics layer is not available: {render.escape_markdown(exc)}")
     st.stop()
 
 selected = [r for r in data.selected_runs() if r in runs] or list(runs)[:4]
@@ -92,7 +88,7 @@ with paper:
         st.markdown(f"**{spec.title}**")
         st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
         with st.expander("caption (run signatures)"):
-            st.caption(report_tables.caption(table, spec, described))
+            st.caption(render.escape_markdown(report_tables.caption(table, spec, described)))  # names are user text
 with everything:
     description = [c for c in ("corpus", "lang", "generator", "model", "mode", "upos_filter", "spans", "documents")
                    if c in table.columns]

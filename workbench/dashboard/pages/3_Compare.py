@@ -15,13 +15,9 @@ from workbench.dashboard import data, render
 from workbench.replace import pseudonymise
 from workbench.text.sentences import split_sentences
 
-path = data.header("Compare", "The original beside each run's pseudonymised document. Hover a highlighted "
-                              "replacement to see what it replaced.")
-version = data.store_version(path)
-runs = {r.run_id: r for r in data.runs(str(path), version)}
-if not runs:
-    st.warning("The store holds no runs yet.")
-    st.stop()
+page = data.open_page("Compare", "The original beside each run's pseudonymised document. Hover a highlighted "
+                                 "replacement to see what it replaced.")
+path, version, runs = page.path, page.version, page.runs
 
 selected = [r for r in data.selected_runs() if r in runs]
 corpus_names = list(dict.fromkeys([runs[r].corpus_name for r in selected] + [r.corpus_name for r in runs.values()]))
@@ -74,7 +70,8 @@ def sentence_window(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 # The focused span in context (its sentence ± 1), original and every run side by side.
-st.subheader(f"Span {focus_span}: {doc.spans[focus_span].text!r} ({doc.spans[focus_span].label})")
+st.subheader(f"Span {focus_span}: {render.escape_markdown(repr(doc.spans[focus_span].text))} "
+             f"({render.escape_markdown(doc.spans[focus_span].label)})")
 columns = st.columns(1 + len(chosen))
 span = doc.spans[focus_span]
 a, b = sentence_window(doc.text, span.start, span.end)
@@ -86,7 +83,7 @@ columns[0].markdown(render.doc_block(render.mark_text(doc.text[a:b], marks, focu
                     unsafe_allow_html=True)
 for col, r in zip(columns[1:], chosen):
     text, placed, failed = versions[r]
-    col.markdown(f"**{data.run_label(runs[r])}**")
+    col.markdown(f"**{data.escaped_label(runs[r])}**")
     target = next((p for p in placed if p.span_index == focus_span), None)
     if target is None:
         col.caption("no pseudonym for this span in this run")
@@ -117,6 +114,6 @@ columns[0].markdown(render.doc_block(render.mark_text(doc.text, orig_marks, span
 for col, r in zip(columns[1:], chosen):
     text, placed, failed = versions[r]
     k = next((k for k, p in enumerate(placed) if p.span_index == focus_span), None)
-    col.markdown(f"**{data.run_label(runs[r])}**")
+    col.markdown(f"**{data.escaped_label(runs[r])}**")
     col.markdown(render.doc_block(render.mark_text(text, render.replaced_marks(placed, labels, failed), k)),
                  unsafe_allow_html=True)

@@ -18,12 +18,12 @@ from workbench.annotation.tagset import guidelines_text
 from workbench.dashboard import data, render
 from workbench.errors import WorkbenchError
 
-path = data.header("Annotate", "Tag each pseudonym with the first error category that applies "
-                               "(paper 003, Appendix C). Type the number and press Enter.")
+page = data.open_page("Annotate", "Tag each pseudonym with the first error category that applies "
+                                  "(paper 003, Appendix C). Type the number and press Enter.", need_runs=False)
+runs = page.runs
 store = data.session_store()
 tagset = store.tagset
-version = data.store_version(path)
-runs = {r.run_id: r for r in data.runs(str(path), version)}
+md = render.escape_markdown  # names, ids and texts below are user text, never Markdown
 
 # -- who is annotating ---------------------------------------------------------------
 if "ann_name" not in st.session_state:
@@ -57,9 +57,9 @@ with st.sidebar.expander("New sample", expanded=not store.samples()):
                 items = draw_sample(store.runs, recipe)
                 store.create_sample(sample_name, items, recipe.to_dict())
                 st.session_state["ann_sample"] = sample_name.strip()
-                st.success(f"sample {sample_name!r}: {len(items)} pseudonyms")
+                st.success(f"sample {md(repr(sample_name))}: {len(items)} pseudonyms")
             except WorkbenchError as exc:
-                st.error(str(exc))
+                st.error(md(exc))
 
 samples = store.samples()
 if not samples:
@@ -80,7 +80,7 @@ pos_key = f"ann_pos::{sample}::{name}"
 if pos_key not in st.session_state:
     st.session_state[pos_key] = store.resume_position(sample, name)  # where this annotator stopped
 done = store.done_positions(sample, name)
-st.progress(len(done) / size, text=f"{name}: {len(done)} of {size} tagged in sample {sample}")
+st.progress(len(done) / size, text=f"{md(name)}: {len(done)} of {size} tagged in sample {md(sample)}")
 
 n1, n2, n3, _ = st.columns([1.2, 1, 1.6, 3])
 if n1.button("◀ Previous", key="ann_prev"):
@@ -91,7 +91,7 @@ if n3.button("First untagged", key="ann_first"):
     st.session_state[pos_key] = store.resume_position(sample, name)
 pos = st.session_state[pos_key]
 if pos >= size:
-    st.success(f"All {size} pseudonyms of sample {sample} are tagged by {name}. "
+    st.success(f"All {size} pseudonyms of sample {md(sample)} are tagged by {md(name)}. "
                "See the Agreement page, or go back with ◀ Previous.")
     st.stop()
 
@@ -101,8 +101,8 @@ ctx = item_context(store.runs, item.run_id, item.doc_id, item.span_index, window
 run = runs.get(item.run_id)
 previous = store.get((item.run_id, item.doc_id, item.span_index), name)
 
-st.caption(f"item {pos + 1} of {size} · {data.run_label(run) if run else item.run_id} · document {ctx.doc_id} · "
-           f"span {ctx.span_index} · {ctx.lang}")
+st.caption(f"item {pos + 1} of {size} · {data.escaped_label(run) if run else md(item.run_id)} · "
+           f"document {md(ctx.doc_id)} · span {ctx.span_index} · {md(ctx.lang)}")
 c1, c2, c3 = st.columns(3)
 c1.markdown(render.field("Original", ctx.original, ctx.label), unsafe_allow_html=True)
 c2.markdown(render.field("Pseudonym", ctx.pseudonym, "generation failed" if ctx.failed else ""),
@@ -131,7 +131,7 @@ if submitted:
     if key.strip():
         found = tagset.by_key(key)
         if found is None:
-            st.error(f"No tag has key {key!r}: use 1–{len(tagset.tags)}.")
+            st.error(f"No tag has key {md(repr(key))}: use 1–{len(tagset.tags)}.")
             st.stop()
         tag = found.tag
     tag = tag or choice
@@ -140,7 +140,7 @@ if submitted:
         st.stop()
     store.save(Annotation(item.run_id, item.doc_id, item.span_index, name, tag, note, "dashboard"))
     st.session_state[pos_key] = pos + 1
-    st.session_state["ann_last_saved"] = f"saved {tag} for {ctx.pseudonym!r} (item {pos + 1})"
+    st.session_state["ann_last_saved"] = f"saved {tag} for {md(repr(ctx.pseudonym))} (item {pos + 1})"
     st.rerun()
 
 if st.session_state.get("ann_last_saved"):

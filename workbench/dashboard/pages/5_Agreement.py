@@ -15,15 +15,14 @@ import streamlit as st
 
 from workbench.annotation import agreement, results
 from workbench.annotation.jsonl import export_annotations, import_annotations
-from workbench.dashboard import data
+from workbench.dashboard import data, render
 from workbench.errors import WorkbenchError
 
-path = data.header("Agreement and results", "Inter-annotator agreement, and the relative frequency of each "
-                                            "error tag per generation method and language (paper 003, Table 6).")
+page = data.open_page("Agreement and results", "Inter-annotator agreement, and the relative frequency of "
+                      "each error tag per generation method and language (paper 003, Table 6).", need_runs=False)
+path, version, runs = page.path, page.version, page.runs
 store = data.session_store()
 tagset = store.tagset
-version = data.store_version(path)
-runs = {r.run_id: r for r in data.runs(str(path), version)}
 
 
 @st.cache_data(show_spinner=False)
@@ -76,6 +75,7 @@ else:
 
     st.header("Table 6 and Figure 2")
     basis = st.radio("One tag per pseudonym from", ["majority of annotators"] + names, horizontal=True,
+                     format_func=render.escape_markdown,  # radio options are Markdown; names are user text
                      key="agr_basis", help="majority: ties go to the tag of higher precedence (Appendix C)")
     items = results.item_tags(frame, tagset, None if basis.startswith("majority") else basis)
     table = results.table6(items, tagset)
@@ -83,8 +83,8 @@ else:
     shown = table.copy()
     shown.columns = [f"{lang} · {system}" for lang, system in table.columns]
     st.dataframe(shown.style.format("{:.4f}", na_rep="—"))
-    st.caption("n per column: " + ", ".join(f"{lang} · {system}: {int(n)}" for (lang, system), n in
-                                             counts.sum(axis=0).items()))
+    st.caption("n per column: " + ", ".join(f"{render.escape_markdown(f'{lang} · {system}')}: {int(n)}"
+                                             for (lang, system), n in counts.sum(axis=0).items()))
     fig = results.figure2(table, tagset)
     st.pyplot(fig)
     png = io.BytesIO()
@@ -109,4 +109,4 @@ with st.expander("Import annotations (JSONL)"):
             try:
                 st.success(f"imported {import_annotations(store, target)} annotations")
             except WorkbenchError as exc:
-                st.error(str(exc))
+                st.error(render.escape_markdown(exc))
