@@ -119,31 +119,18 @@ def target_logits(lm, encoded: Sequence[tuple]) -> list:
 
 
 def window_parts(slot: Slot, masks_of) -> tuple[list[str | int], int]:
-    """The slot's window as encoder parts (text, or a mask count per masked gap) and the
-    index of the target among the masked gaps. `masks_of(gap)` says how many masks a gap gets."""
-    parts: list[str | int] = []
+    """The slot's window as encoder parts (text runs, and a mask count per masked gap) and
+    the index of the target among the masked gaps. `masks_of(gap)` says how many masks a
+    gap gets. The walk over the gaps is Slot.parts (workbench/text/slots.py), the one the
+    rendered windows of every other generator use too."""
     target = 0
-    for piece in slot.pieces:
-        if isinstance(piece, str):
-            parts.append(piece)
-        elif not piece.masked:
-            parts.append(piece.fill)
-        else:
-            if piece.span_index == slot.span_index:
-                target = sum(isinstance(p, int) for p in parts)
-            parts.append(masks_of(piece))
-    return _merge_text(parts), target
 
-
-def _merge_text(parts: Sequence[str | int]) -> list[str | int]:
-    """Adjacent texts (a repL fill between two texts) become one, as they read."""
-    out: list[str | int] = []
-    for p in parts:
-        if isinstance(p, str) and out and isinstance(out[-1], str):
-            out[-1] += p
-        else:
-            out.append(p)
-    return out
+    def masks(number: int, gap: Gap) -> int:
+        nonlocal target
+        if gap.span_index == slot.span_index:
+            target = number - 1  # Slot.parts numbers masked gaps from 1
+        return masks_of(gap)
+    return slot.parts(masks), target
 
 
 def one_mask(gap: Gap) -> int:
