@@ -95,7 +95,9 @@ def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error
         by_offsets = {(s.start, s.end): i for i, s in enumerate(doc.spans)}
         given: dict[int, str] = {}
         for n, entry in enumerate(entries):
-            where = f"entry #{n} {json.dumps(entry, ensure_ascii=False)[:80]}"
+            # backslashreplace: a lone surrogate in the entry must not break printing the message
+            where = f"entry #{n} {json.dumps(entry, ensure_ascii=False)[:80]}".encode(
+                "utf-8", "backslashreplace").decode("utf-8")
             if not (isinstance(entry, (list, tuple)) and len(entry) == 3):
                 raise CorpusError(path, "expected [start, end, replacement]", doc_id=doc.doc_id, span=where)
             start, end, replacement = entry
