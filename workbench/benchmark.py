@@ -185,13 +185,17 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
     """Generate every run of the configuration (resuming unfinished ones, reusing finished ones).
 
     Every run is checked first (check_benchmark), so a mistake in the tenth stops the
-    benchmark before the first is stored. on_run(PlannedRun, GenerationResult) is called
+    benchmark before the first is stored. store: a RunStore or its path. on_run(PlannedRun, GenerationResult) is called
     after each run. Returns the GenerationResults in the configuration's order.
     """
     from workbench.pipeline import generate_run, make_tagger
+    from workbench.store import RunStore
 
     results = []
-    for prepared in check_benchmark(config):
+    checked = check_benchmark(config)
+    if not isinstance(store, RunStore):  # a path: opened once every run is checked
+        store = RunStore(store)
+    for prepared in checked:
         result = generate_run(prepared.corpus, prepared.generator, store=store,
                               tagger=make_tagger(tagger, prepared.corpus, quiet=bool(results)),
                               batch_size=batch_size, progress=progress)

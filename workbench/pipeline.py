@@ -23,6 +23,7 @@ Everything a user can get wrong raises a WorkbenchError before the store is writ
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from workbench.errors import WorkbenchError
@@ -88,7 +89,7 @@ def load_named_corpus(corpus: Corpus | str) -> Corpus:
 
 
 def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Mapping[str, object] | None = None,
-                 options: GenerationOptions | Mapping | None = None, *, store: RunStore,
+                 options: GenerationOptions | Mapping | None = None, *, store: RunStore | str | Path,
                  tagger: str | Tagger = "auto", batch_size: int = 32, progress: bool = True,
                  retry_failed: bool = False, quiet_tagger: bool = False,
                  after_batch: Callable[[int], None] | None = None) -> GenerationResult:
@@ -100,6 +101,8 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     settings: the generator's own Config values, as for `--model` / `-o name=value`.
     options: GenerationOptions or a mapping of its fields (mode, upos_filter, window, seed,
     top_k, leak_guard); missing fields take the dataclass defaults.
+    store: a RunStore, or the path of one (opened only once the input is checked, so a
+    mistake does not even create the file).
     tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.
     Raises WorkbenchError for every mistake of input, before anything is written.
     """
@@ -113,9 +116,11 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
         gen = generator
     else:
         gen = make_generator(generator, settings, options)
-    record = run_generation(store, loaded, gen, make_tagger(tagger, loaded, quiet=quiet_tagger),
-                            batch_size=batch_size, progress=progress, retry_failed=retry_failed,
-                            after_batch=after_batch)
+    tagging = make_tagger(tagger, loaded, quiet=quiet_tagger)
+    if not isinstance(store, RunStore):
+        store = RunStore(store)
+    record = run_generation(store, loaded, gen, tagging, batch_size=batch_size, progress=progress,
+                            retry_failed=retry_failed, after_batch=after_batch)
     return result_of(store, record)
 
 

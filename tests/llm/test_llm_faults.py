@@ -89,7 +89,7 @@ def test_a_slow_answer_times_out_and_the_retry_gets_through(healthy):
 def test_a_server_that_never_answers_in_time_gives_failed(healthy):
     healthy.fault("slow", delay=6, times=-1)
     [p] = generator(healthy.url, attempts=2, timeout=1).generate([SLOT])
-    assert p.failed and p.note == "timeout after 1 s (after 2 requests)" and p.requests == 2
+    assert p.failed and p.note == "unreachable: timeout after 1 s (after 2 requests)" and p.requests == 2
 
 
 def test_refused_connections_are_retried_until_the_server_is_back(healthy):
@@ -114,8 +114,8 @@ def test_nothing_listening_fails_fast_and_gives_up(capfd):
         third = Slot("d", "en", 6, "LOC", "PROPN", ("At ", Gap(6, "LOC", "PROPN"), "."))
         preds = unloaded(url, attempts=2, give_up_after=3).generate([SLOT, other, third])
     assert all(p.failed for p in preds)
-    assert preds[0].note == "connection refused (after 2 requests)"
-    assert preds[2].note.startswith("skipped:") and preds[2].requests == 0  # gave up after 3 refusals
+    assert preds[0].note == "unreachable: connection refused (after 2 requests)"
+    assert preds[2].note.startswith("unreachable: skipped (") and preds[2].requests == 0  # gave up after 3 refusals
     err = capfd.readouterr().err
     assert "The run goes on" in err and "without asking" in err
 
@@ -140,8 +140,8 @@ def test_a_server_killed_mid_run_ends_the_run_with_failed_spans(own_standin, sto
     later = [p for p in preds if p.span_index not in first]
     # After the kill a span is FAILED for the dead server, or reuses an answer its window got before.
     for p in later:
-        assert (p.failed and ("connection refused" in p.note or p.note.startswith("skipped"))) or p.requests == 0
-    assert any(p.note.startswith("skipped") for p in later)
+        assert (p.failed and (p.note.startswith("unreachable: ") and ("connection refused" in p.note or "skipped" in p.note))) or p.requests == 0
+    assert any(p.note.startswith("unreachable: skipped") for p in later)
     err = capfd.readouterr().err
     assert "The run goes on" in err and "without asking" in err
 
@@ -155,10 +155,10 @@ def test_a_server_hung_mid_run_ends_the_run_with_failed_spans(healthy, store, op
     record = run_generation(store, corpus, gen, get_tagger("spacy", quiet=True), batch_size=4, progress=False)
     preds = store.predictions(record.run_id)
     assert record.status == "complete" and len(preds) == corpus.n_slots
-    transport = [p for p in preds if p.note.startswith(("timeout", "skipped"))]
+    transport = [p for p in preds if p.note.startswith("unreachable: ")]
     before_hang = [p for p in preds if p not in transport]
     assert any(p.requests for p in before_hang) and before_hang[0].pseudonym == "Canned 1"
     assert all(p.failed for p in transport)
-    assert transport[0].note == "timeout after 2 s (after 2 requests)"
-    assert transport[-1].note.startswith("skipped") and transport[-1].requests == 0  # given up
+    assert transport[0].note == "unreachable: timeout after 2 s (after 2 requests)"
+    assert transport[-1].note.startswith("unreachable: skipped") and transport[-1].requests == 0  # given up
     assert "without asking" in capfd.readouterr().err

@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from workbench.cli._options import open_store, store_option
+from workbench.cli.generate import EXIT_UNREACHABLE
+from workbench.paths import default_store
 from workbench.upos.factory import TAGGERS
 
 
@@ -40,12 +42,19 @@ def register(main: click.Group) -> None:
             click.echo(f"{result.run_id}  {result.run.corpus_name:<11} {planned.generator:<9} {planned.mode:<5} "
                        f"upos={'on ' if planned.upos_filter else 'off'} {result.run.status}")
 
-        store = open_store(store_path)
-        results = run_benchmark(config, store=store, tagger=tagger, batch_size=batch_size, progress=progress,
-                                on_run=echo)
+        results = run_benchmark(config, store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
+                                progress=progress, on_run=echo)
+        unreachable = sum(r.unreachable for r in results)
+        if unreachable:
+            click.echo(f"error: {unreachable} span(s) FAILED because the server could not be reached; when it is "
+                       "back, rerun the runs concerned with `workbench generate … --retry-failed`", err=True)
         if no_report:
+            if unreachable:
+                raise SystemExit(EXIT_UNREACHABLE)
             return
-        from workbench.reports import write_report
+        from workbench.pipeline import report_runs
         out = out or f"out/{config.name}"
-        written = write_report(store, [r.run_id for r in results], out)
+        written = report_runs(open_store(store_path), [r.run_id for r in results], out)
         click.echo(f"report written to {out} ({len(written)} files)")
+        if unreachable:
+            raise SystemExit(EXIT_UNREACHABLE)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import corpus_options, load_corpus_from_options, name_value_pairs, open_store, store_option
+from workbench.cli._options import corpus_options, load_corpus_from_options, name_value_pairs, store_option
+from workbench.paths import default_store
 
 
 def _default(name: str):
@@ -79,9 +80,10 @@ def register(main: click.Group) -> None:
                                           docs, skip_docs)
         options = dict(mode=mode, upos_filter=upos_filter, window=window, seed=seed, top_k=top_k,
                        leak_guard=leak_guard)
+        # The store is given by path: generate_run opens it once the input is checked.
         result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
-                              store=open_store(store_path), tagger=tagger, batch_size=batch_size, progress=progress,
-                              retry_failed=retry_failed)
+                              store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
+                              progress=progress, retry_failed=retry_failed)
         click.echo(f"run {result.run_id} {result.run.status}: {result.run.n_slots} spans, {result.failed} FAILED")
         click.echo(f"  {result.run.signature}")
         if result.unreachable:

@@ -6,11 +6,15 @@ object (003 §4 "several attempts"). Each attempt uses another seed derived from
 run's seed and the window, so a retry is a new draw and a resumed run asks the same
 questions with the same seeds. Not retried: an HTTP 4xx (a wrong model name stays wrong).
 
-The client's own default timeout is none; here every request has `timeout` seconds in
-all (checked between streamed chunks; a silent server trips httpx's read timeout of the
-same length). After `give_up_after` requests in a row that never reached an answering
-server, later windows are FAILED without asking, so a killed or hung server ends the run
-quickly with FAILED spans and a message on stderr instead of stalling it.
+The client's own default timeout is none, and httpx's timeouts are per read: a server that
+trickles a byte a second would hold a request for ever. Here every request has `timeout`
+seconds in all, a deadline for the whole request: it streams in a worker thread, and at
+the deadline the request is abandoned (its connection closed, a fresh client made for the
+next one). After `give_up_after` requests in a row that did not get through (refused, timed
+out, cut off, or a stream that is not Ollama's), later windows are FAILED without asking,
+so a killed, hung or broken server ends the run quickly with FAILED spans and a message on
+stderr instead of stalling it. Such spans' notes start with "unreachable" (UNREACHABLE):
+`workbench generate` counts them, exits 3 and says to rerun with --retry-failed.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
+from workbench.generators.base import UNREACHABLE
 from workbench.llm.answers import InvalidAnswer, parse_answer
 from workbench.llm.config import OllamaConfig
 from workbench.llm.prompt import Prompt, answer_budget
@@ -57,7 +63,8 @@ class OllamaClient:
         # trust_env=False: an HTTP(S)_PROXY in the environment must not carry the texts off
         # this machine when the host is loopback.
         kwargs = {"timeout": httpx.Timeout(config.timeout), "trust_env": False}
-        self.chat = ChatOllama(model=config.model, base_url=host_url, client_kwargs=kwargs)
+        self._make_chat = lambda: ChatOllama(model=config.model, base_url=host_url, client_kwargs=kwargs)
+        self.chat = self._make_chat()
         self._client_kwargs = kwargs
         self.stderr = stderr if stderr is not None else sys.stderr
         self.in_a_row = 0  # requests in a row that reached no answering server
@@ -70,10 +77,17 @@ class OllamaClient:
         import httpx
         from ollama import Client, ResponseError
 
-        try:
+        def list_models(stop: threading.Event) -> list[str]:
             with Client(host=self.host, **self._client_kwargs) as client:
-                names = [m.model or "" for m in client.list().models]
-        except (httpx.HTTPError, ConnectionError, ResponseError) as exc:
+                return [m.model or "" for m in client.list().models]
+
+        try:
+            names = _within(self.config.timeout, list_models)
+        except _Deadline:
+            raise WorkbenchError(
+                f"ollama: the server at {self.host} did not list its models within {self.config.timeout:g} s; "
+                f"check that it is Ollama and not stalled, or point `-o host=…` at one.") from None
+        except (httpx.HTTPError, ConnectionError, ResponseError, json.JSONDecodeError) as exc:
             raise WorkbenchError(
                 f"ollama: cannot reach a server at {self.host} ({_short(exc)}). Start one with `ollama serve` "
                 f"(or the test stand-in, docs/llm.md), or point `-o host=…` at it.") from None
@@ -87,9 +101,11 @@ class OllamaClient:
     def ask(self, prompt: Prompt, key: str, base_seed: int) -> Outcome:
         started = time.perf_counter()
         if self.gave_up:
-            return Outcome(None, f"skipped: {self.host} failed {self.in_a_row} requests in a row", 0, 0.0)
+            return Outcome(None, f"{UNREACHABLE}: skipped ({self.host} failed {self.in_a_row} requests in a row)",
+                           0, 0.0)
         reasons = []
         requests = 0
+        transport = False  # did the last attempt fail to get through?
         for attempt in range(self.config.attempts):
             requests += 1
             try:
@@ -99,6 +115,7 @@ class OllamaClient:
                 return Outcome(answer, "", requests, time.perf_counter() - started)
             except _Failure as failure:
                 reasons.append(failure.reason)
+                transport = failure.transport
                 if failure.transport:
                     self.in_a_row += 1
                     self._warn_once(failure.reason)
@@ -113,32 +130,48 @@ class OllamaClient:
                     time.sleep(self.config.backoff * 2 ** attempt)
             except InvalidAnswer as exc:
                 self.in_a_row = 0
+                transport = False
                 reasons.append(str(exc))
-        return Outcome(None, _failure_note(reasons, requests), requests, time.perf_counter() - started)
+        note = _failure_note(reasons, requests)
+        return Outcome(None, f"{UNREACHABLE}: {note}" if transport else note, requests,
+                       time.perf_counter() - started)
 
     def _request(self, prompt: Prompt, seed: int) -> str:
-        """The answer text of one request, or _Failure."""
+        """The answer text of one request within `timeout` seconds in all, or _Failure."""
         from langchain_core.messages import HumanMessage, SystemMessage
 
         options = {"temperature": self.config.temperature, "seed": seed, "num_ctx": self.config.num_ctx,
                    "num_predict": answer_budget(len(prompt.names), self.config.tokens_per_mask)}
-        deadline = time.monotonic() + self.config.timeout
-        parts: list[str] = []
-        try:
-            stream = self.chat.stream([SystemMessage(prompt.system), HumanMessage(prompt.user)],
-                                      format=prompt.schema, options=options)
+        chat = self.chat
+
+        def stream_answer(stop: threading.Event) -> str:
+            parts: list[str] = []
+            stream = chat.stream([SystemMessage(prompt.system), HumanMessage(prompt.user)],
+                                 format=prompt.schema, options=options)
             try:
                 for chunk in stream:
+                    if stop.is_set():
+                        break
                     parts.append(chunk.content if isinstance(chunk.content, str) else "")
-                    if time.monotonic() > deadline:
-                        raise _Failure(f"timeout after {self.config.timeout:g} s", transport=True, retry=True)
             finally:
                 stream.close()  # closes the HTTP response: an abandoned answer stops streaming
-        except _Failure:
-            raise
+            return "".join(parts)
+
+        try:
+            return _within(self.config.timeout, stream_answer, abandon=lambda: self._abandon(chat))
+        except _Deadline:
+            raise _Failure(f"timeout after {self.config.timeout:g} s", transport=True, retry=True) from None
         except Exception as exc:  # noqa: BLE001 - every error of a request is classified, none stops a run
             raise _classify(exc, self.config.timeout) from None
-        return "".join(parts)
+
+    def _abandon(self, chat) -> None:
+        """Drop a request past its deadline: close its connections (the worker thread then ends at
+        the server's next byte or read timeout) and use a fresh client from now on."""
+        self.chat = self._make_chat()
+        try:
+            chat._client._client.close()
+        except Exception:  # noqa: BLE001 - best effort: the worker is a daemon thread either way
+            pass
 
     # -- telling the user -----------------------------------------------------------------
     def _warn_once(self, reason: str) -> None:
@@ -150,8 +183,8 @@ class OllamaClient:
     def _give_up(self) -> None:
         self.gave_up = True
         print(f"ollama: {self.in_a_row} requests in a row to {self.host} failed; the remaining spans of this "
-              f"run are stored as [FAILED] without asking (note 'skipped: …'). Check the server; failed spans "
-              f"stay failed in this run (delete it from the store to generate them again).",
+              f"run are stored as [FAILED] without asking (note 'unreachable: skipped …'). Check the server, then "
+              f"run the same command with --retry-failed to generate the failed spans again.",
               file=self.stderr, flush=True)
 
 
@@ -169,9 +202,40 @@ def _classify(exc: Exception, timeout: float) -> _Failure:
         code = exc.status_code
         retry = code >= 500 or code in (408, 429) or code == -1
         return _Failure(f"server error HTTP {code}: {_short(exc.error)}", transport=False, retry=retry)
-    if isinstance(exc, json.JSONDecodeError):
-        return _Failure("malformed response stream", transport=False, retry=True)
+    if isinstance(exc, json.JSONDecodeError):  # not Ollama's stream: the server is as good as gone
+        return _Failure("malformed response stream", transport=True, retry=True)
     return _Failure(f"{type(exc).__name__}: {_short(exc)}", transport=False, retry=True)
+
+
+class _Deadline(Exception):
+    pass
+
+
+def _within(seconds: float, work, abandon=None):
+    """work(stop_event)'s result if it finishes within `seconds` (its exception if it raises);
+    else _Deadline, after setting stop_event and calling abandon(). The work runs in a daemon
+    thread, so a server that trickles bytes cannot hold the caller past the deadline."""
+    stop = threading.Event()
+    done = threading.Event()
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work(stop)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="ollama-request", daemon=True).start()
+    if not done.wait(seconds):
+        stop.set()
+        if abandon is not None:
+            abandon()
+        raise _Deadline
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def _failure_note(reasons: list[str], requests: int) -> str:

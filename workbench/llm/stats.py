@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from workbench.generators.base import UNREACHABLE, is_unreachable
 from workbench.llm.answers import COPIED
 from workbench.store import RunStore
 
@@ -37,7 +38,10 @@ class RunFailures:
 
 
 def reason_of(note: str) -> str:
-    """A failure note without its particulars (mask names, counts, seconds)."""
+    """A failure note without its particulars (mask names, counts, seconds); a note of a server
+    that could not be reached keeps its "unreachable: " prefix and the reason after it."""
+    if is_unreachable(note):
+        return f"{UNREACHABLE}: {reason_of(note[len(UNREACHABLE):].lstrip(': '))}"
     text = re.sub(r"MASK(\.[A-Z]+)?\.\d+", "MASK", note)
     text = re.sub(r"\(.*?\)|:.*$", "", text)
     text = re.sub(r"\d+(\.\d+)?", "N", text)

@@ -1,0 +1,147 @@
+"""A server that misbehaves at the HTTP level, played by a tiny local socket server (127.0.0.1):
+the request timeout is a deadline for the whole request however the server trickles bytes,
+malformed streams count towards giving up, and `generate` exits 3 when spans FAILED because
+the server could not be reached, then --retry-failed fills them in."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from workbench.adapters.ollama import OllamaGenerator
+from workbench.generators import GenerationOptions
+from workbench.llm.config import OllamaConfig
+from workbench.text.slots import Gap, Slot
+
+MODEL = "fake:1"
+SLOTS = [Slot("d", "en", n, "PERSON", "PROPN", (f"Window {n}: ", Gap(n, "PERSON", "PROPN"), " flew to Rome."))
+         for n in range(3)]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet
+        pass
+
+    def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/api/tags":
+            self._send(200, json.dumps({"models": [{"name": MODEL, "model": MODEL}]}).encode())
+        else:
+            self._send(200, b"Ollama is running", "text/plain")
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        server = self.server
+        server.chats += 1
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        try:
+            if server.mode == "trickle":  # a byte at a time, never a whole line
+                for byte in (b'{"model": "' + b"x" * 10_000)[:400]:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            elif server.mode == "garbage":
+                self.wfile.write(b"this is not Ollama's stream\n")
+            else:  # answer every mask of the schema
+                keys = body.get("format", {}).get("required", [])
+                answer = json.dumps({k: f"Fake {n}" for n, k in enumerate(keys, 1)})
+                for done, content in ((False, answer), (True, "")):
+                    line = {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+                            "message": {"role": "assistant", "content": content}, "done": done}
+                    if done:
+                        line["done_reason"] = "stop"
+                    self.wfile.write((json.dumps(line) + "\n").encode())
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up
+
+
+@pytest.fixture
+def server():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    httpd.mode, httpd.chats = "answer", 0
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    httpd.url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def generator(url, **config):
+    gen = OllamaGenerator(OllamaConfig(**{"model": MODEL, "host": url, "backoff": 0.0, **config}), GenerationOptions())
+    gen.load()
+    return gen
+
+
+def test_the_fake_server_answers_like_ollama(server):
+    preds = generator(server.url).generate(SLOTS[:1])
+    assert preds[0].candidates == ("Fake 1",) and server.chats == 1
+
+
+def test_a_trickling_server_cannot_stretch_the_timeout(server):
+    """20 s of trickle per request (400 bytes, one every 0.05 s, no newline): with a 1 s deadline
+    both attempts end in a timeout, not in whatever the stream turns into when it stops."""
+    server.mode = "trickle"
+    [p] = generator(server.url, timeout=1, attempts=2, give_up_after=0).generate(SLOTS[:1])
+    assert p.failed and p.note == "unreachable: timeout after 1 s (after 2 requests)"
+    assert p.requests == 2 == server.chats
+
+
+def test_malformed_streams_count_towards_giving_up(server, capfd):
+    server.mode = "garbage"
+    preds = generator(server.url, attempts=1, give_up_after=2).generate(SLOTS)
+    assert [p.note for p in preds[:2]] == ["unreachable: malformed response stream (after 1 request)"] * 2
+    assert preds[2].note.startswith("unreachable: skipped (") and preds[2].requests == 0
+    assert server.chats == 2 and "--retry-failed" in capfd.readouterr().err
+
+
+def test_generate_exits_3_when_the_server_was_unreachable_and_retry_failed_fills_the_spans(server, tmp_path):
+    corpus = tmp_path / "two.jsonl"
+    corpus.write_text("".join(json.dumps({"id": n, "text": text, "lang": "en", "label": [[0, 4, "PERSON"]]}) + "\n"
+                              for n, text in enumerate(["Anna went to Oslo.", "Olle stayed at home. He slept."])),
+                      encoding="utf-8")
+    store = tmp_path / "runs.sqlite"
+
+    def generate(*extra):
+        return subprocess.run([sys.executable, "-m", "workbench.cli", "generate", "-c", str(corpus), "-g", "ollama",
+                               "--model", MODEL, "-o", f"host={server.url}", "-o", "timeout=1", "-o", "attempts=1",
+                               "-o", "give_up_after=1", "-o", "backoff=0", "--tagger", "spacy", "--no-progress",
+                               "--store", str(store), *extra], capture_output=True, text=True, timeout=300)
+
+    server.mode = "trickle"
+    down = generate()
+    assert down.returncode == 3, down.stderr
+    assert "2 span(s) FAILED because the server could not be reached" in down.stderr
+    assert "--retry-failed" in down.stderr and "Traceback" not in down.stderr
+    assert "2 spans, 2 FAILED" in down.stdout
+
+    server.mode = "answer"
+    again = generate()  # without the flag: the finished run is reported, nothing is asked
+    assert again.returncode == 3 and server.chats == 1
+    back = generate("--retry-failed")
+    assert back.returncode == 0, back.stderr
+    assert "2 spans, 0 FAILED" in back.stdout
+    with sqlite3.connect(store) as con:
+        assert sorted(r[0] for r in con.execute("SELECT pseudonym FROM predictions")) == ["Fake 1", "Fake 1"]
+        assert con.execute("SELECT status FROM runs").fetchall() == [("complete",)]
