@@ -36,9 +36,10 @@ from workbench.store_schema import APPLICATION_ID, LEGACY_TABLES, MIGRATIONS, RE
 # message. Writes are short (one batch, one annotation save), so a wait this long means
 # another process holds the store on purpose, e.g. an open transaction in a SQL shell.
 BUSY_TIMEOUT_S = 20.0
-# Files up to this size get a full PRAGMA quick_check on open (about a second for this
-# size); larger ones are checked before their first write.
-QUICK_CHECK_ON_OPEN_BYTES = 64 * 2**20
+# Files up to this size get PRAGMA quick_check on open (measured: 0.34 s for a 94 MiB store,
+# so under 0.06 s here); larger ones are checked once before their first write, so reading
+# a big store (dashboard, reports) stays instant and nothing is written into a damaged one.
+QUICK_CHECK_ON_OPEN_BYTES = 16 * 2**20
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 

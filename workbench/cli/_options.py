@@ -19,6 +19,13 @@ def open_store(store_path: str | None):
     return RunStore(store_path or default_store())
 
 
+def open_existing_store(store_path: str | None):
+    """For commands that only read (runs, show, export, report): a missing store is an error,
+    never created; a store the user cannot write (or `file:PATH?mode=ro`) opens read-only."""
+    from workbench.store import RunStore
+    return RunStore(store_path or default_store(), create=False)
+
+
 def corpus_options(func):
     func = click.option("--skip-docs", default=None, metavar="IDS|@FILE",
                         help="Leave out these documents (comma-separated ids, or @file with one id a line).")(func)

@@ -7,13 +7,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import store_option
-
-
-def _open_existing(store_path: str | None):
-    from workbench.paths import default_store
-    from workbench.store import RunStore
-    return RunStore(store_path or default_store(), create=False)
+from workbench.cli._options import open_existing_store, store_option
 
 
 def register(main: click.Group) -> None:
@@ -30,7 +24,7 @@ def register(main: click.Group) -> None:
           workbench runs --signatures
         """
         from workbench.terminal import run_lines
-        for line in run_lines(_open_existing(store_path), signatures=signatures):
+        for line in run_lines(open_existing_store(store_path), signatures=signatures):
             click.echo(line)
 
     @main.command("show")
@@ -50,7 +44,7 @@ def register(main: click.Group) -> None:
           workbench show 832a7ed4 gv-eng-swe-105_ENG
         """
         from workbench.terminal import show_run
-        for line in show_run(_open_existing(store_path), run_id, doc_id, width=width, spans_only=spans_only):
+        for line in show_run(open_existing_store(store_path), run_id, doc_id, width=width, spans_only=spans_only):
             click.echo(line)
 
     @main.command("export")
@@ -69,7 +63,7 @@ def register(main: click.Group) -> None:
           workbench export 832a7ed4 --format intact -o out/run.json
         """
         from workbench.exporters import export_run, unfilled_spans
-        store = _open_existing(store_path)
+        store = open_existing_store(store_path)
         path = export_run(store, run_id, fmt, output, unfinished=unfinished)
         click.echo(f"wrote {path}")
         masked = unfilled_spans(store, store.resolve_run(run_id))
