@@ -105,3 +105,23 @@ def confusion(wide: pd.DataFrame, a: str, b: str, labels: Sequence[str]) -> pd.D
     table.index = pd.Index(list(labels), name=f"{a} \\ {b}")
     table.columns = pd.Index(list(labels))
     return table
+
+
+@dataclass(frozen=True, slots=True)
+class AgreementSummary:
+    pairs: list[PairAgreement]
+    fleiss: float  # NaN when undefined
+    n_complete: int  # pseudonyms every annotator tagged (Fleiss' kappa is over these)
+    n_annotators: int
+
+
+def summarise(frame: pd.DataFrame, annotators: Sequence[str] | None = None) -> AgreementSummary:
+    """Cohen's kappa per pair and Fleiss' kappa of a long annotation frame (`workbench annotations agreement`)."""
+    if frame.empty:
+        from workbench.errors import WorkbenchError
+        raise WorkbenchError("no annotations" + (f" by {', '.join(annotators)}" if annotators else "")
+                             + " to compare; tag pseudonyms first (dashboard Annotate page, or "
+                             "`workbench annotations import`)")
+    wide = wide_tags(frame, annotators)
+    fleiss, n = fleiss_of(wide)
+    return AgreementSummary(pairwise(wide), fleiss, n, wide.shape[1])

@@ -9,6 +9,7 @@ paper's single-annotator setup.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -133,3 +134,37 @@ def figure2(table: pd.DataFrame, tagset: Tagset, path: str | Path | None = None,
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=120)
     return fig
+
+
+def table6_caption(items: pd.DataFrame, frame: pd.DataFrame, annotator: str | None = None) -> str:
+    """The caption of Table 6: whose tags, how many pseudonyms, which runs."""
+    basis = f"annotator {annotator}" if annotator else f"majority of {frame['annotator'].nunique()} annotator(s)"
+    return (f"Relative frequencies of error tags per generation method and language ({basis}; "
+            f"{len(items)} pseudonyms; runs {', '.join(sorted(items['run_id'].unique()))}).")
+
+
+@dataclass(frozen=True, slots=True)
+class Table6Report:
+    table: pd.DataFrame
+    paths: list[Path]  # table6.csv, table6_counts.csv, table6.md, table6.tex, figure2.png
+
+
+def write_table6_report(store: AnnotationStore, outdir: str | Path, run_ids: list[str] | None = None,
+                        annotator: str | None = None) -> Table6Report:
+    """Table 6 (CSV, Markdown, LaTeX, with its caption) and Figure 2 (PNG) of the stored annotations
+    (`workbench annotations table6`); WorkbenchError when there is nothing to tabulate."""
+    import matplotlib.pyplot as plt
+
+    frame = annotation_frame(store, run_ids)
+    if frame.empty:
+        raise WorkbenchError(f"no annotations in {store.runs.path}" + (" for these runs" if run_ids else "")
+                             + "; tag pseudonyms first (dashboard Annotate page, or `workbench annotations import`)")
+    if annotator and annotator not in set(frame["annotator"]):
+        names = ", ".join(sorted(set(frame["annotator"])))
+        raise WorkbenchError(f"no annotations by {annotator!r} in these runs; annotators: {names}")
+    items = item_tags(frame, store.tagset, annotator)
+    table, counts = table6(items, store.tagset), table6_counts(items, store.tagset)
+    paths = write_table6(table, counts, outdir, table6_caption(items, frame, annotator))
+    figure = Path(outdir) / "figure2.png"
+    plt.close(figure2(table, store.tagset, figure))
+    return Table6Report(table, paths + [figure])

@@ -72,3 +72,37 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
     if not items:
         raise WorkbenchError("the chosen runs hold no pseudonyms to annotate")
     return items
+
+
+def resolve_run_ids(store: RunStore, refs) -> list[str] | None:
+    """Full run ids for ids or prefixes as typed on the command line; None for none given (all runs)."""
+    return [store.resolve_run(r).run_id for r in refs] if refs else None
+
+
+def draw_named_sample(annotations, name: str, run_refs, per_run: int, unit: str = "document",
+                      seed: int = 0) -> list[SampleItem]:
+    """Draw a sample over the runs (ids or prefixes) and store it under `name`
+    (`workbench annotations sample`). `annotations` is an AnnotationStore."""
+    if unit not in UNITS:
+        raise WorkbenchError(f"unit {unit!r} is none of {', '.join(UNITS)}")
+    recipe = SampleRecipe(tuple(resolve_run_ids(annotations.runs, run_refs) or ()), per_run, unit, seed)
+    items = draw_sample(annotations.runs, recipe)
+    annotations.create_sample(name, items, recipe.to_dict())
+    return items
+
+
+@dataclass(frozen=True, slots=True)
+class SampleProgress:
+    name: str
+    recipe: dict
+    size: int
+    done: dict[str, int]  # annotator → pseudonyms tagged in this sample (only those with any)
+
+
+def sample_progress(annotations) -> list[SampleProgress]:
+    """Each sample with each annotator's progress (`workbench annotations status`)."""
+    out = []
+    for name, recipe, size in annotations.samples():
+        done = {a: n for a in annotations.annotators() if (n := len(annotations.done_positions(name, a)))}
+        out.append(SampleProgress(name, recipe, size, done))
+    return out

@@ -43,7 +43,8 @@ class DoccanoClient:
         except ImportError:
             raise MissingExtra("talking to doccano", "dashboard", "requests") from None
         self.timeout = timeout
-        self.http = local_session("doccano", allow_remote=allow_remote)  # trust_env=False: $HTTP_PROXY must not carry the texts away
+        # trust_env=False: $HTTP_PROXY must not carry the texts away; no redirect off the machine either.
+        self.http = local_session("doccano", allow_remote=allow_remote)
         # Keep no cookies: with the session cookie from login, doccano switches to session
         # auth and demands a CSRF token; the token header alone needs none.
         self.http.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
@@ -54,15 +55,31 @@ class DoccanoClient:
         import requests
         try:
             response = self.http.request(method, self.url + path, timeout=self.timeout, **kwargs)
+        except requests.ConnectionError:
+            raise WorkbenchError(f"cannot reach doccano at {self.url} (nothing answers there); start one with "
+                                 "`workbench doccano serve`, or pass --url") from None
         except requests.RequestException as exc:
             raise WorkbenchError(f"doccano at {self.url}: {exc}") from None
         if response.status_code not in expect:
             raise WorkbenchError(f"doccano {method} {path}: HTTP {response.status_code}: {response.text[:300]}")
         return response
 
+    def _json(self, method: str, path: str, **kwargs):
+        """The JSON answer of a call; WorkbenchError when the server is not doccano (HTML, no JSON)."""
+        response = self._call(method, path, **kwargs)
+        try:
+            return response.json()
+        except ValueError:
+            raise WorkbenchError(f"doccano {method} {path} at {self.url}: the answer is not JSON "
+                                 f"({response.text[:120]!r}); is this a doccano 1.8 server?") from None
+
     def _login(self, username: str, password: str) -> None:
         # Token auth: no cookies, no CSRF. Never call logout: it deletes the user's only token.
-        key = self._call("POST", "/v1/auth/login/", json={"username": username, "password": password}).json()["key"]
+        answer = self._json("POST", "/v1/auth/login/", json={"username": username, "password": password})
+        key = answer.get("key") if isinstance(answer, dict) else None
+        if not key:
+            raise WorkbenchError(f"doccano at {self.url}: the login answer holds no token; "
+                                 "is this a doccano 1.8 server?")
         self.http.headers["Authorization"] = f"Token {key}"
         self.username = username
 
@@ -70,7 +87,7 @@ class DoccanoClient:
         """Poll a Celery task (import or export) until it is ready; its errors become ours."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            status = self._call("GET", f"/v1/tasks/status/{task_id}").json()
+            status = self._json("GET", f"/v1/tasks/status/{task_id}")
             if status.get("error"):
                 raise WorkbenchError(f"doccano task {task_id} failed: {status['error']}")
             if status.get("ready"):
@@ -83,7 +100,7 @@ class DoccanoClient:
 
     # -- projects and labels -----------------------------------------------------------
     def projects(self) -> list[Project]:
-        data = self._call("GET", "/v1/projects", params={"limit": 1000}).json()
+        data = self._json("GET", "/v1/projects", params={"limit": 1000})
         rows = data.get("results", data) if isinstance(data, dict) else data
         return [Project(p["id"], p["name"]) for p in rows]
 
@@ -91,11 +108,11 @@ class DoccanoClient:
         body = {"name": name, "description": description or name, "guideline": guideline,
                 "project_type": "SequenceLabeling", "resourcetype": "SequenceLabelingProject",
                 "collaborative_annotation": False, "allow_overlapping": False}
-        p = self._call("POST", "/v1/projects", json=body).json()
+        p = self._json("POST", "/v1/projects", json=body)
         return Project(p["id"], p["name"])
 
     def labels(self, project: int) -> dict[str, int]:
-        data = self._call("GET", f"/v1/projects/{project}/span-types").json()
+        data = self._json("GET", f"/v1/projects/{project}/span-types")
         rows = data.get("results", data) if isinstance(data, dict) else data
         return {r["text"]: r["id"] for r in rows}
 
@@ -104,8 +121,8 @@ class DoccanoClient:
         have = self.labels(project)
         for name, color in labels:
             if name not in have:
-                r = self._call("POST", f"/v1/projects/{project}/span-types",
-                               json={"text": name, "background_color": color, "text_color": "#ffffff"}).json()
+                r = self._json("POST", f"/v1/projects/{project}/span-types",
+                               json={"text": name, "background_color": color, "text_color": "#ffffff"})
                 have[name] = r["id"]
         return have
 
@@ -113,18 +130,18 @@ class DoccanoClient:
     def upload_jsonl(self, project: int, content: bytes, filename: str = "upload.jsonl") -> dict:
         upload_id = self._call("POST", "/v1/fp/process/",
                                files={"filepond": (filename, content, "application/json")}).text.strip()
-        task = self._call("POST", f"/v1/projects/{project}/upload",
+        task = self._json("POST", f"/v1/projects/{project}/upload",
                           json={"uploadIds": [upload_id], "format": "JSONL", "task": "SequenceLabeling",
-                                "column_data": "text", "column_label": "label", "encoding": "utf_8"}).json()
+                                "column_data": "text", "column_label": "label", "encoding": "utf_8"})
         return self.wait_task(task["task_id"])
 
     def count_examples(self, project: int) -> int:
-        return self._call("GET", f"/v1/projects/{project}/examples", params={"limit": 1}).json()["count"]
+        return self._json("GET", f"/v1/projects/{project}/examples", params={"limit": 1})["count"]
 
     def download_jsonl(self, project: int, timeout: float = 120.0) -> dict[str, list[str]]:
         """The project's JSONL export: file name in the zip (one per member) → lines."""
-        task = self._call("POST", f"/v1/projects/{project}/download",
-                          json={"format": "JSONL", "exportApproved": False}).json()
+        task = self._json("POST", f"/v1/projects/{project}/download",
+                          json={"format": "JSONL", "exportApproved": False})
         self.wait_task(task["task_id"], timeout)
         deadline = time.monotonic() + timeout
         while True:

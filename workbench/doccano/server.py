@@ -22,11 +22,7 @@ import time
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.paths import REPO
-
-
-def doccano_venv() -> Path:
-    return Path(os.environ.get("WORKBENCH_DOCCANO_VENV", REPO / ".venv-doccano"))
+from workbench.paths import doccano_venv  # WORKBENCH_DOCCANO_VENV, read where every path variable is
 
 
 def free_port() -> int:
@@ -163,6 +159,18 @@ class LocalDoccano:
         for log in self._logs:
             log.close()
         self._logs.clear()
+
+    def serve_until_interrupted(self, started=None) -> None:
+        """Start, call `started(url)`, and run until Ctrl-C (`workbench doccano serve`)."""
+        with self:
+            if started:
+                started(self.url)
+            try:
+                while all(p.poll() is None for p in self._procs):
+                    time.sleep(1)
+            except KeyboardInterrupt:
+                return
+            raise WorkbenchError(f"a doccano process stopped; see {self.home}/*.log")
 
     def __enter__(self) -> "LocalDoccano":
         return self.start()

@@ -74,3 +74,41 @@ def pull(store: AnnotationStore, client: DoccanoClient, project: int | str, *,
     where = [w for p in parsed.values() for w in p.where]
     store.save_many(everything, where)
     return parsed
+
+
+def user_mapping(pairs) -> dict[str, str]:
+    """`--as USER=NAME` options as {doccano user: workbench annotator}; WorkbenchError for a bad one."""
+    out = {}
+    for pair in pairs:
+        user, sep, name = pair.partition("=")
+        if not sep or not user.strip() or not name.strip():
+            raise WorkbenchError(f"--as {pair!r}: write it as USER=NAME (the doccano user, then the annotator "
+                                 "name to store the tags under), e.g. --as admin=anna")
+        if user.strip() in out:
+            raise WorkbenchError(f"--as names doccano user {user.strip()!r} twice")
+        out[user.strip()] = name.strip()
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SyncResult:
+    project: str
+    created: PushResult | None  # the push, when the project did not exist yet
+    pulled: dict[str, ParsedExport]
+
+
+def sync(store: AnnotationStore, client: DoccanoClient, run_ref: str, *, project: str | None = None,
+         annotator: str | None = None, annotators: dict[str, str] | None = None) -> SyncResult:
+    """Push the run (id or prefix) if its project does not exist yet, then pull the project's annotations."""
+    name = project or project_name(store.runs.resolve_run(run_ref).run_id)
+    created = None
+    if not any(p.name == name for p in client.projects()):
+        created = push(store, client, run_ref, annotator=annotator, name=name)
+    return SyncResult(name, created, pull(store, client, name, annotators=annotators))
+
+
+def describe_pull(parsed: dict[str, ParsedExport]) -> list[str]:
+    """One line per annotator of a pull or import, as the CLI prints it."""
+    return [f"{name}: {len(p.annotations)} tags imported, {p.untagged} still untagged"
+            + (f", {p.resolved} with several tags reduced by precedence" if p.resolved else "")
+            for name, p in parsed.items()]
