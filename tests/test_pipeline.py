@@ -259,3 +259,18 @@ def test_a_run_generated_elsewhere_is_refused_and_other_runs_proceed(tmp_path):
         counts = dict(con.execute("SELECT generator, (SELECT COUNT(*) FROM predictions p WHERE p.run_id = runs.run_id) "
                                   "FROM runs").fetchall())
     assert counts == {"random": 720, "upos": 720}
+
+
+def test_different_runs_started_at_once_on_a_fresh_store_all_finish(tmp_path):
+    """Three real `generate` processes started together on a store that does not exist yet:
+    each makes its own run; none dies of a race on the schema, the corpus or the tag cache."""
+    store = tmp_path / "runs.sqlite"
+    variants = [["-g", "random"], ["-g", "random", "--mode", "repL"], ["-g", "upos", "--upos-filter"]]
+    procs = [subprocess.Popen([sys.executable, "-m", "workbench.cli", "generate", "-c", "pgv-pii-sv", *v,
+                               "--tagger", "spacy", "--no-progress", "--store", str(store)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for v in variants]
+    results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]
+    assert [rc for rc, _ in results] == [0, 0, 0], results
+    with sqlite3.connect(store) as con:
+        assert con.execute("SELECT COUNT(*), SUM(status = 'complete') FROM runs").fetchone() == (3, 3)
+        assert con.execute("SELECT COUNT(*) FROM predictions").fetchone()[0] == 3 * 708
