@@ -24,13 +24,13 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import Generator
 from workbench.model import Corpus
 from workbench.selection import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
-from workbench.text.slots import SlotBuilder
+from workbench.text.slots import DocumentPicks, SlotBuilder
 from workbench.upos.base import Tagger
 
 
@@ -100,7 +100,7 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
     resumes as an interrupted one does, so a retry killed half-way loses nothing).
     """
     if batch_size < 1:
-        raise ValueError("batch_size must be >= 1")
+        raise InvalidValue(f"batch_size must be >= 1, not {batch_size}")
     check_corpus(corpus)
     record = plan_run(corpus, generator, tagger)
     existing = store.get_run(record.run_id)
@@ -137,8 +137,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
         slots = []
         for w in batch:
             doc = corpus.documents[w.doc]
-            doc_picks = {i: picks[(doc.doc_id, i)] for i in range(w.span) if (doc.doc_id, i) in picks} \
-                if options.mode == "repL" else None
+            doc_picks = DocumentPicks(picks, doc.doc_id) if options.mode == "repL" else None
             slots.append(builders[w.doc].slot(w.span, doc_picks))
         started = time.perf_counter()
         predictions = generator.generate(slots)
