@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Iterable
 
 from workbench.errors import WorkbenchError
-from workbench.paths import REPO
+from workbench.paths import guidelines_file, tagset_file
 
-DEFAULT_TAGSET = REPO / "annotations" / "tagset.json"
-GUIDELINES = REPO / "annotations" / "guidelines.md"
+# The shipped files: package data in an install, annotations/ in a checkout (workbench.paths).
+DEFAULT_TAGSET = tagset_file()
+GUIDELINES = guidelines_file()
 
 
 @dataclass(frozen=True, slots=True)

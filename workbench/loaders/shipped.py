@@ -9,11 +9,7 @@ from typing import Callable
 
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.model import Corpus
-
-
-def corpora_dir() -> Path:
-    """The shipped corpora; WORKBENCH_CORPORA overrides (an installed copy, a test)."""
-    return Path(os.environ.get("WORKBENCH_CORPORA", Path(__file__).resolve().parents[2] / "corpora"))
+from workbench.paths import corpora_dir, pud_treebank  # corpora_dir: also this module's API
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,4 +81,4 @@ def load_corpus(spec: str, *, format: str | None = None, lang: str | None = None
 
 def vocabulary_path(lang: str) -> Path:
     """The UD PUD treebank whose forms and gold UPOS feed the baselines (003 §4)."""
-    return corpora_dir() / "ud-pud" / lang / f"{lang}_pud-ud-test.conllu"
+    return pud_treebank(lang)

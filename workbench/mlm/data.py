@@ -9,11 +9,10 @@ sentences shipped in corpora/ud-pud.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.paths import REPO
+from workbench.paths import pud_treebank, ud_train_dir  # ud_train_dir: imported from here by callers
 
 # Which treebank files feed each language's model. Every split is used: the model is
 # evaluated on PUD, which none of these contain.
@@ -24,13 +23,9 @@ TREEBANKS = {
 }
 
 
-def ud_train_dir() -> Path:
-    """WORKBENCH_UD_TRAIN or ../shared/corpora/ud-train beside the repository."""
-    return Path(os.environ.get("WORKBENCH_UD_TRAIN", REPO.parent / "shared" / "corpora" / "ud-train"))
-
-
 def pud_path(lang: str) -> Path:
-    return REPO / "corpora" / "ud-pud" / lang / f"{lang}_pud-ud-test.conllu"
+    """The shipped PUD treebank (held-out evaluation text); workbench.paths finds it."""
+    return pud_treebank(lang)
 
 
 def training_files(lang: str) -> list[Path]:

@@ -10,12 +10,25 @@ from workbench.paths import shared_models_dir
 from workbench.upos.base import Tagger, Tokens
 
 
+DEFAULT_MODELS = {"en": "en_ud_upos", "sv": "sv_ud_upos"}
+
+
 class SpacyTagger(Tagger):
     def __init__(self, models: dict[str, Path] | None = None, cache_path: Path | None = None) -> None:
-        self.models = models or {lang: shared_models_dir() / f"{lang}_ud_upos" for lang in ("en", "sv")}
+        # Default models: the folders named here, found under workbench.paths.shared_models_dir()
+        # when first loaded (outside a checkout that says which variable to set).
+        self._given = dict(models) if models else None
         self._nlp = {}
-        self.name = "spacy:" + ",".join(f"{lang}={Path(p).name}" for lang, p in sorted(self.models.items()))
+        names = {lang: Path(p).name for lang, p in (self._given or DEFAULT_MODELS).items()}
+        self.name = "spacy:" + ",".join(f"{lang}={name}" for lang, name in sorted(names.items()))
         super().__init__(cache_path)
+
+    @property
+    def models(self) -> dict[str, Path]:
+        if self._given is not None:
+            return self._given
+        folder = shared_models_dir()
+        return {lang: folder / name for lang, name in DEFAULT_MODELS.items()}
 
     def _pipeline(self, lang: str):
         if lang not in self._nlp:
