@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 import string
 from urllib.parse import urlsplit
 
@@ -111,3 +112,23 @@ def local_session(service: str = "http", *, allow_remote: bool = False):
     session.trust_env = False
     session.hooks["response"].append(refuse_remote_redirect)
     return session
+
+
+def free_port() -> int:
+    """A port free now; another process may take it before the caller binds it (tests that can,
+    bind first and pass the socket, as LocalDoccano does)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def bind_loopback(port: int = 0) -> socket.socket:
+    """A listening socket on 127.0.0.1:`port` (0: any free port), or WorkbenchError when taken."""
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise WorkbenchError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); choose another --port") from None
+    return sock

@@ -63,12 +63,14 @@ def test_resume_where_the_annotator_stopped(fresh_store):
 
 WRITER = textwrap.dedent("""
     import sys, time
+    from pathlib import Path
     from workbench.annotation import Annotation, AnnotationStore
-    path, annotator, start_at = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    path, annotator, barrier = sys.argv[1], sys.argv[2], Path(sys.argv[3])
     s = AnnotationStore(path)
     run = [r.run_id for r in s.runs.runs() if r.corpus_name == "pgv-pii-en"][0]
     preds = s.runs.predictions(run)[:80]
-    while time.time() < start_at:  # all writers start together
+    (barrier / annotator).touch()  # ready
+    while not (barrier / "go").exists():  # all writers start together, however long each took to load
         time.sleep(0.005)
     for p in preds:  # one transaction per tag, as the dashboard saves
         s.save(Annotation(run, p.doc_id, p.span_index, annotator, "POS" if p.span_index % 2 else "OVERLAP"))
@@ -76,13 +78,18 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def test_concurrent_annotators_lose_nothing(fresh_store):
-    """Two processes and two threads (each with its own connection) save at the same time into one file."""
+def test_concurrent_annotators_lose_nothing(fresh_store, tmp_path):
+    """Two processes and two threads (each with its own connection) save at the same time into one file.
+
+    They start together at a barrier: each writer touches its name in `barrier/` when ready,
+    and all begin once the test has seen all four and created `barrier/go` (no clock involved)."""
     import time
-    start_at = time.time() + 3.0
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(fresh_store), name, str(start_at)],
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    names = ("proc-a", "proc-b", "thread-a", "thread-b")
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(fresh_store), name, str(barrier)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for name in ("proc-a", "proc-b")]
+             for name in names[:2]]
     errors = []
 
     def thread_writer(name: str) -> None:
@@ -90,7 +97,8 @@ def test_concurrent_annotators_lose_nothing(fresh_store):
             s = AnnotationStore(fresh_store)
             run = first_run(s)
             preds = s.runs.predictions(run)[:80]
-            while time.time() < start_at:
+            (barrier / name).touch()
+            while not (barrier / "go").exists():
                 time.sleep(0.005)
             for p in preds:
                 s.save(Annotation(run, p.doc_id, p.span_index, name, "GRAMMAR"))
@@ -100,9 +108,14 @@ def test_concurrent_annotators_lose_nothing(fresh_store):
         except Exception as exc:  # surfaced below: a thread's failure must fail the test
             errors.append(exc)
 
-    threads = [threading.Thread(target=thread_writer, args=(n,)) for n in ("thread-a", "thread-b")]
+    threads = [threading.Thread(target=thread_writer, args=(n,)) for n in names[2:]]
     for t in threads:
         t.start()
+    while not all((barrier / n).exists() for n in names):
+        failed = [p for p in procs if p.poll() is not None] or errors
+        assert not failed, [p.communicate() for p in procs if p.poll() is not None] or errors
+        time.sleep(0.01)
+    (barrier / "go").touch()
     for t in threads:
         t.join(120)
     outputs = [p.communicate(timeout=120) for p in procs]

@@ -146,3 +146,12 @@ def test_sync_pushes_only_when_the_project_is_missing(store):
     again = sync.sync(s, client, run[:8])
     assert again.created is None and client.uploads == 1  # the second sync only pulls
     assert set(again.pulled) == {"admin"} and set(first.pulled) == {"anna"}
+
+
+def test_dashboard_on_a_port_in_use_is_a_message(store):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        fails_cleanly("dashboard", "--port", str(port), store=store, expect=f"cannot listen on 127.0.0.1:{port}")

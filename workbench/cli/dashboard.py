@@ -51,6 +51,8 @@ def register(main: click.Group) -> None:
             import streamlit  # noqa: F401
         except ImportError:
             raise MissingExtra("the dashboard", "dashboard", "streamlit") from None
+        from workbench.local_guard import bind_loopback
+        bind_loopback(port).close()  # a port in use: a message now, not Streamlit's traceback later
         click.echo(f"dashboard on http://127.0.0.1:{port}  (store {store}; Ctrl-C stops it)")
         env = dict(os.environ, WORKBENCH_STORE=str(store))
         try:

@@ -22,27 +22,8 @@ import time
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
+from workbench.local_guard import bind_loopback, free_port  # noqa: F401  (free_port: used by tests)
 from workbench.paths import doccano_venv  # WORKBENCH_DOCCANO_VENV, read where every path variable is
-
-
-def free_port() -> int:
-    """A port free now; another process may take it before the caller binds it (tests that can,
-    bind first and pass the socket, as LocalDoccano does)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def bind_loopback(port: int = 0) -> socket.socket:
-    """A listening socket on 127.0.0.1:`port` (0: any free port), or WorkbenchError when taken."""
-    sock = socket.socket()
-    try:
-        sock.bind(("127.0.0.1", port))
-        sock.listen(128)
-    except OSError as exc:
-        sock.close()
-        raise WorkbenchError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); choose another --port") from None
-    return sock
 
 
 def createuser_args(username: str, password: str) -> list[str]:
