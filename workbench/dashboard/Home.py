@@ -1,7 +1,7 @@
 """The Pseudonym Workbench dashboard: start page of a Streamlit multipage app.
 
-Run with `workbench dashboard` (binds 127.0.0.1) or
-`streamlit run workbench/dashboard/Home.py --server.address 127.0.0.1 -- --store runs.sqlite`.
+Run with `workbench dashboard` (binds 127.0.0.1 and refuses foreign Host/Origin headers
+through guarded_streamlit.py; plain `streamlit run` has no such check).
 The pages live in pages/ (Streamlit's AppTest cannot drive st.navigation). The dashboard
 reads the run store and writes annotations; every number comes from the library.
 """
