@@ -99,6 +99,7 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
 
 
 def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRun]:
+    from workbench.pipeline import setting_text
     _no_unknown_keys(g, _GENERATOR_KEYS, where)
     name = _text(g.get("name"), "name")
     corpora = _list(g["corpora"] if "corpora" in g else data.get("corpora"), "corpora", str)
@@ -107,7 +108,7 @@ def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRu
     settings = g.get("options", {})
     if not isinstance(settings, dict):
         raise WorkbenchError("options must be a table, e.g. options = { model = \"offline\" }")
-    settings = tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in settings.items()))
+    settings = tuple(sorted((k, setting_text(v)) for k, v in settings.items()))
     common = {k: g.get(k, data.get(k, getattr(GenerationOptions(), k))) for k in _OPTION_KEYS}
     docs, skip = (_expand(_optional_text(g.get(k), k), path) for k in ("docs", "skip_docs"))
     return [PlannedRun(corpus, name, GenerationOptions(mode=mode, upos_filter=upos, **common), settings, docs, skip)

@@ -65,11 +65,11 @@ def make_generator(name: str, settings: Mapping[str, object] | None = None,
     """The generator `name` with its Config from `settings` (values as the CLI's `-o` strings,
     or TOML values) and the common options; checked, not yet loaded."""
     from workbench.generators.registry import create_generator
-    values = {str(k): _setting_text(v) for k, v in (settings or {}).items()}
+    values = {str(k): setting_text(v) for k, v in (settings or {}).items()}
     return create_generator(name, values, make_options(options))
 
 
-def _setting_text(value: object) -> str:
+def setting_text(value: object) -> str:
     # build_config converts strings by the field's type; a TOML `true` arrives as a bool.
     return str(value).lower() if isinstance(value, bool) else str(value)
 
