@@ -201,6 +201,29 @@ def test_read_commands_never_create_a_store(tmp_path):
     assert not typo.exists()
 
 
+def test_a_table_missing_a_column_is_refused_before_reading_empty_results(tmp_path, tiny_corpus):
+    path = tmp_path / "cols.sqlite"
+    store = RunStore(path)
+    run = generated_run(store, tiny_corpus)
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE predictions DROP COLUMN pick_upos")
+    db.commit()
+    db.close()
+    result = workbench("export", run.run_id[:8], "--format", "csv", "-o", tmp_path / "x.csv", "--store", path)
+    assert result.returncode == 2 and "table predictions lacks column(s) pick_upos" in result.stderr
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_an_empty_file_is_not_turned_into_a_store_by_a_read_command(tmp_path):
+    path = tmp_path / "empty.sqlite"
+    path.touch()
+    result = workbench("runs", "--store", path)
+    assert result.returncode == 2 and "empty file, not a run store" in result.stderr
+    assert path.stat().st_size == 0
+    assert RunStore(path).runs() == []  # a writing command may start a store in it
+
+
 def _read_only_variants(path):
     yield RunStore(path, read_only=True)
     yield RunStore(f"file:{path}?mode=ro")

@@ -208,12 +208,15 @@ class RunStore:
         exists = not memory and self.path.exists()
         if not memory and not exists and (read_only or not create):
             raise WorkbenchError(f"no run store at {self.path} (check --store or $WORKBENCH_STORE)")
+        if exists and self.path.stat().st_size == 0 and (read_only or not create):
+            raise WorkbenchError(f"{self.path} is an empty file, not a run store (check --store or $WORKBENCH_STORE)")
         if exists:
             self._check_header()
             read_only = read_only or not os.access(self.path, os.W_OK)
         elif not memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.read_only = read_only
+        self._may_create = create and not read_only
         uri = "file::memory:" if memory else f"file:{self.path.resolve().as_posix()}?mode={'ro' if read_only else 'rwc'}"
         self.db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
         try:
@@ -268,11 +271,24 @@ class RunStore:
                                  "workbench never recreates a missing table of a store that holds data; restore "
                                  "it from a backup or use another --store")
 
+    def _check_columns(self) -> None:
+        """The columns this code reads and writes by name are there (a hand-edited or
+        half-copied schema is refused before a command reads empty results from it)."""
+        for table, wanted in (("runs", RUN_COLUMNS), ("predictions", PREDICTION_COLUMNS)):
+            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            missing = [c for c in wanted if c not in have]
+            if missing:
+                raise WorkbenchError(f"the store {self.path} is damaged: table {table} lacks column(s) "
+                                     f"{', '.join(missing)}; restore it from a backup or use another --store")
+
     def _open_schema(self) -> None:
         version, app_id, tables = self._state()
         self._refuse_foreign_or_damaged(version, app_id, tables)
         if version == VERSION:
+            self._check_columns()
             return
+        if not tables and not self._may_create:
+            raise WorkbenchError(f"{self.path} is an empty file, not a run store (check --store or $WORKBENCH_STORE)")
         if self.read_only:
             what = "empty" if not tables else f"from an older version (schema {version})"
             raise WorkbenchError(f"the store {self.path} is {what} and opened read-only; open it once writable "
@@ -282,11 +298,18 @@ class RunStore:
             self._refuse_foreign_or_damaged(version, app_id, tables)
             for migration in MIGRATIONS[version:]:
                 migration(self.db)
+            self._check_columns()  # inside the transaction: a damaged store is left as it was
             self.db.execute(f"PRAGMA user_version={VERSION}")
             self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
 
     def close(self) -> None:
         self.db.close()
+
+    def __enter__(self) -> "RunStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
