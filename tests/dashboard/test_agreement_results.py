@@ -25,7 +25,7 @@ def test_cohen_kappa_by_hand():
     assert math.isnan(agreement.cohen_kappa(["POS"] * 4, ["POS"] * 4))  # chance agreement is already 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)  # the same examples every run
 @given(st.lists(st.tuples(st.sampled_from(TAGS[:4]), st.sampled_from(TAGS[:4])), min_size=2, max_size=40))
 def test_cohen_kappa_matches_scikit_learn(pairs):
     from sklearn.metrics import cohen_kappa_score
