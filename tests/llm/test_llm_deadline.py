@@ -145,3 +145,23 @@ def test_generate_exits_3_when_the_server_was_unreachable_and_retry_failed_fills
     with sqlite3.connect(store) as con:
         assert sorted(r[0] for r in con.execute("SELECT pseudonym FROM predictions")) == ["Fake 1", "Fake 1"]
         assert con.execute("SELECT status FROM runs").fetchall() == [("complete",)]
+
+
+def test_benchmark_exits_3_when_a_run_lost_spans_to_an_unreachable_server(server, tmp_path):
+    corpus = tmp_path / "one.jsonl"
+    corpus.write_text(json.dumps({"id": 1, "text": "Anna went to Oslo.", "lang": "en",
+                                  "label": [[0, 4, "PERSON"], [13, 17, "LOC"]]}) + "\n", encoding="utf-8")
+    config = tmp_path / "outage.toml"
+    config.write_text(f'''name = "outage"
+corpora = ["{corpus}"]
+[[generators]]
+name = "ollama"
+options = {{ model = "{MODEL}", host = "{server.url}", timeout = 1, attempts = 1, give_up_after = 1, backoff = 0 }}
+''', encoding="utf-8")
+    server.mode = "trickle"
+    result = subprocess.run([sys.executable, "-m", "workbench.cli", "benchmark", str(config), "--no-report",
+                             "--no-progress", "--tagger", "spacy", "--store", str(tmp_path / "runs.sqlite")],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 3, result.stderr
+    assert "2 span(s) FAILED because the server could not be reached" in result.stderr
+    assert "--retry-failed" in result.stderr and "Traceback" not in result.stderr
