@@ -45,7 +45,17 @@ DOCCANO_CASES = [
     ("empty", [rec([[4, 4, "NAME"]])], ["doc-7", "#0 [4, 4)", "reversed or empty"]),
     ("overlapping", [rec([[0, 9, "NAME"], [5, 12, "NAME"]])], ["doc-7", "#1 [5, 12)", "overlaps span #0"]),
     ("nested", [rec([[0, 9, "NAME"], [5, 9, "NAME"]])], ["doc-7", "#1 [5, 9)", "overlaps span #0"]),
-    ("unknown language", [rec([[0, 9, "NAME"]], lang="gv-x_DEU.json")], ["doc-7", "no language"]),
+    ("unknown language", [rec([[0, 9, "NAME"]], lang="gv-x_DEU.json")], ["doc-7", "unknown language 'DEU'"]),
+    # issue 10 #13: a code the workbench does not know is named as such, not as "no language"
+    ("unknown language code", [rec([[0, 9, "NAME"]], lang="de")], ["doc-7", "unknown language 'de'"]),
+    ("no language", [rec([[0, 9, "NAME"]], lang="somewhere")], ["doc-7", "no language"]),
+    # issue 10 #13: a span edge inside a user-perceived character (grapheme cluster) is refused
+    ("cuts a combining mark", [rec([[0, 1, "NAME"]], text="e\u0301 Berg lives in Oslo.")],
+     ["doc-7", "#0 [0, 1)", "end cuts a character", "U+0301"]),
+    ("cuts a ZWJ sequence", [rec([[6, 8, "NAME"]], text="Anna \U0001F469\u200d\U0001F4BB lives in Oslo.")],
+     ["doc-7", "#0 [6, 8)", "start cuts a character", "ZERO WIDTH JOINER"]),
+    ("cuts a flag", [rec([[6, 9, "NAME"]], text="Anna \U0001F1F8\U0001F1EA Berg.")],
+     ["doc-7", "#0 [6, 9)", "regional indicators"]),
     ("offsets not integers", [rec([["0", 9, "NAME"]])], ["doc-7", "integers"]),
     ("label not a triple", [rec([[0, 9]])], ["doc-7", "not [start, end, LABEL]"]),
     ("white space only", [rec([[9, 10, "NAME"]])], ["doc-7", "#0 [9, 10)", "white space"]),
@@ -74,6 +84,81 @@ def test_doccano_broken_file_is_named(tmp_path, raw, fragment):
     with pytest.raises(CorpusError) as err:
         load_corpus(str(path), lang="en")
     assert str(path) in str(err.value) and fragment in str(err.value)
+
+
+def test_whole_clusters_and_marks_inside_a_span_are_accepted(tmp_path):
+    """The rule's other side: a span that holds whole characters (accents, joined emoji) loads."""
+    text = "Ame\u0301lie and \U0001F469\u200d\U0001F4BB met."
+    path = doccano(tmp_path, [rec([[0, 7, "NAME"], [12, 15, "X"]], text=text, lang="en")])
+    doc = load_corpus(str(path)).documents[0]
+    assert [s.text for s in doc.spans] == ["Ame\u0301lie", "\U0001F469\u200d\U0001F4BB"]
+
+
+def _write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+HUGE = "9" * 5000
+MENTION = {"entity_type": "PERSON", "start_offset": 0, "end_offset": 9, "span_text": "Anna Berg",
+           "identifier_type": "DIRECT", "entity_id": "e1"}
+
+
+def tab_doc(doc_id="001-9", layer=None):
+    return {"doc_id": doc_id, "text": TEXT,
+            "annotations": {"annotator1": {"entity_mentions": [MENTION]} if layer is None else layer}}
+
+
+# (case id, {file name: content}, load_corpus arguments, fragments of the message): one row per
+# kind of bad file (issue 10 #13), in each format that can carry it. Every one must end in a
+# CorpusError naming the file (and document, span where there is one), never a traceback.
+BAD_FILES = [
+    ("jsonl 5000-digit integer", {"bad.jsonl": '{"text": "x", "label": [[0, ' + HUGE + ', "N"]]}\n'}, {},
+     ["line 1", "invalid JSON", "4300 digits"]),
+    ("jsonl deep nesting", {"bad.jsonl": '{"text": "x", "label": ' + DEEP + "}\n"}, {},
+     ["line 1", "nested too deeply"]),
+    ("tab-release 5000-digit integer", {"echr.json": '[{"doc_id": ' + HUGE + "}]"}, {"format": "tab-release"},
+     ["invalid JSON", "4300 digits"]),
+    ("tab-release deep nesting", {"echr.json": DEEP}, {"format": "tab-release"}, ["nested too deeply"]),
+    ("tab-pair deep nesting", {"texts.json": DEEP, "spans.json": "{}"}, {"format": "tab-pair"},
+     ["texts.json", "nested too deeply"]),
+    ("tab-pair span value an int", {"texts.json": json.dumps({"d1": TEXT}), "spans.json": '{"d1": 5}'},
+     {"format": "tab-pair"}, ["spans.json", "document d1", "not a list"]),
+    ("tab-release duplicate ids", {"echr.json": json.dumps([tab_doc(), tab_doc()])}, {"format": "tab-release"},
+     ["document 001-9", "duplicate document id", "items 0 and 1"]),
+    ("tab-release mention a string", {"echr.json": json.dumps([tab_doc(layer={"entity_mentions": ["Anna"]})])},
+     {"format": "tab-release"}, ["document 001-9", "#0 'Anna'", "mention", "not an object"]),
+    ("tab-release layer a list", {"echr.json": json.dumps([tab_doc(layer=[MENTION])])}, {"format": "tab-release"},
+     ["document 001-9", "annotation layer 'annotator1'", "found a JSON list"]),
+    ("tab-release mentions not a list", {"echr.json": json.dumps([tab_doc(layer={"entity_mentions": 3})])},
+     {"format": "tab-release"}, ["document 001-9", "found a JSON int"]),
+]
+
+
+@pytest.mark.parametrize("case, files, arguments, fragments", BAD_FILES, ids=[c[0] for c in BAD_FILES])
+def test_bad_file_is_named_without_a_traceback(tmp_path, case, files, arguments, fragments):
+    paths = [_write(tmp_path, name, content) for name, content in files.items()]
+    if arguments.get("format") == "tab-pair":
+        arguments = dict(arguments, spans=str(paths[1]))
+    with pytest.raises(CorpusError) as err:
+        load_corpus(str(paths[0]), **arguments)
+    message = str(err.value)
+    assert any(str(p) in message for p in paths)
+    for fragment in fragments:
+        assert fragment in message
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_valid_jsonl_with_line_separators_inside_strings_loads(tmp_path, separator):
+    """issue 10 #13/#18: U+2028, U+2029, U+0085 are legal raw inside JSON strings."""
+    text = f"Anna Berg lives{separator}in Oslo."
+    path = _write(tmp_path, "ok.jsonl", json.dumps(rec([[0, 9, "NAME"]], text=text), ensure_ascii=False) + "\n"
+                  + json.dumps(rec([[0, 4, "N"]], doc_id="doc-8"), ensure_ascii=False) + "\n")
+    corpus = load_corpus(str(path))
+    assert [d.doc_id for d in corpus.documents] == ["doc-7", "doc-8"]
+    assert corpus.documents[0].text == text
 
 
 def test_unknown_language_given_is_refused(tmp_path):

@@ -20,13 +20,34 @@ from workbench.model import LANGUAGES, Corpus
 _LANG_NAMES = {"en": "en", "eng": "en", "english": "en", "sv": "sv", "swe": "sv", "swedish": "sv"}
 
 
-def language_from_metadata(value: object) -> str | None:
+def language_code_in(value: object) -> str | None:
+    """The language code a metadata value states, known or not: "de", "ENG", "…_DEU.json" → "DEU"."""
     if not isinstance(value, str):
         return None
-    if value.lower() in _LANG_NAMES:
-        return _LANG_NAMES[value.lower()]
+    if value.lower() in _LANG_NAMES or re.fullmatch(r"[A-Za-z]{2,3}", value):
+        return value
     match = re.search(r"_([A-Za-z]{2,3})(?:\.json)?$", value)  # gv-eng-swe-105_ENG.json
-    return _LANG_NAMES.get(match.group(1).lower()) if match else None
+    return match.group(1) if match else None
+
+
+def language_from_metadata(value: object) -> str | None:
+    """The workbench language a metadata value names; None if it names none or another."""
+    code = language_code_in(value)
+    return _LANG_NAMES.get(code.lower()) if code is not None else None
+
+
+def _document_language(path: Path, number: int, doc_id: str, obj: dict) -> str:
+    """The language from the `lang` (or `language`) metadata, or a message naming what is wrong."""
+    for key in ("lang", "language"):
+        code = language_code_in(obj.get(key))
+        if code is not None:
+            if code.lower() not in _LANG_NAMES:
+                raise CorpusError(str(path), f"line {number}: unknown language {code!r} in the metadata (`{key}`: "
+                                  f"{obj[key]!r}); known: {', '.join(LANGUAGES)} (or pass --lang en|sv)",
+                                  doc_id=doc_id)
+            return _LANG_NAMES[code.lower()]
+    raise CorpusError(str(path), f"line {number}: no language in the metadata (`lang`) and none given "
+                      "(pass --lang en|sv)", doc_id=doc_id)
 
 
 def _doc_id(obj: dict, number: int) -> str:
@@ -46,10 +67,7 @@ def load_doccano_jsonl(path: str | Path, *, lang: str | None = None, name: str |
     documents = []
     for number, obj in read_jsonl(path):
         doc_id = _doc_id(obj, number)
-        doc_lang = lang or language_from_metadata(obj.get("lang")) or language_from_metadata(obj.get("language"))
-        if doc_lang is None:
-            raise CorpusError(str(path), f"line {number}: no language in the metadata (`lang`) and none given "
-                              "(pass --lang en|sv)", doc_id=doc_id)
+        doc_lang = lang or _document_language(path, number, doc_id, obj)
         if languages is not None and doc_lang not in languages:
             continue
         labels = obj.get("label", obj.get("labels", []))

@@ -29,7 +29,11 @@ def load_tab_pair(texts_path: str | Path, spans_path: str | Path, *, name: str =
     documents = []
     for doc_id in texts:
         raw = []
-        for i, item in enumerate(spans.get(doc_id, [])):
+        listed = spans.get(doc_id, [])
+        if not isinstance(listed, list):
+            raise CorpusError(str(spans_path), f"the spans are a JSON {type(listed).__name__} ({listed!r:.40}), "
+                              "not a list of [start, end, TYPE]", doc_id=doc_id)
+        for i, item in enumerate(listed):
             if not (isinstance(item, list) and len(item) == 3):
                 raise CorpusError(str(spans_path), "span is not [start, end, TYPE]", doc_id=doc_id, span=f"#{i} {item!r}")
             raw.append(RawSpan(item[0], item[1], str(item[2])))

@@ -30,11 +30,15 @@ def load_tab_release(path: str | Path, *, annotator: str | None = None,
     data = read_json(path)
     if not isinstance(data, list):
         raise CorpusError(str(path), f"expected a JSON list of documents, found a {type(data).__name__}")
-    documents = []
+    documents, first_seen = [], {}
     for position, item in enumerate(data):
         if not isinstance(item, dict) or "doc_id" not in item:
             raise CorpusError(str(path), f"item {position} is not a document with a doc_id")
         doc_id = str(item["doc_id"])
+        if doc_id in first_seen:
+            raise CorpusError(str(path), f"duplicate document id: items {first_seen[doc_id]} and {position}",
+                              doc_id=doc_id)
+        first_seen[doc_id] = position
         if quality_checked_only and not item.get("quality_checked", False):
             continue
         layers = item.get("annotations") or {}
@@ -43,8 +47,17 @@ def load_tab_release(path: str | Path, *, annotator: str | None = None,
         chosen = annotator or next(iter(layers))
         if chosen not in layers:
             raise CorpusError(str(path), f"no annotator {chosen!r} (has: {', '.join(layers)})", doc_id=doc_id)
+        layer = layers[chosen]
+        mentions = layer.get("entity_mentions", []) if isinstance(layer, dict) else None
+        if not isinstance(mentions, list):
+            found = type(layer if mentions is None else mentions).__name__
+            raise CorpusError(str(path), f"annotation layer {chosen!r} is not {{\"entity_mentions\": [...]}} "
+                              f"(found a JSON {found})", doc_id=doc_id)
         raw = []
-        for i, m in enumerate(layers[chosen].get("entity_mentions", [])):
+        for i, m in enumerate(mentions):
+            if not isinstance(m, dict):
+                raise CorpusError(str(path), f"mention of annotator {chosen!r} is a JSON {type(m).__name__}, "
+                                  "not an object", doc_id=doc_id, span=f"#{i} {m!r:.40}")
             masked = m.get("identifier_type") in identifier_types
             if not masked and not keep_unmasked_as_context:
                 continue

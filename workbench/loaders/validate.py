@@ -7,6 +7,7 @@ problem raises CorpusError.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import CorpusError
@@ -22,6 +23,47 @@ class RawSpan:
     entity_id: str | None = None
     mask: bool = True
     stated_text: str | None = None  # formats that repeat the span text (TAB span_text)
+
+
+ZWJ = "\u200d"
+
+
+def _extends(ch: str) -> bool:
+    """Characters that attach to the one before them in a user-perceived character."""
+    code = ord(ch)
+    return (unicodedata.category(ch) in ("Mn", "Mc", "Me")  # combining marks, variation selectors
+            or ch == ZWJ
+            or 0x1F3FB <= code <= 0x1F3FF  # emoji skin-tone modifiers
+            or 0xE0020 <= code <= 0xE007F)  # emoji tag sequences (subdivision flags)
+
+
+def _regional_indicator(ch: str) -> bool:
+    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
+
+
+def cuts_a_character(text: str, offset: int) -> str | None:
+    """Why a span boundary at `offset` splits a user-perceived character (a grapheme cluster),
+    or None. The rule: no boundary before a combining mark, a variation selector, an emoji
+    modifier or tag, or a zero-width joiner; none after a joiner that joins a symbol; none
+    inside a flag's pair of regional indicators; none between CR and LF. A replacement there
+    would leave an accent or half an emoji stuck to the wrong word."""
+    if offset <= 0 or offset >= len(text):
+        return None
+    before, after = text[offset - 1], text[offset]
+    if _extends(after):
+        return f"it falls before U+{ord(after):04X} {unicodedata.name(after, 'a combining character')}, " \
+               "which belongs to the character before it"
+    if before == ZWJ and unicodedata.category(after) == "So":
+        return "it falls inside a joined emoji sequence (after U+200D ZERO WIDTH JOINER)"
+    if _regional_indicator(before) and _regional_indicator(after):
+        run = 0
+        while offset - 1 - run >= 0 and _regional_indicator(text[offset - 1 - run]):
+            run += 1
+        if run % 2 == 1:
+            return "it falls between the two regional indicators of a flag"
+    if before == "\r" and after == "\n":
+        return "it falls between CR and LF"
+    return None
 
 
 def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans: list[RawSpan],
@@ -57,6 +99,10 @@ def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans
         end = raw.end - (len(found) - len(found.rstrip()))
         if end <= start:
             raise CorpusError(path, "span covers only white space", doc_id=doc_id, span=where)
+        for edge, offset in (("start", start), ("end", end)):
+            why = cuts_a_character(text, offset)
+            if why is not None:
+                raise CorpusError(path, f"the span's {edge} cuts a character in two: {why}", doc_id=doc_id, span=where)
         checked.append((start, end, i, raw))
 
     checked.sort(key=lambda c: (c[0], -c[1]))
