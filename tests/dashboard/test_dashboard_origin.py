@@ -16,8 +16,6 @@ from dashboard_helpers import running_dashboard
 
 from workbench.dashboard.local_only import request_allowed
 
-pytestmark = pytest.mark.slow
-
 FOREIGN = "evil.example.com"
 
 
@@ -54,6 +52,7 @@ def websocket_opens(url: str, host: str, origin: str | None) -> bool:
     return code == 101
 
 
+@pytest.mark.slow
 def test_a_foreign_host_gets_no_page(dashboard):
     port = dashboard.rsplit(":", 1)[1]
     assert http_status(dashboard, "/", {"Host": f"127.0.0.1:{port}"}) == 200
@@ -64,6 +63,7 @@ def test_a_foreign_host_gets_no_page(dashboard):
     assert http_status(dashboard, "/", {"Host": f"127.0.0.1:{port}", "Origin": f"http://{FOREIGN}"}) == 403
 
 
+@pytest.mark.slow
 def test_the_stream_endpoint_refuses_a_foreign_origin_or_host(dashboard):
     host = dashboard.removeprefix("http://")
     port = host.rsplit(":", 1)[1]
@@ -90,3 +90,21 @@ def test_the_stream_endpoint_refuses_a_foreign_origin_or_host(dashboard):
 ])
 def test_request_allowed_table(host, origin, allowed):
     assert request_allowed(host, origin) is allowed
+
+
+def test_the_guard_is_installed_once_and_fails_closed(monkeypatch):
+    from streamlit.web.server.starlette import starlette_app
+
+    from workbench.dashboard import guarded_streamlit
+    from workbench.dashboard.local_only import LocalOnly
+    from workbench.errors import WorkbenchError
+
+    original = starlette_app.create_streamlit_middleware
+    monkeypatch.setattr(starlette_app, "create_streamlit_middleware", original)  # restored after the test
+    guarded_streamlit.install_guard()
+    guarded_streamlit.install_guard()
+    stack = starlette_app.create_streamlit_middleware()
+    assert [m.cls for m in stack].count(LocalOnly) == 1 and stack[0].cls is LocalOnly
+    monkeypatch.delattr(starlette_app, "create_streamlit_middleware")
+    with pytest.raises(WorkbenchError, match="does not start"):  # a Streamlit built differently: no dashboard
+        guarded_streamlit.install_guard()
