@@ -89,3 +89,19 @@ def test_invalid_json_line(annotated_store, tmp_path):
 
 def test_annotation_dataclass_item():
     assert Annotation("r", "d", 3, "a", "POS").item == ("r", "d", 3)
+
+
+def test_a_note_with_line_separators_survives_export_and_import(annotated_store, tmp_path):
+    """issue 10 #18: a note holding U+2028/U+2029/U+0085 used to break `annotations import`."""
+    src = AnnotationStore(annotated_store)
+    first = src.annotations()[0]
+    note = "first line\u2028second\u2029third\x85fourth\rfifth"
+    src.save(Annotation(first.run_id, first.doc_id, first.span_index, first.annotator, first.tag, note))
+    out = tmp_path / "tags.jsonl"
+    n = export_annotations(src, out)
+    raw = out.read_text(encoding="utf-8")
+    assert len(raw.splitlines()) == n  # escaped: every line splitter sees one record a line
+    src.db.execute("DELETE FROM annotations")
+    assert import_annotations(src, out) == n
+    notes = {(a.run_id, a.doc_id, a.span_index, a.annotator): a.note for a in src.annotations()}
+    assert notes[(first.run_id, first.doc_id, first.span_index, first.annotator)] == note

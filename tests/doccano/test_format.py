@@ -88,3 +88,25 @@ def test_bad_doccano_lines_are_named_and_nothing_imported(store, tmp_path, mutat
 def test_client_refuses_a_remote_server_unless_asked():
     with pytest.raises(WorkbenchError, match="not on this machine"):
         DoccanoClient("http://example.org:8000", "admin", "pw")
+
+
+def test_a_pseudonym_with_line_separators_survives_export_and_import(store, tmp_path):
+    """issue 10 #18: generate → export → import with U+2028/U+2029/U+0085 in a pseudonym."""
+    run = sv_run(store)
+    pred = store.runs.predictions(run)[0]
+    odd = "Li\u2028n\u2029d\x85a"
+    store.runs.db.execute("UPDATE predictions SET pseudonym=? WHERE run_id=? AND doc_id=? AND span_index=?",
+                          (odd, run, pred.doc_id, pred.span_index))
+    store.runs.db.commit()
+    path = tmp_path / "anna.jsonl"
+    n = export_project(store, run, path)
+    assert len(path.read_text(encoding="utf-8").splitlines()) == n  # one record a line for any splitter
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").split("\n") if x]
+    assert any(odd in line["text"] for line in lines)
+    for line in lines:
+        line["label"] = [[s, e, "NO_ERROR"] for s, e, _ in line["label"]]
+    from workbench import jsonl
+    jsonl.write(path, lines)
+    import_export(store, path)
+    tagged = {(a.doc_id, a.span_index) for a in store.annotations([run], ["anna"])}
+    assert (pred.doc_id, pred.span_index) in tagged
