@@ -206,3 +206,18 @@ def test_bad_corpus_through_the_cli_writes_nothing(tmp_path):
     assert result.returncode == 2
     assert "document broken" in result.stderr and "Traceback" not in result.stderr
     assert not store.exists()
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ('{"d1": [[0, ' + HUGE + ', "x"]]}', "4300 digits"),
+    (DEEP, "nested too deeply"),
+])
+def test_imported_replacements_file_with_huge_integer_or_deep_nesting_is_named(tmp_path, content, fragment):
+    """The same two cases for `workbench import` (workbench/importers.py)."""
+    from workbench.importers import import_run
+    from workbench.model import Corpus, Document
+    path = _write(tmp_path, "replacements.json", content)
+    corpus = Corpus("c", "c", (Document("d1", TEXT, "en", ()),))
+    with pytest.raises(CorpusError) as err:
+        import_run(None, path, corpus, tagger=None)
+    assert str(path) in str(err.value) and fragment in str(err.value)

@@ -110,3 +110,13 @@ def test_pud_vocabulary_counts_forms_with_gold_upos():
     assert vocab[0].count >= vocab[-1].count
     sv = load_vocabulary(vocabulary_path("sv"))
     assert any("ä" in e.form for e in sv)
+
+
+def test_conllu_forms_may_hold_line_separators(tmp_path):
+    """CoNLL-U lines end at "\\n" only: a form holding U+2028 is one token, CRLF files still read."""
+    from workbench.loaders.conllu import read_conllu_tokens
+    row = lambda i, form, upos: "\t".join([str(i), form, "_", upos] + ["_"] * 6)  # noqa: E731
+    path = tmp_path / "t.conllu"
+    path.write_bytes(("# text = x\r\n" + row(1, "a\u2028b", "X") + "\r\n" + row(2, "c", "NOUN") + "\r\n\r\n")
+                     .encode("utf-8"))
+    assert read_conllu_tokens(path) == [[("a\u2028b", "X"), ("c", "NOUN")]]

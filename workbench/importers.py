@@ -64,6 +64,10 @@ def _read(path: Path) -> tuple[dict, str]:
         raise CorpusError(str(path), f"not UTF-8 (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise CorpusError(str(path), f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise CorpusError(str(path), "invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of more than 4300 digits
+        raise CorpusError(str(path), f"invalid JSON: {str(exc).split(';')[0]}") from None
     if not isinstance(data, dict):
         raise CorpusError(str(path), f"expected an object {{doc_id: [[start, end, replacement], …]}}, "
                                      f"found a JSON {type(data).__name__}")

@@ -13,7 +13,7 @@ def parse_ids(spec: str) -> list[str]:
     if spec.startswith("@"):
         path = Path(spec[1:])
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = path.read_text(encoding="utf-8").split("\n")  # ids may hold any other character
         except OSError as exc:
             raise WorkbenchError(f"document list {path}: {exc.strerror or exc}") from None
         return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
