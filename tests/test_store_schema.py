@@ -11,7 +11,7 @@ import pytest
 from tests.store_helpers import generated_run, workbench
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
-from workbench.store_schema import APPLICATION_ID, VERSION
+from workbench.store.schema import APPLICATION_ID, VERSION
 
 # The schema of workbench/store.py and workbench/annotation/storage.py before schema
 # versions (commit 7236f56), verbatim: a store written by that code has user_version 0.

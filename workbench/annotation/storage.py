@@ -1,7 +1,7 @@
 """Error annotations in the run store: who gave which tag to which pseudonym.
 
 The tables live in the same SQLite file as the runs they annotate, and in the same
-versioned schema (workbench.store_schema: one user_version, one migration sequence):
+versioned schema (workbench/store/schema.py: one user_version, one migration sequence):
 
     annotations         the current tag per (run, document, span, annotator)
     annotation_log      every save ever made, append-only: an overwrite loses nothing

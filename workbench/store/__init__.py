@@ -2,12 +2,13 @@
 
 Runs are self-contained: the documents and spans they were made from are stored with
 them, so reports, exports and the dashboard never need the original corpus file.
-The schema (run and annotation tables) and its migrations are in workbench.store_schema;
+The schema (run and annotation tables) and its migrations are in workbench.store.schema;
 opening a store checks that the file is a workbench store, applies pending migrations,
 and refuses a foreign, damaged or newer file with a WorkbenchError.
 
 Rows are written and read by column name; the column lists come from the record
-dataclasses below, so a new field is a new column and a migration, nothing else.
+dataclasses (workbench.store.records), so a new field is a new column and a migration,
+nothing else.
 
 Writes are transactions: a batch of predictions lands whole or not at all, which is
 what makes an interrupted run resumable without loss or duplicates.
@@ -22,15 +23,17 @@ import socket
 import sqlite3
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Iterable, Iterator
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus, Document, Span
-from workbench.signature import RunSignature
-from workbench.store_schema import APPLICATION_ID, LEGACY_TABLES, MIGRATIONS, REQUIRED_TABLES, VERSION
+from workbench.store.records import (PREDICTION_COLUMNS, RUN_COLUMNS, RunRecord, StoredPrediction, insert_sql,
+                                     prediction_row, quoted_columns, record_of, run_row)
+from workbench.store.schema import APPLICATION_ID, LEGACY_TABLES, MIGRATIONS, REQUIRED_TABLES, VERSION
+
+__all__ = ["BUSY_TIMEOUT_S", "RunRecord", "RunStore", "StoredPrediction"]
 
 # How long a writer waits for another connection's write lock before giving up with a
 # message. Writes are short (one batch, one annotation save), so a wait this long means
@@ -41,105 +44,6 @@ BUSY_TIMEOUT_S = 20.0
 # a big store (dashboard, reports) stays instant and nothing is written into a damaged one.
 QUICK_CHECK_ON_OPEN_BYTES = 16 * 2**20
 _SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-@dataclass(frozen=True, slots=True)
-class StoredPrediction:
-    doc_id: str
-    span_index: int
-    pseudonym: str
-    candidates: tuple[str, ...]
-    rank: int | None  # index of the pick among the candidates; None when failed or imported
-    pick_upos: str | None  # the pick's UPOS in context when the UPOS filter tagged it
-    failed: bool
-    note: str
-    seconds: float
-    requests: int
-
-
-@dataclass(frozen=True, slots=True)
-class RunRecord:
-    """A stored run. `signature` is the rendered signature string (as in captions); the
-    signature's fields are columns of their own, and `signature_record` gives them back as a
-    RunSignature. Constructed with a RunSignature in place of the string, the record takes
-    its fields (tagger, window, seed, ...) from it and keeps the rendered string."""
-    run_id: str
-    signature: str
-    corpus_hash: str
-    corpus_name: str
-    generator: str
-    model: str
-    mode: str
-    upos_filter: bool
-    options: dict
-    config: dict
-    versions: dict
-    status: str  # running | complete
-    n_slots: int
-    created: float
-    finished: float | None
-    source: str  # generated | imported
-    tagger: str | None = None
-    window: int | None = None
-    seed: int | None = None
-    top_k: int | None = None
-    leak_guard: bool | None = None
-    file_sha256: str | None = None
-    missing: str | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.signature, RunSignature):
-            sig = self.signature
-            for name in ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing"):
-                if getattr(self, name) is None:
-                    object.__setattr__(self, name, getattr(sig, name))
-            object.__setattr__(self, "signature", sig.render())
-
-    @property
-    def signature_record(self) -> RunSignature:
-        return RunSignature(corpus_name=self.corpus_name, corpus_hash=self.corpus_hash, generator=self.generator,
-                            model=self.model, mode=self.mode, upos_filter=self.upos_filter, tagger=self.tagger or "",
-                            versions=dict(self.versions), config=dict(self.config), window=self.window,
-                            seed=self.seed, top_k=self.top_k, leak_guard=self.leak_guard, source=self.source,
-                            file_sha256=self.file_sha256, missing=self.missing)
-
-
-RUN_COLUMNS = tuple(f.name for f in fields(RunRecord))
-PREDICTION_COLUMNS = ("run_id",) + tuple(f.name for f in fields(StoredPrediction))
-_JSON_RUN_FIELDS = ("options", "config", "versions")
-_BOOL_RUN_FIELDS = ("upos_filter", "leak_guard")
-
-
-def _columns(names: Iterable[str]) -> str:
-    return ", ".join(f'"{n}"' for n in names)
-
-
-def _insert_sql(table: str, names: tuple[str, ...], conflict: str = "") -> str:
-    return f"INSERT INTO {table} ({_columns(names)}) VALUES ({', '.join(':' + n for n in names)}) {conflict}"
-
-
-def _run_row(record: RunRecord) -> dict:
-    row = {name: getattr(record, name) for name in RUN_COLUMNS}
-    for name in _JSON_RUN_FIELDS:
-        row[name] = json.dumps(row[name])
-    for name in _BOOL_RUN_FIELDS:
-        row[name] = None if row[name] is None else int(row[name])
-    return row
-
-
-def _record(row: sqlite3.Row | tuple) -> RunRecord:
-    values = dict(zip(RUN_COLUMNS, row))
-    for name in _JSON_RUN_FIELDS:
-        values[name] = json.loads(values[name])
-    for name in _BOOL_RUN_FIELDS:
-        values[name] = None if values[name] is None else bool(values[name])
-    return RunRecord(**values)
-
-
-def _prediction_row(run_id: str, p: StoredPrediction) -> dict:
-    row = {name: getattr(p, name) for name in PREDICTION_COLUMNS[1:]}
-    row.update(run_id=run_id, candidates=json.dumps(p.candidates, ensure_ascii=False), failed=int(p.failed))
-    return row
 
 
 def _translate(exc: sqlite3.Error, path: Path, timeout: float) -> WorkbenchError | None:
@@ -395,7 +299,7 @@ class RunStore:
     def create_run(self, record: RunRecord) -> None:
         """Store a new run; a run with the same id (so the same signature) already stored is kept."""
         with self.transaction() as db:
-            db.execute(_insert_sql("runs", RUN_COLUMNS, "ON CONFLICT (run_id) DO NOTHING"), _run_row(record))
+            db.execute(insert_sql("runs", RUN_COLUMNS, "ON CONFLICT (run_id) DO NOTHING"), run_row(record))
 
     @_reported
     def finish_run(self, run_id: str) -> None:
@@ -415,8 +319,8 @@ class RunStore:
             db.execute("DELETE FROM runs WHERE run_id=?", (run_id,))
 
     def _select_runs(self, where: str = "", args: tuple = ()) -> list[RunRecord]:
-        rows = self.db.execute(f"SELECT {_columns(RUN_COLUMNS)} FROM runs {where} ORDER BY created, run_id", args)
-        return [_record(r) for r in rows.fetchall()]
+        rows = self.db.execute(f"SELECT {quoted_columns(RUN_COLUMNS)} FROM runs {where} ORDER BY created, run_id", args)
+        return [record_of(r) for r in rows.fetchall()]
 
     @_reported
     def get_run(self, run_id: str) -> RunRecord | None:
@@ -486,9 +390,9 @@ class RunStore:
     @_reported
     def add_predictions(self, run_id: str, predictions: Iterable[StoredPrediction]) -> None:
         """One transaction; a (run, document, span) stored twice is an error, never a silent overwrite."""
-        rows = [_prediction_row(run_id, p) for p in predictions]
+        rows = [prediction_row(run_id, p) for p in predictions]
         with self.transaction() as db:
-            db.executemany(_insert_sql("predictions", PREDICTION_COLUMNS), rows)
+            db.executemany(insert_sql("predictions", PREDICTION_COLUMNS), rows)
             if run_id in self._lease_runs:
                 db.execute("UPDATE run_leases SET heartbeat=? WHERE run_id=?", (time.time(), run_id))
 
@@ -496,7 +400,7 @@ class RunStore:
     def predictions(self, run_id: str) -> list[StoredPrediction]:
         names = PREDICTION_COLUMNS[1:]
         out = []
-        for row in self.db.execute(f"SELECT {_columns(names)} FROM predictions WHERE run_id=? "
+        for row in self.db.execute(f"SELECT {quoted_columns(names)} FROM predictions WHERE run_id=? "
                                    "ORDER BY doc_id, span_index", (run_id,)):
             values = dict(zip(names, row))
             values.update(candidates=tuple(json.loads(values["candidates"])), failed=bool(values["failed"]))

@@ -1,0 +1,113 @@
+"""The records the store holds, and their rows: column lists derived from the dataclasses.
+
+RunRecord's fields are the columns of `runs`, StoredPrediction's (after run_id) those of
+`predictions`; insert_sql/run_row/record_of turn one into the other by column name.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, fields
+from typing import Iterable
+
+from workbench.signature import RunSignature
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPrediction:
+    doc_id: str
+    span_index: int
+    pseudonym: str
+    candidates: tuple[str, ...]
+    rank: int | None  # index of the pick among the candidates; None when failed or imported
+    pick_upos: str | None  # the pick's UPOS in context when the UPOS filter tagged it
+    failed: bool
+    note: str
+    seconds: float
+    requests: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """A stored run. `signature` is the rendered signature string (as in captions); the
+    signature's fields are columns of their own, and `signature_record` gives them back as a
+    RunSignature. Constructed with a RunSignature in place of the string, the record takes
+    its fields (tagger, window, seed, ...) from it and keeps the rendered string."""
+    run_id: str
+    signature: str
+    corpus_hash: str
+    corpus_name: str
+    generator: str
+    model: str
+    mode: str
+    upos_filter: bool
+    options: dict
+    config: dict
+    versions: dict
+    status: str  # running | complete
+    n_slots: int
+    created: float
+    finished: float | None
+    source: str  # generated | imported
+    tagger: str | None = None
+    window: int | None = None
+    seed: int | None = None
+    top_k: int | None = None
+    leak_guard: bool | None = None
+    file_sha256: str | None = None
+    missing: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.signature, RunSignature):
+            sig = self.signature
+            for name in ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing"):
+                if getattr(self, name) is None:
+                    object.__setattr__(self, name, getattr(sig, name))
+            object.__setattr__(self, "signature", sig.render())
+
+    @property
+    def signature_record(self) -> RunSignature:
+        return RunSignature(corpus_name=self.corpus_name, corpus_hash=self.corpus_hash, generator=self.generator,
+                            model=self.model, mode=self.mode, upos_filter=self.upos_filter, tagger=self.tagger or "",
+                            versions=dict(self.versions), config=dict(self.config), window=self.window,
+                            seed=self.seed, top_k=self.top_k, leak_guard=self.leak_guard, source=self.source,
+                            file_sha256=self.file_sha256, missing=self.missing)
+
+
+RUN_COLUMNS = tuple(f.name for f in fields(RunRecord))
+PREDICTION_COLUMNS = ("run_id",) + tuple(f.name for f in fields(StoredPrediction))
+_JSON_RUN_FIELDS = ("options", "config", "versions")
+_BOOL_RUN_FIELDS = ("upos_filter", "leak_guard")
+
+
+def quoted_columns(names: Iterable[str]) -> str:
+    return ", ".join(f'"{n}"' for n in names)
+
+
+def insert_sql(table: str, names: tuple[str, ...], conflict: str = "") -> str:
+    return f"INSERT INTO {table} ({quoted_columns(names)}) VALUES ({', '.join(':' + n for n in names)}) {conflict}"
+
+
+def run_row(record: RunRecord) -> dict:
+    row = {name: getattr(record, name) for name in RUN_COLUMNS}
+    for name in _JSON_RUN_FIELDS:
+        row[name] = json.dumps(row[name])
+    for name in _BOOL_RUN_FIELDS:
+        row[name] = None if row[name] is None else int(row[name])
+    return row
+
+
+def record_of(row: sqlite3.Row | tuple) -> RunRecord:
+    values = dict(zip(RUN_COLUMNS, row))
+    for name in _JSON_RUN_FIELDS:
+        values[name] = json.loads(values[name])
+    for name in _BOOL_RUN_FIELDS:
+        values[name] = None if values[name] is None else bool(values[name])
+    return RunRecord(**values)
+
+
+def prediction_row(run_id: str, p: StoredPrediction) -> dict:
+    row = {name: getattr(p, name) for name in PREDICTION_COLUMNS[1:]}
+    row.update(run_id=run_id, candidates=json.dumps(p.candidates, ensure_ascii=False), failed=int(p.failed))
+    return row
