@@ -22,6 +22,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from workbench import jsonl
 from workbench.errors import WorkbenchError
 
 FORMAT = "workbench-emat/1"
@@ -94,11 +95,11 @@ def save_checkpoint(out: str | Path, *, model, tokenizer, head, vocab, metadata:
             shutil.copyfile(extra, tmp / "model" / Path(extra).name)
         with (tmp / "phrases.jsonl").open("w", encoding="utf-8") as f:
             for p in vocab.phrases:
-                f.write(json.dumps({"text": p.text, "token_ids": list(p.token_ids), "count": p.count,
-                                    "label": p.label}, ensure_ascii=False) + "\n")
+                f.write(jsonl.dumps({"text": p.text, "token_ids": list(p.token_ids), "count": p.count,
+                                     "label": p.label}) + "\n")
         with (tmp / "sentences.jsonl").open("w", encoding="utf-8") as f:
             for s in vocab.sentences:
-                f.write(json.dumps(asdict(s), ensure_ascii=False) + "\n")
+                f.write(jsonl.dumps(asdict(s)) + "\n")
         save_file({"weight": head.phrase_weight.detach().contiguous(),
                    "bias": head.phrase_bias.detach().contiguous()}, str(tmp / "phrase_rows.safetensors"))
         if train_docs or heldout_docs:
@@ -129,8 +130,7 @@ def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: 
 
     path = Path(path)
     meta = read_metadata(path)
-    phrases = [json.loads(line) for line in (path / "phrases.jsonl").read_text(encoding="utf-8").splitlines()
-               if line.strip()]
+    phrases = [value for _, value in jsonl.read(path / "phrases.jsonl")]
     mlm = load_masked_lm(str(path / "model"), lang=meta.get("lang"), max_tokens=max_tokens, device=device)
     model = mlm.model
     model.eval()
