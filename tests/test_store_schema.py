@@ -75,7 +75,8 @@ def _old_main_store(path, tiny_corpus, *, annotations: bool = True):
                     for d in tiny_corpus.documents for i, s in enumerate(d.spans)])
     db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                ("abcdef0123456789", OLD_SIGNATURE.format(hash12=h[:12]), h, tiny_corpus.name, "random", "-", "maskL",
-                0, json.dumps({"mode": "maskL"}), "{}", json.dumps({"python": "3.11.7", "workbench": "0.1.0"}), "complete", 1, 2.0, 3.0,
+                0, json.dumps({"mode": "maskL"}), "{}", json.dumps({"python": "3.11.7", "workbench": "0.1.0"}),
+                "complete", 1, 2.0, 3.0,
                 "generated"))
     db.execute("INSERT INTO predictions VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                ("abcdef0123456789", "en-1", 0, "Per Holm", json.dumps(["Per Holm"]), 0, None, 0, "", 0.5, 1))
@@ -111,7 +112,8 @@ def test_a_store_written_by_the_previous_version_opens_and_migrates(tmp_path, ti
 
 
 def test_a_new_store_carries_the_version_and_the_workbench_mark(tmp_path):
-    store = RunStore(tmp_path / "new.sqlite")
+    store = RunStore(tmp_path / "odd ?#% name.sqlite")
+    assert (tmp_path / "odd ?#% name.sqlite").exists()
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == VERSION
     assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
@@ -195,7 +197,8 @@ def test_damaged_or_unrelated_files_are_refused_in_words(tmp_path, tiny_corpus, 
 
 def test_read_commands_never_create_a_store(tmp_path):
     typo = tmp_path / "typo.sqlite"
-    for args in (["runs"], ["show", "abc"], ["export", "abc", "--format", "csv", "-o", tmp_path / "x.csv"]):
+    for args in (["runs"], ["show", "abc"], ["export", "abc", "--format", "csv", "-o", tmp_path / "x.csv"],
+                 ["report", "abc", "--out", tmp_path / "report"]):
         result = workbench(*args, "--store", typo)
         assert result.returncode == 2 and "no run store at" in result.stderr, args
     assert not typo.exists()

@@ -22,7 +22,8 @@ import pandas as pd
 
 from workbench.store import RunStore
 
-COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source", "tagger",
+COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
+           "tagger",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import name_value_pairs, open_store, store_option
+from workbench.cli._options import name_value_pairs, open_existing_store, store_option
 from workbench.upos.factory import TAGGERS
 
 
@@ -51,7 +51,7 @@ def register(main: click.Group) -> None:
                               folds=folds, tagger=tagger, cache=not no_cache)
         for lang, spec in name_value_pairs(embedders, "--embedder", "LANG", "SPEC").items():
             config = config.with_embedder(lang, spec)
-        written = report_runs(open_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
+        written = report_runs(open_existing_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
                               config=config, allow_incomplete=allow_incomplete)
         for path in written:
             click.echo(f"wrote {path}")

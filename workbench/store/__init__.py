@@ -25,7 +25,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus, Document, Span
@@ -121,7 +121,9 @@ class RunStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.read_only = read_only
         self._may_create = create and not read_only
-        uri = "file::memory:" if memory else f"file:{self.path.resolve().as_posix()}?mode={'ro' if read_only else 'rwc'}"
+        # quote: a file name holding "?", "#" or "%" must not be read as URI syntax
+        mode = "ro" if read_only else "rwc"
+        uri = "file::memory:" if memory else f"file:{quote(self.path.resolve().as_posix())}?mode={mode}"
         self.db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
         try:
             if not read_only:
@@ -334,7 +336,8 @@ class RunStore:
 
         Compared as plain text: '_' and '%' are characters like any other, never wildcards."""
         if not prefix:
-            raise WorkbenchError(f"an empty run id matches every run in {self.path}; give at least its first characters")
+            raise WorkbenchError(f"an empty run id matches every run in {self.path}; give at least its first "
+                                 "characters")
         found = self._select_runs("WHERE substr(run_id, 1, ?) = ?", (len(prefix), prefix))
         if len(found) != 1:
             raise WorkbenchError(f"{'no run' if not found else f'{len(found)} runs'} matching {prefix!r} in "
