@@ -52,6 +52,7 @@ def corpus_of(shape: str, n: int):
 def naive_slots(doc, window: int = 2) -> int:
     """The previous slot building, kept here only to be measured: O(spans²) per document."""
     from workbench.text.sentences import split_sentences
+    from workbench.text.slots import Gap, Slot
 
     offsets = [(s.start, s.end) for s in doc.spans]
     merged = list(split_sentences(doc.text, doc.lang))
@@ -70,18 +71,20 @@ def naive_slots(doc, window: int = 2) -> int:
             i += 1
         sentence_of.append(i)
     pieces_total = 0
-    for target in range(len(doc.spans)):
+    for target in doc.masked_spans:
         s = sentence_of[target]
         lo, hi = merged[max(0, s - window)][0], merged[min(len(merged) - 1, s + window)][1]
         pieces, cursor = [], lo
-        for span in doc.spans:  # every span of the document, for every slot
+        for i, span in enumerate(doc.spans):  # every span of the document, for every slot
             if span.end <= lo or span.start >= hi or not span.mask:
                 continue
             if span.start > cursor:
                 pieces.append(doc.text[cursor:span.start])
-            pieces.append(span.label)
+            pieces.append(Gap(i, span.label, None, None, span.end - span.start))
             cursor = span.end
-        pieces_total += len(pieces)
+        if hi > cursor:
+            pieces.append(doc.text[cursor:hi])
+        pieces_total += len(Slot(doc.doc_id, doc.lang, target, doc.spans[target].label, None, tuple(pieces)).pieces)
     return pieces_total
 
 
