@@ -166,8 +166,10 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     path = Path(path)
     data, file_hash = _read(path)
     spans = validate(path, data, corpus, missing)
-    if not name or "|" in name:
-        raise WorkbenchError(f"run name {name!r} must be non-empty and free of '|'")
+    if not name or "|" in name or not name.isprintable():
+        # isprintable: no control characters, line breaks or lone surrogates in captions and listings
+        shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
+        raise WorkbenchError(f"run name {shown!r} must be non-empty, printable and free of '|'")
     versions = {"workbench": library_versions()["workbench"]}
     signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name,
                              model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,
@@ -177,24 +179,29 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     if existing is not None and existing.status == "complete":
         return existing
 
-    # Everything below writes; the file is known to be good.
-    store.save_corpus(corpus)
-    from workbench.engine import original_upos
-    original_upos(store, corpus, tagger)  # the originals' UPOS, as a generated run has them
-    if existing is not None:  # an import that died half-way: start it again
-        store.delete_run(run_id)
-    record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, name, path.name, mode, upos_filter,
-                       {"file": str(path), "missing": missing}, {}, versions, "running", corpus.n_slots,
-                       time.time(), None, IMPORTED)
-    store.create_run(record)
-    try:
-        store.add_predictions(run_id, [
-            StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
-                             s.replacement == FAILED, "not replaced: original kept" if s.missing else "imported",
-                             0.0, 0)
-            for s in spans])
-        store.finish_run(run_id)
-    except BaseException:
-        store.delete_run(run_id)
-        raise
+    # Everything below writes; the file is known to be good. The lease keeps a second
+    # import of the same file (another process) from writing the same rows meanwhile.
+    with store.claim_run(run_id):
+        existing = store.get_run(run_id)
+        if existing is not None and existing.status == "complete":
+            return existing  # imported by another process while this one validated
+        store.save_corpus(corpus)
+        from workbench.engine import original_upos
+        original_upos(store, corpus, tagger)  # the originals' UPOS, as a generated run has them
+        if existing is not None:  # an import that died half-way: start it again
+            store.delete_run(run_id)
+        record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, name, path.name, mode, upos_filter,
+                           {"file": str(path), "missing": missing}, {}, versions, "running", corpus.n_slots,
+                           time.time(), None, IMPORTED)
+        store.create_run(record)
+        try:
+            store.add_predictions(run_id, [
+                StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
+                                 s.replacement == FAILED, "not replaced: original kept" if s.missing else "imported",
+                                 0.0, 0)
+                for s in spans])
+            store.finish_run(run_id)
+        except BaseException:
+            store.delete_run(run_id)
+            raise
     return store.get_run(run_id)
