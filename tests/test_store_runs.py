@@ -141,3 +141,17 @@ def test_two_generate_processes_on_one_store_never_die_of_integrity_errors(tmp_p
     store = RunStore(path)
     [run] = store.runs()
     assert run.status == "complete" and store.count_predictions(run.run_id) == run.n_slots
+
+
+def test_annotations_of_a_read_only_store_can_be_read_and_saving_says_why_not(tmp_path, tiny_corpus):
+    from workbench.annotation.storage import Annotation, AnnotationStore
+    path = tmp_path / "runs.sqlite"
+    writable = AnnotationStore(path)
+    run = generated_run(writable.run_store, tiny_corpus)
+    tag = writable.tagset.names[0]
+    writable.save(Annotation(run.run_id, "en-1", 0, "ann", tag))
+    writable.close()
+    read_only = AnnotationStore(RunStore(path, read_only=True))
+    assert [(a.annotator, a.tag) for a in read_only.annotations()] == [("ann", tag)]
+    with pytest.raises(WorkbenchError, match="read-only"):
+        read_only.save(Annotation(run.run_id, "en-1", 1, "ann", tag))
