@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 
 # ISO 639-1 codes the workbench has vocabularies, taggers and defaults for.
@@ -71,11 +72,12 @@ class Corpus:
     documents: tuple[Document, ...]
     # sha256 over ids, languages, texts and spans: the corpus part of a run signature.
     content_hash: str = field(init=False, repr=False, compare=False)
+    _by_id: dict = field(init=False, repr=False, compare=False)  # doc_id -> Document, for document()
 
     def __post_init__(self) -> None:
         ids = [d.doc_id for d in self.documents]
         if len(set(ids)) != len(ids):
-            dup = sorted({i for i in ids if ids.count(i) > 1})
+            dup = sorted(i for i, n in Counter(ids).items() if n > 1)  # not ids.count: quadratic
             raise ValueError(f"duplicate document ids in {self.name}: {dup[:5]}")
         h = hashlib.sha256()
         for d in self.documents:
@@ -83,12 +85,13 @@ class Corpus:
                                  [[s.start, s.end, s.label, s.entity_id, s.mask] for s in d.spans]],
                                 ensure_ascii=False).encode())
         object.__setattr__(self, "content_hash", h.hexdigest())
+        object.__setattr__(self, "_by_id", {d.doc_id: d for d in self.documents})
 
     def document(self, doc_id: str) -> Document:
-        for d in self.documents:
-            if d.doc_id == doc_id:
-                return d
-        raise KeyError(f"no document {doc_id!r} in corpus {self.name}")
+        try:
+            return self._by_id[doc_id]
+        except KeyError:
+            raise KeyError(f"no document {doc_id!r} in corpus {self.name}") from None
 
     @property
     def n_slots(self) -> int:
