@@ -54,8 +54,11 @@ class MlmGenerator(Generator):
         raise NotImplementedError
 
     def load(self) -> None:
-        self._models: dict[str, object] = {}  # resolved reference (hub id or directory) -> MaskedLM
-        self._by_lang: dict[str, object] = {}
+        # Models load per language in lm(); a second load() (the engine's load_for after a
+        # caller loaded them itself, as the benchmarks do) keeps what is loaded.
+        if not hasattr(self, "_models"):
+            self._models: dict[str, object] = {}  # resolved reference (hub id or directory) -> MaskedLM
+            self._by_lang: dict[str, object] = {}
 
     def load_for(self, langs: Sequence[str]) -> None:
         """Every language's model now, before the engine writes a run (a wrong path fails here)."""

@@ -33,19 +33,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def build_store(path: Path) -> list[str]:
-    from workbench.engine import run_generation
-    from workbench.generators import GenerationOptions, create_generator
-    from workbench.loaders import shipped_corpus
+    from workbench.pipeline import generate_run
     from workbench.store import RunStore
-    from workbench.upos import get_tagger
 
     store = RunStore(path)
     ids = []
     for corpus_name in ("tab-test", "pgv-pii-en", "pgv-pii-sv"):
-        corpus = shipped_corpus(corpus_name)
         for name, upos in (("random", False), ("upos", True)):
-            gen = create_generator(name, options=GenerationOptions(mode="maskL", upos_filter=upos))
-            ids.append(run_generation(store, corpus, gen, get_tagger("spacy", quiet=True), progress=False).run_id)
+            ids.append(generate_run(corpus_name, name, options={"mode": "maskL", "upos_filter": upos}, store=store,
+                                    tagger="spacy", quiet_tagger=True, progress=False).run_id)
     store.close()
     return ids
 

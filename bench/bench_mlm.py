@@ -6,7 +6,8 @@
 
 Input: the first --docs documents of --corpus, each with only its first --spans masked
 spans to replace (later spans stay original text), so every mode gets the same slots.
-Each mode runs through the real engine (run_generation) into a fresh store, in its own
+Each mode runs through the library's one generation call (workbench.pipeline.generate_run,
+as `workbench generate` does) into a fresh store, in its own
 subprocess with the model loaded before the clock starts, so peak memory (ru_maxrss) is
 that mode's:
     maskL         every span of the window masked; slots of one window share a forward pass
@@ -98,8 +99,8 @@ def pipeline_loop(gen):
 def child(args) -> dict:
     import resource
     import torch
-    from workbench.engine import run_generation
-    from workbench.generators import GenerationOptions, create_generator
+    from workbench.engine import original_upos
+    from workbench.pipeline import generate_run, make_generator
     from workbench.store import RunStore
     from workbench.upos import get_tagger
 
@@ -108,21 +109,19 @@ def child(args) -> dict:
     corpus = bench_corpus(args.corpus, args.docs, args.spans)
     mode, batch = MODES[args.child]
     settings = {"model": args.model, **dict(o.split("=", 1) for o in args.option)}
-    gen = create_generator(args.generator, settings, GenerationOptions(mode=mode, top_k=args.top_k))
-    gen.load()
+    gen = make_generator(args.generator, settings, {"mode": mode, "top_k": args.top_k})
     if args.child == "repL-pipeline":
         if args.generator != "fill-mask":
             return {"mode": args.child, "skipped": "the pipeline loop exists for fill-mask only"}
         gen = pipeline_loop(gen)
-    for lang in sorted({d.lang for d in corpus.documents}):
-        gen.lm(lang)  # load outside the clock
+    gen.load_for(sorted({d.lang for d in corpus.documents}))  # load outside the clock (kept by the run's load_for)
     tagger = get_tagger("spacy", quiet=True)
     store = RunStore(Path(args.store))
     store.save_corpus(corpus)
-    from workbench.engine import original_upos
     original_upos(store, corpus, tagger)  # the original spans' UPOS, tagged once, outside the clock
     wall, cpu = time.perf_counter(), time.process_time()
-    record = run_generation(store, corpus, gen, tagger, batch_size=batch or args.batch_size, progress=False)
+    record = generate_run(corpus, gen, store=store, tagger=tagger, batch_size=batch or args.batch_size,
+                          progress=False).run
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     n = corpus.n_slots
     return {"mode": args.child, "run_id": record.run_id, "spans": n, "seconds": round(wall, 2),

@@ -122,9 +122,9 @@ def slots_of(corpus, n: int):
 
 
 def inference(name: str, settings: dict, slots, batch: int = 32) -> dict:
-    from workbench.generators import GenerationOptions, create_generator
-    gen = create_generator(name, settings, GenerationOptions(top_k=10))
-    gen.load()
+    from workbench.pipeline import make_generator
+    gen = make_generator(name, settings, {"top_k": 10})
+    gen.load_for([slots[0].lang])
     gen.generate(slots[:batch])  # warm-up: first-call allocations are not the steady state
     started = time.perf_counter()
     preds = []

@@ -43,8 +43,9 @@ def test_a_generator_load_of_a_missing_offline_model_names_the_build_command(emp
 
 def test_generate_with_a_missing_offline_model_exits_2_with_the_command(empty_cache, tmp_path):
     from workbench.cli import main
-    result = CliRunner().invoke(main, ["generate", "-c", "pgv-pii-en", "--docs", "gv-eng-swe-105_ENG", "-g", "fill-mask",
-                                       "--model", "offline", "--store", str(tmp_path / "runs.sqlite")])
+    result = CliRunner().invoke(main, ["generate", "-c", "pgv-pii-en", "--docs", "gv-eng-swe-105_ENG",
+                                       "-g", "fill-mask", "--model", "offline",
+                                       "--store", str(tmp_path / "runs.sqlite")])
     assert result.exit_code == 2, result.output
     assert "workbench mlm build-offline --lang en" in result.output
     from workbench.store import RunStore
