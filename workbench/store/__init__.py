@@ -140,12 +140,29 @@ class RunStore:
     # -- opening ---------------------------------------------------------------------
     def _check_header(self) -> None:
         with self.path.open("rb") as f:
-            head = f.read(len(_SQLITE_HEADER))
-        if head and head != _SQLITE_HEADER:
+            header = f.read(100)  # the SQLite file header
+        size = self.path.stat().st_size
+        if header and header[:len(_SQLITE_HEADER)] != _SQLITE_HEADER[:len(header)]:
             raise WorkbenchError(f"{self.path} is not a run store (not an SQLite database); check --store")
-        if head and len(head) < len(_SQLITE_HEADER) or (head and self.path.stat().st_size < 512):
-            raise WorkbenchError(f"the store {self.path} is truncated ({self.path.stat().st_size} bytes); restore it "
-                                 "from a backup or use another --store")
+        # With a -wal file beside it a writer may be checkpointing (page 1 written before the
+        # pages that grow the file): the size test is left to quick_check then.
+        wal = self.path.with_name(self.path.name + "-wal").exists()
+        short = not wal and size < self._size_in_header(header)
+        if header and (len(header) < 100 or size < 512 or short):
+            raise WorkbenchError(f"the store {self.path} is truncated ({size} bytes); restore it from a backup or "
+                                 "use another --store")
+
+    @staticmethod
+    def _size_in_header(header: bytes) -> int:
+        """The file size the header records (page size x page count), 0 when not recorded.
+
+        The count is valid only when the "version-valid-for" number equals the change
+        counter (SQLite file format §1.3); in WAL mode the file is never shorter than it."""
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        valid = header[92:96] == header[24:28]
+        return page_size * pages if valid else 0
 
     def _quick_check(self) -> None:
         problems = [r[0] for r in self.db.execute("PRAGMA quick_check(5)").fetchall()]
