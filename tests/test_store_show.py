@@ -57,3 +57,12 @@ def test_show_with_a_wildcard_picks_no_run(tmp_path, tiny_corpus):
     for wildcard in ("_", "%"):
         result = workbench("show", wildcard, "--store", path)
         assert result.returncode == 2 and f"no run matching {wildcard!r}" in result.stderr
+
+
+def test_show_of_an_unknown_document_says_so(tmp_path, tiny_corpus):
+    from workbench.store import RunStore
+    path = tmp_path / "runs.sqlite"
+    run = import_replacements(RunStore(path), tmp_path, tiny_corpus)
+    result = workbench("show", run.run_id[:8], "nope\x1b[2J", "--store", path)
+    assert result.returncode == 2 and "no document 'nope\\x1b[2J'" in result.stderr
+    assert "\x1b" not in result.stderr and "Traceback" not in result.stderr

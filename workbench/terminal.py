@@ -18,6 +18,7 @@ import textwrap
 import unicodedata
 from typing import Iterator, Mapping
 
+from workbench.errors import WorkbenchError
 from workbench.model import Document
 from workbench.replace import pseudonymise
 from workbench.text.sentences import merge_across_spans, split_sentences
@@ -91,7 +92,12 @@ def show_run(store, run_id: str, doc_id: str | None = None, *, width: int = 70,
         for d in corpus.documents:
             yield f"{printable(d.doc_id)}  {d.lang}  {len(d.masked_spans)} spans"
         return
-    doc = corpus.document(doc_id)
+    try:
+        doc = corpus.document(doc_id)
+    except KeyError:
+        raise WorkbenchError(f"no document '{printable(doc_id)}' in run {run.run_id} (corpus "
+                             f"{printable(corpus.name)}); `workbench show {run.run_id[:8]}` lists its "
+                             "documents") from None
     picks = {p.span_index: p.pseudonym for p in store.predictions(run.run_id) if p.doc_id == doc_id}
     yield f"run {run.run_id}  {printable(run.signature)}\n"
     yield from span_lines(doc, picks)
