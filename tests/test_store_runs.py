@@ -155,3 +155,15 @@ def test_annotations_of_a_read_only_store_can_be_read_and_saving_says_why_not(tm
     assert [(a.annotator, a.tag) for a in read_only.annotations()] == [("ann", tag)]
     with pytest.raises(WorkbenchError, match="read-only"):
         read_only.save(Annotation(run.run_id, "en-1", 1, "ann", tag))
+
+
+def test_a_lone_surrogate_from_a_generator_is_refused_in_words_and_nothing_is_written(store, tiny_corpus):
+    from dataclasses import replace
+    run = generated_run(store, tiny_corpus)
+    good = store.predictions(run.run_id)[0]
+    store.db.execute("DELETE FROM predictions WHERE run_id=?", (run.run_id,))
+    batch = [good, replace(good, span_index=good.span_index + 1, pseudonym="Ann\ud83d")]
+    with pytest.raises(WorkbenchError, match=f"document {good.doc_id}, span {good.span_index + 1}: the pseudonym "
+                                             "holds a lone surrogate"):
+        store.add_predictions(run.run_id, batch)
+    assert store.count_predictions(run.run_id) == 0

@@ -81,6 +81,20 @@ def _reported(method):
     return wrapper
 
 
+def _check_storable(row: dict) -> None:
+    """SQLite stores UTF-8: a lone surrogate (half a UTF-16 pair, e.g. from a JSON "\\ud83d"
+    escape in a server's reply) cannot be stored; say where instead of a UnicodeEncodeError."""
+    for name, value in row.items():
+        if not isinstance(value, str):
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise WorkbenchError(f"run {row['run_id']}, document {row['doc_id']}, span {row['span_index']}: the "
+                                 f"{name} holds a lone surrogate (half of a UTF-16 pair), which cannot be stored; "
+                                 "nothing of this batch was written") from None
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -411,6 +425,8 @@ class RunStore:
     def add_predictions(self, run_id: str, predictions: Iterable[StoredPrediction]) -> None:
         """One transaction; a (run, document, span) stored twice is an error, never a silent overwrite."""
         rows = [prediction_row(run_id, p) for p in predictions]
+        for row in rows:  # checked before the transaction: a batch lands whole or not at all
+            _check_storable(row)
         with self.transaction() as db:
             db.executemany(insert_sql("predictions", PREDICTION_COLUMNS), rows)
             if run_id in self._lease_runs:
