@@ -22,6 +22,8 @@ SHIPPED_DATA = [
     "corpora/ud-pud/en/en_pud-ud-test.conllu", "corpora/ud-pud/en/LICENSE.txt",
     "corpora/ud-pud/sv/sv_pud-ud-test.conllu", "corpora/ud-pud/sv/LICENSE.txt",
     "annotations/tagset.json", "annotations/guidelines.md",
+    # read from the package folder itself: the dashboard's pages, the shipped benchmark configs
+    "dashboard/Home.py", "dashboard/pages/4_Annotate.py", "benchmarks/main.toml", "benchmarks/tab-test-16docs.txt",
 ]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "workbench", "adapters", "corpora", "annotations")
 
