@@ -84,3 +84,30 @@ def test_a_mistake_exits_2_with_a_message(store, tmp_path, line, message):
     assert "Traceback" not in result.stderr
     assert message in result.stderr, result.stderr[-2000:]
     assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM runs").fetchone()[0] == before
+
+
+def test_ctrl_c_during_generate_exits_130_and_the_same_command_resumes(tmp_path):
+    import signal
+    import time
+    store = tmp_path / "runs.sqlite"
+    command = [sys.executable, "-m", "workbench.cli", "generate", "-c", "tab-test", "-g", "random", "--batch-size", "4",
+               "--tagger", "spacy", "--no-progress", "--store", str(store)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def stored() -> int:
+        try:
+            with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as con:
+                return con.execute("SELECT COUNT(*) FROM predictions").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    while proc.poll() is None and stored() < 40:  # interrupt mid-run, once batches are stored
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the interrupt arrived")
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err, err[-3000:]
+    assert 0 < stored() < 7320
+    resumed = subprocess.run(command, capture_output=True, text=True)
+    assert resumed.returncode == 0 and "complete: 7320 spans, 0 FAILED" in resumed.stdout

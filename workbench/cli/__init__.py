@@ -23,6 +23,10 @@ class _Group(click.Group):
         except WorkbenchError as exc:  # a user's mistake: the message, not a traceback
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
+        except KeyboardInterrupt:  # Ctrl-C: writes are transactions, so what was stored is whole
+            click.echo("\ninterrupted; what was stored is kept (a generation resumes with the same command)",
+                       err=True)
+            sys.exit(130)
         except OSError as exc:  # a path that cannot be read or written (missing folder, permissions, full disk)
             where = f" {exc.filename}" if exc.filename else ""
             click.echo(f"error: cannot use{where}: {exc.strerror or exc}", err=True)

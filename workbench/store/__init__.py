@@ -257,7 +257,12 @@ class RunStore:
                 raise WorkbenchError(f"the store {self.path} is open read-only; this command needs to write to it")
             if not self._checked and self.path.name != ":memory:":
                 self._quick_check()  # a large store: checked once, before its first write
-            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except BaseException:  # e.g. Ctrl-C as BEGIN returns: never leave the transaction open
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
             try:
                 yield self.db
             except BaseException:
