@@ -167,3 +167,23 @@ def test_a_lone_surrogate_from_a_generator_is_refused_in_words_and_nothing_is_wr
                                              "holds a lone surrogate"):
         store.add_predictions(run.run_id, batch)
     assert store.count_predictions(run.run_id) == 0
+
+
+def test_opening_a_store_twice_in_one_process_keeps_the_first_connections_locks(tmp_path, tiny_corpus):
+    """Closing any descriptor of a file drops this process's POSIX locks on it, SQLite's too;
+    an open that read the header with open()/close() while another connection was live let
+    a second process take the store for its last user, checkpoint and delete the WAL, and
+    the live connection's next commits went into the deleted file (lost, no error)."""
+    path = tmp_path / "runs.sqlite"
+    first = RunStore(path)
+    run = generated_run(first, tiny_corpus)
+    second = RunStore(path)  # e.g. a dashboard thread or an annotation session
+    other_process = f"import sqlite3; c = sqlite3.connect({str(path)!r}); c.execute('SELECT 1 FROM runs'); c.close()"
+    subprocess.run([sys.executable, "-c", other_process], check=True)
+    first.add_predictions(run.run_id, [StoredPrediction("late", i, "x", ("x",), 0, None, False, "", 0.1, 1)
+                                       for i in range(10)])
+    count = ("import sqlite3; c = sqlite3.connect(%r); "
+             "print(c.execute(\"SELECT COUNT(*) FROM predictions WHERE doc_id='late'\").fetchone()[0])" % str(path))
+    seen = subprocess.run([sys.executable, "-c", count], capture_output=True, text=True, check=True).stdout.strip()
+    assert seen == "10"
+    second.close()

@@ -21,6 +21,7 @@ import json
 import os
 import socket
 import sqlite3
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,6 +45,7 @@ BUSY_TIMEOUT_S = 20.0
 # a big store (dashboard, reports) stays instant and nothing is written into a damaged one.
 QUICK_CHECK_ON_OPEN_BYTES = 16 * 2**20
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_OPENING = threading.Lock()  # see RunStore._check_header
 
 
 def _translate(exc: sqlite3.Error, path: Path, timeout: float) -> WorkbenchError | None:
@@ -129,7 +131,6 @@ class RunStore:
         if exists and self.path.stat().st_size == 0 and (read_only or not create):
             raise WorkbenchError(f"{self.path} is an empty file, not a run store (check --store or $WORKBENCH_STORE)")
         if exists:
-            self._check_header()
             read_only = read_only or not os.access(self.path, os.W_OK)
         elif not memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -138,12 +139,20 @@ class RunStore:
         # quote: a file name holding "?", "#" or "%" must not be read as URI syntax
         mode = "ro" if read_only else "rwc"
         uri = "file::memory:" if memory else f"file:{quote(self.path.resolve().as_posix())}?mode={mode}"
-        self.db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
+        with _OPENING:  # see _check_header: no other connection of this process starts meanwhile
+            if exists:
+                self._check_header()
+            self.db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
+            try:
+                if not read_only:
+                    self.db.execute("PRAGMA journal_mode=WAL")  # the first statement: SQLite's locks from here on
+                    self.db.execute("PRAGMA synchronous=NORMAL")
+                self.db.execute("PRAGMA foreign_keys=ON")
+                self.db.execute("PRAGMA user_version").fetchone()  # reads the file: a read-only one too
+            except BaseException:
+                self.db.close()
+                raise
         try:
-            if not read_only:
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
             if exists and self.path.stat().st_size <= QUICK_CHECK_ON_OPEN_BYTES:
                 self._quick_check()
             self._open_schema()
@@ -153,15 +162,22 @@ class RunStore:
 
     # -- opening ---------------------------------------------------------------------
     def _check_header(self) -> None:
+        """Refuse a file that is not SQLite, or shorter than its header says, in words.
+
+        Only when no connection has the file open: closing any file descriptor of a file
+        drops every POSIX lock this process holds on it, SQLite's included, and a store
+        whose locks vanish can have its WAL checkpointed and deleted under a live writer
+        (lost writes). An open WAL store has its -wal/-shm files beside it; then the
+        header is left to SQLite's own errors and quick_check. _OPENING keeps the other
+        threads of this process from connecting while the header is read."""
+        if any(self.path.with_name(self.path.name + suffix).exists() for suffix in ("-wal", "-shm")):
+            return
         with self.path.open("rb") as f:
             header = f.read(100)  # the SQLite file header
         size = self.path.stat().st_size
         if header and header[:len(_SQLITE_HEADER)] != _SQLITE_HEADER[:len(header)]:
             raise WorkbenchError(f"{self.path} is not a run store (not an SQLite database); check --store")
-        # With a -wal file beside it a writer may be checkpointing (page 1 written before the
-        # pages that grow the file): the size test is left to quick_check then.
-        wal = self.path.with_name(self.path.name + "-wal").exists()
-        short = not wal and size < self._size_in_header(header)
+        short = size < self._size_in_header(header)
         if header and (len(header) < 100 or size < 512 or short):
             raise WorkbenchError(f"the store {self.path} is truncated ({size} bytes); restore it from a backup or "
                                  "use another --store")
