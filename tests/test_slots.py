@@ -189,3 +189,34 @@ def test_slot_building_is_linear_in_the_spans(mode):
         counts.append(CountingInt.comparisons)
         assert all(len(s.gaps) <= 5 for s in slots)  # ±2 sentences of one span each
     assert counts[1] < 20 * counts[0]
+
+
+def test_repl_schedule_is_linear_in_spans():
+    """repL works step by step (every document's k-th span, then k+1-th); one long document
+    among many short ones must not make every step scan every document (issue 10 #19)."""
+    from workbench.engine import _schedule
+    from workbench.model import Corpus
+
+    class CountingDocuments(tuple):
+        touched = 0
+
+        def __getitem__(self, i):
+            CountingDocuments.touched += 1
+            return tuple.__getitem__(self, i)
+
+        def __iter__(self):
+            for d in tuple.__iter__(self):
+                CountingDocuments.touched += 1
+                yield d
+
+    counts = []
+    for n in (200, 2000):
+        long_doc = _many_spans_document(n)
+        tiny = [build_document("t", f"t{i}", "Go x now.", "en", [RawSpan(3, 4, "X")]) for i in range(n)]
+        corpus = Corpus("c", "c", (long_doc, *tiny))
+        object.__setattr__(corpus, "documents", CountingDocuments(corpus.documents))
+        CountingDocuments.touched = 0
+        work = [w for batch in _schedule(corpus, set(), "repL", 32) for w in batch]
+        counts.append(CountingDocuments.touched)
+        assert len(work) == 2 * n and [w.span for w in work if w.doc == 0] == list(range(n))
+    assert counts[1] < 20 * counts[0]  # 10x the spans: ~10x the work (100x when quadratic)

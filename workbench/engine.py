@@ -171,9 +171,12 @@ def _schedule(corpus: Corpus, done: set[tuple[str, int]], mode: str, batch_size:
         todo = [Work(n, i) for n, d in enumerate(corpus.documents) for i in masked[n] if (d.doc_id, i) not in done]
         yield from (list(b) for b in _batches(todo, batch_size))
         return
+    active = list(range(len(corpus.documents)))  # documents with spans left at this step
     for step in range(max((len(m) for m in masked), default=0)):
-        todo = [Work(n, masked[n][step]) for n, d in enumerate(corpus.documents)
-                if step < len(masked[n]) and (d.doc_id, masked[n][step]) not in done]
+        # Dropping finished documents keeps this linear in spans: scanning every document at
+        # every step cost (longest document's spans) × documents.
+        active = [n for n in active if step < len(masked[n])]
+        todo = [Work(n, masked[n][step]) for n in active if (corpus.documents[n].doc_id, masked[n][step]) not in done]
         yield from (list(b) for b in _batches(todo, batch_size))
 
 
