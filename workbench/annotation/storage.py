@@ -105,7 +105,8 @@ class AnnotationStore:
         stored = [replace(a, updated=now) for a in checked]
         with self.run_store.transaction() as db:
             db.executemany(
-                "INSERT INTO annotations VALUES (?,?,?,?,?,?,?,?,?) "
+                "INSERT INTO annotations (run_id, doc_id, span_index, annotator, tag, note, source, created, updated) "
+                "VALUES (?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT (run_id, doc_id, span_index, annotator) DO UPDATE SET "
                 "tag=excluded.tag, note=excluded.note, source=excluded.source, updated=excluded.updated",
                 [(a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, now, now) for a in stored])
@@ -152,12 +153,15 @@ class AnnotationStore:
             raise WorkbenchError("a sample needs a name")
         if not items:
             raise WorkbenchError(f"sample {name!r} would be empty")
-        if self.db.execute("SELECT 1 FROM annotation_sample_info WHERE sample=?", (name,)).fetchone():
-            raise WorkbenchError(f"a sample named {name!r} already exists in {self.run_store.path}; pick another name")
         with self.run_store.transaction() as db:
-            db.execute("INSERT INTO annotation_sample_info VALUES (?,?,?)",
+            # Checked inside the transaction: another session may create the same name meanwhile.
+            if db.execute("SELECT 1 FROM annotation_sample_info WHERE sample=?", (name,)).fetchone():
+                raise WorkbenchError(f"a sample named {name!r} already exists in {self.run_store.path}; pick "
+                                     "another name")
+            db.execute("INSERT INTO annotation_sample_info (sample, recipe, created) VALUES (?,?,?)",
                        (name, json.dumps(recipe, sort_keys=True), time.time()))
-            db.executemany("INSERT INTO annotation_samples VALUES (?,?,?,?,?)",
+            db.executemany("INSERT INTO annotation_samples (sample, position, run_id, doc_id, span_index) "
+                           "VALUES (?,?,?,?,?)",
                            [(name, i, it.run_id, it.doc_id, it.span_index) for i, it in enumerate(items)])
 
     def samples(self) -> list[tuple[str, dict, int]]:
