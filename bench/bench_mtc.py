@@ -34,7 +34,7 @@ from pathlib import Path
 
 def training(pairs: int, out: Path, max_tokens: int) -> dict:
     from workbench.emat.build import BuildRecipe, build_checkpoint, default_vocabulary, phrase_vocabulary
-    from workbench.emat.train import TrainSettings
+    from workbench.emat.train_phrases import TrainSettings
     from workbench.loaders import shipped_corpus
     tab = shipped_corpus("tab-test")
     settings = TrainSettings(max_tokens=max_tokens)
@@ -69,7 +69,7 @@ def compare_init(kinds=("ss-mtc", "mtc"), epochs=(3, 20), folds: int = 3) -> lis
     import dataclasses
     from workbench.emat.build import BuildRecipe, default_vocabulary, phrase_vocabulary
     from workbench.emat.phrases import PhraseVocabulary
-    from workbench.emat.train import Prepared, TrainSettings, make_pairs, prepare, train_phrase_rows
+    from workbench.emat.train_phrases import Prepared, TrainSettings, make_pairs, prepare, train_phrase_rows
     from workbench.loaders import shipped_corpus
     from workbench.mlm.loading import load_masked_lm
     from workbench.mlm.offline_build import build_offline_model

@@ -17,6 +17,16 @@ REPO = Path(__file__).resolve().parents[1]
 # unless told otherwise; they never write into the working directory's runs.sqlite.
 os.environ.setdefault("WORKBENCH_CACHE", str(REPO / ".cache"))
 
+# Property tests draw the same examples on every run and keep no example database between
+# runs: a test passes or fails on the code, never on which examples chance picked today.
+try:
+    from hypothesis import settings as _hypothesis_settings
+except ImportError:  # hypothesis is in the test extra; without it the property tests are not collected anyway
+    pass
+else:
+    _hypothesis_settings.register_profile("workbench", derandomize=True, database=None)
+    _hypothesis_settings.load_profile("workbench")
+
 
 @pytest.fixture
 def tiny_corpus():

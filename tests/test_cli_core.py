@@ -73,7 +73,7 @@ def test_export_formats_agree_with_the_store(cli_run, tmp_path):
     store_path, run_id = cli_run
     store = RunStore(store_path)
     preds = {(p.doc_id, p.span_index): p.pseudonym for p in store.predictions(run_id)}
-    corpus = store.load_corpus(store.run(run_id).corpus_hash)
+    corpus = store.load_corpus(store.resolve_run(run_id).corpus_hash)
 
     wb("export", run_id, "--format", "intact", "-o", str(tmp_path / "intact.json"), store=store_path)
     intact = json.loads((tmp_path / "intact.json").read_text(encoding="utf-8"))

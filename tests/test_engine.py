@@ -18,7 +18,7 @@ from workbench.generators.base import Generator
 from workbench.loaders import shipped_corpus
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
-from workbench.overlap import leaks
+from workbench.overlap_rules import leaks
 from workbench.store import StoredPrediction
 from workbench.upos import get_tagger
 

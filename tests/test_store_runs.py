@@ -29,8 +29,8 @@ def test_resolve_run_matches_a_prefix_as_text_and_get_run_matches_exactly(tmp_pa
     with pytest.raises(WorkbenchError, match="2 runs matching"):
         store.resolve_run(run.run_id[:4])
     assert store.resolve_run(run.run_id[:4] + "_").run_id == run.run_id[:4] + "_" * 12
-    # The older names still answer, for callers outside the store.
-    assert store.run(run.run_id[:6]) == run and store.find_run(run.run_id) == run
+    assert store.resolve_run(run.run_id[:6]) == run and store.get_run(run.run_id) == run
+    assert store.get_run(run.run_id[:6]) is None  # get_run: the exact id only
 
 
 def test_count_predictions_counts_without_loading(store, tiny_corpus):
@@ -58,7 +58,7 @@ def test_delete_failed_predictions_reopens_the_run(store, tiny_corpus):
 def test_annotation_store_names_its_run_store_run_store(store):
     from workbench.annotation.storage import AnnotationStore
     notes = AnnotationStore(store)
-    assert notes.run_store is store and notes.runs is store  # `runs`: the deprecated alias
+    assert notes.run_store is store and not hasattr(notes, "runs")  # RunStore.runs() lists runs; no look-alike
 
 
 def _dead_pid() -> int:

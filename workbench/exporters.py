@@ -4,7 +4,7 @@ tab      {doc_id: [[start, end], …]}: the spans masked, as TAB's evaluation sc
 intact   {doc_id: [[start, end, replacement], …]}: original offsets with their replacement
 doccano  JSONL: the pseudonymised text, each replacement a span labelled with its original
          label; metadata run_id/doc_id so annotation can come back (see workbench.annotation)
-csv / parquet: the tidy frame (workbench.frame)
+csv / parquet: the tidy frame (workbench.tidy_frame)
 
 A run that is not complete is refused: its spans not generated yet would be written with
 their original text, the personal data the export exists to remove. With unfinished=True
@@ -86,7 +86,7 @@ def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfi
 
 def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: bool) -> None:
     if fmt in ("csv", "parquet"):
-        from workbench.frame import run_frame  # pandas: only for these formats
+        from workbench.tidy_frame import run_frame  # pandas: only for these formats
         frame = run_frame(store, [run.run_id])  # rows exist only for generated spans
         frame.to_csv(tmp, index=False) if fmt == "csv" else frame.to_parquet(tmp, index=False)
         return

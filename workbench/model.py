@@ -23,7 +23,7 @@ class Span:
     text: str
     label: str
     # Mentions of the same real-world entity share an id; formats without ids get one
-    # from a stated rule (see workbench.loaders.entities).
+    # from a stated rule (see workbench.loaders.entity_grouping).
     entity_id: str
     # False: annotated but not to be replaced (e.g. TAB NO_MASK when asked for); such a
     # span stays original text in every window and gets no slot.

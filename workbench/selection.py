@@ -2,7 +2,7 @@
 
 003 §4: with the UPOS filter, the first of the top-k candidates whose UPOS (tagged in
 context) equals the original span's; if none fits, the top-1. The leak guard (003 §5.2)
-first removes candidates that overlap the original span (workbench.overlap.leaks). If the guard removes every
+first removes candidates that overlap the original span (workbench.overlap_rules.leaks). If the guard removes every
 candidate the span is FAILED, so that "no pseudonym overlaps its original" holds
 without exception.
 
@@ -17,7 +17,7 @@ from typing import Sequence
 
 from workbench.generators.base import FAILED, Prediction
 from workbench.model import Document
-from workbench.overlap import leaks
+from workbench.overlap_rules import leaks
 from workbench.upos.base import Tagger
 
 

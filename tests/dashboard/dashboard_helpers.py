@@ -23,8 +23,8 @@ from entry_point import WORKBENCH  # noqa: F401  (re-exported for the dashboard 
 
 from workbench.annotation import Annotation, AnnotationStore, load_tagset
 from workbench.annotation.sampling import SampleRecipe, draw_sample
-from workbench.frame import run_frame
-from workbench.overlap import partial_overlap
+from workbench.tidy_frame import run_frame
+from workbench.overlap_rules import partial_overlap
 
 PAGES = Path(__file__).resolve().parents[2] / "workbench" / "dashboard"
 
@@ -37,7 +37,7 @@ def copy_store(src: Path, dst_dir: Path) -> Path:
 
 
 def pgv_runs(store: AnnotationStore) -> list[str]:
-    return [r.run_id for r in store.runs.runs() if r.corpus_name in ("pgv-pii-en", "pgv-pii-sv")]
+    return [r.run_id for r in store.run_store.runs() if r.corpus_name in ("pgv-pii-en", "pgv-pii-sv")]
 
 
 def rule_tag(row) -> str:
@@ -55,9 +55,9 @@ def rule_tag(row) -> str:
 def simulate(path: Path, sample: str = "session", per_run: int = 15, flip: float = 0.2) -> list:
     store = AnnotationStore(path)
     tagset = load_tagset()
-    items = draw_sample(store.runs, SampleRecipe(tuple(pgv_runs(store)), per_run, "document", 0))
+    items = draw_sample(store.run_store, SampleRecipe(tuple(pgv_runs(store)), per_run, "document", 0))
     store.create_sample(sample, items, {"runs": pgv_runs(store), "unit": "document"})
-    frame = run_frame(store.runs, pgv_runs(store)).set_index(["run_id", "doc_id", "span_index"])
+    frame = run_frame(store.run_store, pgv_runs(store)).set_index(["run_id", "doc_id", "span_index"])
     rng = random.Random(7)
     first, second = [], []
     for it in items:

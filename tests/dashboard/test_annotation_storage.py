@@ -15,13 +15,13 @@ from workbench.errors import WorkbenchError
 
 
 def first_run(store: AnnotationStore) -> str:
-    return next(r.run_id for r in store.runs.runs() if r.corpus_name == "pgv-pii-en")
+    return next(r.run_id for r in store.run_store.runs() if r.corpus_name == "pgv-pii-en")
 
 
 def test_save_overwrite_and_log(fresh_store):
     s = AnnotationStore(fresh_store)
     run = first_run(s)
-    p = s.runs.predictions(run)[0]
+    p = s.run_store.predictions(run)[0]
     s.save(Annotation(run, p.doc_id, p.span_index, "anna", "POS", " first "))
     s.save(Annotation(run, p.doc_id, p.span_index, "anna", "GRAMMAR", "changed my mind"))
     got = s.get((run, p.doc_id, p.span_index), "anna")
@@ -40,7 +40,7 @@ def test_save_overwrite_and_log(fresh_store):
 def test_bad_annotations_are_refused_and_nothing_is_written(fresh_store, change, message):
     s = AnnotationStore(fresh_store)
     run = first_run(s)
-    p = s.runs.predictions(run)[0]
+    p = s.run_store.predictions(run)[0]
     good = Annotation(run, p.doc_id, p.span_index, "anna", "POS")
     bad = Annotation(**{**{f: getattr(good, f) for f in Annotation.__slots__}, **change})
     with pytest.raises(WorkbenchError, match=message):
@@ -50,7 +50,7 @@ def test_bad_annotations_are_refused_and_nothing_is_written(fresh_store, change,
 
 def test_resume_where_the_annotator_stopped(fresh_store):
     s = AnnotationStore(fresh_store)
-    items = draw_sample(s.runs, SampleRecipe((first_run(s),), 10, "span", 3))
+    items = draw_sample(s.run_store, SampleRecipe((first_run(s),), 10, "span", 3))
     s.create_sample("one", items, {})
     assert s.resume_position("one", "anna") == 0
     for it in items[:4] + items[5:6]:
@@ -67,8 +67,8 @@ WRITER = textwrap.dedent("""
     from workbench.annotation import Annotation, AnnotationStore
     path, annotator, barrier = sys.argv[1], sys.argv[2], Path(sys.argv[3])
     s = AnnotationStore(path)
-    run = [r.run_id for r in s.runs.runs() if r.corpus_name == "pgv-pii-en"][0]
-    preds = s.runs.predictions(run)[:80]
+    run = [r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en"][0]
+    preds = s.run_store.predictions(run)[:80]
     (barrier / annotator).touch()  # ready
     while not (barrier / "go").exists():  # all writers start together, however long each took to load
         time.sleep(0.005)
@@ -96,7 +96,7 @@ def test_concurrent_annotators_lose_nothing(fresh_store, tmp_path):
         try:
             s = AnnotationStore(fresh_store)
             run = first_run(s)
-            preds = s.runs.predictions(run)[:80]
+            preds = s.run_store.predictions(run)[:80]
             (barrier / name).touch()
             while not (barrier / "go").exists():
                 time.sleep(0.005)

@@ -67,8 +67,8 @@ def test_compare_and_annotate_in_chromium(fresh_store, dashboard, browser, tmp_p
     from selenium.webdriver.support.ui import WebDriverWait
 
     store = AnnotationStore(fresh_store)
-    runs = [r.run_id for r in store.runs.runs() if r.corpus_name == "pgv-pii-en"]
-    items = draw_sample(store.runs, SampleRecipe(tuple(runs), 10, "document", 0))
+    runs = [r.run_id for r in store.run_store.runs() if r.corpus_name == "pgv-pii-en"]
+    items = draw_sample(store.run_store, SampleRecipe(tuple(runs), 10, "document", 0))
     store.create_sample("browser-session", items, {"runs": runs})
     wait = WebDriverWait(browser, 90)
 

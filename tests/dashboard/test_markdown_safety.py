@@ -86,7 +86,7 @@ def test_compare_shows_a_hostile_replacement_and_run_name_as_text(hostile_store)
 def test_annotate_shows_a_hostile_pseudonym_as_text(hostile_store):
     path, run_id, doc_id, span = hostile_store
     store = AnnotationStore(path)
-    other = next(p for p in store.runs.predictions(run_id) if (p.doc_id, p.span_index) != (doc_id, span))
+    other = next(p for p in store.run_store.predictions(run_id) if (p.doc_id, p.span_index) != (doc_id, span))
     store.create_sample("hostile", [SampleItem(run_id, doc_id, span), SampleItem(run_id, other.doc_id,
                                                                                  other.span_index)],
                         {"runs": [run_id], "unit": "span"})

@@ -16,24 +16,24 @@ from dashboard_helpers import copy_store, pgv_runs
 
 def test_document_sampling_keeps_documents_whole_and_shared_across_runs(fresh_store):
     s = AnnotationStore(fresh_store)
-    en = [r.run_id for r in s.runs.runs() if r.corpus_name == "pgv-pii-en"]
-    items = draw_sample(s.runs, SampleRecipe(tuple(en), 50, "document", 0))
+    en = [r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en"]
+    items = draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 0))
     for run in en:
         mine = [it for it in items if it.run_id == run]
         docs = {it.doc_id for it in mine}
         assert len(mine) >= 50
         # whole documents: every pseudonym of a chosen document is in
-        assert len(mine) == sum(1 for k in s.runs.done_keys(run) if k[0] in docs)
+        assert len(mine) == sum(1 for k in s.run_store.done_keys(run) if k[0] in docs)
     docs_per_run = [{it.doc_id for it in items if it.run_id == r} for r in en]
     assert docs_per_run[0] == docs_per_run[1]  # both generators judged on the same text
-    assert draw_sample(s.runs, SampleRecipe(tuple(en), 50, "document", 0)) == items  # seeded
-    assert draw_sample(s.runs, SampleRecipe(tuple(en), 50, "document", 1)) != items
+    assert draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 0)) == items  # seeded
+    assert draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 1)) != items
 
 
 def test_span_sampling_draws_exactly_n_distinct(fresh_store):
     s = AnnotationStore(fresh_store)
     runs = tuple(pgv_runs(s))
-    items = draw_sample(s.runs, SampleRecipe(runs, 25, "span", 4))
+    items = draw_sample(s.run_store, SampleRecipe(runs, 25, "span", 4))
     assert len(items) == 25 * len(runs) == len(set(items))
     with pytest.raises(WorkbenchError, match="unknown sampling unit"):
         SampleRecipe(runs, 5, "sentence")
@@ -49,7 +49,7 @@ def test_jsonl_round_trip_into_another_store(annotated_store, tmp_path):
 
     other = tmp_path / "other"
     other.mkdir()
-    dst = AnnotationStore(copy_store(src.runs.path, other))
+    dst = AnnotationStore(copy_store(src.run_store.path, other))
     dst.db.execute("DELETE FROM annotations")
     assert dst.annotations() == []
     assert import_annotations(dst, out) == n

@@ -52,7 +52,7 @@ def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_stor
 
 def test_sample_status_export_import_commands(fresh_store, tmp_path):
     s = AnnotationStore(fresh_store)
-    run = next(r.run_id for r in s.runs.runs() if r.corpus_name == "pgv-pii-sv")
+    run = next(r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-sv")
     out = wb("annotations", "sample", "s1", "-r", run[:8], "--per-run", "20", "--unit", "span", store=fresh_store)
     assert "sample s1: 20 pseudonyms" in out
     for it in s.sample("s1")[:5]:

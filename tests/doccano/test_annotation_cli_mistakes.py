@@ -91,7 +91,7 @@ def test_annotation_commands_without_annotations_are_messages(store, tmp_path):
 
 def test_library_functions_behind_the_commands(store, tmp_path):
     s = AnnotationStore(store)
-    run = next(r.run_id for r in s.runs.runs() if r.corpus_name == "pgv-pii-en")
+    run = next(r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en")
     items = draw_named_sample(s, "lib", [run[:8]], 10, "span", 3)
     assert len(items) == 10 and {i.run_id for i in items} == {run}
     s.save_many([Annotation(i.run_id, i.doc_id, i.span_index, "anna", "OVERLAP") for i in items[:4]])
@@ -139,7 +139,7 @@ class FakeDoccano:
 
 def test_sync_pushes_only_when_the_project_is_missing(store):
     s = AnnotationStore(store)
-    run = next(r.run_id for r in s.runs.runs() if r.corpus_name == "pgv-pii-sv")
+    run = next(r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-sv")
     client = FakeDoccano()
     first = sync.sync(s, client, run[:8], annotators={"admin": "anna"})
     assert first.created is not None and first.project == f"workbench run {run}" and client.uploads == 1

@@ -23,19 +23,19 @@ def store(baseline_store, tmp_path):
 
 
 def sv_run(store):
-    return next(r.run_id for r in store.runs.runs() if r.corpus_name == "pgv-pii-sv" and r.generator == "upos")
+    return next(r.run_id for r in store.run_store.runs() if r.corpus_name == "pgv-pii-sv" and r.generator == "upos")
 
 
 def test_export_is_a_sequence_labelling_project_with_uniform_metadata(store, tmp_path):
     run = sv_run(store)
-    preds = store.runs.predictions(run)
+    preds = store.run_store.predictions(run)
     store.save(Annotation(run, preds[0].doc_id, preds[0].span_index, "anna", "GRAMMAR"))
     n = export_project(store, run, tmp_path / "p.jsonl", annotator="anna")
     lines = [json.loads(x) for x in (tmp_path / "p.jsonl").read_text(encoding="utf-8").splitlines()]
     assert n == len(lines) == len({p.doc_id for p in preds})
     assert all(set(line) == {"text", "label", *META_KEYS} for line in lines)  # doccano needs the same keys
     assert "id" not in META_KEYS  # doccano's export would overwrite it
-    corpus = store.runs.load_corpus(store.runs.run(run).corpus_hash)
+    corpus = store.run_store.load_corpus(store.run_store.resolve_run(run).corpus_hash)
     for line in lines:
         doc = corpus.document(line["doc_id"])
         picks = {p.span_index: p.pseudonym for p in preds if p.doc_id == doc.doc_id}
@@ -93,11 +93,11 @@ def test_client_refuses_a_remote_server_unless_asked():
 def test_a_pseudonym_with_line_separators_survives_export_and_import(store, tmp_path):
     """issue 10 #18: generate → export → import with U+2028/U+2029/U+0085 in a pseudonym."""
     run = sv_run(store)
-    pred = store.runs.predictions(run)[0]
+    pred = store.run_store.predictions(run)[0]
     odd = "Li\u2028n\u2029d\x85a"
-    store.runs.db.execute("UPDATE predictions SET pseudonym=? WHERE run_id=? AND doc_id=? AND span_index=?",
+    store.run_store.db.execute("UPDATE predictions SET pseudonym=? WHERE run_id=? AND doc_id=? AND span_index=?",
                           (odd, run, pred.doc_id, pred.span_index))
-    store.runs.db.commit()
+    store.run_store.db.commit()
     path = tmp_path / "anna.jsonl"
     n = export_project(store, run, path)
     assert len(path.read_text(encoding="utf-8").splitlines()) == n  # one record a line for any splitter

@@ -47,7 +47,7 @@ def store(baseline_store, tmp_path_factory):
 
 
 def run_of(store, corpus, generator):
-    return next(r.run_id for r in store.runs.runs() if r.corpus_name == corpus and r.generator == generator)
+    return next(r.run_id for r in store.run_store.runs() if r.corpus_name == corpus and r.generator == generator)
 
 
 def test_server_binds_loopback_only(server):
@@ -58,7 +58,7 @@ def test_round_trip_preserves_every_tag(server, store):
     run = run_of(store, "pgv-pii-sv", "upos")
     tagset = load_tagset()
     rng = random.Random(11)
-    preds = store.runs.predictions(run)
+    preds = store.run_store.predictions(run)
     tagged = [p for p in preds if rng.random() < 0.8]  # some stay untagged, as in a session under way
     store.save_many([Annotation(run, p.doc_id, p.span_index, "anna", rng.choice(tagset.names)) for p in tagged])
     assert {a.tag for a in store.annotations([run], ["anna"])} == set(tagset.names)  # every tag in play
@@ -98,10 +98,10 @@ def test_an_edit_made_in_doccano_comes_back(server, store):
     imported = parsed[server.username].annotations
     assert len(imported) == 1 and imported[0].tag == "SEM:CONTRADICTORY"
     assert parsed[server.username].untagged == pushed.spans - 1
-    corpus = store.runs.load_corpus(store.runs.run(run).corpus_hash)
+    corpus = store.run_store.load_corpus(store.run_store.resolve_run(run).corpus_hash)
     doc = corpus.document(imported[0].doc_id)
     assert example["text"][target["start_offset"]:target["end_offset"]] == next(
-        p.pseudonym for p in store.runs.predictions(run)
+        p.pseudonym for p in store.run_store.predictions(run)
         if p.doc_id == doc.doc_id and p.span_index == imported[0].span_index)
 
 
@@ -109,10 +109,10 @@ def test_cli_sync_creates_the_project_and_pulls(server, store, monkeypatch):
     run = run_of(store, "pgv-pii-sv", "random")
     env = dict(os.environ, DOCCANO_PASSWORD=server.password)
     result = subprocess.run([WORKBENCH, "doccano", "sync", run[:8], "--url", server.url, "--as", "admin=cli",
-                             "--store", str(store.runs.path)], capture_output=True, text=True, env=env)
+                             "--store", str(store.run_store.path)], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert f"created project 'workbench run {run}'" in result.stdout
     assert "cli: 0 tags imported" in result.stdout
     again = subprocess.run([WORKBENCH, "doccano", "sync", run[:8], "--url", server.url, "--as", "admin=cli",
-                            "--store", str(store.runs.path)], capture_output=True, text=True, env=env)
+                            "--store", str(store.run_store.path)], capture_output=True, text=True, env=env)
     assert again.returncode == 0 and "created project" not in again.stdout  # the second sync only pulls

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from workbench.cli import main
 from workbench.engine import run_generation
-from workbench.frame import run_frame
+from workbench.tidy_frame import run_frame
 from workbench.generators import FAILED, GenerationOptions, create_generator
 from workbench.llm.stats import run_failures
 from workbench.store import RunStore

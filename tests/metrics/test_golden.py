@@ -163,7 +163,7 @@ def test_compute_metrics_has_original_rows(run_a):
 
 def test_original_rows_of_two_corpora_sharing_a_name_stay_apart(store, tiny_corpus):
     from workbench.metrics import metric_frame
-    from workbench.metrics.frame import originals_frame
+    from workbench.metrics.metric_frame import originals_frame
     from workbench.model import Corpus
     smaller = Corpus("tiny", "test", tiny_corpus.documents[:1])  # same name, different content
     first = add_run(store, tiny_corpus, {"en-2": ["A", "B", "C", "D"]}, name="one")

@@ -9,7 +9,7 @@ import pandas as pd
 
 from workbench.metrics import metric_frame
 from workbench.metrics.diversity import document_unique_ratios, figure1_ratios
-from workbench.metrics.frame import ORIGINAL_RUN_PREFIX, is_original_run, originals_frame
+from workbench.metrics.metric_frame import ORIGINAL_RUN_PREFIX, is_original_run, originals_frame
 from workbench.reports import write_report
 
 from tests.metrics.conftest import RUN_A, add_run, make_context

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.metrics.conftest import BagOfWordsEmbedder, add_run, make_context
 from workbench.metrics import compute_metrics, metric_frame, metric_infos
-from workbench.metrics.frame import originals_frame
+from workbench.metrics.metric_frame import originals_frame
 from workbench.metrics.similarity import pair_cosines
 from workbench.store import RunStore
 

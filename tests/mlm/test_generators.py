@@ -8,7 +8,7 @@ from workbench.engine import run_generation
 from workbench.generators import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
 from workbench.model import Corpus
-from workbench.overlap import absolute_overlap, partial_overlap
+from workbench.overlap_rules import absolute_overlap, partial_overlap
 from workbench.selection import in_context
 from workbench.selection import SelectionInput
 from workbench.store import RunStore

@@ -24,12 +24,12 @@ MLM_DIR = Path(workbench.mlm.__file__).parent
 @pytest.fixture
 def empty_cache(tmp_path, monkeypatch):
     """A cache without offline models, and a trainer that fails the test if anything calls it."""
-    import workbench.mlm.train
+    import workbench.mlm.train_offline
 
     def no_training(*args, **kwargs):
         raise AssertionError("a load started training an offline model")
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(workbench.mlm.train, "build_model", no_training)
+    monkeypatch.setattr(workbench.mlm.train_offline, "build_model", no_training)
     return tmp_path / "cache"
 
 
@@ -88,4 +88,4 @@ def test_the_mlm_modules_import_one_way():
             if other not in reach:
                 reach.add(other)
                 todo.append(other)
-    assert not reach & {"workbench.mlm.train", "workbench.mlm.offline_build", "workbench.mlm.evaluate"}
+    assert not reach & {"workbench.mlm.train_offline", "workbench.mlm.offline_build", "workbench.mlm.evaluate"}

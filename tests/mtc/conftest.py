@@ -50,7 +50,7 @@ def _emat_source_hash() -> str:
 def tab_checkpoint(offline_en):
     """SS-MTC on the offline English MLM over the TAB training split (cached)."""
     from workbench.emat.build import BuildRecipe, VocabularySettings, build_checkpoint
-    from workbench.emat.train import TrainSettings
+    from workbench.emat.train_phrases import TrainSettings
     from workbench.loaders import shipped_corpus
     from workbench.paths import cache_dir
     tab = shipped_corpus("tab-test")

@@ -34,7 +34,7 @@ def vocabulary(mlm):
 @pytest.mark.parametrize("train_head", [False, True])
 def test_training_changes_the_phrase_rows_and_never_the_encoder(tiny_bert, train_head):
     from workbench.emat.head import ExtendedHead
-    from workbench.emat.train import TrainSettings, train_phrase_rows
+    from workbench.emat.train_phrases import TrainSettings, train_phrase_rows
     from workbench.mlm.loading import load_masked_lm
     mlm = load_masked_lm(str(tiny_bert))
     before = {k: v.clone() for k, v in mlm.model.state_dict().items()}
@@ -62,7 +62,7 @@ def test_a_saved_and_reloaded_checkpoint_scores_exactly_as_trained(tiny_bert, tm
     from workbench.adapters.mlm_base import one_mask, window_parts
     from workbench.emat.checkpoint import load_checkpoint, save_checkpoint
     from workbench.emat.scorer import EmatScorer
-    from workbench.emat.train import TrainSettings, train_phrase_rows
+    from workbench.emat.train_phrases import TrainSettings, train_phrase_rows
     from workbench.mlm.loading import load_masked_lm
     mlm = load_masked_lm(str(tiny_bert))
     vocab = vocabulary(mlm)

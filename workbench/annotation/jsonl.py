@@ -64,7 +64,7 @@ def read_annotations(store: AnnotationStore, path: str | Path, annotator: str | 
         if run_id not in spans:
             spans[run_id] = _spans_of(store, run_id)
             if not spans[run_id]:
-                raise WorkbenchError(f"{here}: no run {run_id!r} with pseudonyms in {store.runs.path}")
+                raise WorkbenchError(f"{here}: no run {run_id!r} with pseudonyms in {store.run_store.path}")
         info = spans[run_id].get((doc_id, index))
         if info is None:
             raise WorkbenchError(f"{here}: document {doc_id}, span {index}: no pseudonym of run {run_id[:12]}")

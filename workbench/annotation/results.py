@@ -157,7 +157,7 @@ def write_table6_report(store: AnnotationStore, outdir: str | Path, run_ids: lis
 
     frame = annotation_frame(store, run_ids)
     if frame.empty:
-        raise WorkbenchError(f"no annotations in {store.runs.path}" + (" for these runs" if run_ids else "")
+        raise WorkbenchError(f"no annotations in {store.run_store.path}" + (" for these runs" if run_ids else "")
                              + "; tag pseudonyms first (dashboard Annotate page, or `workbench annotations import`)")
     if annotator and annotator not in set(frame["annotator"]):
         names = ", ".join(sorted(set(frame["annotator"])))

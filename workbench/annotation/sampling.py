@@ -46,7 +46,7 @@ class SampleRecipe:
 def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
     items: list[SampleItem] = []
     for run_id in recipe.runs:
-        run = store.run(run_id)
+        run = store.resolve_run(run_id)
         corpus = store.load_corpus(run.corpus_hash)
         order = {d.doc_id: i for i, d in enumerate(corpus.documents)}
         by_doc: dict[str, list[int]] = {}
@@ -85,8 +85,8 @@ def draw_named_sample(annotations, name: str, run_refs, per_run: int, unit: str 
     (`workbench annotations sample`). `annotations` is an AnnotationStore."""
     if unit not in UNITS:
         raise WorkbenchError(f"unit {unit!r} is none of {', '.join(UNITS)}")
-    recipe = SampleRecipe(tuple(resolve_run_ids(annotations.runs, run_refs) or ()), per_run, unit, seed)
-    items = draw_sample(annotations.runs, recipe)
+    recipe = SampleRecipe(tuple(resolve_run_ids(annotations.run_store, run_refs) or ()), per_run, unit, seed)
+    items = draw_sample(annotations.run_store, recipe)
     annotations.create_sample(name, items, recipe.to_dict())
     return items
 

@@ -71,11 +71,6 @@ class AnnotationStore:
         self.tagset = tagset or load_tagset()
         self.db = self.run_store.db
 
-    @property
-    def runs(self) -> RunStore:
-        """Deprecated name of `run_store` (it is a RunStore, not a list of runs)."""
-        return self.run_store
-
     def close(self) -> None:
         if self._owns:
             self.run_store.close()

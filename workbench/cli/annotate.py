@@ -85,7 +85,7 @@ def register(main: click.Group) -> None:
         from workbench.annotation.jsonl import export_annotations
         from workbench.annotation.sampling import resolve_run_ids
         store = annotation_store(store_path)
-        n = export_annotations(store, output, resolve_run_ids(store.runs, runs), list(annotators) or None)
+        n = export_annotations(store, output, resolve_run_ids(store.run_store, runs), list(annotators) or None)
         click.echo(f"wrote {n} annotations to {output}")
 
     @annotations.command("import")
@@ -118,7 +118,7 @@ def register(main: click.Group) -> None:
         from workbench.annotation.sampling import resolve_run_ids
         store = annotation_store(store_path)
         names = list(annotators) or None
-        summary = agreement.summarise(results.annotation_frame(store, resolve_run_ids(store.runs, runs), names), names)
+        summary = agreement.summarise(results.annotation_frame(store, resolve_run_ids(store.run_store, runs), names), names)
         for p in summary.pairs:
             click.echo(f"{p.a} × {p.b}: {p.n_items} pseudonyms, observed {p.observed:.3f}, "
                        f"Cohen's kappa {_kappa(p.kappa)}")
@@ -140,6 +140,6 @@ def register(main: click.Group) -> None:
         from workbench.annotation.results import write_table6_report
         from workbench.annotation.sampling import resolve_run_ids
         store = annotation_store(store_path)
-        report = write_table6_report(store, outdir, resolve_run_ids(store.runs, runs), annotator)
+        report = write_table6_report(store, outdir, resolve_run_ids(store.run_store, runs), annotator)
         click.echo(report.table.to_string(float_format=lambda v: f"{v:.4f}"))
         click.echo("wrote " + ", ".join(str(p) for p in report.paths))

@@ -30,7 +30,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench benchmark baselines --out out/baselines
         """
-        from workbench.benchmark import load_benchmark, run_benchmark, shipped_benchmarks
+        from workbench.benchmark_configs import load_benchmark, run_benchmark, shipped_benchmarks
 
         if name is None:
             for shipped in shipped_benchmarks():

@@ -47,7 +47,7 @@ def session_store() -> AnnotationStore:
     path = str(store_path())
     held = st.session_state.get("_wb_store")
     if held is None or held[0] != path:
-        st.session_state["_wb_store"] = (path, AnnotationStore(path))
+        st.session_state["_wb_store"] = (path, AnnotationStore(RunStore(path, create=False)))
     return st.session_state["_wb_store"][1]
 
 
@@ -63,13 +63,13 @@ def require_store() -> Path:
 
 @st.cache_data(show_spinner=False)
 def runs(path: str, version: tuple) -> list[RunRecord]:
-    with closing(RunStore(path)) as s:
+    with closing(RunStore(path, create=False)) as s:
         return s.runs()
 
 
 @st.cache_data(show_spinner=False)
 def runs_table(path: str, version: tuple) -> pd.DataFrame:
-    with closing(RunStore(path)) as s:
+    with closing(RunStore(path, create=False)) as s:
         rows = []
         for r in s.runs():
             rows.append({"run_id": r.run_id, "corpus": r.corpus_name, "generator": r.generator, "model": r.model,
@@ -84,7 +84,7 @@ def runs_table(path: str, version: tuple) -> pd.DataFrame:
 
 @st.cache_resource(show_spinner=False, max_entries=16)
 def corpus(path: str, corpus_hash: str):
-    with closing(RunStore(path)) as s:
+    with closing(RunStore(path, create=False)) as s:
         return s.load_corpus(corpus_hash)
 
 
@@ -92,7 +92,7 @@ def corpus(path: str, corpus_hash: str):
 def picks(path: str, run_id: str, version: tuple) -> dict[str, dict[int, tuple[str, bool]]]:
     """doc_id → span_index → (pseudonym, failed) for one run."""
     out: dict[str, dict[int, tuple[str, bool]]] = {}
-    with closing(RunStore(path)) as s:
+    with closing(RunStore(path, create=False)) as s:
         for p in s.predictions(run_id):
             out.setdefault(p.doc_id, {})[p.span_index] = (p.pseudonym, p.failed)
     return out
@@ -100,8 +100,8 @@ def picks(path: str, run_id: str, version: tuple) -> dict[str, dict[int, tuple[s
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def frame(path: str, run_ids: tuple[str, ...], version: tuple) -> pd.DataFrame:
-    from workbench.frame import run_frame
-    with closing(RunStore(path)) as s:
+    from workbench.tidy_frame import run_frame
+    with closing(RunStore(path, create=False)) as s:
         return run_frame(s, run_ids)
 
 

@@ -40,10 +40,10 @@ META_KEYS = ("run_id", "doc_id", "lang", "system", "originals")
 
 
 def _run_documents(store: AnnotationStore, run_id: str):
-    run = store.runs.run(run_id)
-    corpus = store.runs.load_corpus(run.corpus_hash)
+    run = store.run_store.resolve_run(run_id)
+    corpus = store.run_store.load_corpus(run.corpus_hash)
     picks: dict[str, dict[int, str]] = {}
-    for p in store.runs.predictions(run.run_id):
+    for p in store.run_store.predictions(run.run_id):
         picks.setdefault(p.doc_id, {})[p.span_index] = p.pseudonym
     return run, corpus, picks
 

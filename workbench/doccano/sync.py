@@ -100,7 +100,7 @@ class SyncResult:
 def sync(store: AnnotationStore, client: DoccanoClient, run_ref: str, *, project: str | None = None,
          annotator: str | None = None, annotators: dict[str, str] | None = None) -> SyncResult:
     """Push the run (id or prefix) if its project does not exist yet, then pull the project's annotations."""
-    name = project or project_name(store.runs.resolve_run(run_ref).run_id)
+    name = project or project_name(store.run_store.resolve_run(run_ref).run_id)
     created = None
     if not any(p.name == name for p in client.projects()):
         created = push(store, client, run_ref, annotator=annotator, name=name)

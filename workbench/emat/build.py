@@ -84,7 +84,7 @@ def build_checkpoint(recipe: BuildRecipe, out: str | Path, *, corpus: Corpus | N
 
     SS-MTC needs `corpus` (its documents are split by train_fraction); MTC reads CoNLL-U."""
     from workbench.emat.checkpoint import save_checkpoint
-    from workbench.emat.train import train_phrase_rows
+    from workbench.emat.train_phrases import train_phrase_rows
     from workbench.mlm.loading import load_masked_lm, resolve
     from workbench.signature import library_versions
 

@@ -2,7 +2,7 @@
 {doc_id: [[start, end, ENTITY_TYPE], …]}.
 
 This form has neither identifier_type nor entity_id: every span is one to replace, and
-entities are grouped by the rule in workbench.loaders.entities. Its 21 nested mentions
+entities are grouped by the rule in workbench.loaders.entity_grouping. Its 21 nested mentions
 are folded into their outer mention (see build_document's drop_nested).
 """
 

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import CorpusError
-from workbench.loaders.entities import inferred_entity_id
+from workbench.loaders.entity_grouping import inferred_entity_id
 from workbench.model import LANGUAGES, Document, Span
 
 

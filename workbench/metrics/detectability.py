@@ -16,7 +16,7 @@ import pandas as pd
 
 from workbench.metrics.base import CHANCE, MetricInfo
 from workbench.metrics.cache import content_hash
-from workbench.metrics.frame import document_views, runs_of
+from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "detectability"
 METRICS = (

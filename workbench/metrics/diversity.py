@@ -19,7 +19,7 @@ import re
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run
-from workbench.metrics.frame import originals_frame, placed_text
+from workbench.metrics.metric_frame import originals_frame, placed_text
 
 FAMILY = "diversity"
 METRICS = (

@@ -1,6 +1,6 @@
 """PII overlap between a pseudonym and its original span (003 §4 Experiment 1, Table 3).
 
-The string rules live in workbench.overlap (numerals excluded), shared with the leak
+The string rules live in workbench.overlap_rules (numerals excluded), shared with the leak
 guard so that a guarded run scores 0 partial overlap by construction. FAILED spans never
 overlap. Rates are over all spans of a run.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from workbench.metrics.base import LOWER, MetricInfo, per_run
-from workbench.overlap import absolute_overlap, partial_overlap
+from workbench.overlap_rules import absolute_overlap, partial_overlap
 
 FAMILY = "overlap"
 METRICS = (

@@ -16,7 +16,7 @@ import pandas as pd
 
 from workbench.errors import MissingExtra
 from workbench.metrics.base import HIGHER, MetricInfo
-from workbench.metrics.frame import document_views, runs_of
+from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "rouge"
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")

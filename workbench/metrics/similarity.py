@@ -18,7 +18,7 @@ import pandas as pd
 
 from workbench.metrics.base import HIGHER, MetricInfo, per_run
 from workbench.metrics.embedders import cosine_rows
-from workbench.metrics.frame import document_views
+from workbench.metrics.metric_frame import document_views
 
 FAMILY = "similarity"
 METRICS = (

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, MetricInfo
-from workbench.metrics.frame import document_views, runs_of
+from workbench.metrics.metric_frame import document_views, runs_of
 from workbench.metrics.similarity import pair_cosines
 from workbench.metrics.stopwords import is_content_word
 

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, MetricInfo, per_run
-from workbench.metrics.frame import document_views
+from workbench.metrics.metric_frame import document_views
 
 FAMILY = "upos"
 METRICS = (

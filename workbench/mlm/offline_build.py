@@ -34,7 +34,7 @@ def build_offline_model(lang: str) -> Path:
 
 
 def _build(lang: str, path: Path) -> None:
-    from workbench.mlm.train import build_model
+    from workbench.mlm.train_offline import build_model
     recipe = recipe_for(lang)
     tmp = path.with_name(path.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)

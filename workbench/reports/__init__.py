@@ -60,7 +60,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     """
     from workbench.metrics import MetricContext, compute_metrics, metric_infos
     from workbench.metrics.diversity import figure1_ratios
-    from workbench.metrics.frame import metric_frame
+    from workbench.metrics.metric_frame import metric_frame
     from workbench.reports import figures, tables
 
     formats = tuple(formats)
@@ -69,7 +69,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
         raise WorkbenchError(f"unknown report format(s) {', '.join(unknown)} (known: {', '.join(FORMATS)})")
     if not run_ids:
         raise WorkbenchError("no runs to report: give at least one run id")
-    records = [store.run(r) for r in run_ids]
+    records = [store.resolve_run(r) for r in run_ids]
     unfinished = [r.run_id for r in records if r.status != "complete"]
     if unfinished and not allow_incomplete:
         raise WorkbenchError(f"run(s) {', '.join(unfinished)} are not complete; finish them with the same "
@@ -109,7 +109,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
 
 
 def _overview(table: pd.DataFrame, described: str, formats) -> str:
-    from workbench.metrics.frame import is_original_run
+    from workbench.metrics.metric_frame import is_original_run
     from workbench.reports import tables
     parts = ["# Pseudonym Workbench report", "",
              f"{sum(not is_original_run(i) for i in table.index)} runs. Metric models: `{described}`.", ""]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.base import CHANCE
-from workbench.metrics.frame import is_original_run
+from workbench.metrics.metric_frame import is_original_run
 from workbench.reports.labels import mode_label, short_id, system_label
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from workbench.metrics.frame import is_original_run
+from workbench.metrics.metric_frame import is_original_run
 
 
 def system_label(row: pd.Series) -> str:

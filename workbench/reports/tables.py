@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from workbench.metrics import metric_infos
-from workbench.metrics.frame import is_original_run
+from workbench.metrics.metric_frame import is_original_run
 from workbench.reports.labels import mode_label, short_id, signature_lines, system_label
 
 

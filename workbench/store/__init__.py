@@ -397,11 +397,6 @@ class RunStore:
                                                    "; `workbench runs` lists them"))
         return found[0]
 
-    # Older names, kept for callers outside the store: `run` resolved a prefix, `find_run`
-    # looked up an exact id.
-    run = resolve_run
-    find_run = get_run
-
     @_reported
     def runs(self) -> list[RunRecord]:
         return self._select_runs()

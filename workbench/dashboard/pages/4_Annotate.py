@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from workbench.annotation.context import item_context
+from workbench.annotation.pseudonym_context import item_context
 from workbench.annotation.sampling import UNITS, SampleRecipe, draw_sample
 from workbench.annotation.storage import Annotation
 from workbench.annotation.tagset import guidelines_text
@@ -54,7 +54,7 @@ with st.sidebar.expander("New sample", expanded=not store.samples()):
         if st.form_submit_button("Draw sample"):
             try:
                 recipe = SampleRecipe(tuple(sample_runs), int(per_run), unit, int(seed))
-                items = draw_sample(store.runs, recipe)
+                items = draw_sample(store.run_store, recipe)
                 store.create_sample(sample_name, items, recipe.to_dict())
                 st.session_state["ann_sample"] = sample_name.strip()
                 st.success(f"sample {md(repr(sample_name))}: {len(items)} pseudonyms")
@@ -97,7 +97,7 @@ if pos >= size:
 
 item = items[pos]
 cache = st.session_state.setdefault("_ann_ctx_cache", {})
-ctx = item_context(store.runs, item.run_id, item.doc_id, item.span_index, window=2, _cache=cache)
+ctx = item_context(store.run_store, item.run_id, item.doc_id, item.span_index, window=2, _cache=cache)
 run = runs.get(item.run_id)
 previous = store.get((item.run_id, item.doc_id, item.span_index), name)
 

@@ -1,7 +1,7 @@
 """Entity-level coherence of a run (beyond 003; its SEM:CONTRADICTORY / MERGED-ENTITY errors).
 
 Entities are the frame's entity_id within one document (mentions of one real-world
-entity; formats without ids group identical mention texts, see workbench.loaders.entities).
+entity; formats without ids group identical mention texts, see workbench.loaders.entity_grouping).
 Pseudonyms are compared case- and space-insensitively.
     consistency   of the entities mentioned at least twice, the share whose mentions all
                   got the same pseudonym (a FAILED mention breaks consistency)
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
-from workbench.metrics.frame import runs_of
+from workbench.metrics.metric_frame import runs_of
 
 FAMILY = "entities"
 METRICS = (

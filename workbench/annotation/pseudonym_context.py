@@ -42,7 +42,7 @@ def item_context(store: RunStore, run_id: str, doc_id: str, span_index: int, win
                  _cache: dict | None = None) -> ItemContext:
     """`_cache` (optional, a dict) keeps loaded corpora and predictions across calls."""
     cache = _cache if _cache is not None else {}
-    run = cache.get(("run", run_id)) or cache.setdefault(("run", run_id), store.run(run_id))
+    run = cache.get(("run", run_id)) or cache.setdefault(("run", run_id), store.resolve_run(run_id))
     corpus = cache.get(("corpus", run.corpus_hash)) or cache.setdefault(("corpus", run.corpus_hash),
                                                                          store.load_corpus(run.corpus_hash))
     preds = cache.get(("preds", run.run_id))

@@ -1,6 +1,6 @@
 """The metric frame and the per-document views metrics need.
 
-`metric_frame` is workbench.frame.run_frame plus one column, `text`: the original
+`metric_frame` is workbench.tidy_frame.run_frame plus one column, `text`: the original
 document text (the same str object on every row of a document, so it costs a pointer
 per row). With it every metric is a pure function of one frame: the pseudonymised
 document, its sentences and its summaries are all derived from the frame alone.
@@ -35,7 +35,7 @@ def is_original_run(run_id) -> bool:
 
 
 def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
-    from workbench.frame import run_frame
+    from workbench.tidy_frame import run_frame
     frame = run_frame(store, list(run_ids))
     texts: dict[tuple[str, str], str] = {}
     for corpus_hash in frame["corpus_hash"].unique():
