@@ -22,7 +22,8 @@ APPLICATION_ID = 0x50574231
 
 # The tables every store has; a store missing one of them is damaged, never silently repaired.
 REQUIRED_TABLES = ("corpora", "documents", "spans", "runs", "span_upos", "predictions",
-                   "annotations", "annotation_log", "annotation_sample_info", "annotation_samples", "run_leases")
+                   "annotations", "annotation_log", "annotation_sample_info", "annotation_samples", "run_leases",
+                   "run_reports", "reid_results", "inference_results")
 # Tables a store written before schema versions has at least (annotation tables came later).
 LEGACY_TABLES = {"corpora", "documents", "spans", "runs", "span_upos", "predictions"}
 
@@ -127,6 +128,22 @@ def _migration_2(db: sqlite3.Connection) -> None:
     _backfill_signature_columns(db)
 
 
+# Migration 3 (issue 12, privacy): what an import aligned to the corpus, and the results of
+# the re-identification and inference attacks per document and per span.
+SCHEMA_3 = """
+CREATE TABLE run_reports (
+    run_id TEXT NOT NULL, kind TEXT NOT NULL, created REAL NOT NULL, body TEXT NOT NULL,
+    PRIMARY KEY (run_id, kind));
+CREATE TABLE reid_results (
+    run_id TEXT NOT NULL, attack_key TEXT NOT NULL, doc_id TEXT NOT NULL, true_rank INTEGER,
+    n_candidates INTEGER NOT NULL, top_guess TEXT,
+    PRIMARY KEY (run_id, attack_key, doc_id));
+CREATE TABLE inference_results (
+    run_id TEXT NOT NULL, attack_key TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
+    guesses TEXT NOT NULL, disclosed INTEGER NOT NULL,
+    PRIMARY KEY (run_id, attack_key, doc_id, span_index));
+"""
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3))
 VERSION = len(MIGRATIONS)
