@@ -135,8 +135,10 @@ CREATE TABLE run_reports (
     run_id TEXT NOT NULL, kind TEXT NOT NULL, created REAL NOT NULL, body TEXT NOT NULL,
     PRIMARY KEY (run_id, kind));
 CREATE TABLE reid_results (
-    run_id TEXT NOT NULL, attack_key TEXT NOT NULL, doc_id TEXT NOT NULL, true_rank INTEGER,
-    n_candidates INTEGER NOT NULL, top_guess TEXT,
+    run_id TEXT NOT NULL, attack_key TEXT NOT NULL, doc_id TEXT NOT NULL, attacker TEXT NOT NULL,
+    config TEXT NOT NULL, background TEXT NOT NULL, background_sha256 TEXT NOT NULL, text_sha256 TEXT NOT NULL,
+    individual TEXT, n_higher INTEGER, n_tied INTEGER, n_candidates INTEGER NOT NULL, top_guess TEXT,
+    created REAL NOT NULL,
     PRIMARY KEY (run_id, attack_key, doc_id));
 CREATE TABLE inference_results (
     run_id TEXT NOT NULL, attack_key TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,

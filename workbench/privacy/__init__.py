@@ -1,0 +1,1 @@
+"""Privacy measures over stored runs: re-identification risk (TRIR), inference attacks, imports of other systems."""
