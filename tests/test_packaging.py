@@ -19,6 +19,7 @@ SHIPPED_DATA = [
     "corpora/README.md",
     "corpora/pgv-pii/gv-pii-2.0_SweLLified.jsonl", "corpora/pgv-pii/LICENSE.txt",
     "corpora/tab/TAB_test_texts.json", "corpora/tab/TAB_test_spans.json", "corpora/tab/LICENSE.txt",
+    "corpora/tab-bk/TAB_test_BK_public.json", "corpora/tab-bk/LICENSE",
     "corpora/ud-pud/en/en_pud-ud-test.conllu", "corpora/ud-pud/en/LICENSE.txt",
     "corpora/ud-pud/sv/sv_pud-ud-test.conllu", "corpora/ud-pud/sv/LICENSE.txt",
     "annotations/tagset.json", "annotations/guidelines.md",
