@@ -1,0 +1,80 @@
+"""A tiny corpus about five individuals, its background knowledge, and runs written straight into a store.
+
+Every document is the same court-report template with the individual's own details in the
+annotated spans, so the spans are the only thing that ties a document to its individual's
+background text. A run whose pseudonyms are the original span texts (an `original`-like run)
+leaves every tie in place; suppression removes them all, and every document becomes the same
+text. The background holds one more individual than the corpus (TAE's "superset").
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+from workbench.loaders.validate import RawSpan, build_document
+from workbench.model import Corpus, Span
+from workbench.signature import RunSignature
+from workbench.store import RunRecord, RunStore, StoredPrediction
+
+TEMPLATE = ("The applicant, {name}, was born in {year} and lives in {city}. On {date} {name} was arrested by officers "
+            "of the {org} and taken to a police station in {city}. The applicant complained to the {org} that the "
+            "arrest had been unlawful.")
+PEOPLE = {
+    "doc-a": dict(name="Halvard Quist", year="1961", city="Trondheim", date="4 March 1999", org="Fjordvakt Directorate"),
+    "doc-b": dict(name="Mirela Ostrowska", year="1974", city="Bydgoszcz", date="12 June 2001", org="Wisła Border Guard"),
+    "doc-c": dict(name="Teodor Vancea", year="1958", city="Timișoara", date="30 October 1996",
+                  org="Banat Gendarmerie"),
+    "doc-d": dict(name="Aylin Karaduman", year="1983", city="Eskişehir", date="7 January 2005",
+                  org="Porsuk Security Office"),
+    "doc-e": dict(name="Rui Albergaria", year="1969", city="Guimarães", date="19 August 2003",
+                  org="Minho Customs Brigade"),
+}
+LABELS = {"name": "PERSON", "year": "DATETIME", "city": "LOC", "date": "DATETIME", "org": "ORG"}
+# Public texts: each mentions its individual's details in other sentences than the report's.
+BACKGROUND_TEMPLATE = ("CASE OF {name} v. THE STATE. The Court held that there had been a violation of Article 5 in "
+                       "respect of {name}, born in {year}, resident in {city}. The {org} had detained the applicant "
+                       "on {date}. The Court awards {name} just satisfaction.")
+EXTRA_INDIVIDUAL = ("doc-z", dict(name="Oskar Lindqvist", year="1990", city="Luleå", date="2 May 2010",
+                                  org="Norrbotten Harbour Police"))
+
+
+def corpus() -> Corpus:
+    docs = []
+    for doc_id, person in PEOPLE.items():
+        text = TEMPLATE.format(**person)
+        raw, cursor = [], 0
+        for field in ("name", "year", "city", "date", "name", "org", "city", "org"):
+            start = text.index(person[field], cursor)
+            raw.append(RawSpan(start, start + len(person[field]), LABELS[field]))
+            cursor = start + len(person[field])
+        docs.append(build_document("reid-tiny", doc_id, text, "en", raw))
+    return Corpus("reid-tiny", "tests/privacy/reid_helpers.py", tuple(docs))
+
+
+def background(path: Path, *, people=None) -> Path:
+    people = dict(PEOPLE if people is None else people)
+    people.setdefault(*EXTRA_INDIVIDUAL)
+    path.write_text(json.dumps({d: BACKGROUND_TEMPLATE.format(**p) for d, p in people.items()}, ensure_ascii=False),
+                    encoding="utf-8")
+    return path
+
+
+def write_run(store: RunStore, corpus: Corpus, name: str, replace: Callable[[Span], str], *,
+              complete: bool = True) -> str:
+    """A run whose pseudonym for each span is replace(span), written straight into the store."""
+    signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name, model="-",
+                             mode="external", upos_filter=False, tagger="", versions={}, source="imported",
+                             file_sha256=name)
+    store.save_corpus(corpus)
+    record = RunRecord(signature.run_id, signature, corpus.content_hash, corpus.name, name, "-", "external", False,
+                       {}, {}, {}, "running", corpus.n_slots, time.time(), None, "imported")
+    store.create_run(record)
+    predictions = [StoredPrediction(d.doc_id, i, replace(s), (replace(s),), None, None, False, "test", 0.0, 0)
+                   for d in corpus.documents for i, s in enumerate(d.spans) if s.mask]
+    store.add_predictions(signature.run_id, predictions if complete else predictions[:-1])
+    if complete:
+        store.finish_run(signature.run_id)
+    return signature.run_id

@@ -1,0 +1,60 @@
+"""`workbench privacy reid`: re-identification risk (TRIR, mean rank, rank <= k) of stored runs."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.cli._options import name_value_pairs, open_store, store_option
+
+
+def _privacy_group(main: click.Group) -> click.Group:
+    """The `privacy` group, shared by the privacy commands' modules: made by whichever registers first."""
+    group = main.commands.get("privacy")
+    if group is None:
+        @main.group("privacy")
+        def group() -> None:
+            """Privacy measures of stored runs: re-identification risk, inference attacks.
+
+            \b
+            Example:
+              workbench privacy reid 832a7ed4 --attacker retrieval
+            """
+    return group
+
+
+def register(main: click.Group) -> None:
+    from workbench.privacy.reid import ATTACKERS, DEFAULT_K
+
+    @_privacy_group(main).command("reid")
+    @click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
+    @click.option("--attacker", type=click.Choice(ATTACKERS), default="retrieval", show_default=True,
+                  help="retrieval: BM25 over the background texts (seconds); trained: a transformer classifier "
+                       "fine-tuned on them (TRI; trained once per background and settings, then cached).")
+    @click.option("-k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
+                  help="Report the share of documents whose individual the attacker ranks within k.")
+    @click.option("--background", type=click.Path(dir_okay=False), default=None,
+                  help="Background knowledge, JSON {individual (= doc_id): public text} (default: the corpus's "
+                       "shipped one; tab-test has one).")
+    @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
+                  help="Attacker setting, e.g. -o base_model=offline (trained) or -o k1=1.2 (retrieval); "
+                       "see docs/privacy.md.")
+    @store_option
+    def reid(run_ids, attacker, k, background, options, store_path) -> None:
+        """Re-identification risk of runs: TRIR (accuracy@1), mean rank of the true individual, share within rank k.
+
+        Each document is attacked as the run pseudonymised it; results are stored per
+        document and reused (an interrupted attack resumes).
+
+        \b
+        Example:
+          workbench privacy reid 832a7ed4 5be0c1aa --attacker retrieval -k 10
+          workbench privacy reid 832a7ed4 --attacker trained -o base_model=offline
+          workbench privacy reid 832a7ed4 --background my_background.json
+        """
+        from workbench.privacy.reid import reid_lines, reid_risk
+        store = open_store(store_path)
+        frame = reid_risk(store, run_ids, attacker=attacker, k=k, background=background,
+                          config=name_value_pairs(options, "-o/--option"), progress=True,
+                          log=lambda message: click.echo(message, err=True))
+        for line in reid_lines(store, frame):
+            click.echo(line)

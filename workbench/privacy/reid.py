@@ -1,0 +1,295 @@
+"""Re-identification risk of stored runs: TRIR, mean rank of the true individual, share within rank k.
+
+    reid_risk(store, ["a1b2c3"], attacker="retrieval", k=10)          # attack (or reuse), one row per run
+    stored_reid_risk(store)                                           # read what is stored, never attack
+
+An attacker (workbench.privacy.retrieval, workbench.privacy.trained) has learnt, from a
+background file of public texts about a superset of the corpus's individuals
+(workbench.privacy.background), to score every individual for a text. It is shown each
+document of a run as the run pseudonymised it (workbench.replace.pseudonymise: every
+span replaced by the run's pseudonym; an empty pseudonym removes the span) and ranks the
+individuals; the document's own individual is its doc_id.
+
+Per document the store keeps how many individuals scored above the true one (n_higher)
+and level with it (n_tied). Ties are resolved as a uniformly random choice among the
+tied, in expectation, so an attacker that learnt nothing scores TRIR = 1/n and mean rank
+(n+1)/2 rather than 1 or n:
+    hit      = 1/(n_tied+1) if n_higher == 0 else 0     -> TRIR = mean over documents (accuracy@1; 004 §4.2)
+    rank     = n_higher + 1 + n_tied/2                   -> mean rank (lower = more exposed)
+    rank<=k  = clip((k - n_higher)/(n_tied+1), 0, 1)     -> share within rank k (paper 001's k-anonymity view:
+                                                            a document is k-anonymous when its individual is
+                                                            NOT among the attacker's top k)
+A document whose individual has no background text counts as not re-identified in TRIR
+and rank<=k (as in TAE) and is left out of the mean rank; the frame says how many.
+
+Results are cached per (run, attack key): the key hashes the attacker, its settings and
+the background file's bytes; each row also holds the hash of the attacked text, so a
+run whose predictions changed is attacked again. Documents are attacked in batches, one
+transaction each: an interrupted attack resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import fields
+from pathlib import Path
+from typing import Callable, Mapping, Protocol, Sequence
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import InvalidValue, WorkbenchError
+from workbench.privacy.background import Background, load_background, resolve_background
+from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_rows
+from workbench.replace import pseudonymise
+from workbench.store import RunRecord, RunStore
+
+ATTACKERS = ("retrieval", "trained")
+DEFAULT_K = 10
+METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
+                  "n_without_background", "n_candidates", "background", "complete"]
+# Documents per transaction: small enough that an interrupted trained attack loses seconds.
+BATCH_DOCUMENTS = {"retrieval": 64, "trained": 8}
+
+
+class Attacker(Protocol):
+    """What reid_risk needs of an attacker: its settings (for the key) and scores per individual."""
+    name: str
+    background: Background
+
+    def describe(self) -> dict:
+        """JSON-able settings that, with the background's hash, determine the scores."""
+
+    def scores(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), len(background.individuals)); higher = more likely that individual."""
+
+
+def make_attacker(name: str, background: Background, options: Mapping[str, object] | None = None,
+                  lang: str = "en", *, log: Callable[[str], None] | None = None) -> Attacker:
+    """An attacker by name, configured from `options` (values may be strings, as typed after -o)."""
+    options = dict(options or {})
+    if name == "retrieval":
+        from workbench.privacy.retrieval import RetrievalAttacker, RetrievalConfig
+        return RetrievalAttacker(background, config_from(RetrievalConfig, options).resolved(lang))
+    if name == "trained":
+        from workbench.privacy.trained import TrainedAttacker, TrainedConfig
+        return TrainedAttacker(background, config_from(TrainedConfig, options), log=log)
+    raise WorkbenchError(f"unknown attacker {name!r} (known: {', '.join(ATTACKERS)})")
+
+
+def config_from(cls, options: Mapping[str, object]):
+    """A frozen config dataclass from name -> value, converting strings to each field's type."""
+    known = {f.name: f for f in fields(cls)}
+    values = {}
+    for name, value in options.items():
+        if name not in known:
+            raise InvalidValue(f"unknown option {name!r} for this attacker (known: {', '.join(known)})")
+        default = known[name].default
+        values[name] = _convert(name, value, type(default))
+    return cls(**values)
+
+
+def _convert(name: str, value: object, kind: type):
+    if not isinstance(value, str) or kind is str:
+        return value
+    try:
+        if kind is bool:
+            lowered = value.strip().lower()
+            if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise ValueError(value)
+            return lowered in ("true", "1", "yes", "on")
+        return kind(value)
+    except ValueError:
+        raise InvalidValue(f"option {name}={value!r} is not a {kind.__name__}") from None
+
+
+def attack_key(attacker: Attacker) -> str:
+    payload = json.dumps({"attacker": attacker.name, "config": attacker.describe(),
+                          "background": attacker.background.sha256}, sort_keys=True)
+    return f"{attacker.name}-{hashlib.sha256(payload.encode()).hexdigest()[:12]}"
+
+
+def rank_of(scores: np.ndarray, true_index: int) -> tuple[int, int]:
+    """(candidates scored above the true one, others scored exactly as high)."""
+    true = scores[true_index]
+    return int(np.sum(scores > true)), int(np.sum(scores == true)) - 1
+
+
+def attacked_texts(store: RunStore, run: RunRecord) -> dict[str, str]:
+    """doc_id -> the document as the run pseudonymised it (spans not to replace stay as they are)."""
+    if run.status != "complete":
+        done = store.count_predictions(run.run_id)
+        raise WorkbenchError(f"run {run.run_id} is not complete ({done}/{run.n_slots} spans generated); its "
+                             "missing spans would be attacked with their original text. Resume it first (run the "
+                             "same `workbench generate` command again)")
+    corpus = store.load_corpus(run.corpus_hash)
+    pseudonyms: dict[str, dict[int, str]] = {}
+    for p in store.predictions(run.run_id):
+        pseudonyms.setdefault(p.doc_id, {})[p.span_index] = p.pseudonym
+    return {d.doc_id: pseudonymise(d, pseudonyms.get(d.doc_id, {}))[0] for d in corpus.documents}
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _language(store: RunStore, run: RunRecord) -> str:
+    langs = Counter(lang for (lang,) in store.db.execute("SELECT lang FROM documents WHERE corpus_hash=?",
+                                                         (run.corpus_hash,)))
+    return langs.most_common(1)[0][0] if langs else "en"
+
+
+def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retrieval", k: int = DEFAULT_K,
+              background: str | Path | None = None, config: Mapping[str, object] | None = None,
+              progress: bool = False, log: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Attack each run's pseudonymised documents (reusing stored results) and return one row per run.
+
+    background: a JSON file {individual: text}; None takes the run's corpus's shipped one.
+    config: the attacker's options (RetrievalConfig / TrainedConfig fields). log: progress
+    and warnings (e.g. documents whose individual has no background text)."""
+    if attacker not in ATTACKERS:
+        raise WorkbenchError(f"unknown attacker {attacker!r} (known: {', '.join(ATTACKERS)})")
+    _check_k(k)
+    say = log or (lambda message: None)
+    runs = list({r.run_id: r for r in (store.resolve_run(i) for i in run_ids)}.values())
+    if not runs:
+        raise WorkbenchError("no runs given")
+    made: dict[tuple[str, str], tuple[Attacker, str]] = {}
+    done: list[tuple[str, str]] = []
+    for run in runs:
+        texts = attacked_texts(store, run)  # refuses an incomplete run before anything is trained
+        bk = load_background(resolve_background(run.corpus_name, background))
+        lang = _language(store, run)
+        if (bk.sha256, lang) not in made:
+            instance = make_attacker(attacker, bk, config, lang, log=log)
+            made[bk.sha256, lang] = (instance, attack_key(instance))
+        instance, key = made[bk.sha256, lang]
+        missing = bk.missing(texts)
+        if len(missing) == len(texts):
+            raise WorkbenchError(f"background knowledge {bk.path}: none of the {len(texts)} documents of run "
+                                 f"{run.run_id} ({run.corpus_name}) has its individual (doc_id) in it, e.g. "
+                                 f"{missing[0]!r}; is it the background of another corpus?")
+        if missing:
+            say(f"run {run.run_id[:12]}: {len(missing)} of {len(texts)} documents have no individual in "
+                f"{bk.path.name} and count as not re-identified: {', '.join(missing[:10])}"
+                + (" …" if len(missing) > 10 else ""))
+        _attack_run(store, run, texts, instance, key, bk, progress)
+        done.append((run.run_id, key))
+    wanted = set(done)
+    frame = rows_frame(store, [r for r, _ in done])
+    frame = frame[[(r, a) in wanted for r, a in zip(frame.run_id, frame.attack_key)]]
+    return _metrics(frame, k, _document_counts(store, runs))
+
+
+def _attack_run(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker, key: str,
+                bk: Background, progress: bool) -> None:
+    hashes = {d: _sha(t) for d, t in texts.items()}
+    cached = stored_rows(store, run.run_id, key)
+    todo = [d for d in texts if d not in cached or cached[d].text_sha256 != hashes[d]]
+    if not todo:
+        return
+    description = attacker.describe()
+    size = BATCH_DOCUMENTS.get(attacker.name, 16)
+    batches = [todo[i:i + size] for i in range(0, len(todo), size)]
+    if progress:
+        from tqdm import tqdm
+        batches = tqdm(batches, desc=f"{attacker.name} attack on {run.run_id[:12]}", unit="batch")
+    for batch in batches:
+        known = [d for d in batch if bk.index_of(d) is not None]
+        scores = attacker.scores([texts[d] for d in known]) if known else np.zeros((0, len(bk.individuals)))
+        rows = []
+        for doc_id in batch:
+            higher = tied = top = None
+            if doc_id in known:
+                row = scores[known.index(doc_id)]
+                higher, tied = rank_of(row, bk.index_of(doc_id))
+                top = bk.individuals[int(np.argmax(row))]
+            rows.append(new_row(run.run_id, key, doc_id, attacker.name, description, bk.label, bk.sha256,
+                                hashes[doc_id], doc_id if doc_id in known else None, higher, tied,
+                                len(bk.individuals), top))
+        save_rows(store, rows)
+
+
+def _check_k(k: int) -> None:
+    if not isinstance(k, int) or k < 1:
+        raise InvalidValue(f"k must be a whole number of at least 1, not {k!r}")
+
+
+def _document_counts(store: RunStore, runs: Sequence[RunRecord]) -> dict[str, int]:
+    return {r.run_id: store.db.execute("SELECT COUNT(*) FROM documents WHERE corpus_hash=?",
+                                       (r.corpus_hash,)).fetchone()[0] for r in runs}
+
+
+def per_document(frame: pd.DataFrame, k: int) -> pd.DataFrame:
+    """The stored rows with each document's expected hit, rank and rank<=k (see the module docstring)."""
+    out = frame.copy()
+    known = out["individual"].notna()
+    higher = pd.to_numeric(out["n_higher"], errors="coerce")
+    tied = pd.to_numeric(out["n_tied"], errors="coerce")
+    out["hit"] = np.where(known & (higher == 0), 1.0 / (tied + 1), 0.0)
+    out["rank"] = np.where(known, higher + 1 + tied / 2, np.nan)
+    out["rank_le_k"] = np.where(known, ((k - higher) / (tied + 1)).clip(0, 1), 0.0)
+    return out
+
+
+def _metrics(frame: pd.DataFrame, k: int, n_docs: Mapping[str, int]) -> pd.DataFrame:
+    if frame.empty:
+        return pd.DataFrame(columns=METRIC_COLUMNS)
+    docs = per_document(frame, k)
+    rows = []
+    for (run_id, key), group in docs.groupby(["run_id", "attack_key"], sort=False):
+        rows.append({"run_id": run_id, "attacker": group["attacker"].iloc[0], "attack_key": key,
+                     "trir": float(group["hit"].mean()), "mean_rank": float(group["rank"].mean()),
+                     "rank_le_k": float(group["rank_le_k"].mean()), "k": k, "n_documents": len(group),
+                     "n_without_background": int(group["individual"].isna().sum()),
+                     "n_candidates": int(group["n_candidates"].iloc[0]), "background": group["background"].iloc[0],
+                     "complete": len(group) == n_docs.get(run_id, -1)})
+    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+
+
+def stored_reid_risk(store: RunStore, run_ids: Sequence[str] | None = None, *, k: int = DEFAULT_K) -> pd.DataFrame:
+    """The metrics of every stored (run, attack key), without attacking anything (reports, dashboard).
+
+    Rows computed on a text the run no longer has (its predictions changed since) are left
+    out; `complete` is False when fewer than all the run's documents remain."""
+    _check_k(k)
+    runs = [store.resolve_run(i) for i in run_ids] if run_ids is not None else store.runs()
+    frame = rows_frame(store, [r.run_id for r in runs])
+    if frame.empty:
+        return pd.DataFrame(columns=METRIC_COLUMNS)
+    current = {}
+    for run in runs:
+        if run.run_id in set(frame.run_id) and run.status == "complete":
+            current.update({(run.run_id, d): _sha(t) for d, t in attacked_texts(store, run).items()})
+    fresh = [current.get((r, d)) == h for r, d, h in zip(frame.run_id, frame.doc_id, frame.text_sha256)]
+    return _metrics(frame[fresh], k, _document_counts(store, runs))
+
+
+def reid_documents(store: RunStore, run_id: str, attack_key: str | None = None, *, k: int = DEFAULT_K) -> pd.DataFrame:
+    """Per-document results of one run (every stored attack key, or one), with hit, rank and rank<=k."""
+    run = store.resolve_run(run_id)
+    frame = rows_frame(store, [run.run_id], attack_key)
+    return per_document(frame, k)[["run_id", "attack_key", "attacker", "doc_id", "individual", "top_guess",
+                                   "n_higher", "n_tied", "n_candidates", "hit", "rank", "rank_le_k"]]
+
+
+def reid_lines(store: RunStore, frame: pd.DataFrame) -> list[str]:
+    """The metrics frame as a table for a terminal (run, generator, corpus, TRIR, mean rank, rank<=k)."""
+    from workbench.terminal import printable
+    if frame.empty:
+        return ["no re-identification results"]
+    k = int(frame["k"].iloc[0])
+    lines = [f"{'run':<12} {'generator':<12} {'corpus':<16} {'attacker':<9} {'TRIR':>6} {'mean rank':>9} "
+             f"{f'rank<={k}':>9} {'docs':>5} {'of':>4}"]
+    for row in frame.itertuples():
+        run = store.get_run(row.run_id)
+        gen, corpus = (run.generator, run.corpus_name) if run else ("?", "?")
+        lines.append(f"{row.run_id[:12]:<12} {printable(gen)[:12]:<12} {printable(corpus)[:16]:<16} "
+                     f"{row.attacker:<9} {row.trir:>6.3f} {row.mean_rank:>9.2f} {row.rank_le_k:>9.3f} "
+                     f"{row.n_documents:>5} {row.n_candidates:>4}")
+    keys = sorted(set(frame["attack_key"]))
+    lines.append(f"attack key(s): {', '.join(keys)}; background: {printable(str(frame['background'].iloc[0]))}; "
+                 "TRIR and rank<=k: higher = more exposed; mean rank: lower = more exposed")
+    return lines

@@ -1,0 +1,348 @@
+"""The trained attacker: the TRI recipe of Manzanares-Salor et al. (2024), as paper 004 §4.2 uses it.
+
+A transformer classifier with one class per individual of the background file is
+fine-tuned on sliding windows of the background texts (each window labelled with its
+text's individual); optionally the base model first continues masked-LM pre-training on
+the same windows. A pseudonymised document is cut into windows the same way, the
+classifier's logits are summed over its windows (as TAE does), and the individuals are
+ranked by that sum.
+
+Users' default base model: `distilbert-base-uncased` (TRI's and TAE's default), from the
+local Hugging Face cache or the hub; any local model directory works, and `offline`
+names the offline English encoder of this repository (workbench.mlm.offline: MiniLM-L6
+with an MLM head, 22.7M parameters), the stand-in here, where there is no model hub.
+
+Settings that differ from TAE's TRI defaults, to keep training to minutes on two CPU
+cores (docs/privacy.md gives the measured figures): one fine-tuning epoch instead of
+15 (with a larger learning rate for the new classification head); no masked-LM
+pre-training unless asked (`pretrain_epochs`); no NER-masked copy of the background
+and no lemmatising "curation" (both need spaCy's en_core_web_lg, not installable here);
+no choice of the best epoch by accuracy on the attacked documents (TAE selects the epoch
+on the anonymisations it then scores, which flatters the attacker). Window 100 tokens
+with 25 overlapping, batch 16, constant learning rate: as TAE.
+
+The trained model is cached under workbench.paths.cache_dir()/privacy, keyed on the
+background file's hash, these settings and the base model, so later runs are scored
+without retraining. A build runs under a file lock into a temporary folder renamed into
+place when complete.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from workbench.errors import InvalidValue, MissingExtra, WorkbenchError
+from workbench.paths import cache_dir
+from workbench.privacy.background import Background
+
+DEFAULT_BASE_MODEL = "distilbert-base-uncased"
+OFFLINE = "offline"
+INFO_FILE = "attacker.json"
+
+
+@dataclass(frozen=True, slots=True)
+class TrainedConfig:
+    base_model: str = DEFAULT_BASE_MODEL  # hub id, local directory, or "offline"
+    window: int = 100  # tokens per window, special tokens included (TAE: "100-25")
+    overlap: int = 25  # tokens shared with the previous window
+    epochs: float = 1.0  # fine-tuning passes over the background windows (TAE: 15)
+    batch_size: int = 16
+    learning_rate: float = 1e-4  # encoder (TAE: 5e-5)
+    head_learning_rate: float = 2e-3  # the new classification layers
+    max_windows: int = 0  # per individual, evenly spaced (0: all); bounds time on very long texts
+    pretrain_epochs: float = 0.0  # masked-LM pre-training on the same windows first (TAE: 3, 512-token windows)
+    mlm_probability: float = 0.15
+    seed: int = 0
+    device: str = "cpu"
+
+    def __post_init__(self) -> None:
+        if self.window < 8:
+            raise InvalidValue(f"window must be at least 8 tokens, not {self.window}")
+        if not 0 <= self.overlap < self.window - 4:  # 4: room for the special tokens and a stride of 2 at least
+            raise InvalidValue(f"overlap must be at least 0 and below window - 4 ({self.window - 4}), "
+                               f"not {self.overlap}")
+        if self.epochs <= 0 or self.pretrain_epochs < 0:
+            raise InvalidValue(f"epochs must be above 0 and pretrain_epochs at least 0, not {self.epochs} / "
+                               f"{self.pretrain_epochs}")
+        if self.batch_size < 1 or self.max_windows < 0:
+            raise InvalidValue(f"batch_size must be at least 1 and max_windows at least 0, not {self.batch_size} / "
+                               f"{self.max_windows}")
+        if self.learning_rate <= 0 or self.head_learning_rate <= 0 or not 0 < self.mlm_probability < 1:
+            raise InvalidValue("learning rates must be above 0 and mlm_probability between 0 and 1")
+
+
+def _torch():
+    try:
+        import torch
+        import transformers
+    except ModuleNotFoundError as exc:
+        raise MissingExtra("the trained re-identification attacker", "mlm", exc.name) from None
+    transformers.utils.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+    return torch
+
+
+def resolve_base(ref: str) -> Path:
+    """A local directory for the base model: `offline`, a directory, or a hub id already downloaded
+    (or downloadable). Never trains: a missing offline model names its build command."""
+    if ref == OFFLINE:
+        from workbench.mlm.offline import offline_model_path
+        return offline_model_path("en")
+    local = Path(ref).expanduser()
+    if local.is_dir():
+        return local
+    try:
+        from huggingface_hub import snapshot_download
+        return Path(snapshot_download(ref, local_files_only=True))
+    except Exception:
+        pass
+    import os
+    from urllib.parse import urlparse
+    from workbench.mlm.loading import _reachable
+    host = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co")).hostname or "huggingface.co"
+    if not (os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE")) and _reachable(host):
+        try:
+            from huggingface_hub import snapshot_download
+            return Path(snapshot_download(ref))
+        except Exception as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise WorkbenchError(f"cannot download the base model {ref!r} ({first[:200]})") from None
+    raise WorkbenchError(f"the base model {ref!r} is neither a local directory nor in the local Hugging Face cache, "
+                         f"and the hub cannot be reached; give a local model directory with -o base_model=PATH, or "
+                         f"-o base_model={OFFLINE} for the offline test encoder (`workbench mlm build-offline`)")
+
+
+def base_fingerprint(path: Path) -> str:
+    """Identifies the base weights: its config and the names and sizes of its weight files."""
+    h = hashlib.sha256()
+    config = path / "config.json"
+    h.update(config.read_bytes() if config.is_file() else b"")
+    for f in sorted(path.iterdir()):
+        if f.suffix in (".safetensors", ".bin", ".json", ".txt", ".model") and f.name != "config.json":
+            h.update(f"{f.name}:{f.stat().st_size}".encode())
+    return h.hexdigest()[:16]
+
+
+def special_frame(tokenizer) -> tuple[list[int], list[int]]:
+    """The special tokens the tokenizer puts before and after one sequence ([CLS] … [SEP], <s> … </s>)."""
+    plain = tokenizer("a", add_special_tokens=False)["input_ids"]
+    framed = tokenizer("a", add_special_tokens=True)["input_ids"]
+    for at in range(len(framed) - len(plain) + 1):
+        if framed[at:at + len(plain)] == plain:
+            return framed[:at], framed[at + len(plain):]
+    raise WorkbenchError(f"cannot tell where {type(tokenizer).__name__} puts its special tokens")
+
+
+def windows(tokenizer, text: str, window: int, overlap: int) -> list[list[int]]:
+    """Token windows of `text` (special tokens included), each sharing `overlap` tokens with the one before."""
+    ids = tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"]
+    prefix, suffix = special_frame(tokenizer)
+    body = window - len(prefix) - len(suffix)
+    stride = body - overlap
+    starts = [0]
+    while starts[-1] + body < len(ids):
+        starts.append(starts[-1] + stride)
+    return [prefix + ids[s:s + body] + suffix for s in starts]
+
+
+def _spread(items: list, n: int) -> list:
+    """At most n items, evenly spaced (first and last kept)."""
+    if n <= 0 or len(items) <= n:
+        return items
+    picks = np.linspace(0, len(items) - 1, n).round().astype(int)
+    return [items[i] for i in picks]
+
+
+def _batch(torch, rows: list[list[int]], pad_id: int):
+    width = max(len(r) for r in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for i, r in enumerate(rows):
+        ids[i, :len(r)] = torch.tensor(r, dtype=torch.long)
+        mask[i, :len(r)] = 1
+    return ids, mask
+
+
+class TrainedAttacker:
+    """The TRI classifier; trained (or loaded from the cache) on first use."""
+
+    name = "trained"
+
+    def __init__(self, background: Background, config: TrainedConfig,
+                 log: Callable[[str], None] | None = None) -> None:
+        self.background = background
+        self.config = config
+        self.log = log or (lambda message: None)
+        self.base_path = resolve_base(config.base_model)
+        self._base_id = base_fingerprint(self.base_path)
+        self._model = self._tokenizer = None
+
+    def describe(self) -> dict:
+        return {**asdict(self.config), "base_model": self.config.base_model, "base_weights": self._base_id,
+                "recipe": "tri-1"}
+
+    @property
+    def model_dir(self) -> Path:
+        payload = json.dumps({"config": self.describe(), "background": self.background.sha256}, sort_keys=True)
+        return cache_dir() / "privacy" / f"trained-{hashlib.sha256(payload.encode()).hexdigest()[:12]}"
+
+    @property
+    def is_built(self) -> bool:
+        return (self.model_dir / INFO_FILE).is_file()
+
+    def build(self) -> Path:
+        """The trained model's directory, training it first (minutes) if it is not cached."""
+        path = self.model_dir
+        if (path / INFO_FILE).is_file():
+            return path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path.with_name(path.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be training the same attacker
+            if not (path / INFO_FILE).is_file():
+                tmp = path.with_name(path.name + ".partial")
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir(parents=True)
+                info = self._train(tmp)
+                (tmp / INFO_FILE).write_text(json.dumps(info, indent=2, ensure_ascii=False))
+                shutil.rmtree(path, ignore_errors=True)
+                tmp.rename(path)
+        return path
+
+    def info(self) -> dict:
+        return json.loads((self.build() / INFO_FILE).read_text())
+
+    # -- training ----------------------------------------------------------------------
+    def _windows(self, tokenizer) -> tuple[list[list[int]], list[int]]:
+        rows, labels = [], []
+        cfg = self.config
+        for label, text in enumerate(self.background.texts):
+            mine = _spread(windows(tokenizer, text, cfg.window, cfg.overlap), cfg.max_windows)
+            rows.extend(mine)
+            labels.extend([label] * len(mine))
+        return rows, labels
+
+    def _train(self, out: Path) -> dict:
+        torch = _torch()
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        cfg = self.config
+        torch.manual_seed(cfg.seed)
+        started = time.time()
+        tokenizer = AutoTokenizer.from_pretrained(self.base_path)
+        if cfg.window > tokenizer.model_max_length:
+            raise InvalidValue(f"window {cfg.window} is longer than the base model's limit "
+                               f"({tokenizer.model_max_length} tokens)")
+        rows, labels = self._windows(tokenizer)
+        n = len(self.background.individuals)
+        self.log(f"training the trained attacker: {n} individuals, {len(rows)} windows of {cfg.window} tokens, "
+                 f"base {cfg.base_model} …")
+        base, pretrain = self.base_path, None
+        if cfg.pretrain_epochs > 0:
+            pretrain = self._pretrain(torch, tokenizer, rows, out / "mlm")
+            base = out / "mlm"
+        model, loading = AutoModelForSequenceClassification.from_pretrained(
+            base, num_labels=n, id2label=dict(enumerate(self.background.individuals)),
+            label2id={name: i for i, name in enumerate(self.background.individuals)}, output_loading_info=True)
+        model.to(cfg.device)
+        steps, losses = self._fit(torch, model, rows, labels, tokenizer.pad_token_id, set(loading["missing_keys"]))
+        model.save_pretrained(out)
+        tokenizer.save_pretrained(out)
+        shutil.rmtree(out / "mlm", ignore_errors=True)
+        info = {"individuals": list(self.background.individuals), "background": self.background.label,
+                "background_sha256": self.background.sha256, "config": self.describe(), "windows": len(rows),
+                "steps": steps, "loss_first_last": [round(losses[0], 3), round(float(np.mean(losses[-20:])), 3)],
+                "pretrain": pretrain, "seconds": round(time.time() - started, 1)}
+        self.log(f"trained attacker built in {info['seconds']:.0f} s ({steps} steps; loss "
+                 f"{info['loss_first_last'][0]} → {info['loss_first_last'][1]}); cached at {out.name}")
+        return info
+
+    def _order(self, torch, n_rows: int, epochs: float) -> list[int]:
+        """Shuffled window indices for `epochs` passes (a fraction of a pass takes a prefix)."""
+        g = torch.Generator().manual_seed(self.config.seed)
+        order: list[int] = []
+        while len(order) < epochs * n_rows:
+            order.extend(torch.randperm(n_rows, generator=g).tolist())
+        return order[:max(1, round(epochs * n_rows))]
+
+    def _fit(self, torch, model, rows, labels, pad_id, new: set[str]) -> tuple[int, list[float]]:
+        """Fine-tune: the layers the base lacked (classifier, and a pooler an MLM checkpoint has not) learn at
+        head_learning_rate, the pre-trained encoder at learning_rate."""
+        cfg = self.config
+        head = [p for name, p in model.named_parameters() if name in new]
+        body = [p for name, p in model.named_parameters() if name not in new]
+        optimiser = torch.optim.AdamW([{"params": body, "lr": cfg.learning_rate},
+                                       {"params": head, "lr": cfg.head_learning_rate}], weight_decay=0.0)
+        model.train()
+        order, losses = self._order(torch, len(rows), cfg.epochs), []
+        target = torch.tensor(labels, dtype=torch.long)
+        for start in range(0, len(order), cfg.batch_size):
+            pick = order[start:start + cfg.batch_size]
+            ids, mask = _batch(torch, [rows[i] for i in pick], pad_id)
+            out = model(input_ids=ids.to(cfg.device), attention_mask=mask.to(cfg.device),
+                        labels=target[pick].to(cfg.device))
+            out.loss.backward()
+            optimiser.step()
+            optimiser.zero_grad()
+            losses.append(float(out.loss))
+        model.eval()
+        return len(losses), losses
+
+    def _pretrain(self, torch, tokenizer, rows, out: Path) -> dict:
+        from transformers import AutoModelForMaskedLM, DataCollatorForLanguageModeling
+        cfg = self.config
+        if tokenizer.mask_token_id is None:
+            raise WorkbenchError(f"the base model {cfg.base_model} has no mask token: it cannot be pre-trained as a "
+                                 "masked LM (set -o pretrain_epochs=0)")
+        mlm = AutoModelForMaskedLM.from_pretrained(self.base_path).to(cfg.device)
+        collate = DataCollatorForLanguageModeling(tokenizer, mlm_probability=cfg.mlm_probability)
+        optimiser = torch.optim.AdamW(mlm.parameters(), lr=cfg.learning_rate, weight_decay=0.0)
+        mlm.train()
+        order, losses = self._order(torch, len(rows), cfg.pretrain_epochs), []
+        for start in range(0, len(order), cfg.batch_size):
+            batch = collate([{"input_ids": rows[i]} for i in order[start:start + cfg.batch_size]])
+            out = mlm(**{k: v.to(cfg.device) for k, v in batch.items()})
+            out.loss.backward()
+            optimiser.step()
+            optimiser.zero_grad()
+            losses.append(float(out.loss))
+        mlm.save_pretrained(out)
+        return {"steps": len(losses), "loss_first_last": [round(losses[0], 3), round(float(np.mean(losses[-20:])), 3)]}
+
+    # -- attacking ---------------------------------------------------------------------
+    def _load(self):
+        if self._model is None:
+            torch = _torch()
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+            path = self.build()
+            stored = json.loads((path / INFO_FILE).read_text())["individuals"]
+            if stored != list(self.background.individuals):
+                raise WorkbenchError(f"the cached attacker {path} was trained on other individuals; delete it")
+            self._tokenizer = AutoTokenizer.from_pretrained(path)
+            self._model = AutoModelForSequenceClassification.from_pretrained(path).to(self.config.device).eval()
+            self._torch = torch
+        return self._model, self._tokenizer
+
+    def scores(self, texts: Sequence[str], *, batch_windows: int = 64) -> np.ndarray:
+        """(len(texts), n_individuals): each text's classifier logits summed over its windows."""
+        model, tokenizer = self._load()
+        torch, cfg = self._torch, self.config
+        rows, owner = [], []
+        for i, text in enumerate(texts):
+            mine = windows(tokenizer, text, cfg.window, cfg.overlap)
+            rows.extend(mine)
+            owner.extend([i] * len(mine))
+        out = np.zeros((len(texts), len(self.background.individuals)), dtype=np.float64)
+        with torch.inference_mode():
+            for start in range(0, len(rows), batch_windows):
+                ids, mask = _batch(torch, rows[start:start + batch_windows], tokenizer.pad_token_id)
+                logits = model(input_ids=ids.to(cfg.device), attention_mask=mask.to(cfg.device)).logits
+                np.add.at(out, np.asarray(owner[start:start + batch_windows]), logits.double().cpu().numpy())
+        return out
