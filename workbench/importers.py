@@ -1,12 +1,21 @@
 """Importing another system's replacements as a run, so the workbench can score them.
 
-The input is the INTACT-style JSON the workbench also exports (`workbench export
---format intact`): `{doc_id: [[start, end, replacement], …], …}` with the corpus's
-original character offsets. Every entry must name a span of the corpus exactly, every
-span to replace must get one replacement (unless missing="original" keeps the original
-text, which then counts as a leak), and "[FAILED]" marks a span the system gave up on.
+The input is the INTACT/TAE JSON the workbench also exports (`workbench export --format
+intact`): `{doc_id: [[start, end, replacement], …], …}` with the corpus's original
+character offsets, or a TAB-style masking file `{doc_id: [[start, end], …]}` (every entry
+a suppression). Real files of other systems list nested mentions, repeated entries, empty
+replacements (suppression), descending offsets and spans of their own detector: each
+entry is aligned to the corpus's spans by the rule in workbench.alignment, and what was
+matched, folded, deduplicated and left over is reported (printed by `import-run` and stored
+with the run in `run_reports`). Only what is genuinely ambiguous (two replacements for one
+span) is refused. "[FAILED]" marks a span the system gave up on.
 
-The whole file is validated before anything is written; an error names the file, the
+strict=True (`--strict`) keeps the older rule (validate below): every entry must be one
+corpus span exactly, listed once, with a non-empty replacement, and every span to replace
+must get one (unless missing="original" keeps the original text, which then counts as a
+leak).
+
+The whole file is checked before anything is written; an error names the file, the
 document and the entry. The run is stored with source='imported', a signature holding
 the file's hash, and the original spans' UPOS tagged as for a generated run, so every
 metric treats it exactly like a native run.
@@ -21,11 +30,14 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench import alignment
+from workbench.alignment import AlignmentReport, Entry, read_entry
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.generators.base import FAILED
 from workbench.model import Corpus
 from workbench.signature import IMPORTED, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction
+from workbench.store.run_reports import ALIGNMENT, save_run_report
 
 MISSING = ("error", "original")
 
@@ -36,6 +48,7 @@ class ImportedSpan:
     span_index: int
     replacement: str
     missing: bool  # not in the file; the original text stands
+    note: str = "imported"
 
 
 class _Duplicate(ValueError):
@@ -75,7 +88,8 @@ def _read(path: Path) -> tuple[dict, str]:
 
 
 def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error") -> list[ImportedSpan]:
-    """Every replacement, checked against the corpus; raises CorpusError at the first problem."""
+    """The strict rule (`--strict`): every entry one corpus span exactly, listed once, with a
+    non-empty replacement; raises CorpusError at the first problem."""
     if missing not in MISSING:
         raise ValueError(f"missing must be one of {MISSING}")
     path = str(path)
@@ -108,7 +122,8 @@ def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error
             if not all(isinstance(x, int) and not isinstance(x, bool) for x in (start, end)):
                 raise CorpusError(path, "offsets must be integers", doc_id=doc.doc_id, span=where)
             if not isinstance(replacement, str) or not replacement.strip():
-                raise CorpusError(path, "the replacement must be a non-empty string", doc_id=doc.doc_id, span=where)
+                raise CorpusError(path, "the replacement must be a non-empty string (without --strict an empty "
+                                        "one is read as suppression)", doc_id=doc.doc_id, span=where)
             problem = _unstorable(replacement)
             if problem:
                 raise CorpusError(path, f"the replacement {problem}", doc_id=doc.doc_id, span=where)
@@ -128,7 +143,7 @@ def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error
             if index in given:
                 out.append(ImportedSpan(doc.doc_id, index, given[index], False))
             elif missing == "original":
-                out.append(ImportedSpan(doc.doc_id, index, span.text, True))
+                out.append(ImportedSpan(doc.doc_id, index, span.text, True, "not replaced: original kept"))
             else:
                 raise CorpusError(path, "no replacement for this span; use --missing original to keep it",
                                   doc_id=doc.doc_id, span=f"#{index} [{span.start}, {span.end}) {span.text!r}")
@@ -159,13 +174,81 @@ def _nearest(doc, start: int) -> str:
     return f"nearest: #{i} [{s.start}, {s.end}) {s.text!r}"
 
 
+def strict_report(path: str | Path, data: dict, corpus: Corpus, spans: list[ImportedSpan]) -> AlignmentReport:
+    """The alignment report of a file the strict rule accepted: every entry matched exactly."""
+    report = AlignmentReport(str(Path(path).name), corpus.name, strict=True)
+    report.entries_read = sum(len(v) for v in data.values() if isinstance(v, list))
+    report.entries[alignment.MATCHED] = sum(not s.missing for s in spans)
+    report.spans[alignment.WHOLE] = report.entries[alignment.MATCHED]
+    report.spans[alignment.NOT_COVERED] = sum(s.missing for s in spans)
+    report.documents_in_file = len(data)
+    report.documents_not_in_file = [d.doc_id for d in corpus.documents if d.doc_id not in data]
+    return report
+
+
+def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "original"
+               ) -> tuple[list[ImportedSpan], AlignmentReport]:
+    """Every entry aligned to the corpus by workbench.alignment's rule; raises CorpusError for
+    what cannot be read or is ambiguous, naming file, document and entry."""
+    if missing not in MISSING:
+        raise ValueError(f"missing must be one of {MISSING}")
+    path = str(path)
+    docs = {d.doc_id: d for d in corpus.documents}
+    report = AlignmentReport(Path(path).name, corpus.name)
+    report.documents_in_file = len(data)
+    report.documents_not_in_corpus = [k for k in data if k not in docs]
+    if not any(k in docs for k in data):
+        unknown = report.documents_not_in_corpus
+        raise CorpusError(path, f"no such document in corpus {corpus.name}: the file lists none of its documents "
+                                f"({len(unknown)} unknown id(s); first ones: {', '.join(map(str, unknown[:3]))})",
+                          doc_id=str(unknown[0]) if unknown else None)
+    report.documents_not_in_file = [d.doc_id for d in corpus.documents if d.doc_id not in data]
+    out: list[ImportedSpan] = []
+    masking = True
+    for doc in corpus.documents:
+        listed = data.get(doc.doc_id, [])
+        if not isinstance(listed, list):
+            raise CorpusError(path, f"expected a list of [start, end, replacement], found {type(listed).__name__}",
+                              doc_id=doc.doc_id)
+        entries: list[Entry] = [read_entry(path, doc.doc_id, n, raw, _unstorable) for n, raw in enumerate(listed)]
+        report.entries_read += len(entries)
+        masking = masking and all(e.masking for e in entries)
+        aligned = alignment.align_document(path, doc, entries)
+        report.add(aligned)
+        for index in doc.masked_spans:
+            span = doc.spans[index]
+            result = aligned.spans.get(index)
+            if result is not None:
+                note = "imported" if result.whole else "imported: spliced (part of the span's text kept)"
+                out.append(ImportedSpan(doc.doc_id, index, result.replacement, False, note))
+            elif missing == "original":
+                out.append(ImportedSpan(doc.doc_id, index, span.text, True, "not replaced: original kept"))
+            else:
+                n = report.spans[alignment.NOT_COVERED]
+                raise CorpusError(path, f"no entry of the file meets this span ({n} such span(s) so far); use "
+                                        "--missing original to keep their text (they then count as leaks)",
+                                  doc_id=doc.doc_id, span=f"#{index} [{span.start}, {span.end}) {span.text!r}")
+    report.masking_file = masking and report.entries_read > 0
+    return out, report
+
+
 def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, name: str = "imported",
-               mode: str = "external", upos_filter: bool = False, missing: str = "error") -> RunRecord:
-    """Validate the file against the corpus, then store it as one complete run (or return the
-    run already imported from the same file and settings)."""
+               mode: str = "external", upos_filter: bool = False, missing: str | None = None,
+               strict: bool = False) -> RunRecord:
+    """Check the file against the corpus (aligned by workbench.alignment, or exactly with
+    strict=True), then store it as one complete run with its alignment report (or return the
+    run already imported from the same file and settings).
+
+    missing: what a span no entry meets gets: "original" (its text kept; the default) or
+    "error"; with strict=True the default is "error", as before the alignment rule."""
     path = Path(path)
+    missing = missing or ("error" if strict else "original")
     data, file_hash = _read(path)
-    spans = validate(path, data, corpus, missing)
+    if strict:
+        spans = validate(path, data, corpus, missing)
+        report = strict_report(path, data, corpus, spans)
+    else:
+        spans, report = align_file(path, data, corpus, missing)
     if not name or "|" in name or not name.isprintable():
         # isprintable: no control characters, line breaks or lone surrogates in captions and listings
         shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -191,15 +274,15 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
         if existing is not None:  # an import that died half-way: start it again
             store.delete_run(run_id)
         record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, name, path.name, mode, upos_filter,
-                           {"file": str(path), "missing": missing}, {}, versions, "running", corpus.n_slots,
-                           time.time(), None, IMPORTED)
+                           {"file": str(path), "missing": missing, "strict": strict}, {}, versions, "running",
+                           corpus.n_slots, time.time(), None, IMPORTED)
         store.create_run(record)
         try:
             store.add_predictions(run_id, [
                 StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
-                                 s.replacement == FAILED, "not replaced: original kept" if s.missing else "imported",
-                                 0.0, 0)
+                                 s.replacement == FAILED, s.note, 0.0, 0)
                 for s in spans])
+            save_run_report(store, run_id, ALIGNMENT, report.body())
             store.finish_run(run_id)
         except BaseException:
             store.delete_run(run_id)

@@ -48,10 +48,12 @@ BAD = [
 
 @pytest.mark.parametrize("breaks, message, doc_id", BAD, ids=[b[1][:24] for b in BAD])
 def test_bad_files_are_refused_and_nothing_is_stored(tmp_path, store, tiny_corpus, breaks, message, doc_id):
+    """The strict rule (`--strict`, the importer before issue 12); the alignment rule's own
+    refusals are in tests/privacy/test_import_alignment.py."""
     data = breaks(_intact(tiny_corpus))
     path = _write(tmp_path, data if isinstance(data, str) else json.dumps(data))
     with pytest.raises(CorpusError, match=message.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")) as err:
-        import_run(store, path, tiny_corpus, tagger=WordListTagger())
+        import_run(store, path, tiny_corpus, tagger=WordListTagger(), strict=True)
     assert str(path) in str(err.value)
     if doc_id:
         assert f"document {doc_id}" in str(err.value)

@@ -18,31 +18,44 @@ def register(main: click.Group) -> None:
     @click.option("--mode", default="external", show_default=True,
                   help="The external system's mode, for the tables (e.g. maskL, repL).")
     @click.option("--upos-filter", is_flag=True, help="Mark the external run as UPOS-filtered (tables only).")
-    @click.option("--missing", type=click.Choice(MISSING), default="error", show_default=True,
-                  help="A span with no replacement: stop with an error, or keep its original text.")
+    @click.option("--missing", type=click.Choice(MISSING), default=None,
+                  help="A span no entry meets: keep its original text (default; it counts as a leak), or stop "
+                       "with an error (default with --strict).")
+    @click.option("--strict", is_flag=True,
+                  help="The exact rule: every entry one corpus span, listed once, non-empty; no alignment.")
     @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True,
                   help="UPOS tagger for the original spans (as for generated runs).")
     @store_option
     def import_run(file, corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, name,
-                   mode, upos_filter, missing, tagger, store_path) -> None:
+                   mode, upos_filter, missing, strict, tagger, store_path) -> None:
         """Import {doc_id: [[start, end, replacement], ...]} against a corpus as a run.
 
-        The offsets are the corpus's original character offsets (the format
-        `workbench export --format intact` writes). The file is checked in full
-        before anything is stored; errors name the file, document and entry.
+        The offsets are the corpus's original character offsets (the INTACT/TAE format,
+        which `workbench export --format intact` writes); a TAB masking file
+        {doc_id: [[start, end], ...]} imports as suppression. Entries are aligned to the
+        corpus's spans (workbench/alignment.py: nested, repeated, descending, empty =
+        suppression, partly overlapping) and the alignment report is printed and stored
+        with the run. Only conflicting replacements for one span are refused; errors
+        name the file, document and entry, and nothing is stored.
 
         \b
         Example:
-          workbench import-run intact.json -c tab-test --name intact
+          workbench import-run TAB_test_Manual_INTACT.json -c tab-test --name intact
+          workbench import-run TAB_test_Presidio.json -c tab-test --name presidio
           workbench report <run id> --out out/intact
         """
         from workbench.importers import import_run as do_import
+        from workbench.store.run_reports import alignment_lines
+        from workbench.terminal import printable
         from workbench.upos import get_tagger
 
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator, docs,
                                           skip_docs)
         langs = tuple(sorted({d.lang for d in loaded.documents}))
-        record = do_import(open_store(store_path), file, loaded, tagger=get_tagger(tagger, langs=langs), name=name,
-                           mode=mode, upos_filter=upos_filter, missing=missing)
-        click.echo(f"run {record.run_id} {record.status}: {record.n_slots} spans imported from {file}")
-        click.echo(f"  {record.signature}")
+        store = open_store(store_path)
+        record = do_import(store, file, loaded, tagger=get_tagger(tagger, langs=langs), name=name, mode=mode,
+                           upos_filter=upos_filter, missing=missing, strict=strict)
+        click.echo(f"run {record.run_id} {record.status}: {record.n_slots} spans imported from {printable(file)}")
+        click.echo(f"  {printable(record.signature)}")
+        for line in alignment_lines(store, record.run_id):
+            click.echo(line)
