@@ -286,12 +286,12 @@ class TrainedAttacker:
         for start in range(0, len(order), cfg.batch_size):
             pick = order[start:start + cfg.batch_size]
             ids, mask = _batch(torch, [rows[i] for i in pick], pad_id)
-            out = model(input_ids=ids.to(cfg.device), attention_mask=mask.to(cfg.device),
-                        labels=target[pick].to(cfg.device))
-            out.loss.backward()
+            loss = model(input_ids=ids.to(cfg.device), attention_mask=mask.to(cfg.device),
+                         labels=target[pick].to(cfg.device)).loss
+            loss.backward()
             optimiser.step()
             optimiser.zero_grad()
-            losses.append(float(out.loss))
+            losses.append(loss.item())
         model.eval()
         return len(losses), losses
 
@@ -308,11 +308,11 @@ class TrainedAttacker:
         order, losses = self._order(torch, len(rows), cfg.pretrain_epochs), []
         for start in range(0, len(order), cfg.batch_size):
             batch = collate([{"input_ids": rows[i]} for i in order[start:start + cfg.batch_size]])
-            out = mlm(**{k: v.to(cfg.device) for k, v in batch.items()})
-            out.loss.backward()
+            loss = mlm(**{k: v.to(cfg.device) for k, v in batch.items()}).loss
+            loss.backward()
             optimiser.step()
             optimiser.zero_grad()
-            losses.append(float(out.loss))
+            losses.append(loss.item())
         mlm.save_pretrained(out)
         return {"steps": len(losses), "loss_first_last": [round(losses[0], 3), round(float(np.mean(losses[-20:])), 3)]}
 

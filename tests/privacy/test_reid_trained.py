@@ -1,0 +1,135 @@
+"""The trained (TRI) attacker's mechanics on a tiny untrained BERT: windows, classes, training, cache, scoring."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from reid_helpers import BACKGROUND_TEMPLATE, PEOPLE, background, corpus, write_run
+
+from workbench.errors import WorkbenchError
+
+pytest.importorskip("transformers")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """Each test trains into its own cache, so a cache hit is one this test made."""
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def bk(tmp_path):
+    from workbench.privacy.background import load_background
+    return load_background(background(tmp_path / "bk.json"))
+
+
+def _config(tiny_bert, **changes):
+    from workbench.privacy.trained import TrainedConfig
+    return TrainedConfig(**{"base_model": str(tiny_bert), "window": 32, "overlap": 8, "epochs": 2.0,
+                            "batch_size": 4, **changes})
+
+
+def test_windows_cover_the_text_each_overlapping_the_one_before(tiny_bert):
+    from transformers import AutoTokenizer
+    from workbench.privacy.trained import windows
+    tokenizer = AutoTokenizer.from_pretrained(tiny_bert)
+    text = " ".join(BACKGROUND_TEMPLATE.format(**p) for p in PEOPLE.values())
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    got = windows(tokenizer, text, 32, 8)
+    assert len(got) > 3 and all(len(w) <= 32 for w in got)
+    assert all(w[0] == tokenizer.cls_token_id and w[-1] == tokenizer.sep_token_id for w in got)
+    bodies = [w[1:-1] for w in got]
+    assert all(a[-8:] == b[:8] for a, b in zip(bodies, bodies[1:]))
+    assert bodies[0] + [t for b in bodies[1:] for t in b[8:]] == ids  # every token, in order, once
+    assert windows(tokenizer, "Short.", 32, 8) == [tokenizer("Short.")["input_ids"]]
+
+
+def test_one_class_per_individual_trained_once_then_loaded_from_the_cache(tiny_bert, bk, cache, monkeypatch):
+    from transformers import AutoConfig, AutoTokenizer
+    from workbench.privacy.trained import TrainedAttacker, windows
+    attacker = TrainedAttacker(bk, _config(tiny_bert))
+    assert not attacker.is_built
+    info = attacker.info()  # trains
+    config = AutoConfig.from_pretrained(attacker.model_dir)
+    assert config.num_labels == 6 and [config.id2label[i] for i in range(6)] == list(bk.individuals)
+    tokenizer = AutoTokenizer.from_pretrained(tiny_bert)
+    n_windows = sum(len(windows(tokenizer, t, 32, 8)) for t in bk.texts)
+    assert info["windows"] == n_windows and info["steps"] == math.ceil(2 * n_windows / 4)
+    assert attacker.model_dir.parent == cache / "privacy"
+
+    def no_training(self, out):
+        raise AssertionError("trained again")
+    monkeypatch.setattr(TrainedAttacker, "_train", no_training)
+    again = TrainedAttacker(bk, _config(tiny_bert))
+    assert again.is_built and again.model_dir == attacker.model_dir
+    assert again.scores(["The applicant, Teodor Vancea, lives in Timișoara."]).shape == (1, 6)
+    assert not TrainedAttacker(bk, _config(tiny_bert, seed=1)).is_built  # another setting, another model
+
+
+def test_a_document_scores_the_sum_of_its_windows_logits(tiny_bert, bk, cache):
+    import numpy as np
+    import torch
+    from workbench.privacy.trained import TrainedAttacker, windows
+    attacker = TrainedAttacker(bk, _config(tiny_bert, epochs=0.5))
+    text = " ".join(corpus().document(d).text for d in ("doc-a", "doc-b"))
+    summed = attacker.scores([text, "Short."], batch_windows=3)  # windows of two texts share batches
+    model, tokenizer = attacker._load()
+    with torch.inference_mode():
+        one_by_one = sum(model(input_ids=torch.tensor([w])).logits[0].double().numpy()
+                         for w in windows(tokenizer, text, 32, 8))
+    assert len(windows(tokenizer, text, 32, 8)) > 3
+    np.testing.assert_allclose(summed[0], one_by_one, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(summed[1], attacker.scores(["Short."])[0], rtol=1e-4, atol=1e-4)
+
+
+def test_training_lowers_the_loss_and_masked_lm_pretraining_runs_first(tiny_bert, bk, cache):
+    from workbench.privacy.trained import TrainedAttacker
+    info = TrainedAttacker(bk, _config(tiny_bert, epochs=30.0, batch_size=8, head_learning_rate=1e-2,
+                                       learning_rate=1e-3, pretrain_epochs=1.0)).info()
+    first, last = info["loss_first_last"]
+    assert last < first / 2
+    assert info["pretrain"]["steps"] == math.ceil(info["windows"] / 8)
+    assert not (TrainedAttacker(bk, _config(tiny_bert, epochs=30.0, batch_size=8, head_learning_rate=1e-2,
+                                             learning_rate=1e-3, pretrain_epochs=1.0)).model_dir / "mlm").exists()
+
+
+def test_reid_risk_with_the_trained_attacker_stores_its_rows(tiny_bert, store, tmp_path, cache):
+    from workbench.privacy.reid import reid_documents, reid_risk
+    c = corpus()
+    run = write_run(store, c, "original", lambda s: s.text)
+    options = {"base_model": str(tiny_bert), "window": "32", "overlap": "8", "epochs": "1", "batch_size": "4"}
+    row = reid_risk(store, [run], attacker="trained", background=background(tmp_path / "bk.json"),
+                    config=options).iloc[0]
+    assert row.attacker == "trained" and row.attack_key.startswith("trained-") and row.complete
+    assert (row.n_documents, row.n_candidates) == (5, 6) and 0 <= row.trir <= 1 and 1 <= row.mean_rank <= 6
+    docs = reid_documents(store, run)
+    assert set(docs.top_guess) <= set(PEOPLE) | {"doc-z"}
+    stored = json.loads(store.db.execute("SELECT config FROM reid_results LIMIT 1").fetchone()[0])
+    assert stored["window"] == 32 and stored["base_model"] == str(tiny_bert) and len(stored["base_weights"]) == 16
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"overlap": 30}, "overlap must be"),
+    ({"epochs": 0.0}, "epochs must be above 0"),
+    ({"window": 4}, "window must be at least 8"),
+])
+def test_bad_settings_are_refused(tiny_bert, changes, message):
+    with pytest.raises(WorkbenchError, match=message):
+        _config(tiny_bert, **changes)
+
+
+def test_a_window_longer_than_the_model_takes_is_refused(tiny_bert, bk, cache):
+    from workbench.privacy.trained import TrainedAttacker
+    with pytest.raises(WorkbenchError, match="window 100 is longer than the base model's limit \\(64"):
+        TrainedAttacker(bk, _config(tiny_bert, window=100)).build()
+
+
+def test_a_base_model_that_cannot_be_found_names_the_way_out(bk, tmp_path, monkeypatch):
+    from workbench.privacy.trained import TrainedAttacker
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(WorkbenchError, match="base_model=offline"):
+        TrainedAttacker(bk, _config(tmp_path / "no-such-model"))
