@@ -180,7 +180,9 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     wanted = set(done)
     frame = rows_frame(store, [r for r, _ in done])
     frame = frame[[(r, a) in wanted for r, a in zip(frame.run_id, frame.attack_key)]]
-    return _metrics(frame, k, _document_counts(store, runs))
+    metrics = _metrics(frame, k, _document_counts(store, runs))
+    order = {run_id: i for i, (run_id, _) in enumerate(done)}  # the runs in the order asked for
+    return metrics.sort_values("run_id", key=lambda ids: ids.map(order), kind="stable").reset_index(drop=True)
 
 
 def _attack_run(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker, key: str,
