@@ -3,7 +3,10 @@
 tab      {doc_id: [[start, end], …]}: the spans masked, as TAB's evaluation script takes them
 intact   {doc_id: [[start, end, replacement], …]}: original offsets with their replacement
 doccano  JSONL: the pseudonymised text, each replacement a span labelled with its original
-         label; metadata run_id/doc_id so annotation can come back (see workbench.annotation)
+         label (a suppressed span, replaced by nothing, gets no label); metadata run_id/doc_id
+         so annotation can come back (see workbench.annotation)
+A suppressed span (empty replacement, workbench.alignment.SUPPRESSED) is written as it is:
+`[start, end, ""]` in intact (TAE reads an empty replacement as suppression), masked in tab.
 csv / parquet: the tidy frame (workbench.tidy_frame)
 
 A run that is not complete is refused: its spans not generated yet would be written with
@@ -103,6 +106,8 @@ def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: boo
         with tmp.open("w", encoding="utf-8", newline="\n") as out:
             for d in corpus.documents:
                 text, placed = pseudonymise(d, preds.get(d.doc_id, {}))
-                line = {"text": text, "label": [[r.start, r.end, d.spans[r.span_index].label] for r in placed],
+                # A suppressed span (empty replacement) leaves nothing to label: no zero-width label.
+                line = {"text": text, "label": [[r.start, r.end, d.spans[r.span_index].label] for r in placed
+                                                if r.end > r.start],
                         "run_id": run.run_id, "doc_id": d.doc_id, "lang": d.lang}
                 out.write(_jsonl_line(line) + "\n")

@@ -240,8 +240,12 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     run already imported from the same file and settings).
 
     missing: what a span no entry meets gets: "original" (its text kept; the default) or
-    "error"; with strict=True the default is "error", as before the alignment rule."""
+    "error"; with strict=True the default is "error", as before the alignment rule. The
+    signature records the setting given, or without one what was needed: "original" when
+    some span kept its text, else "error", as every import before the alignment rule wrote
+    it, so importing a file again returns the run it made then."""
     path = Path(path)
+    given_missing = missing
     missing = missing or ("error" if strict else "original")
     data, file_hash = _read(path)
     if strict:
@@ -253,6 +257,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
         # isprintable: no control characters, line breaks or lone surrogates in captions and listings
         shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
         raise WorkbenchError(f"run name {shown!r} must be non-empty, printable and free of '|'")
+    missing = given_missing or ("original" if any(s.missing for s in spans) else "error")
     versions = {"workbench": library_versions()["workbench"]}
     signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name,
                              model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,

@@ -20,6 +20,9 @@ import workbench
 _TRACKED = ("torch", "transformers", "spacy", "stanza", "langchain-ollama", "llama-cpp-python")
 
 GENERATED, IMPORTED = "generated", "imported"
+# A reference anonymisation (workbench.reference: original, suppress, label): no generator,
+# no file; its generator name and config say what it is.
+REFERENCE = "reference"
 
 
 def library_versions() -> dict[str, str]:
@@ -42,7 +45,8 @@ class RunSignature:
 
     A generated run has window, seed, top_k and leak_guard (its GenerationOptions); an
     imported run (source="imported") has instead the imported file's hash and how
-    missing spans were handled. `render()` gives the caption string; `run_id` its hash.
+    missing spans were handled; a reference run (source="reference") has only its kind
+    (generator) and config. `render()` gives the caption string; `run_id` its hash.
     """
     corpus_name: str
     corpus_hash: str
@@ -70,6 +74,10 @@ class RunSignature:
         if self.source == IMPORTED:
             parts += ["source=imported", f"file_sha256={self.file_sha256}", f"missing={self.missing}",
                       f"tagger={self.tagger}"]
+        elif self.source == REFERENCE:
+            parts += ["source=reference", f"tagger={self.tagger}"]
+            if self.config:
+                parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":")))
         else:
             parts += [f"window={self.window}", f"seed={self.seed}", f"topk={self.top_k}",
                       f"leak={_on_off(bool(self.leak_guard))}", f"tagger={self.tagger}"]

@@ -51,9 +51,10 @@ def printable(text: str, *, layout: bool = False) -> str:
 
 
 def span_lines(doc: Document, picks: Mapping[int, str]) -> list[str]:
-    """One line per replaced span: index, label, original → replacement."""
+    """One line per replaced span: index, label, original → replacement (a suppressed span,
+    replaced by nothing, shows '' and says so; in the columns it is an empty ⟦⟧)."""
     return [f"{i:>4} {printable(doc.spans[i].label):<14} {printable(repr(doc.spans[i].text)):<40} → "
-            f"{printable(repr(picks[i]))}" for i in sorted(picks)]
+            f"{printable(repr(picks[i]))}{'  (suppressed)' if picks[i] == '' else ''}" for i in sorted(picks)]
 
 
 def _marked(doc: Document, picks: Mapping[int, str], sentence: tuple[int, int], new: bool) -> str:

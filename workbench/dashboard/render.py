@@ -31,6 +31,7 @@ mark.wb-orig {background: #e8e8e8; color: inherit; border-radius: 0.2rem; paddin
 mark.wb-focus {background: #ffd54f; color: #000; outline: 2px solid #f57f17; border-radius: 0.2rem;
                padding: 0 0.15rem; font-weight: 600;}
 mark.wb-failed {background: #ffcdd2; color: #000;}
+mark.wb-suppressed::before {content: "∅"; color: #888; font-size: 0.8em;}
 .wb-val {font-size: 1.15rem; font-weight: 600;}
 .wb-sub {font-size: 0.7rem; color: #666; vertical-align: super; margin-left: 0.1rem;}
 </style>
@@ -53,9 +54,13 @@ def mark_text(text: str, marks: Sequence[tuple[int, int, str, str]], focus: int 
 
 def replaced_marks(placed: Sequence[Replaced], labels: dict[int, str], failed: set[int] = frozenset()
                    ) -> list[tuple[int, int, str, str]]:
-    """Marks for a pseudonymised text: tooltip = 'span i · LABEL · original: …'."""
-    return [(r.start, r.end, "wb-rep wb-failed" if r.span_index in failed else "wb-rep",
-             f"span {r.span_index} · {labels.get(r.span_index, '')} · original: {r.original}") for r in placed]
+    """Marks for a pseudonymised text: tooltip = 'span i · LABEL · original: …'. A suppressed
+    span (replaced by nothing) is an empty mark that the style shows as ∅, so it stays visible
+    and hoverable."""
+    return [(r.start, r.end, "wb-rep wb-failed" if r.span_index in failed else
+             "wb-rep wb-suppressed" if r.start == r.end else "wb-rep",
+             f"span {r.span_index} · {labels.get(r.span_index, '')} · "
+             f"{'suppressed' if r.start == r.end else 'original'}: {r.original}") for r in placed]
 
 
 def original_marks(spans: Sequence[tuple[int, int, int, str]]) -> list[tuple[int, int, str, str]]:

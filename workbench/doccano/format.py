@@ -13,7 +13,8 @@ which is how they come back. The keys avoid `id` and `text`, which doccano's exp
 would overwrite. A replacement's TAG is the chosen annotator's tag where one exists,
 else UNTAGGED, a placeholder label that import skips: an annotator relabels each span.
 `originals` shows the original next to each pseudonym, which OVERLAP and SEM:CATEGORY
-need (003 annotators saw both).
+need (003 annotators saw both). A suppressed span (empty replacement) leaves nothing in the
+text to tag, so it gets no label and no annotation.
 
 Import checks each line against the run in the store: the text must equal the run's
 pseudonymised document, and every span must sit exactly on a replacement. doccano does
@@ -57,6 +58,7 @@ def export_lines(store: AnnotationStore, run_id: str, annotator: str | None = No
         if doc.doc_id not in picks:
             continue
         text, placed = pseudonymise(doc, picks[doc.doc_id])
+        placed = [r for r in placed if r.end > r.start]  # a suppressed span leaves nothing to tag
         lines.append({
             "text": text,
             "label": [[r.start, r.end, tags.get((doc.doc_id, r.span_index), PLACEHOLDER)] for r in placed],
@@ -119,6 +121,7 @@ def parse_export(store: AnnotationStore, lines: str | Iterable[str], annotator: 
         if obj["text"] != text:
             raise WorkbenchError(f"{here}: document {doc_id}: the text differs from run {run_id[:12]}'s "
                                  "pseudonymised document (edited in doccano?)")
+        placed = [r for r in placed if r.end > r.start]  # as exported: suppressed spans carry no label
         by_offsets: dict[tuple[int, int], Replaced] = {(r.start, r.end): r for r in placed}
         tags: dict[int, list[str]] = {}
         for start, end, tag in _labels(obj, here):

@@ -7,6 +7,11 @@ Pseudonyms are compared case- and space-insensitively.
                   got the same pseudonym (a FAILED mention breaks consistency)
     merged rate   of all entities with a pseudonym, the share that share a pseudonym with
                   a different entity of the same document (003's SEM:MERGED-ENTITY)
+Suppression (an empty replacement) on purpose: it is one treatment like a pseudonym for
+consistency (an entity whose mentions are all suppressed is consistent; suppressed in one
+mention and named in another is not), but it names no entity, so suppressed mentions never
+merge entities and an entity suppressed everywhere is left out of the merged rate (a fully
+suppressed run has no merged rate: n/a).
 """
 
 from __future__ import annotations
@@ -44,7 +49,8 @@ def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
             # nunique ignores None, so a FAILED mention is checked separately.
             ok = (per_entity.nunique(dropna=True) == 1) & (per_entity.count() == sizes)
             consistency[run_id] = float(ok.loc[repeated].mean())
-        named = run.dropna(subset=["form"])
+        # Suppressed mentions (empty replacement) name no entity, so they merge none.
+        named = run[run["form"].notna() & (run["form"] != "")]
         if len(named):
             owners = named.groupby(["doc_id", "form"], sort=False)["entity"].nunique()
             shared = owners[owners >= 2].index

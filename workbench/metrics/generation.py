@@ -18,7 +18,8 @@ METRICS = (
 
 def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     result = pd.DataFrame({"failed_rate": per_run(frame, frame["failed"].astype(float))})
-    # An imported run was not timed by the workbench: its seconds are unknown, not zero.
-    seconds = frame["seconds"].astype(float).where(frame["source"] != "imported", np.nan)
+    # Only a generated run was timed by the workbench: an imported or reference run's seconds
+    # are unknown (or meaningless), not zero.
+    seconds = frame["seconds"].astype(float).where(frame["source"] == "generated", np.nan)
     result["seconds_per_span"] = per_run(frame, seconds)
     return result

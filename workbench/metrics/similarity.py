@@ -6,7 +6,10 @@ sentence   the sentence holding the span, original vs pseudonymised (every repla
            weighs three times
 Both are averaged over a run's spans. The embedder is chosen per document language
 (MetricConfig.embedders). A FAILED span is compared as the "[FAILED]" token the document
-carries. Identical texts score exactly 1 without asking the model.
+carries. Identical texts score exactly 1 without asking the model. A suppressed span
+(empty replacement) scores 0 for word similarity, on purpose: nothing of the original's
+meaning is left, and an embedding of the empty string would only say what the model makes
+of nothing; its sentence is compared as it reads with the span removed.
 """
 
 from __future__ import annotations
@@ -30,10 +33,20 @@ METRICS = (
 
 
 def pair_cosines(context, lang: str, left: Sequence[str], right: Sequence[str]) -> np.ndarray:
-    """Cosine of each (left[i], right[i]) with the language's embedder; 1 for identical texts."""
+    """Cosine of each (left[i], right[i]) with the language's embedder; 1 for identical texts,
+    0 where exactly one side is empty or only white space (a suppressed span keeps nothing of
+    its original's meaning; the embedding of an empty string is the model's, not the text's)."""
     left, right = list(left), list(right)
     out = np.ones(len(left), dtype=np.float64)
-    differ = [i for i, (a, b) in enumerate(zip(left, right)) if a != b]
+    blank = [not a.strip() or not b.strip() for a, b in zip(left, right)]
+    differ = []
+    for i, (a, b) in enumerate(zip(left, right)):
+        if a == b:
+            continue
+        if blank[i]:
+            out[i] = 0.0
+        else:
+            differ.append(i)
     if differ:
         embedder = context.embedder(lang)
         vectors = embedder.embed([left[i] for i in differ] + [right[i] for i in differ])

@@ -13,8 +13,9 @@ that tag is taken instead of the one in context. It says how often a generator g
 asked for, not how the reader's tagger sees the result; an imported run has no recorded
 tags, so there it equals upos_accuracy.
 
-A FAILED span counts as wrong. Spans whose original has no UPOS (no token found) are left
-out of the denominator.
+A FAILED span counts as wrong, and so does a suppressed span (empty replacement): no word
+of the original's category is left in the sentence. Spans whose original has no UPOS (no
+token found) are left out of the denominator.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ METRICS = (
 def context_upos(frame: pd.DataFrame, context) -> pd.Series:
     """UPOS of each row's replacement, tagged in its pseudonymised document (None: FAILED or not needed)."""
     tags = pd.Series(None, index=frame.index, dtype=object)
-    need = frame.index[~frame["failed"].astype(bool) & frame["original_upos"].notna()]
+    # A suppressed span (empty replacement) has no token to tag: it stays None, i.e. wrong.
+    need = frame.index[~frame["failed"].astype(bool) & frame["original_upos"].notna() & (frame["pseudonym"] != "")]
     if not len(need):
         return tags
     need_set = set(need)

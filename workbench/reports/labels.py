@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import pandas as pd
 
-from workbench.metrics.metric_frame import is_original_run
+from workbench.metrics.metric_frame import ORIGINAL, is_original_run
+
+
+def _original_rows(row: pd.Series) -> bool:
+    # The Original pseudo-rows (source "original", run id original:<corpus>), never a stored
+    # run whose generator happens to be called "original" (the reference run of that name).
+    return row.get("source") == ORIGINAL or is_original_run(row.name)
 
 
 def system_label(row: pd.Series) -> str:
     """003's "Model" column: the generator, with its model where it has one."""
-    if row["generator"] == "original":
+    if _original_rows(row):
         return "Original"
     model = str(row["model"])
     if model in ("-", "", "None") or model == "ud-pud":
@@ -19,7 +25,7 @@ def system_label(row: pd.Series) -> str:
 
 def mode_label(row: pd.Series) -> str:
     """003's "Mode" column: maskL / repL, "+UPOS" with the UPOS filter."""
-    if row["generator"] == "original":
+    if _original_rows(row):
         return ""
     mode = str(row["mode"])
     return f"{mode} +UPOS" if bool(row["upos_filter"]) else mode

@@ -99,7 +99,8 @@ rows = []
 for i in span_ids:
     row = {"span": i, "label": doc.spans[i].label, "entity": doc.spans[i].entity_id, "original": doc.spans[i].text}
     for r in chosen:
-        row[data.run_label(runs[r])] = run_picks[r].get(doc_id, {}).get(i, ("—", False))[0]
+        shown = run_picks[r].get(doc_id, {}).get(i, ("—", False))[0]
+        row[data.run_label(runs[r])] = shown if shown else "∅ (suppressed)"  # replaced by nothing
     rows.append(row)
 st.subheader("Replacements")
 st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")

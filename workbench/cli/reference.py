@@ -1,0 +1,71 @@
+"""`workbench reference` (reference anonymisations as runs) and `workbench run-report` (a run's stored reports)."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.cli._options import (corpus_options, load_corpus_from_options, open_existing_store, open_store,
+                                    store_option)
+
+
+def register(main: click.Group) -> None:
+    from workbench.reference import KINDS
+    from workbench.upos.factory import TAGGERS
+
+    @main.command("reference")
+    @corpus_options
+    @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True, required=True,
+                  help="original (nothing replaced), suppress (spans removed), label (the entity type); repeatable.")
+    @click.option("--numbered", is_flag=True, help="label: number the type per entity in a document (PERSON_1).")
+    @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True,
+                  help="UPOS tagger for the original spans (as for generated runs).")
+    @store_option
+    def reference(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, kinds, numbered,
+                  tagger, store_path) -> None:
+        """Store reference anonymisations of a corpus as runs, to score beside generators.
+
+        \b
+        Example:
+          workbench reference -c tab-test --kind original --kind suppress --kind label
+          workbench reference -c tab-test --kind label --numbered
+        """
+        from workbench.reference import generator_name, reference_run
+        from workbench.terminal import printable
+        from workbench.upos import get_tagger
+
+        for kind in kinds:  # checked before anything is stored; --numbered goes to the label kind
+            generator_name(kind, numbered and (kind == "label" or "label" not in kinds))
+        loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator, docs,
+                                          skip_docs)
+        tagging = get_tagger(tagger, langs=tuple(sorted({d.lang for d in loaded.documents})))
+        store = open_store(store_path)
+        for kind in kinds:
+            record = reference_run(store, loaded, kind, numbered=numbered and kind == "label", tagger=tagging)
+            click.echo(f"run {record.run_id} {record.status}: {printable(record.generator)} over "
+                       f"{record.n_slots} spans of {printable(record.corpus_name)}")
+
+    @main.command("run-report")
+    @click.argument("run_id")
+    @store_option
+    def run_report(run_id, store_path) -> None:
+        """Print what is stored with a run: an import's alignment report, a reference's summary.
+
+        \b
+        Example:
+          workbench run-report 832a7ed4
+        """
+        import json
+
+        from workbench.store.run_reports import ALIGNMENT, alignment_lines, run_reports
+        from workbench.terminal import printable
+        store = open_existing_store(store_path)
+        run = store.resolve_run(run_id)
+        reports = run_reports(store, run.run_id)
+        if not reports:
+            click.echo(f"run {run.run_id} has no stored report")
+        for kind, body in reports.items():
+            if kind == ALIGNMENT:
+                for line in alignment_lines(store, run.run_id):
+                    click.echo(line)
+            else:
+                click.echo(f"{printable(kind)}: {printable(json.dumps(body, ensure_ascii=False, sort_keys=True))}")

@@ -1,0 +1,120 @@
+"""Reference anonymisations stored as runs: the fixed points every generator is compared with.
+
+    original         nothing replaced: every span keeps its text (the upper bound of every
+                     privacy risk, and of every utility measure)
+    suppress         every span removed: replaced by nothing ("", workbench.alignment.SUPPRESSED)
+    label            every span replaced by its entity type as the corpus labels it ("PERSON")
+    label-numbered   the type numbered per entity within a document, in order of first
+                     mention ("PERSON_1", "PERSON_2", "LOC_1"), using the corpus's entity ids
+                     (TAE and INTACT number per document too)
+
+    from workbench.reference import reference_run
+    record = reference_run(store, corpus, "label", numbered=True, tagger=tagger)
+
+Runs are stored like imported ones (complete at once, original UPOS tagged for the UPOS
+metric) with source="reference", generator = the kind, model "reference", mode "-", and a
+signature `…|gen=label-numbered|model=reference|…|source=reference|tagger=…|config={"numbered":true}`,
+so asking again returns the same run. They never collide with the metrics layer's Original
+rows (run ids `original:<corpus>`, source "original"): a stored `original` run has a hashed
+run id and source "reference", and is scored by every metric like any other run.
+"""
+
+from __future__ import annotations
+
+import time
+
+from workbench.alignment import SUPPRESSED
+from workbench.errors import WorkbenchError
+from workbench.model import Corpus, Document
+from workbench.signature import REFERENCE, RunSignature, library_versions
+from workbench.store import RunRecord, RunStore, StoredPrediction
+from workbench.store.run_reports import REFERENCE as REFERENCE_REPORT
+from workbench.store.run_reports import save_run_report
+
+KINDS = ("original", "suppress", "label")
+MODEL = "reference"
+MODE = "-"
+
+
+def generator_name(kind: str, numbered: bool = False) -> str:
+    if kind not in KINDS:
+        raise WorkbenchError(f"unknown reference kind {kind!r} (known: {', '.join(KINDS)})")
+    if numbered and kind != "label":
+        raise WorkbenchError(f"--numbered applies to the label reference only, not to {kind!r}")
+    return "label-numbered" if numbered else kind
+
+
+def entity_numbers(doc: Document) -> dict[int, int]:
+    """Span index -> its entity's number among the entities of its label in the document,
+    from 1, in order of first mention (the corpus's entity ids say which mentions are one)."""
+    numbers: dict[tuple[str, str], int] = {}
+    counts: dict[str, int] = {}
+    out = {}
+    for i in doc.masked_spans:
+        span = doc.spans[i]
+        key = (span.label, span.entity_id)
+        if key not in numbers:
+            counts[span.label] = counts.get(span.label, 0) + 1
+            numbers[key] = counts[span.label]
+        out[i] = numbers[key]
+    return out
+
+
+def replacements(corpus: Corpus, kind: str, numbered: bool = False) -> dict[tuple[str, int], str]:
+    """(doc_id, span index) -> the reference's replacement, for every span to replace."""
+    generator_name(kind, numbered)
+    out = {}
+    for doc in corpus.documents:
+        numbers = entity_numbers(doc) if numbered else {}
+        for i in doc.masked_spans:
+            span = doc.spans[i]
+            if kind == "original":
+                out[(doc.doc_id, i)] = span.text
+            elif kind == "suppress":
+                out[(doc.doc_id, i)] = SUPPRESSED
+            else:
+                out[(doc.doc_id, i)] = f"{span.label}_{numbers[i]}" if numbered else span.label
+    return out
+
+
+def reference_signature(corpus: Corpus, kind: str, numbered: bool, tagger_name: str) -> RunSignature:
+    return RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash,
+                        generator=generator_name(kind, numbered), model=MODEL, mode=MODE, upos_filter=False,
+                        tagger=tagger_name, versions={"workbench": library_versions()["workbench"]},
+                        config={"numbered": True} if numbered else {}, source=REFERENCE)
+
+
+def reference_run(store: RunStore, corpus: Corpus, kind: str, *, numbered: bool = False, tagger) -> RunRecord:
+    """Store the reference run of `kind` over `corpus` (or return the one already stored)."""
+    from workbench.engine import check_corpus, original_upos
+    check_corpus(corpus)
+    signature = reference_signature(corpus, kind, numbered, tagger.name)
+    picks = replacements(corpus, kind, numbered)
+    run_id = signature.run_id
+    existing = store.get_run(run_id)
+    if existing is not None and existing.status == "complete":
+        return existing
+    with store.claim_run(run_id):
+        existing = store.get_run(run_id)
+        if existing is not None and existing.status == "complete":
+            return existing
+        store.save_corpus(corpus)
+        original_upos(store, corpus, tagger)  # the UPOS metric compares with the originals' tags
+        if existing is not None:  # a store that died half-way: start again
+            store.delete_run(run_id)
+        record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, signature.generator, MODEL, MODE,
+                           False, {"kind": kind, "numbered": numbered}, dict(signature.config),
+                           dict(signature.versions), "running", corpus.n_slots, time.time(), None, REFERENCE)
+        store.create_run(record)
+        note = f"reference: {signature.generator}"
+        try:
+            store.add_predictions(run_id, [StoredPrediction(d, i, text, (text,), None, None, False, note, 0.0, 0)
+                                           for (d, i), text in picks.items()])
+            save_run_report(store, run_id, REFERENCE_REPORT, {
+                "kind": kind, "numbered": numbered, "generator": signature.generator, "spans": len(picks),
+                "documents": len(corpus.documents), "suppressed": sum(t == SUPPRESSED for t in picks.values())})
+            store.finish_run(run_id)
+        except BaseException:
+            store.delete_run(run_id)
+            raise
+    return store.get_run(run_id)
