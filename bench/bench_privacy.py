@@ -92,7 +92,8 @@ def _texts_and_background(store, run_id):
 def naive_retrieval(store, run_id) -> dict:
     """BM25 fitted again for every document (what a per-document scoring loop does without a shared index)."""
     import numpy as np
-    from workbench.privacy.reid import make_attacker, rank_of
+    from workbench.privacy.attackers import make_attacker
+    from workbench.privacy.reid import rank_of
     texts, bk = _texts_and_background(store, run_id)
     ranks = {}
     for doc_id, text in texts.items():
@@ -105,7 +106,8 @@ def naive_retrieval(store, run_id) -> dict:
 def naive_trained(store, run_id, config) -> dict:
     """The cached classifier, each window of each document in its own forward pass."""
     import numpy as np
-    from workbench.privacy.reid import make_attacker, rank_of
+    from workbench.privacy.attackers import make_attacker
+    from workbench.privacy.reid import rank_of
     texts, bk = _texts_and_background(store, run_id)
     attacker = make_attacker("trained", bk, config, "en")
     ranks = {}

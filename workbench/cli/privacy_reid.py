@@ -23,7 +23,7 @@ def _privacy_group(main: click.Group) -> click.Group:
 
 
 def register(main: click.Group) -> None:
-    from workbench.privacy.reid import ATTACKERS, DEFAULT_K
+    from workbench.privacy.attackers import ATTACKERS, DEFAULT_K
 
     @_privacy_group(main).command("reid")
     @click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
