@@ -183,3 +183,16 @@ def test_rank_of_counts_strictly_higher_and_exactly_equal_scores():
     scores = np.array([0.5, 2.0, 0.5, 1.0, 0.5])
     assert rank_of(scores, 0) == (2, 2)
     assert rank_of(scores, 1) == (0, 0)
+
+
+def test_the_reference_runs_order_as_expected(store, tmp_path):
+    """The real reference runs (workbench.reference): `original` re-identified whole, `suppress` and `label` not."""
+    from tests.metrics.conftest import WordListTagger
+    from workbench.privacy.reid import reid_risk
+    from workbench.reference import reference_run
+    c = corpus()
+    runs = {kind: reference_run(store, c, kind, tagger=WordListTagger()).run_id for kind in ("original", "suppress",
+                                                                                              "label")}
+    frame = reid_risk(store, list(runs.values()), background=background(tmp_path / "bk.json")).set_index("run_id")
+    assert frame.loc[runs["original"], "trir"] == 1.0
+    assert frame.loc[runs["suppress"], "trir"] <= 1 / 5 and frame.loc[runs["label"], "trir"] <= 1 / 5
