@@ -187,8 +187,9 @@ class TrainedAttacker:
         self._model = self._tokenizer = None
 
     def describe(self) -> dict:
-        return {**asdict(self.config), "base_model": self.config.base_model, "base_weights": self._base_id,
-                "recipe": "tri-1"}
+        """The settings that make the model (not the device it runs on), the base weights, the recipe's version."""
+        settings = {k: v for k, v in asdict(self.config).items() if k != "device"}
+        return {**settings, "base_weights": self._base_id, "recipe": "tri-1"}
 
     @property
     def model_dir(self) -> Path:
@@ -282,6 +283,7 @@ class TrainedAttacker:
                                        {"params": head, "lr": cfg.head_learning_rate}], weight_decay=0.0)
         model.train()
         order, losses = self._order(torch, len(rows), cfg.epochs), []
+        total = -(-len(order) // cfg.batch_size)
         target = torch.tensor(labels, dtype=torch.long)
         for start in range(0, len(order), cfg.batch_size):
             pick = order[start:start + cfg.batch_size]
@@ -292,6 +294,8 @@ class TrainedAttacker:
             optimiser.step()
             optimiser.zero_grad()
             losses.append(loss.item())
+            if len(losses) % max(1, total // 10) == 0:
+                self.log(f"  fine-tuning step {len(losses)}/{total}, loss {np.mean(losses[-20:]):.3f}")
         model.eval()
         return len(losses), losses
 
