@@ -196,3 +196,13 @@ def test_the_reference_runs_order_as_expected(store, tmp_path):
     frame = reid_risk(store, list(runs.values()), background=background(tmp_path / "bk.json")).set_index("run_id")
     assert frame.loc[runs["original"], "trir"] == 1.0
     assert frame.loc[runs["suppress"], "trir"] <= 1 / 5 and frame.loc[runs["label"], "trir"] <= 1 / 5
+
+
+def test_nothing_is_attacked_when_one_of_the_runs_is_incomplete(tiny):
+    from workbench.privacy.reid import reid_risk
+    store, c, bk = tiny
+    whole = write_run(store, c, "original", lambda s: s.text)
+    half = write_run(store, c, "half", lambda s: s.text, complete=False)
+    with pytest.raises(WorkbenchError, match=f"run {half} is not complete"):
+        reid_risk(store, [whole, half], background=bk)
+    assert store.db.execute("SELECT COUNT(*) FROM reid_results").fetchone()[0] == 0

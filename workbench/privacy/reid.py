@@ -96,21 +96,24 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     runs = list({r.run_id: r for r in (store.resolve_run(i) for i in run_ids)}.values())
     if not runs:
         raise WorkbenchError("no runs given")
-    made: dict[tuple[str, str], tuple[Attacker, str]] = {}
-    done: list[tuple[str, str]] = []
+    checked = []  # every run and its background checked before anything is attacked or trained
     for run in runs:
-        texts = attacked_texts(store, run)  # refuses an incomplete run before anything is trained
+        texts = attacked_texts(store, run)
         bk = load_background(resolve_background(run.corpus_name, background))
-        lang = _language(store, run)
-        if (bk.sha256, lang) not in made:
-            instance = make_attacker(attacker, bk, config, lang, log=log)
-            made[bk.sha256, lang] = (instance, attack_key(instance))
-        instance, key = made[bk.sha256, lang]
         missing = bk.missing(texts)
         if len(missing) == len(texts):
             raise WorkbenchError(f"background knowledge {bk.path}: none of the {len(texts)} documents of run "
                                  f"{run.run_id} ({run.corpus_name}) has its individual (doc_id) in it, e.g. "
                                  f"{missing[0]!r}; is it the background of another corpus?")
+        checked.append((run, texts, bk, missing))
+    made: dict[tuple[str, str], tuple[Attacker, str]] = {}
+    done: list[tuple[str, str]] = []
+    for run, texts, bk, missing in checked:
+        lang = _language(store, run)
+        if (bk.sha256, lang) not in made:
+            instance = make_attacker(attacker, bk, config, lang, log=log)
+            made[bk.sha256, lang] = (instance, attack_key(instance))
+        instance, key = made[bk.sha256, lang]
         if missing:
             say(f"run {run.run_id[:12]}: {len(missing)} of {len(texts)} documents have no individual in "
                 f"{bk.path.name} and count as not re-identified: {', '.join(missing[:10])}"
