@@ -1,0 +1,242 @@
+"""The matching function of paper 004 (§3.2 "Matching", §5.2 "Matching function"): does a guess disclose a span?
+
+An attacker proposes guesses of a replaced span's original text; a guess *discloses* the
+original when `match` finds one of these, tried in this order (the first that holds is
+reported as the rule):
+
+exact     The guess is the original, lower-cased and with white space collapsed. 004's
+          reference code checks this first; it is what a user expects for spans that
+          have no content word at all (a case number "12345/02", "three").
+date      Only for date spans (labels in DATE_LABELS), and then the only rule besides
+          `exact` (004 §5.2: a date generalisation reuses part of the original, "August
+          2003" for "3 August 2003", so a partial overlap must not count). Either both
+          parse as the same calendar date at the same precision (day, month and year agree,
+          and a field missing from one is missing from the other: "3 August 2003" =
+          "August 3rd, 2003" = "2003-08-03"), or the sets of their lemmas are equal
+          (004's wording: "all lemmas ... are the same"; stop words and punctuation
+          left out, ordinals read as numbers, "3rd" = "3"). A guess more precise than the
+          original ("3 August 2003" for "2003") does not disclose it, as 004 defines it.
+lemma     The content lemmas of the two overlap: one shared lemma suffices (004: "either
+          exact or partial" overlap). Content lemmas are the lower-cased lemmas of the
+          alphabetic tokens that are neither stop words (the lemmatiser language's list)
+          nor among the corpus's most frequent lemmas (004: "non-alphabetic tokens,
+          stopwords and high-frequency lemmas ... are excluded from both").
+acronym   Either side's title-cased words, stop words left out, give an acronym by their
+          first letters ("European Court of Human Rights" -> "echr"); it joins that side's
+          lemma set, so it matches the other side's acronym or a word ("ECHR"). At least
+          two words make an acronym: one word's initial would make "Smith" match "Stockholm".
+ngram     Only for named entities (labels in NAMED_ENTITY_LABELS): the two share a
+          character 4-gram of a content word (lower-cased surface forms, so "Turkey" and
+          "Turkish" share "turk"; 004 §5.2 chose 4-grams for words of one longer base).
+
+Where 004 is silent, the choices are written next to the rule above and in docs/privacy.md
+("Inference attack"). Lemmas come from a real lemmatiser (workbench.privacy.lemmatiser);
+this module only compares what it returns, so the rules can be tested on any `Word`s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+# Bumped whenever a rule changes: stored results carry it in their attack key.
+MATCHER_VERSION = 1
+NGRAM = 4  # 004 §5.2
+
+# Labels whose spans are named entities (004's n-gram rule) and dates (its date rule), for
+# the corpora the workbench ships: TAB (PERSON, ORG, LOC, DEM; DATETIME) and PGV-PII in SweLL
+# categories (personal_name, institution, geographic; date). Compared case-insensitively.
+NAMED_ENTITY_LABELS = frozenset({"person", "org", "loc", "dem", "gpe", "norp",
+                                 "personal_name", "institution", "geographic"})
+DATE_LABELS = frozenset({"datetime", "date", "time"})
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One token as the lemmatiser saw it."""
+    text: str
+    lemma: str  # lower-cased
+    alpha: bool  # letters only
+    stop: bool  # a stop word of the language (by its form or its lemma)
+    punct: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A span or a guess, reduced to what the rules compare."""
+    text: str  # lower-cased, white space collapsed
+    lemmas: frozenset[str]  # content lemmas, plus the acronym if there is one
+    grams: frozenset[str]  # character n-grams of the content words
+    date_lemmas: frozenset[str]  # every lemma but stop words and punctuation, ordinals as numbers
+    date: tuple | None  # (day, month, year), None for a field not given; None: not a date
+    acronym: str = ""
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def content_words(words: Sequence[Word], frequent: frozenset[str]) -> list[Word]:
+    return [w for w in words if w.alpha and not w.stop and w.lemma not in frequent]
+
+
+def acronym_of(words: Sequence[Word]) -> str:
+    """First letters of the title-cased non-stop words, lower-cased; "" for fewer than two."""
+    initials = [w.text[0] for w in words if w.alpha and not w.stop and w.text.istitle()]
+    return "".join(initials).lower() if len(initials) >= 2 else ""
+
+
+def char_ngrams(word: str, n: int = NGRAM) -> set[str]:
+    return {word[i:i + n] for i in range(len(word) - n + 1)}
+
+
+def phrase(text: str, words: Sequence[Word], frequent: frozenset[str] = frozenset(), n: int = NGRAM) -> Phrase:
+    content = content_words(words, frequent)
+    acronym = acronym_of(words)
+    lemmas = {w.lemma for w in content} | ({acronym} if acronym else set())
+    grams: set[str] = set()
+    for w in content:
+        grams |= char_ngrams(w.text.lower(), n)
+    # Month names stay even where they are stop words ("may").
+    date_lemmas = frozenset(_cardinal(w.lemma) for w in words
+                            if not w.punct and w.lemma.strip() and (not w.stop or w.text.lower() in _MONTHS))
+    return Phrase(normalise(text), frozenset(lemmas), frozenset(grams), date_lemmas, parse_date(words), acronym)
+
+
+def match(original: Phrase, guess: Phrase, *, named_entity: bool, is_date: bool) -> str | None:
+    """The rule by which `guess` discloses `original` (see the module docstring), or None."""
+    if not guess.text:
+        return None
+    if guess.text == original.text:
+        return "exact"
+    if is_date:
+        if original.date is not None and original.date == guess.date:
+            return "date"
+        if original.date_lemmas and original.date_lemmas == guess.date_lemmas:
+            return "date"
+        return None
+    shared = original.lemmas & guess.lemmas
+    if shared:
+        acronyms = {original.acronym, guess.acronym} - {""}
+        return "acronym" if shared <= acronyms else "lemma"
+    if named_entity and original.grams & guess.grams:
+        return "ngram"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    index: int  # of the first disclosing guess
+    rule: str
+
+
+# --- the matching function over a lemmatiser ------------------------------------------
+
+@dataclass
+class Matcher:
+    """004's matching function for one language: a lemmatiser (texts -> words per text), the
+    corpus's most frequent lemmas, and which labels are named entities and dates."""
+    lemmatise: Callable[[Sequence[str]], list[Sequence[Word]]]
+    frequent: frozenset[str] = frozenset()
+    named_entity_labels: frozenset[str] = NAMED_ENTITY_LABELS
+    date_labels: frozenset[str] = DATE_LABELS
+    n: int = NGRAM
+    _cache: dict[str, Phrase] = field(default_factory=dict, repr=False)
+
+    def phrases(self, texts: Iterable[str]) -> list[Phrase]:
+        texts = list(texts)
+        todo = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if todo:
+            for text, words in zip(todo, self.lemmatise(todo)):
+                self._cache[text] = phrase(text, words, self.frequent, self.n)
+        return [self._cache[t] for t in texts]
+
+    def kind(self, label: str) -> tuple[bool, bool]:
+        """(named entity, date) for a span label."""
+        key = label.strip().lower()
+        return key in self.named_entity_labels, key in self.date_labels
+
+    def first_hit(self, original: str, label: str, guesses: Sequence[str]) -> Hit | None:
+        """The first of `guesses` that discloses `original` (a span with `label`), or None."""
+        named_entity, is_date = self.kind(label)
+        target, *candidates = self.phrases([original, *guesses])
+        for i, guess in enumerate(candidates):
+            rule = match(target, guess, named_entity=named_entity, is_date=is_date)
+            if rule:
+                return Hit(i, rule)
+        return None
+
+    def discloses(self, original: str, label: str, guess: str) -> str | None:
+        hit = self.first_hit(original, label, [guess])
+        return hit.rule if hit else None
+
+
+# --- dates -----------------------------------------------------------------------------
+
+_MONTHS = {
+    # English and Swedish month names and their usual abbreviations
+    **{m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
+                                    "september", "october", "november", "december"], 1)},
+    **{m: i for i, m in enumerate(["januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti",
+                                    "september", "oktober", "november", "december"], 1)},
+    **{m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                    "dec"], 1)},
+    "sept": 9, "okt": 10, "maj": 5,
+}
+_ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th|:e|:a)?\.?$")
+_NUMERIC = re.compile(r"^(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})$")
+
+
+def _cardinal(lemma: str) -> str:
+    m = _ORDINAL.match(lemma)
+    return str(int(m.group(1))) if m else lemma
+
+
+def parse_date(words: Sequence[Word]) -> tuple | None:
+    """(day, month, year) of a date written with words or numbers, None for a missing field;
+    None when the text holds no date or more than one (a range, two years).
+
+    Numeric dates are read day first (European usage, as in TAB and Swedish text) unless the
+    year comes first (ISO 8601, 2003-08-03). A lone number is a year only with four digits."""
+    day = month = year = None
+    seen = 0
+    for w in words:
+        token = w.text.lower().rstrip(",")
+        if w.punct or not token:
+            continue
+        numeric = _NUMERIC.match(token)
+        if numeric:
+            a, b, c = (int(x) for x in numeric.groups())
+            d, m, y = (c, b, a) if len(numeric.group(1)) == 4 else (a, b, c)
+            if len(str(y)) == 2:
+                y += 1900 if y > 30 else 2000
+            if not (1 <= m <= 12 and 1 <= d <= 31):
+                return None
+            if year is not None or month is not None or day is not None:
+                return None
+            day, month, year = d, m, y
+            seen += 3
+            continue
+        name = token.rstrip(".")
+        if name in _MONTHS and (w.alpha or token.endswith(".")):
+            if month is not None:
+                return None
+            month = _MONTHS[name]
+            seen += 1
+            continue
+        if token.isdigit() and len(token) == 4:
+            if year is not None:
+                return None
+            year = int(token)
+            seen += 1
+            continue
+        ordinal = _ORDINAL.match(token)
+        if ordinal and 1 <= int(ordinal.group(1)) <= 31:
+            if day is not None:
+                return None
+            day = int(ordinal.group(1))
+            seen += 1
+    if seen == 0 or (month is None and year is None):
+        return None  # a bare day number ("3") is not a date
+    return day, month, year
