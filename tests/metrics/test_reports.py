@@ -13,10 +13,10 @@ from workbench.errors import WorkbenchError
 from workbench.reports import write_report
 from workbench.store import RunStore
 
-EXPECTED_FILES = {f"{t}.{ext}" for t in ("table2_diversity", "table3_quality", "table4_rouge", "table5_beyond")
-                  for ext in ("md", "tex", "csv")} | {
+EXPECTED_FILES = {f"{t}.{ext}" for t in ("table2_diversity", "table3_quality", "table4_rouge", "table5_beyond",
+                                          "table_privacy") for ext in ("md", "tex", "csv")} | {
     "metrics.csv", "metric_definitions.csv", "figure1_unique_ratio.csv", "figure1_unique_ratio.png",
-    "metrics_comparison.png", "report.md"}
+    "metrics_comparison.png", "report.md", "privacy_utility.csv"}  # privacy_utility.png: only with a stored TRIR
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,10 @@ writes into out_dir:
     table3_quality.{md,tex,csv}     003 Table 3
     table4_rouge.{md,tex,csv}       003 Table 4
     table5_beyond.{md,tex,csv}      uniqueness, multi-word, FAILED, s/span, classifier, entities, TPS
+    table_privacy.{md,tex,csv}      TRIR and rank <= k per re-identification attacker, inference
+                                    disclosure, PII overlap (stored attack results; reports.privacy)
+    privacy_utility.csv/.png        utility (TPS, word similarity) against TRIR per corpus, Pareto
+                                    front marked (the PNG when some run has a stored TRIR)
     metrics.csv                     every metric, raw, one row per run (+ Original rows)
     metric_definitions.csv          name, range, direction, source, definition
     figure1_unique_ratio.png/.csv   003 Figure 1 and its per-document data
@@ -51,17 +55,18 @@ def _write_png(path: Path, draw) -> Path:
 
 
 def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: Iterable[str] = FORMATS, *,
-                 config=None, context=None, allow_incomplete: bool = False) -> list[Path]:
+                 config=None, context=None, allow_incomplete: bool = False, k: int = 10) -> list[Path]:
     """Compute every metric for the runs and write tables and figures; returns the paths written.
 
     store: a RunStore; run_ids: ids or unique prefixes; formats: any of md, tex, csv, png;
     config: a workbench.metrics.MetricConfig (default: the offline defaults), or pass a
-    ready MetricContext as context.
+    ready MetricContext as context. k: the rank of the privacy table's "rank <= k". The privacy
+    measures are read from what `workbench privacy reid` / `infer` stored; nothing is attacked.
     """
     from workbench.metrics import MetricContext, compute_metrics, metric_infos
     from workbench.metrics.diversity import figure1_ratios
     from workbench.metrics.metric_frame import metric_frame
-    from workbench.reports import figures, tables
+    from workbench.reports import figures, privacy, tables
 
     formats = tuple(formats)
     unknown = sorted(set(formats) - set(FORMATS))
@@ -92,30 +97,51 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
             written.append(_write_text(out / f"{spec.name}.tex", tables.to_latex(table, spec, described)))
         if "csv" in formats:
             written.append(_write_csv(out / f"{spec.name}.csv", tables.to_csv_frame(table, spec)))
+    measures = privacy.privacy_measures(store, list(dict.fromkeys(r.run_id for r in records)), k=k)
+    private = privacy.with_privacy(table, measures)
+    attacks = f"{described}|{privacy.attacks_caption(measures)}"
+    if "md" in formats:
+        written.append(_write_text(out / f"{privacy.TABLE.name}.md", tables.to_markdown(private, privacy.TABLE,
+                                                                                          attacks)))
+    if "tex" in formats:
+        written.append(_write_text(out / f"{privacy.TABLE.name}.tex", tables.to_latex(private, privacy.TABLE, attacks)))
+    points = privacy.privacy_utility_points(private)
+    if "csv" in formats:
+        written.append(_write_csv(out / f"{privacy.TABLE.name}.csv", tables.to_csv_frame(private, privacy.TABLE)))
+        written.append(_write_csv(out / "privacy_utility.csv", points))
+    if "png" in formats and len(points):
+        written.append(_write_png(out / "privacy_utility.png", lambda p: privacy.privacy_utility_figure(
+            points, p, measures.attrs.get("attack_keys"))))
     ratios = figure1_ratios(frame)
     if "csv" in formats:
         written.append(_write_csv(out / "metrics.csv", table, index=True))
         definitions = pd.DataFrame([{"metric": m.name, "label": m.label, "family": m.family, "range": m.range_text,
                                      "better": m.better, "source": m.source, "definition": m.description}
-                                    for m in metric_infos().values()])
+                                    for m in [*metric_infos().values(), *privacy.INFOS.values()]])
         written.append(_write_csv(out / "metric_definitions.csv", definitions))
         written.append(_write_csv(out / "figure1_unique_ratio.csv", ratios))
     if "png" in formats:
         written.append(_write_png(out / "figure1_unique_ratio.png", lambda p: figures.figure1(ratios, table, p)))
         written.append(_write_png(out / "metrics_comparison.png", lambda p: figures.metric_bars(table, p)))
     if "md" in formats:
-        written.append(_write_text(out / "report.md", _overview(table, described, formats)))
+        written.append(_write_text(out / "report.md", _overview(table, described, formats, private, attacks,
+                                                                len(points) > 0)))
     return written
 
 
-def _overview(table: pd.DataFrame, described: str, formats) -> str:
+def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFrame, attacks: str,
+              figure: bool) -> str:
     from workbench.metrics.metric_frame import is_original_run
     from workbench.reports import tables
     parts = ["# Pseudonym Workbench report", "",
              f"{sum(not is_original_run(i) for i in table.index)} runs. Metric models: `{described}`.", ""]
+    from workbench.reports.privacy import TABLE
     for spec in tables.TABLES:
         parts += [f"## {spec.title}", "", tables.to_markdown(table, spec, described)]
+    parts += [f"## {TABLE.title}", "", tables.to_markdown(private, TABLE, attacks)]
     if "png" in formats:
         parts += ["## Figures", "", "![Figure 1](figure1_unique_ratio.png)", "",
                   "![Metrics per run](metrics_comparison.png)", ""]
+        parts += ["![Privacy against utility](privacy_utility.png)", ""] if figure else [
+            "No privacy–utility figure: no run has a stored TRIR (`workbench privacy reid RUN...`).", ""]
     return "\n".join(parts)

@@ -3,7 +3,9 @@
 Nothing is computed here: the page calls workbench.metrics (compute_metrics over the
 metric frame) and renders with workbench.reports (the 003-shaped tables and the report
 figures); results are cached per store version, runs and metric families. Heavy families (embeddings,
-summaries, classifiers) are opt-in because their first computation takes a while.
+summaries, classifiers) are opt-in because their first computation takes a while. The Privacy tab
+shows the report's privacy table and privacy–utility figure (workbench.reports.privacy, over the
+attack results `workbench privacy reid` / `infer` stored; nothing is attacked here).
 """
 
 from __future__ import annotations
@@ -71,6 +73,40 @@ def figure_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], o
         return out.read_bytes()
 
 
+@st.cache_data(show_spinner="reading privacy results …", max_entries=16)
+def privacy_view(path: str, run_ids: tuple[str, ...], version: tuple, utility: bool):
+    """The report's privacy table and privacy–utility points (workbench.reports.privacy);
+    utility: also TPS and word similarity, which the figure needs."""
+    from contextlib import closing
+
+    from workbench.reports import privacy
+    from workbench.store import RunStore
+    with closing(RunStore(path, create=False)) as store:
+        measures = privacy.privacy_measures(store, run_ids)
+        frame = metrics.metric_frame(store, run_ids)
+    families = ("overlap", "similarity", "tps") if utility else ("overlap",)
+    private = privacy.with_privacy(metrics.compute_metrics(frame, metrics.MetricContext(), families=families,
+                                                           originals=False), measures)
+    points = privacy.privacy_utility_points(private) if utility else None
+    return private, points, dict(measures.attrs.get("attack_keys", {})), privacy.attacks_caption(measures)
+
+
+@st.cache_data(show_spinner="drawing …", max_entries=16)
+def privacy_png(path: str, run_ids: tuple[str, ...], version: tuple) -> bytes | None:
+    """The report's privacy–utility figure as PNG bytes; None when no run has a stored TRIR."""
+    import tempfile
+    from pathlib import Path
+
+    from workbench.reports import privacy
+    _, points, keys, _ = privacy_view(path, run_ids, version, True)
+    if not len(points):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "privacy_utility.png"
+        privacy.privacy_utility_figure(points, out, keys)
+        return out.read_bytes()
+
+
 table = metric_table(str(path), tuple(chosen), tuple(families), originals, version)
 infos = metrics.metric_infos(families)
 metric_columns = [c for c in table.columns if c in infos and table[c].notna().any()]
@@ -78,7 +114,7 @@ described = metrics.MetricConfig().describe()
 labels = {r: (f"Original ({table.at[r, 'corpus']})" if metrics.is_original_run(r)
               else data.run_label(runs[r]) if r in runs else r) for r in table.index}
 
-paper, everything, figures_tab = st.tabs(["Tables as in 003", "All metrics", "Figures"])
+paper, everything, figures_tab, privacy_tab = st.tabs(["Tables as in 003", "All metrics", "Figures", "Privacy"])
 with paper:
     # The report layer's own table shapes (003 Tables 2–4 and one beyond), as `workbench report` writes them.
     for spec in report_tables.TABLES:
@@ -113,3 +149,20 @@ with figures_tab:
                  caption="003 Figure 1: unique replacements / spans per document (workbench.reports)")
     st.image(figure_png(str(path), tuple(chosen), tuple(families), originals, version, "bars"),
              caption="Every metric, one bar per run (workbench.reports)")
+with privacy_tab:
+    from workbench.reports import privacy as report_privacy
+    private, _, _, attacks = privacy_view(str(path), tuple(chosen), version, False)
+    headers, rows = report_tables.cells(private, report_privacy.TABLE)
+    groups = [""] * 4 + [c.group for c in report_privacy.TABLE.columns]  # as the report's Markdown names them
+    headers = [f"{g}: {h}" if g else h for g, h in zip(groups, headers)]
+    st.markdown(f"**{report_privacy.TABLE.title}**")
+    st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
+    st.caption(render.escape_markdown(attacks))  # attack keys, or how to store results
+    if st.checkbox("Privacy–utility figure (computes TPS and word similarity the first time)", key="met_privacy_fig"):
+        png = privacy_png(str(path), tuple(chosen), version)
+        if png is None:
+            st.info("No selected run has a stored TRIR: `workbench privacy reid RUN... --attacker retrieval` "
+                    "stores one.")
+        else:
+            st.image(png, caption="Utility (TPS, word similarity) against TRIR, one point per run, Pareto front "
+                                  "marked (workbench.reports.privacy, as in `workbench report`)")

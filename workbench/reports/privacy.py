@@ -1,0 +1,226 @@
+"""Privacy beside utility (issue 12 item 5): the report's privacy table and the privacy–utility figure.
+
+Read-only over what the privacy attacks stored: nothing here attacks. `privacy_measures`
+collects, per run, the re-identification results (workbench.privacy.reid.stored_reid_risk:
+TRIR, mean rank, share within rank k, per attacker) and the inference disclosure
+(workbench.privacy.inference.stored_disclosure, per attacker). Where a run was attacked
+under several attack keys of one attacker (another background, other settings), the key
+most of the reported runs share is shown, so every row of a column comes from the same
+attack; the caption names the keys. A key whose attack did not cover every document of
+the run is not shown.
+
+`privacy_utility_points` puts each run at (TRIR, utility) for utility = TPS and word
+similarity (docs/metrics.md), per corpus, and marks the Pareto front: the runs no other run
+of the corpus beats on both axes (lower TRIR and higher utility, at least as good on both
+and better on one). `privacy_utility_figure` draws it; the report and the dashboard's
+Metrics page both call these, so they show the same figure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from workbench.metrics.base import HIGHER, LOWER, MetricInfo
+from workbench.reports.tables import Column, TableSpec
+
+REID_ATTACKERS = ("retrieval", "trained")
+INFERENCE_ATTACKERS = ("mlm", "ollama")
+UTILITY = ("tps", "similarity_word")
+DEFAULT_K = 10
+
+FAMILY = "privacy"
+INFOS = {
+    **{f"trir_{a}": MetricInfo(f"trir_{a}", f"TRIR {a}", FAMILY, 0, 1, LOWER, "TAE / 004 §4.2",
+                               f"accuracy@1 of the {a} re-identification attacker (share of documents re-identified)")
+       for a in REID_ATTACKERS},
+    **{f"rank_le_k_{a}": MetricInfo(f"rank_le_k_{a}", f"rank≤k {a}", FAMILY, 0, 1, LOWER, "001 (k-anonymity view)",
+                                    f"share of documents whose individual the {a} attacker ranks within k")
+       for a in REID_ATTACKERS},
+    **{f"mean_rank_{a}": MetricInfo(f"mean_rank_{a}", f"mean rank {a}", FAMILY, 1, None, HIGHER, "001",
+                                    f"mean rank of the true individual under the {a} attacker (higher = safer)")
+       for a in REID_ATTACKERS},
+    **{f"disclosure_{a}": MetricInfo(f"disclosure_{a}", f"disclosure {a}", FAMILY, 0, 1, LOWER, "004 §3.2",
+                                     f"share of replaced spans whose original the {a} inference attack discloses")
+       for a in INFERENCE_ATTACKERS},
+}
+MEASURES = tuple(INFOS)
+
+TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank ≤ k), inference disclosure and "
+                  "PII overlap (lower is safer)", (
+    Column("trir_retrieval", "TRIR↓", "Retrieval re-id.", digits=3),
+    Column("rank_le_k_retrieval", "rank≤k↓", "Retrieval re-id.", digits=3),
+    Column("trir_trained", "TRIR↓", "Trained re-id.", digits=3),
+    Column("rank_le_k_trained", "rank≤k↓", "Trained re-id.", digits=3),
+    Column("disclosure_mlm", "MLM↓", "Inference disclosure", digits=3),
+    Column("disclosure_ollama", "LLM↓", "Inference disclosure", digits=3),
+    Column("overlap_partial", "part.", "PII overlap %", scale=100, digits=2),
+    Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
+))
+
+
+def _stored_reid(store, run_ids: Sequence[str], k: int) -> pd.DataFrame:
+    try:
+        from workbench.privacy.reid import stored_reid_risk
+    except ImportError:  # the privacy part of an install is missing: no results to show
+        return pd.DataFrame()
+    return stored_reid_risk(store, run_ids, k=k)
+
+
+def _stored_disclosure(store, run_ids: Sequence[str]) -> pd.DataFrame:
+    try:
+        from workbench.privacy.inference import stored_disclosure
+    except ImportError:
+        return pd.DataFrame()
+    return stored_disclosure(store, run_ids)
+
+
+def shared_key(frame: pd.DataFrame, attacker: str) -> str | None:
+    """The attack key of this attacker that most runs of the frame have (ties: the first in
+    sorted order, so the choice never depends on storage order)."""
+    if frame.empty:
+        return None
+    keys = Counter(frame.loc[frame["attacker"] == attacker, "attack_key"])
+    if not keys:
+        return None
+    return sorted(keys.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+
+def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd.DataFrame:
+    """One row per run (index run_id, in the order given), a column per measure (NaN where not
+    stored); `.attrs["attack_keys"]`: attacker -> the attack key shown."""
+    ids = [store.resolve_run(r).run_id for r in run_ids]
+    out = pd.DataFrame(index=pd.Index(list(dict.fromkeys(ids)), name="run_id"), columns=list(MEASURES), dtype=float)
+    keys: dict[str, str] = {}
+    reid = _stored_reid(store, out.index.tolist(), k)
+    if not reid.empty:
+        reid = reid[reid["complete"].astype(bool)] if "complete" in reid else reid
+        for attacker in REID_ATTACKERS:
+            key = shared_key(reid, attacker)
+            if key is None:
+                continue
+            keys[attacker] = key
+            rows = reid[reid["attack_key"] == key].set_index("run_id")
+            for measure in ("trir", "rank_le_k", "mean_rank"):
+                out[f"{measure}_{attacker}"] = rows[measure].reindex(out.index).astype(float)
+    inference = _stored_disclosure(store, out.index.tolist())
+    if not inference.empty:
+        for attacker in INFERENCE_ATTACKERS:
+            key = shared_key(inference, attacker)
+            if key is None:
+                continue
+            keys[attacker] = key
+            rows = inference[inference["attack_key"] == key].set_index("run_id")
+            out[f"disclosure_{attacker}"] = rows["disclosure"].reindex(out.index).astype(float)
+    out.attrs["attack_keys"] = keys
+    out.attrs["k"] = k
+    return out
+
+
+def with_privacy(table: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
+    """The metric table (compute_metrics) with the privacy measures as columns; the Original
+    pseudo-rows get none (they were never attacked)."""
+    joined = table.join(measures, how="left")
+    joined.attrs.update(measures.attrs)
+    return joined
+
+
+def attacks_caption(measures: pd.DataFrame) -> str:
+    keys = measures.attrs.get("attack_keys", {})
+    if not keys:
+        return "attacks=none stored (run `workbench privacy reid` / `workbench privacy infer` first)"
+    return f"k={measures.attrs.get('k', DEFAULT_K)}|attacks=" + ",".join(f"{a}:{key}" for a, key in keys.items())
+
+
+def reid_axis(table: pd.DataFrame) -> str | None:
+    """The re-identification attacker on the figure's x axis: the one with results for most runs
+    (retrieval on a tie: it needs no training, so it is the one most often run)."""
+    counts = {a: int(table[f"trir_{a}"].notna().sum()) for a in REID_ATTACKERS if f"trir_{a}" in table}
+    best = max(counts.values(), default=0)
+    return next((a for a in REID_ATTACKERS if counts.get(a) == best), None) if best else None
+
+
+def pareto_front(risk: Sequence[float], utility: Sequence[float]) -> np.ndarray:
+    """True for each point no other point dominates (risk lower-or-equal and utility higher-or-
+    equal, one of them strictly); points with a missing value are never on the front."""
+    r, u = np.asarray(risk, dtype=float), np.asarray(utility, dtype=float)
+    ok = ~(np.isnan(r) | np.isnan(u))
+    front = np.zeros(len(r), dtype=bool)
+    for i in np.flatnonzero(ok):
+        others = ok & (np.arange(len(r)) != i)
+        dominated = others & (r <= r[i]) & (u >= u[i]) & ((r < r[i]) | (u > u[i]))
+        front[i] = not dominated.any()
+    return front
+
+
+def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
+    """Per corpus and run: label, TRIR (of the attacker reid_axis picks), each utility measure and
+    whether the run is on that measure's Pareto front. Runs without TRIR are left out."""
+    from workbench.metrics.metric_frame import is_original_run
+    from workbench.reports.labels import mode_label, short_id, system_label
+    attacker = reid_axis(table)
+    columns = ["corpus", "run_id", "label", "attacker", "trir", *UTILITY, *(f"front_{u}" for u in UTILITY)]
+    if attacker is None:
+        return pd.DataFrame(columns=columns)
+    keep = np.array([not is_original_run(i) for i in table.index], dtype=bool) & table[f"trir_{attacker}"].notna()
+    rows = table[keep.to_numpy()]
+    out = pd.DataFrame({
+        "corpus": rows["corpus"].to_numpy(), "run_id": rows.index.to_numpy(),
+        "label": [" ".join(x for x in (system_label(r), mode_label(r), f"[{short_id(str(i))}]") if x not in ("", "-"))
+                  for i, r in rows.iterrows()],
+        "attacker": attacker, "trir": rows[f"trir_{attacker}"].to_numpy(dtype=float)})
+    for u in UTILITY:
+        out[u] = rows[u].to_numpy(dtype=float) if u in rows else np.nan
+        out[f"front_{u}"] = False
+        for _, group in out.groupby("corpus", sort=False):
+            out.loc[group.index, f"front_{u}"] = pareto_front(group["trir"], group[u])
+    return out[columns]
+
+
+UTILITY_TITLES = {"tps": "TPS (004 §4.1) ↑", "similarity_word": "word similarity ↑"}
+
+
+def privacy_utility_figure(points: pd.DataFrame, path: Path, attack_keys: dict | None = None) -> Path:
+    """One row of panels per corpus (utility = TPS, word similarity) against TRIR, one point per
+    run; the Pareto front drawn as a step line through its filled points."""
+    from workbench.reports.figures import _pyplot
+    plt = _pyplot()
+    corpora = list(dict.fromkeys(points["corpus"])) or ["(no run with stored TRIR)"]
+    fig, axes = plt.subplots(len(corpora), len(UTILITY), figsize=(6.2 * len(UTILITY), 4.4 * len(corpora)),
+                             squeeze=False)
+    attacker = points["attacker"].iloc[0] if len(points) else "retrieval"
+    key = (attack_keys or {}).get(attacker, "")
+    for row, corpus in zip(axes, corpora):
+        mine = points[points["corpus"] == corpus]
+        for ax, u in zip(row, UTILITY):
+            data = mine.dropna(subset=["trir", u])
+            front = data[data[f"front_{u}"].astype(bool)].sort_values("trir")
+            rest = data[~data[f"front_{u}"].astype(bool)]
+            ax.scatter(rest["trir"], rest[u], facecolors="white", edgecolors="#4a6fa5", s=42, zorder=3,
+                       label="dominated")
+            ax.scatter(front["trir"], front[u], color="#d95f02", s=52, zorder=4, label="Pareto front")
+            if len(front) > 1:
+                ax.step(front["trir"], front[u], where="post", color="#d95f02", linewidth=1.2, zorder=2)
+            # Runs at the same place (e.g. suppress and label, both TRIR 0) share one label.
+            for (x, y), same in data.groupby([data["trir"].round(4), data[u].round(4)], sort=False):
+                right = x > 0.6  # labels of points near the right edge go to their left
+                ax.annotate("\n".join(same["label"]), (x, y), fontsize=6, xytext=(-4 if right else 4, 3),
+                            textcoords="offset points", ha="right" if right else "left")
+            ax.set_xlim(-0.03, 1.03)
+            ax.set_xlabel(f"TRIR, {attacker} attacker ↓ (share of documents re-identified)", fontsize=8)
+            ax.set_ylabel(UTILITY_TITLES[u], fontsize=8)
+            ax.set_title(f"{corpus}: {UTILITY_TITLES[u].split(' (')[0].rstrip(' ↑')} against TRIR", fontsize=9)
+            ax.grid(alpha=0.3)
+            if len(data):  # utility on its whole scale from 0 (word similarity may go below)
+                ax.set_ylim(min(float(data[u].min()), 0.0) - 0.03, 1.03)
+            ax.legend(fontsize=7, loc="best")
+    fig.suptitle("Privacy against utility, one point per run (Pareto front: no other run has lower TRIR and "
+                 f"higher utility){' · ' + key if key else ''}", fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
