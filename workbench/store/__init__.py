@@ -371,6 +371,7 @@ class RunStore:
         with self.transaction() as db:
             db.execute("DELETE FROM predictions WHERE run_id=?", (run_id,))
             db.execute("DELETE FROM reid_results WHERE run_id=?", (run_id,))
+            db.execute("DELETE FROM inference_results WHERE run_id=?", (run_id,))
             db.execute("DELETE FROM run_reports WHERE run_id=?", (run_id,))
             db.execute("DELETE FROM runs WHERE run_id=?", (run_id,))
 

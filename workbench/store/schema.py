@@ -142,7 +142,9 @@ CREATE TABLE reid_results (
     PRIMARY KEY (run_id, attack_key, doc_id));
 CREATE TABLE inference_results (
     run_id TEXT NOT NULL, attack_key TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL,
-    guesses TEXT NOT NULL, disclosed INTEGER NOT NULL,
+    attacker TEXT NOT NULL, config TEXT NOT NULL, input_sha256 TEXT NOT NULL, guesses TEXT NOT NULL,
+    disclosed INTEGER NOT NULL, hit INTEGER, rule TEXT, replacement_rule TEXT, note TEXT NOT NULL,
+    requests INTEGER NOT NULL, seconds REAL NOT NULL, created REAL NOT NULL,
     PRIMARY KEY (run_id, attack_key, doc_id, span_index));
 """
 
