@@ -6,8 +6,8 @@ TRIR, mean rank, share within rank k, per attacker) and the inference disclosure
 (workbench.privacy.inference.stored_disclosure, per attacker). Where a run was attacked
 under several attack keys of one attacker (another background, other settings), the key
 most of the reported runs share is shown, so every row of a column comes from the same
-attack; the caption names the keys. A key whose attack did not cover every document of
-the run is not shown.
+attack; the caption names the keys. An attack that has not reached every document
+(re-identification) or every replaced span (inference) of a run is not shown for it.
 
 `privacy_utility_points` puts each run at (TRIR, utility) for utility = TPS and word
 similarity (docs/metrics.md), per corpus, and marks the Pareto front: the runs no other run
@@ -108,6 +108,8 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             for measure in ("trir", "rank_le_k", "mean_rank"):
                 out[f"{measure}_{attacker}"] = rows[measure].reindex(out.index).astype(float)
     inference = _stored_disclosure(store, out.index.tolist())
+    if not inference.empty and "missing" in inference:
+        inference = inference[inference["missing"].fillna(0) == 0]  # an attack that has not reached every span
     if not inference.empty:
         for attacker in INFERENCE_ATTACKERS:
             key = shared_key(inference, attacker)
