@@ -239,8 +239,8 @@ def align_document(path: str, doc: Document, entries: list[Entry]) -> DocumentAl
                                         f"{spans[0].text!r}")
         else:
             kind = COVERING if whole else CROSSING
-            result.note(kind, e, f"span(s) {', '.join(f'#{i}' for i in hit)}; {len(rest.strip())} character(s) "
-                                 "outside them kept")
+            result.note(kind, e, f"span(s) {', '.join(f'#{i}' for i in hit)}; {len(''.join(rest.split()))} "
+                                 "non-space character(s) outside them kept")
         result.outside_chars += len("".join(rest.split()))
         for n, (i, (a, b)) in enumerate(zip(hit, inside_span)):
             pieces.setdefault(i, []).append((a, b, e.replacement if n == 0 else SUPPRESSED))

@@ -279,7 +279,8 @@ def test_aligned_document_equals_the_other_systems_text(data):
             if b > a:
                 entries.append([a, b, data.draw(st.sampled_from(["", "X", "Yy z"]))])
     entries = data.draw(st.permutations(entries))
-    spans, _ = align_file("f.json", {"d1": entries}, corpus)
+    spans, report = align_file("f.json", {"d1": entries}, corpus)
+    assert sum(report.entries.values()) == report.entries_read == len(entries)  # every entry counted once
     expected, cursor = [], 0
     for a, b, r in sorted(entries):
         expected += [doc.text[cursor:a], r]
@@ -329,3 +330,28 @@ def test_the_cli_prints_the_report_and_strict_refuses(tmp_path):
     run_id = result.stdout.split()[1]
     shown = workbench("run-report", run_id[:8], "--store", store)
     assert shown.returncode == 0 and shown.stdout.splitlines() == result.stdout.splitlines()[2:]
+
+
+def test_a_real_masking_file_of_a_detector_imports_and_every_entry_is_accounted_for(store):
+    """TAE's TAB_test_Presidio.json (MIT; two documents, unedited): Presidio's own spans, which meet
+    tab-test's partly, nest ([88, 109) in [88, 123)) and fall outside them."""
+    from workbench.loaders import shipped_corpus
+    from workbench.loaders.subset import select_documents
+    corpus = select_documents(shipped_corpus("tab-test"), keep="001-61807,001-61253")
+    data = json.loads((DATA / "presidio_tab_sample.json").read_text(encoding="utf-8"))
+    spans, report = align_file("presidio_tab_sample.json", data, corpus)
+    body = report.body()
+    assert body["masking_file"] and body["suppressing_entries"] == body["entries_read"] == 68
+    assert sum(body["entries"].values()) == body["entries_read"]  # every entry counted once
+    assert sum(body["spans"].values()) == corpus.n_slots == len(spans)
+    for kind in (MATCHED, FOLDED_SPAN, FOLDED_ENTRY, COVERING, CROSSING, LEFT_OVER):
+        assert body["entries"][kind] > 0, kind  # a real detector's file exercises every rule
+    got = picks(spans)
+    for doc in corpus.documents:
+        masked = set()
+        for start, end in data[doc.doc_id]:
+            masked.update(range(start, end))
+        for i, span in enumerate(doc.spans):
+            # Brute force: the span's characters no entry masks; none left (or only space) -> suppressed.
+            kept = "".join(c for p, c in zip(range(span.start, span.end), span.text) if p not in masked)
+            assert got[(doc.doc_id, i)] == (kept if kept.strip() else ""), (doc.doc_id, i)
