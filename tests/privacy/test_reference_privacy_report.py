@@ -121,3 +121,27 @@ def test_the_attack_most_runs_share_is_the_one_shown(store, attacked):
     tie = pd.DataFrame({"attacker": ["retrieval"] * 2, "attack_key": ["b", "a"]})
     assert shared_key(tie, "retrieval") == "a"  # a tie goes to the first key in sorted order
     assert np.isnan(measures.to_numpy(dtype=float)[:, list(measures.columns).index("trir_trained")]).all()
+
+
+def test_inference_disclosure_reaches_the_table(store, attacked, tmp_path):
+    """Per-span results written into inference_results (P3's store functions) for two runs: the
+    original's every replacement discloses its span, the suppressed run's none; the table shows
+    each run's rate, and an attack that has not reached every span is not shown."""
+    pytest.importorskip("workbench.privacy.inference")
+    from workbench.privacy.inference_store import new_row, save_rows
+    runs, _ = attacked
+    corpus = reid_helpers.corpus()
+    for kind, disclosed in (("original", True), ("suppress", False), ("label", False)):
+        rows = [new_row(runs[kind], "mlm-test-n5-00000000", d.doc_id, i, "mlm", {"n": 5}, "0" * 64,
+                        ("a", "b"), (0, "exact") if disclosed else None, "exact" if disclosed else None, "", 0, 0.0)
+                for d in corpus.documents for i in d.masked_spans]
+        save_rows(store, rows if kind != "label" else rows[:-1])  # label: one span not attacked yet
+    measures = privacy_measures(store, list(runs.values()), k=2)
+    assert measures.attrs["attack_keys"]["mlm"] == "mlm-test-n5-00000000"
+    assert measures.at[runs["original"], "disclosure_mlm"] == 1.0
+    assert measures.at[runs["suppress"], "disclosure_mlm"] == 0.0
+    assert math.isnan(measures.at[runs["label"], "disclosure_mlm"])  # incomplete: not shown
+    assert math.isnan(measures.at[runs["numbered"], "disclosure_mlm"])  # never attacked
+    write_report(store, list(runs.values()), tmp_path / "r", formats=("csv",), context=make_context(), k=2)
+    table = pd.read_csv(tmp_path / "r" / "table_privacy.csv", index_col="run_id")
+    assert table.at[runs["original"], "disclosure_mlm"] == 1.0 and table.at[runs["suppress"], "disclosure_mlm"] == 0
