@@ -92,3 +92,27 @@ def test_the_cli_stores_reference_runs(tmp_path):
     assert bad.returncode == 2 and "label reference only" in bad.stderr and not (tmp_path / "x").exists()
     listed = workbench("run-report", result.stdout.split()[1], "--store", store)
     assert listed.returncode == 0 and '"suppressed": 720' in listed.stdout
+
+
+def test_a_suppressed_run_exports_shows_and_imports_back_as_suppression(store, tiny_corpus, tmp_path):
+    import json
+
+    from workbench.errors import CorpusError
+    from workbench.exporters import export_run
+    from workbench.importers import import_run
+    from workbench.terminal import show_run
+    run = _run(store, tiny_corpus, "suppress")
+    intact = json.loads(export_run(store, run.run_id, "intact", tmp_path / "i.json").read_text(encoding="utf-8"))
+    assert {e[2] for entries in intact.values() for e in entries} == {""}
+    tab = json.loads(export_run(store, run.run_id, "tab", tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert sum(len(v) for v in tab.values()) == tiny_corpus.n_slots  # every span masked
+    lines = [json.loads(x) for x in export_run(store, run.run_id, "doccano", tmp_path / "d.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    en2 = next(x for x in lines if x["doc_id"] == "en-2")
+    assert en2["label"] == [] and "Kowalski" not in en2["text"]  # nothing left to label
+    shown = list(show_run(store, run.run_id, "en-2", spans_only=True))
+    assert "'Jan Kowalski'" in shown[1] and shown[1].endswith("→ ''  (suppressed)")
+    again = import_run(store, tmp_path / "i.json", tiny_corpus, tagger=WordListTagger(), name="back")
+    assert {p.pseudonym for p in store.predictions(again.run_id)} == {""}
+    with pytest.raises(CorpusError, match="non-empty string"):
+        import_run(store, tmp_path / "i.json", tiny_corpus, tagger=WordListTagger(), strict=True)
