@@ -116,3 +116,16 @@ def test_a_suppressed_run_exports_shows_and_imports_back_as_suppression(store, t
     assert {p.pseudonym for p in store.predictions(again.run_id)} == {""}
     with pytest.raises(CorpusError, match="non-empty string"):
         import_run(store, tmp_path / "i.json", tiny_corpus, tagger=WordListTagger(), strict=True)
+
+
+def test_the_dashboard_marks_a_suppressed_span_visibly(tiny_corpus):
+    from workbench.dashboard.render import STYLE, mark_text, replaced_marks
+    from workbench.replace import pseudonymise
+    doc = tiny_corpus.document("en-2")
+    text, placed = pseudonymise(doc, {0: "", 1: "Ola Nordmann"})
+    marks = replaced_marks(placed, {0: "PERSON", 1: "PERSON"})
+    assert marks[0][2] == "wb-rep wb-suppressed" and "suppressed: Jan Kowalski" in marks[0][3]
+    assert marks[1][2] == "wb-rep" and "original: Eva Nowak" in marks[1][3]
+    html = mark_text(text, marks)
+    assert '<mark class="wb-rep wb-suppressed" title="span 0 · PERSON · suppressed: Jan Kowalski"></mark>' in html
+    assert "mark.wb-suppressed::before" in STYLE  # the empty mark is drawn as ∅
