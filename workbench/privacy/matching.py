@@ -26,8 +26,12 @@ acronym   Either side's title-cased words, stop words left out, give an acronym 
           lemma set, so it matches the other side's acronym or a word ("ECHR"). At least
           two words make an acronym: one word's initial would make "Smith" match "Stockholm".
 ngram     Only for named entities (labels in NAMED_ENTITY_LABELS): the two share a
-          character 4-gram of a content word (lower-cased surface forms, so "Turkey" and
-          "Turkish" share "turk"; 004 §5.2 chose 4-grams for words of one longer base).
+          character 4-gram of their name words (lower-cased surface forms, so "Turkey" and
+          "Turkish" share "turk"; 004 §5.2 chose 4-grams for words of one longer base). Name
+          words are the content words written with a capital (title case or all capitals) on
+          either side: 004's code takes the n-grams of the tokens spaCy's English NER marks
+          as entities in both the span and the guess; there is no NER for Swedish here, and
+          n-grams of every word would match "consultant" with "result" ("sult").
 
 Where 004 is silent, the choices are written next to the rule above and in docs/privacy.md
 ("Inference attack"). Lemmas come from a real lemmatiser (workbench.privacy.lemmatiser);
@@ -67,7 +71,7 @@ class Phrase:
     """A span or a guess, reduced to what the rules compare."""
     text: str  # lower-cased, white space collapsed
     lemmas: frozenset[str]  # content lemmas, plus the acronym if there is one
-    grams: frozenset[str]  # character n-grams of the content words
+    grams: frozenset[str]  # character n-grams of the content words written as names
     date_lemmas: frozenset[str]  # every lemma but stop words and punctuation, ordinals as numbers
     date: tuple | None  # (day, month, year), None for a field not given; None: not a date
     acronym: str = ""
@@ -87,6 +91,11 @@ def acronym_of(words: Sequence[Word]) -> str:
     return "".join(initials).lower() if len(initials) >= 2 else ""
 
 
+def is_name_word(text: str) -> bool:
+    """Written as a name, two letters or more: title case ("Turkey") or all capitals ("ECHR")."""
+    return len(text) > 1 and (text.istitle() or text.isupper())
+
+
 def char_ngrams(word: str, n: int = NGRAM) -> set[str]:
     return {word[i:i + n] for i in range(len(word) - n + 1)}
 
@@ -97,11 +106,13 @@ def phrase(text: str, words: Sequence[Word], frequent: frozenset[str] = frozense
     lemmas = {w.lemma for w in content} | ({acronym} if acronym else set())
     grams: set[str] = set()
     for w in content:
-        grams |= char_ngrams(w.text.lower(), n)
+        if is_name_word(w.text):
+            grams |= char_ngrams(w.text.lower(), n)
     # Month names stay even where they are stop words ("may").
     date_lemmas = frozenset(_cardinal(w.lemma) for w in words
                             if not w.punct and w.lemma.strip() and (not w.stop or w.text.lower() in _MONTHS))
-    return Phrase(normalise(text), frozenset(lemmas), frozenset(grams), date_lemmas, parse_date(words), acronym)
+    stops = frozenset(w.text.lower() for w in words if w.stop)
+    return Phrase(normalise(text), frozenset(lemmas), frozenset(grams), date_lemmas, parse_date(text, stops), acronym)
 
 
 def match(original: Phrase, guess: Phrase, *, named_entity: bool, is_date: bool) -> str | None:
@@ -193,50 +204,45 @@ def _cardinal(lemma: str) -> str:
     return str(int(m.group(1))) if m else lemma
 
 
-def parse_date(words: Sequence[Word]) -> tuple | None:
-    """(day, month, year) of a date written with words or numbers, None for a missing field;
-    None when the text holds no date or more than one (a range, two years).
+_TOKEN = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d+(?::[ae]|st|nd|rd|th)?\.?|[^\W\d_]+\.?")
 
+
+def parse_date(text: str, stop_words: frozenset[str] = frozenset()) -> tuple | None:
+    """(day, month, year) of a calendar date written with words or numbers, None for a field not
+    given; None when the text is not just a date: another content word ("the summer of 2003",
+    "early 1980s"), two dates or years (a range), or no month and no year.
+
+    Stop words around the date are allowed ("on the 3rd of August 2003", "den 3:e augusti").
     Numeric dates are read day first (European usage, as in TAB and Swedish text) unless the
-    year comes first (ISO 8601, 2003-08-03). A lone number is a year only with four digits."""
+    year comes first (ISO 8601, 2003-08-03). A lone number is a year only with four digits,
+    otherwise a day (1-31)."""
     day = month = year = None
-    seen = 0
-    for w in words:
-        token = w.text.lower().rstrip(",")
-        if w.punct or not token:
-            continue
+    for token in _TOKEN.findall(text.lower()):
         numeric = _NUMERIC.match(token)
+        name = token.rstrip(".")
+        ordinal = _ORDINAL.match(token)
         if numeric:
             a, b, c = (int(x) for x in numeric.groups())
             d, m, y = (c, b, a) if len(numeric.group(1)) == 4 else (a, b, c)
-            if len(str(y)) == 2:
+            if y < 100:
                 y += 1900 if y > 30 else 2000
-            if not (1 <= m <= 12 and 1 <= d <= 31):
-                return None
-            if year is not None or month is not None or day is not None:
+            if not (1 <= m <= 12 and 1 <= d <= 31) or (day, month, year) != (None, None, None):
                 return None
             day, month, year = d, m, y
-            seen += 3
-            continue
-        name = token.rstrip(".")
-        if name in _MONTHS and (w.alpha or token.endswith(".")):
+        elif name in _MONTHS:
             if month is not None:
                 return None
             month = _MONTHS[name]
-            seen += 1
-            continue
-        if token.isdigit() and len(token) == 4:
+        elif name.isdigit() and len(name) == 4:
             if year is not None:
                 return None
-            year = int(token)
-            seen += 1
-            continue
-        ordinal = _ORDINAL.match(token)
-        if ordinal and 1 <= int(ordinal.group(1)) <= 31:
+            year = int(name)
+        elif ordinal and 1 <= int(ordinal.group(1)) <= 31:
             if day is not None:
                 return None
             day = int(ordinal.group(1))
-            seen += 1
-    if seen == 0 or (month is None and year is None):
+        elif name not in stop_words:
+            return None  # a word that is not part of a calendar date
+    if month is None and year is None:
         return None  # a bare day number ("3") is not a date
     return day, month, year

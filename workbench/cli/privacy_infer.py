@@ -1,0 +1,105 @@
+"""`workbench privacy infer`: the inference attack per span (004 §3.2) and its disclosure rate;
+`workbench privacy build-lemmatiser`: the lemmatisers its matching function needs."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.cli._options import name_value_pairs, open_existing_store, open_store, store_option
+
+
+def _privacy_group(main: click.Group) -> click.Group:
+    """The `privacy` group, shared by the privacy commands' modules: made by whichever registers first."""
+    group = main.commands.get("privacy")
+    if group is None:
+        @main.group("privacy")
+        def group() -> None:
+            """Privacy measures of stored runs: re-identification risk, inference attacks.
+
+            \b
+            Example:
+              workbench privacy infer 832a7ed4 --attacker mlm --model offline
+            """
+    return group
+
+
+def register(main: click.Group) -> None:
+    from workbench.privacy.inference_attackers import DEFAULT_GUESSES, INFERENCE_ATTACKERS
+    from workbench.privacy.lemmatiser import LANGUAGES
+    group = _privacy_group(main)
+
+    @group.command("infer")
+    @click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
+    @click.option("--attacker", type=click.Choice(INFERENCE_ATTACKERS), default="mlm", show_default=True,
+                  help="mlm: a masked LM guesses each span from the pseudonymised context (no server); "
+                       "ollama: an instruction LLM through Ollama, with 004's guessing prompt.")
+    @click.option("-n", "n", type=click.IntRange(1, 50), default=DEFAULT_GUESSES, show_default=True,
+                  help="Guesses per span.")
+    @click.option("--model", default=None,
+                  help="The attacker's model: for mlm a hub id, a local directory or `offline` (the test MLM); "
+                       "for ollama an Ollama model name.")
+    @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
+                  help="Attacker setting, e.g. -o context_chars=800 or -o host=http://127.0.0.1:11500; "
+                       "see docs/privacy.md.")
+    @click.option("--by-label", is_flag=True, help="Also print the rates per span label.")
+    @store_option
+    def infer(run_ids, attacker, n, model, options, by_label, store_path) -> None:
+        """Inference attack on runs: the share of replaced spans whose original an attacker discloses.
+
+        The attacker reads each run's pseudonymised documents and guesses every replaced
+        span's original N times; 004's matching function (lemmas, 4-grams for names, exact
+        dates, acronyms) decides whether a guess discloses it. Results are stored per span
+        and reused (an interrupted attack resumes).
+
+        \b
+        Example:
+          workbench privacy infer 832a7ed4 5be0c1aa --attacker mlm --model offline -n 5
+          workbench privacy infer 832a7ed4 --attacker ollama -o host=http://127.0.0.1:11434
+        """
+        from workbench.privacy.inference import disclosure_lines, inference_disclosure, stored_disclosure
+        config = name_value_pairs(options, "-o/--option")
+        if model is not None:
+            config["model"] = model
+        store = open_store(store_path)
+        frame = inference_disclosure(store, run_ids, attacker=attacker, n=n, config=config, progress=True,
+                                     log=lambda message: click.echo(message, err=True))
+        for line in disclosure_lines(frame):
+            click.echo(line)
+        if by_label:
+            keys = set(frame["attack_key"])
+            labelled = stored_disclosure(store, run_ids, by_label=True)
+            for line in disclosure_lines(labelled[labelled["attack_key"].isin(keys)]):
+                click.echo(line)
+
+    @group.command("disclosure")
+    @click.argument("run_ids", nargs=-1, metavar="[RUN...]")
+    @click.option("--by-label", is_flag=True, help="Rates per span label.")
+    @store_option
+    def disclosure(run_ids, by_label, store_path) -> None:
+        """Stored inference-attack results of runs (all runs without RUN); attacks nothing.
+
+        \b
+        Example:
+          workbench privacy disclosure 832a7ed4 --by-label
+        """
+        from workbench.privacy.inference import disclosure_lines, stored_disclosure
+        store = open_existing_store(store_path)
+        for line in disclosure_lines(stored_disclosure(store, run_ids or None, by_label=by_label)):
+            click.echo(line)
+
+    @group.command("build-lemmatiser")
+    @click.option("--lang", "langs", multiple=True, type=click.Choice(LANGUAGES), default=LANGUAGES,
+                  show_default=True, help="Which languages' lemmatisers to build (repeatable).")
+    def build_lemmatiser(langs) -> None:
+        """Train the inference attack's lemmatisers once (about a minute each) and cache them.
+
+        \b
+        Example:
+          workbench privacy build-lemmatiser --lang sv
+        """
+        import json
+        from workbench.privacy.lemmatiser import build_info
+        from workbench.privacy.lemmatiser_build import build_lemmatiser as build
+        for lang in langs:
+            path = build(lang)
+            click.echo(f"{lang}: {path} (held-out lemma accuracy {json.dumps((build_info(lang) or {}).get('accuracy'))})")

@@ -1,0 +1,245 @@
+"""The inference attack per span (004 §3.2) over stored runs, and its disclosure rate.
+
+    from workbench.privacy.inference import inference_disclosure, stored_disclosure
+    inference_disclosure(store, ["832a7ed4"], attacker="mlm", n=5, config={"model": "offline"})
+
+For every replaced span of a run, an attacker (workbench.privacy.inference_attackers) reads
+the pseudonymised document and proposes N guesses of the original; 004's matching function
+(workbench.privacy.matching, with the language's lemmatiser and the corpus's most frequent
+lemmas) says whether a guess discloses it. Whether the replacement itself, as it stands in
+the document, discloses the original is recorded too: an attacker reads it, and for an
+`original` run it is the original.
+
+Results are stored per (run, attack key, span) in the run store (inference_results), a
+batch per transaction, and reused: a second call attacks only what is missing (or what
+changed), so an interrupted attack resumes. Reading (`stored_disclosure`,
+`inference_spans`) never attacks.
+
+The disclosure rate of a run is the share of its replaced spans whose original is disclosed:
+    disclosure               by a guess or by the replacement (what an attacker learns; ↓ better)
+    disclosure_guesses       by one of the attacker's N guesses
+    disclosure_replacement   by the replacement itself
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import pandas as pd
+
+from workbench.errors import WorkbenchError
+from workbench.privacy.inference_attackers import (DEFAULT_GUESSES, INFERENCE_ATTACKERS, Target, attack_key,
+                                                   make_inference_attacker)
+from workbench.privacy.inference_store import new_row, rows_frame, save_rows, stored_inputs
+from workbench.privacy.matching import MATCHER_VERSION, Matcher
+from workbench.store import RunStore
+
+__all__ = ["INFERENCE_ATTACKERS", "FREQUENT_LEMMAS", "inference_disclosure", "stored_disclosure", "inference_spans",
+           "disclosure_rates", "frequent_lemmas", "matcher_for"]
+
+FREQUENT_LEMMAS = 100  # 004's reference code leaves out the corpus's 100 most frequent lemmas
+BATCH = 64  # spans per stored batch (one transaction)
+RATE_COLUMNS = ["spans", "disclosure", "disclosure_guesses", "disclosure_replacement"]
+STORED_COLUMNS = ["run_id", "attacker", "attack_key", "n_guesses", *RATE_COLUMNS, "missing", "failed"]
+
+
+# --- the matching function for a corpus ----------------------------------------------------
+
+def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[str]:
+    """The `top` most frequent content lemmas (alphabetic, not stop words) of the corpus's
+    documents in `lang`, outside the annotated spans; cached per corpus and lemmatiser."""
+    from workbench.paths import cache_dir
+    from workbench.privacy.lemmatiser import lemmatiser
+    lem = lemmatiser(lang)
+    path = cache_dir() / "privacy" / f"frequent-{corpus.content_hash[:16]}-{lang}-{Path(lem.source).name}-{top}.json"
+    if path.is_file():
+        return frozenset(json.loads(path.read_text()))
+    counts: Counter[str] = Counter()
+    docs = [d for d in corpus.documents if d.lang == lang]
+    for doc, parsed in zip(docs, lem.nlp.pipe((d.text for d in docs), batch_size=16)):
+        inside = bytearray(len(doc.text) + 1)
+        for s in doc.spans:
+            inside[s.start:s.end] = b"\x01" * (s.end - s.start)
+        for token in parsed:
+            if token.is_alpha and not any(inside[token.idx:token.idx + len(token)]):
+                word = lem.word(token)
+                if not word.stop:
+                    counts[word.lemma] += 1
+    top_lemmas = [lemma for lemma, _ in counts.most_common(top)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".partial")
+    tmp.write_text(json.dumps(top_lemmas, ensure_ascii=False))
+    tmp.rename(path)
+    return frozenset(top_lemmas)
+
+
+def matcher_for(corpus, lang: str) -> Matcher:
+    from workbench.privacy.lemmatiser import lemmatiser
+    return Matcher(lemmatiser(lang), frequent_lemmas(corpus, lang))
+
+
+def matcher_description() -> dict:
+    """What the matching function's results depend on besides the texts (part of the attack key)."""
+    from workbench.privacy.lemmatiser import LEXICON, RECIPE
+    return {"version": MATCHER_VERSION, "frequent": FREQUENT_LEMMAS, "lemmatiser": RECIPE, "lexicon": LEXICON}
+
+
+# --- attacking ------------------------------------------------------------------------------
+
+def _targets(frame: pd.DataFrame) -> list[dict]:
+    """Every replaced span of a metric frame as a Target and what the matching function needs."""
+    from workbench.metrics.metric_frame import document_views
+    items = []
+    for view in document_views(frame):
+        for k, row in enumerate(view.rows):
+            a, b = view.placed[k]
+            r = frame.loc[row]
+            target = Target(f"{view.run_id}|{view.doc_id}|{int(r['span_index'])}", view.lang, r["label"],
+                            view.pseudo_text, a, b)
+            digest = hashlib.sha256(f"{a}|{b}|{view.pseudo_text}".encode()).hexdigest()
+            items.append({"target": target, "doc_id": view.doc_id, "span_index": int(r["span_index"]),
+                          "original": r["original"], "corpus_hash": view.corpus_hash, "failed": bool(r["failed"]),
+                          "sha": digest})
+    return items
+
+
+def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: str = "mlm",
+                         n: int = DEFAULT_GUESSES, config: Mapping[str, object] | None = None,
+                         progress: bool = False, batch: int = BATCH,
+                         log: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Attack every replaced span of these runs (reusing stored results); one row per run (STORED_COLUMNS)."""
+    from workbench.metrics.metric_frame import metric_frame
+    say = log or (lambda message: print(message, file=sys.stderr, flush=True))
+    atk = make_inference_attacker(attacker, n, config)
+    runs = [store.resolve_run(r) for r in run_ids]
+    for run in runs:  # every run checked before any is attacked
+        if run.status != "complete":
+            raise WorkbenchError(f"run {run.run_id[:12]} ({run.generator}) is not complete ({run.status}); finish it "
+                                 "first (the same `workbench generate` command resumes it)")
+    key = attack_key(atk, matcher_description())
+    frame = metric_frame(store, [r.run_id for r in runs])
+    if frame.empty:
+        raise WorkbenchError("these runs replaced no span: nothing to attack")
+    atk.load(sorted(frame["lang"].unique()))
+    corpora: dict[str, object] = {}
+    matchers: dict[tuple[str, str], Matcher] = {}
+    for run in runs:
+        items = _targets(frame[frame["run_id"] == run.run_id])
+        done = stored_inputs(store, run.run_id, key)
+        todo = [it for it in items if done.get((it["doc_id"], it["span_index"])) != it["sha"]]
+        if progress:
+            say(f"run {run.run_id[:12]} ({run.generator}): {len(items) - len(todo)} of {len(items)} spans stored, "
+                f"{len(todo)} to attack under {key}")
+        for start in range(0, len(todo), batch):
+            chunk = todo[start:start + batch]
+            began = time.perf_counter()
+            answers = atk.guess([it["target"] for it in chunk])
+            share = (time.perf_counter() - began) / len(chunk)
+            rows = []
+            for it, answer in zip(chunk, answers):
+                corpus_hash, lang = it["corpus_hash"], it["target"].lang
+                if (corpus_hash, lang) not in matchers:
+                    if corpus_hash not in corpora:
+                        corpora[corpus_hash] = store.load_corpus(corpus_hash)
+                    matchers[(corpus_hash, lang)] = matcher_for(corpora[corpus_hash], lang)
+                matcher = matchers[(corpus_hash, lang)]
+                label, original = it["target"].label, it["original"]
+                hit = matcher.first_hit(original, label, answer.guesses) if answer.guesses else None
+                replacement = it["target"].replacement
+                shown = replacement if replacement.strip() and not it["failed"] else ""
+                rows.append(new_row(run.run_id, key, it["doc_id"], it["span_index"], atk.name,
+                                    {"n": atk.n, **atk.describe()}, it["sha"], answer.guesses,
+                                    (hit.index, hit.rule) if hit else None,
+                                    matcher.discloses(original, label, shown) if shown else None,
+                                    answer.note, answer.requests, share))
+            save_rows(store, rows)
+            if progress:
+                say(f"  {min(start + batch, len(todo))}/{len(todo)} spans")
+    return stored_disclosure(store, [r.run_id for r in runs], attack_key=key)
+
+
+# --- reading --------------------------------------------------------------------------------
+
+def inference_spans(store: RunStore, run_ids: Sequence[str] | None = None,
+                    attack_key: str | None = None) -> pd.DataFrame:
+    """Stored per-span results joined with their runs' spans: run_id, attack_key, attacker, n_guesses,
+    corpus, generator, lang, doc_id, span_index, label, original, pseudonym, failed, guesses, disclosed,
+    hit, rule, replacement_rule, replacement_discloses, note, seconds, requests. Never attacks."""
+    from workbench.tidy_frame import run_frame
+    ids = None if run_ids is None else [store.resolve_run(r).run_id for r in run_ids]
+    rows = rows_frame(store, ids, attack_key)
+    columns = ["run_id", "attack_key", "attacker", "n_guesses", "corpus", "generator", "lang", "doc_id",
+               "span_index", "label", "original", "pseudonym", "failed", "guesses", "disclosed", "hit", "rule",
+               "replacement_rule", "replacement_discloses", "note", "seconds", "requests"]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    spans = run_frame(store, list(dict.fromkeys(rows["run_id"])))
+    keep = ["run_id", "doc_id", "span_index", "corpus", "generator", "lang", "label", "original", "pseudonym",
+            "failed"]
+    merged = rows.merge(spans[keep], on=["run_id", "doc_id", "span_index"], how="inner")
+    merged["n_guesses"] = [json.loads(c).get("n") for c in merged["config"]]
+    merged["disclosed"] = merged["disclosed"].astype(bool)
+    merged["replacement_discloses"] = merged["replacement_rule"].notna()
+    return merged[columns].reset_index(drop=True)
+
+
+def disclosure_rates(spans: pd.DataFrame, by: Sequence[str] = ("run_id", "attack_key")) -> pd.DataFrame:
+    """Rates in [0, 1] (higher = more disclosed) over the spans that have a result, grouped by `by`:
+    spans, disclosure (by a guess or the replacement), disclosure_guesses, disclosure_replacement."""
+    by = list(by)
+    answered = spans[spans["note"] == ""]
+    if answered.empty:
+        return pd.DataFrame(columns=[*by, *RATE_COLUMNS])
+    flags = pd.DataFrame({"guesses": answered["disclosed"].astype(float),
+                          "replacement": answered["replacement_discloses"].astype(float)})
+    flags["any"] = flags.max(axis=1)
+    grouped = flags.groupby([answered[c] for c in by], sort=False)
+    out = pd.DataFrame({"spans": grouped.size(), "disclosure": grouped["any"].mean(),
+                        "disclosure_guesses": grouped["guesses"].mean(),
+                        "disclosure_replacement": grouped["replacement"].mean()})
+    return out.reset_index()
+
+
+def stored_disclosure(store: RunStore, run_ids: Sequence[str] | None = None, *, by_label: bool = False,
+                      attack_key: str | None = None) -> pd.DataFrame:
+    """One row per stored (run, attack key) (and label): STORED_COLUMNS; empty when nothing is stored.
+    `missing`: replaced spans of the run without a result; `failed`: spans whose attacker gave no answer."""
+    from workbench.tidy_frame import run_frame
+    columns = STORED_COLUMNS[:4] + (["label"] if by_label else []) + STORED_COLUMNS[4:]
+    spans = inference_spans(store, run_ids, attack_key)
+    if spans.empty:
+        return pd.DataFrame(columns=columns)
+    by = ["run_id", "attacker", "attack_key", "n_guesses"] + (["label"] if by_label else [])
+    rates = disclosure_rates(spans, by)
+    failed = spans[spans["note"] != ""].groupby(by, sort=False).size().rename("failed")
+    frame = run_frame(store, list(dict.fromkeys(spans["run_id"])))
+    size_by = ["run_id"] + (["label"] if by_label else [])
+    replaced = frame.groupby(size_by, sort=False).size().rename("replaced").reset_index()
+    out = (spans[by].drop_duplicates().merge(rates, on=by, how="left")
+           .merge(failed.reset_index(), on=by, how="left").merge(replaced, on=size_by, how="left"))
+    out["spans"] = out["spans"].fillna(0).astype(int)
+    out["failed"] = out["failed"].fillna(0).astype(int)
+    out["missing"] = (out["replaced"] - out["spans"] - out["failed"]).clip(lower=0).astype(int)
+    if run_ids is not None:  # in the order asked for
+        order = {store.resolve_run(r).run_id: i for i, r in enumerate(run_ids)}
+        out = out.sort_values("run_id", key=lambda ids: ids.map(order), kind="stable")
+    return out[columns].reset_index(drop=True)
+
+
+def disclosure_lines(frame: pd.DataFrame) -> list[str]:
+    """The per-run rows of inference_disclosure / stored_disclosure as a plain table."""
+    if frame.empty:
+        return ["no inference-attack results stored for these runs"]
+    head = f"{'run':<12}  {'attack key':<40}  {'spans':>6}  {'disclosed':>9}  {'by guess':>8}  {'by repl.':>8}  missing"
+    lines = [head]
+    for r in frame.itertuples(index=False):
+        label = f" {r.label}" if "label" in frame.columns else ""
+        lines.append(f"{str(r.run_id)[:12]:<12}  {r.attack_key[:40]:<40}  {r.spans:>6}  {r.disclosure:>9.3f}  "
+                     f"{r.disclosure_guesses:>8.3f}  {r.disclosure_replacement:>8.3f}  {r.missing + r.failed}{label}")
+    return lines

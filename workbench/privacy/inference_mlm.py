@@ -1,0 +1,78 @@
+"""The masked-LM inference attacker: the N best whole words for the target, from the pseudonymised context.
+
+The attacker's input is the published document around the target (`context_chars` each
+side, cut at white space): every other span carries its replacement, and the target's
+replacement becomes one mask of the model's own. The model's N best whole word forms at the
+mask (workbench.mlm: whole words only, re-cased) are the guesses. A guess is one word; a
+multi-word original is disclosed when one of its content words is guessed (004's lemma
+overlap), and a full date (day, month, year) cannot be guessed this way.
+
+Targets are batched: one forward pass per `batch_size` targets of a language, each row
+padded to its length bucket, so a target's guesses do not depend on the other targets in
+its batch (workbench.mlm.masked_lm; tested in tests/privacy/test_inference_mlm.py).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from workbench.privacy.inference_attackers import Guesses, MlmAttackConfig, Target, clean_guesses, describe_config
+
+
+def context_parts(target: Target, chars: int) -> list:
+    """[left text, 1 mask, right text], cropped to `chars` each side at white space."""
+    a = max(0, target.start - chars)
+    left = target.text[a:target.start]
+    if a > 0 and " " in left:
+        left = left[left.index(" ") + 1:]  # a word cut in half would read as another word
+    b = min(len(target.text), target.end + chars)
+    right = target.text[target.end:b]
+    if b < len(target.text) and " " in right:
+        right = right[:right.rindex(" ")]
+    return [left, 1, right]
+
+
+class MlmAttacker:
+    name = "mlm"
+
+    def __init__(self, config: MlmAttackConfig, n: int) -> None:
+        self.config = config
+        self.n = n
+        self._models: dict[str, object] = {}  # resolved model reference -> MaskedLM
+
+    def describe(self) -> dict:
+        return describe_config(self.config)
+
+    def load(self, langs: Sequence[str]) -> None:
+        for lang in langs:
+            self.lm(lang)
+
+    def lm(self, lang: str):
+        """The MaskedLM for a language, loaded once per resolved model (`offline` differs per language)."""
+        from workbench.mlm.loading import load_masked_lm, resolve
+        ref = resolve(self.config.model_for(lang), lang)
+        if ref not in self._models:
+            self._models[ref] = load_masked_lm(ref, lang=lang, max_tokens=self.config.max_tokens or None,
+                                               device=self.config.device)
+        return self._models[ref]
+
+    def guess(self, targets: Sequence[Target]) -> list[Guesses]:
+        out: list[Guesses | None] = [None] * len(targets)
+        by_lang: dict[str, list[int]] = {}
+        for i, t in enumerate(targets):
+            by_lang.setdefault(t.lang, []).append(i)
+        size = self.config.batch_size
+        for lang, members in by_lang.items():
+            lm = self.lm(lang)
+            for k in range(0, len(members), size):
+                chunk = members[k:k + size]
+                for i, words in zip(chunk, self.top_words(lm, [targets[i] for i in chunk])):
+                    out[i] = Guesses(clean_guesses(words, self.n))
+        return out  # type: ignore[return-value]
+
+    def top_words(self, lm, targets: Sequence[Target]) -> list[list[str]]:
+        """One forward pass for these targets (one language): the N best words of each."""
+        rows = [lm.encode(context_parts(t, self.config.context_chars), focus=0) for t in targets]
+        logits = lm.logits(rows, [row.masks[0] for row in rows])
+        return [lm.top_words(row_logits[0], self.n, row.after_space[0], row.left[0])
+                for row, row_logits in zip(rows, logits)]

@@ -1,0 +1,89 @@
+"""Per-span inference-attack results in the run store (table inference_results, migration 3).
+
+One row per (run, attack key, document, span): the attacker's guesses, whether one of them
+disclosed the original (004's matching function: the index of the first that did and the
+rule), whether the replacement itself discloses it, and the hash of what the attacker was
+shown, so a row is reused only for exactly that input (a run whose FAILED spans were
+generated again is attacked again where its text changed). A row with a note (an LLM that
+gave no usable answer) is not a result: the next run of the attack asks again. Rows are
+written a batch per transaction (an interrupted attack resumes at the next batch); reading
+never writes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, fields
+
+import pandas as pd
+
+from workbench.store import RunStore
+
+
+@dataclass(frozen=True, slots=True)
+class InferenceRow:
+    run_id: str
+    attack_key: str
+    doc_id: str
+    span_index: int
+    attacker: str  # mlm | ollama
+    config: str  # JSON: the attacker's settings and N, as in the attack key
+    input_sha256: str  # of the pseudonymised document and the target's place in it
+    guesses: str  # JSON list, best first
+    disclosed: int  # 1: one of the guesses discloses the original
+    hit: int | None  # index of the first disclosing guess
+    rule: str | None  # the matching rule of that guess (exact, date, lemma, acronym, ngram)
+    replacement_rule: str | None  # the rule by which the replacement itself discloses it; None: it does not
+    note: str  # "" for a result; why there are no guesses otherwise (asked again next time)
+    requests: int
+    seconds: float  # the attacker's time for this span (its share of a batch)
+    created: float
+
+
+COLUMNS = tuple(f.name for f in fields(InferenceRow))
+_INSERT = (f"INSERT OR REPLACE INTO inference_results ({', '.join(COLUMNS)}) "
+           f"VALUES ({', '.join(':' + c for c in COLUMNS)})")
+
+
+def new_row(run_id: str, attack_key: str, doc_id: str, span_index: int, attacker: str, config: dict,
+            input_sha256: str, guesses: tuple[str, ...], hit: tuple[int, str] | None, replacement_rule: str | None,
+            note: str, requests: int, seconds: float) -> InferenceRow:
+    return InferenceRow(run_id, attack_key, doc_id, span_index, attacker, json.dumps(config, sort_keys=True),
+                        input_sha256, json.dumps(list(guesses), ensure_ascii=False), int(hit is not None),
+                        hit[0] if hit else None, hit[1] if hit else None, replacement_rule, note, requests,
+                        seconds, time.time())
+
+
+def stored_inputs(store: RunStore, run_id: str, attack_key: str) -> dict[tuple[str, int], str]:
+    """(doc_id, span_index) -> input hash of the stored results (rows with a note left out)."""
+    cur = store.db.execute("SELECT doc_id, span_index, input_sha256 FROM inference_results "
+                           "WHERE run_id=? AND attack_key=? AND note=''", (run_id, attack_key))
+    return {(d, i): h for d, i, h in cur.fetchall()}
+
+
+def save_rows(store: RunStore, rows: list[InferenceRow]) -> None:
+    """One transaction: a batch lands whole or not at all (a stale row is replaced)."""
+    if rows:
+        with store.transaction() as db:
+            db.executemany(_INSERT, [asdict(r) for r in rows])
+
+
+def rows_frame(store: RunStore, run_ids: list[str] | None = None, attack_key: str | None = None) -> pd.DataFrame:
+    """Stored rows (all runs, or these; all attack keys, or this one), guesses as lists."""
+    where, args = [], []
+    if run_ids is not None:
+        if not run_ids:
+            return pd.DataFrame(columns=list(COLUMNS))
+        where.append(f"run_id IN ({', '.join('?' * len(run_ids))})")
+        args.extend(run_ids)
+    if attack_key is not None:
+        where.append("attack_key=?")
+        args.append(attack_key)
+    sql = f"SELECT {', '.join(COLUMNS)} FROM inference_results"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    rows = store.db.execute(sql + " ORDER BY run_id, attack_key, doc_id, span_index", args).fetchall()
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame["guesses"] = [json.loads(g) for g in frame["guesses"]]
+    return frame
