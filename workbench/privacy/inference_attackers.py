@@ -144,7 +144,7 @@ def attack_key(attacker: InferenceAttacker, matcher: Mapping[str, object]) -> st
     payload = json.dumps({"attacker": attacker.name, "n": attacker.n, "config": settings, "matcher": matcher},
                          sort_keys=True)
     model = settings.get("model") or "default"
-    slug = "".join(c if c.isalnum() or c in "._" else "_" for c in str(model))[-40:]
+    slug = "".join(c if c.isalnum() or c in "._-" else "_" for c in str(model))[-40:]
     return f"{attacker.name}-{slug}-n{attacker.n}-{hashlib.sha256(payload.encode()).hexdigest()[:8]}"
 
 

@@ -32,13 +32,15 @@ def context_parts(target: Target, chars: int) -> list:
     return [left, 1, right]
 
 
+_LOADED: dict[tuple, object] = {}  # (resolved model, max_tokens, device) -> MaskedLM
+
+
 class MlmAttacker:
     name = "mlm"
 
     def __init__(self, config: MlmAttackConfig, n: int) -> None:
         self.config = config
         self.n = n
-        self._models: dict[str, object] = {}  # resolved model reference -> MaskedLM
 
     def describe(self) -> dict:
         return describe_config(self.config)
@@ -48,13 +50,14 @@ class MlmAttacker:
             self.lm(lang)
 
     def lm(self, lang: str):
-        """The MaskedLM for a language, loaded once per resolved model (`offline` differs per language)."""
+        """The MaskedLM for a language, loaded once per process and resolved model (`offline`
+        differs per language); the attack only reads it, so attacks share it."""
         from workbench.mlm.loading import load_masked_lm, resolve
-        ref = resolve(self.config.model_for(lang), lang)
-        if ref not in self._models:
-            self._models[ref] = load_masked_lm(ref, lang=lang, max_tokens=self.config.max_tokens or None,
-                                               device=self.config.device)
-        return self._models[ref]
+        key = (resolve(self.config.model_for(lang), lang), self.config.max_tokens, self.config.device)
+        if key not in _LOADED:
+            _LOADED[key] = load_masked_lm(key[0], lang=lang, max_tokens=self.config.max_tokens or None,
+                                          device=self.config.device)
+        return _LOADED[key]
 
     def guess(self, targets: Sequence[Target]) -> list[Guesses]:
         out: list[Guesses | None] = [None] * len(targets)
