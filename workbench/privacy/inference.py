@@ -136,19 +136,25 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
         if progress:
             say(f"run {run.run_id[:12]} ({run.generator}): {len(items) - len(todo)} of {len(items)} spans stored, "
                 f"{len(todo)} to attack under {key}")
+        every = max(1, len(todo) // batch // 10) * batch  # progress about every tenth
         for start in range(0, len(todo), batch):
             chunk = todo[start:start + batch]
             began = time.perf_counter()
             answers = atk.guess([it["target"] for it in chunk])
             share = (time.perf_counter() - began) / len(chunk)
+            texts: dict[tuple[str, str], list[str]] = {}
+            for it, answer in zip(chunk, answers):
+                key_ = (it["corpus_hash"], it["target"].lang)
+                if key_ not in matchers:
+                    if key_[0] not in corpora:
+                        corpora[key_[0]] = store.load_corpus(key_[0])
+                    matchers[key_] = matcher_for(corpora[key_[0]], key_[1])
+                texts.setdefault(key_, []).extend([it["original"], it["target"].replacement, *answer.guesses])
+            for key_, batch_texts in texts.items():
+                matchers[key_].phrases(batch_texts)  # lemmatised together: one spaCy call per batch
             rows = []
             for it, answer in zip(chunk, answers):
-                corpus_hash, lang = it["corpus_hash"], it["target"].lang
-                if (corpus_hash, lang) not in matchers:
-                    if corpus_hash not in corpora:
-                        corpora[corpus_hash] = store.load_corpus(corpus_hash)
-                    matchers[(corpus_hash, lang)] = matcher_for(corpora[corpus_hash], lang)
-                matcher = matchers[(corpus_hash, lang)]
+                matcher = matchers[(it["corpus_hash"], it["target"].lang)]
                 label, original = it["target"].label, it["original"]
                 hit = matcher.first_hit(original, label, answer.guesses) if answer.guesses else None
                 replacement = it["target"].replacement
@@ -159,8 +165,9 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
                                     matcher.discloses(original, label, shown) if shown else None,
                                     answer.note, answer.requests, share))
             save_rows(store, rows)
-            if progress:
-                say(f"  {min(start + batch, len(todo))}/{len(todo)} spans")
+            done_now = min(start + batch, len(todo))
+            if progress and (done_now % every == 0 or done_now == len(todo)):
+                say(f"  {done_now}/{len(todo)} spans")
     return stored_disclosure(store, [r.run_id for r in runs], attack_key=key)
 
 
