@@ -28,8 +28,8 @@ acronym   Either side's title-cased words, stop words left out, give an acronym 
 ngram     Only for named entities (labels in NAMED_ENTITY_LABELS): the two share a
           character 4-gram of their name words (lower-cased surface forms, so "Turkey" and
           "Turkish" share "turk"; 004 §5.2 chose 4-grams for words of one longer base). Name
-          words are the content words written with a capital (title case or all capitals) on
-          either side: 004's code takes the n-grams of the tokens spaCy's English NER marks
+          words are the content words written in title case on either side (not in capitals:
+          the label "PERSON" standing in a document would share "rson" with "Emmerson"): 004's code takes the n-grams of the tokens spaCy's English NER marks
           as entities in both the span and the guess; there is no NER for Swedish here, and
           n-grams of every word would match "consultant" with "result" ("sult").
 
@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 # Bumped whenever a rule changes: stored results carry it in their attack key.
-MATCHER_VERSION = 1
+MATCHER_VERSION = 2
 NGRAM = 4  # 004 §5.2
 
 # Labels whose spans are named entities (004's n-gram rule) and dates (its date rule), for
@@ -92,8 +92,10 @@ def acronym_of(words: Sequence[Word]) -> str:
 
 
 def is_name_word(text: str) -> bool:
-    """Written as a name, two letters or more: title case ("Turkey") or all capitals ("ECHR")."""
-    return len(text) > 1 and (text.istitle() or text.isupper())
+    """Written as a name: title case, two letters or more ("Turkey"). Words in capitals are left
+    out: acronyms have their own rule, and an entity label standing in the text ("PERSON") would
+    share "rson" with "Emmerson"."""
+    return len(text) > 1 and text.istitle()
 
 
 def char_ngrams(word: str, n: int = NGRAM) -> set[str]:
