@@ -97,9 +97,9 @@ def test_a_span_without_an_answer_is_stored_with_its_reason_and_asked_again(stor
     assert frame["failed"].item() == 0 and frame["spans"].item() == 2
 
 
-@pytest.mark.slow
 def test_the_real_model_answers_with_guesses(store, standin, label_run):
-    """The stand-in's real model (SmolLM2-135M, far weaker than the users' Qwen) fills the schema."""
+    """The stand-in's real model (SmolLM2-135M, far weaker than the users' Qwen) fills the schema
+    (about 12 s here for two spans, so not marked slow)."""
     from workbench.privacy.inference import inference_disclosure, inference_spans
     standin.fault("none")
     inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(standin.url))
