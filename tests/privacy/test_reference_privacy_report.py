@@ -145,3 +145,10 @@ def test_inference_disclosure_reaches_the_table(store, attacked, tmp_path):
     write_report(store, list(runs.values()), tmp_path / "r", formats=("csv",), context=make_context(), k=2)
     table = pd.read_csv(tmp_path / "r" / "table_privacy.csv", index_col="run_id")
     assert table.at[runs["original"], "disclosure_mlm"] == 1.0 and table.at[runs["suppress"], "disclosure_mlm"] == 0
+
+
+def test_near_identical_points_share_one_label_in_the_figure():
+    from workbench.reports.privacy import label_clusters
+    xs, ys = [0.55, 0.551, 0.56, 0.72, 0.55], [0.86, 0.85, 0.16, 1.0, 0.0]
+    # Within 3 % of both axes of the highest point of a group: 0 and 1 together; the rest alone.
+    assert label_clusters(xs, ys, low=-0.03) == [[3], [0, 1], [2], [4]]

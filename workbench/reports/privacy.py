@@ -186,43 +186,67 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
 UTILITY_TITLES = {"tps": "TPS (004 §4.1) ↑", "similarity_word": "word similarity ↑"}
 
 
+def label_clusters(xs, ys, low: float, high: float = 1.03) -> list[list[int]]:
+    """Indices of points grouped for one number label: a point within 3 % of both axes of a
+    group's first (highest) point joins it, so labels of near-identical runs never overlap."""
+    order = sorted(range(len(xs)), key=lambda i: -ys[i])
+    groups: list[list[int]] = []
+    for i in order:
+        for g in groups:
+            j = g[0]
+            if abs(xs[i] - xs[j]) <= 0.03 and abs(ys[i] - ys[j]) <= 0.03 * (high - low):
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
 def privacy_utility_figure(points: pd.DataFrame, path: Path, attack_keys: dict | None = None) -> Path:
     """One row of panels per corpus (utility = TPS, word similarity) against TRIR, one point per
-    run; the Pareto front drawn as a step line through its filled points."""
+    run, numbered; the key beside each row names the runs. The Pareto front: filled points
+    joined by a step line."""
+    from matplotlib.lines import Line2D
+
     from workbench.reports.figures import _pyplot
     plt = _pyplot()
     corpora = list(dict.fromkeys(points["corpus"])) or ["(no run with stored TRIR)"]
-    fig, axes = plt.subplots(len(corpora), len(UTILITY), figsize=(6.2 * len(UTILITY), 4.4 * len(corpora)),
+    fig, axes = plt.subplots(len(corpora), len(UTILITY), figsize=(5.2 * len(UTILITY) + 3.4, 4.4 * len(corpora)),
                              squeeze=False)
     attacker = points["attacker"].iloc[0] if len(points) else "retrieval"
     key = (attack_keys or {}).get(attacker, "")
     for row, corpus in zip(axes, corpora):
-        mine = points[points["corpus"] == corpus]
+        mine = points[points["corpus"] == corpus].reset_index(drop=True)
+        numbers = {run: n + 1 for n, run in enumerate(mine["run_id"])}
         for ax, u in zip(row, UTILITY):
             data = mine.dropna(subset=["trir", u])
             front = data[data[f"front_{u}"].astype(bool)].sort_values("trir")
             rest = data[~data[f"front_{u}"].astype(bool)]
-            ax.scatter(rest["trir"], rest[u], facecolors="white", edgecolors="#4a6fa5", s=42, zorder=3,
-                       label="dominated")
-            ax.scatter(front["trir"], front[u], color="#d95f02", s=52, zorder=4, label="Pareto front")
+            ax.scatter(rest["trir"], rest[u], facecolors="white", edgecolors="#4a6fa5", s=42, zorder=3)
+            ax.scatter(front["trir"], front[u], color="#d95f02", s=52, zorder=4)
             if len(front) > 1:
                 ax.step(front["trir"], front[u], where="post", color="#d95f02", linewidth=1.2, zorder=2)
-            # Runs at the same place (e.g. suppress and label, both TRIR 0) share one label.
-            for (x, y), same in data.groupby([data["trir"].round(4), data[u].round(4)], sort=False):
-                right = x > 0.6  # labels of points near the right edge go to their left
-                ax.annotate("\n".join(same["label"]), (x, y), fontsize=6, xytext=(-4 if right else 4, 3),
-                            textcoords="offset points", ha="right" if right else "left")
+            low = min(float(data[u].min()), 0.0) - 0.03 if len(data) else -0.03
+            # Runs at (nearly) the same place share one label, listed from the highest utility down.
+            xs, ys, ids = data["trir"].tolist(), data[u].tolist(), data["run_id"].tolist()
+            for group in label_clusters(xs, ys, low):
+                ax.annotate(",".join(str(numbers[ids[i]]) for i in group), (xs[group[0]], ys[group[0]]),
+                            fontsize=7, xytext=(5, 2), textcoords="offset points", ha="left", va="bottom")
             ax.set_xlim(-0.03, 1.03)
+            ax.set_ylim(low, 1.03)  # utility on its whole scale from 0 (word similarity may go below)
             ax.set_xlabel(f"TRIR, {attacker} attacker ↓ (share of documents re-identified)", fontsize=8)
             ax.set_ylabel(UTILITY_TITLES[u], fontsize=8)
             ax.set_title(f"{corpus}: {UTILITY_TITLES[u].split(' (')[0].rstrip(' ↑')} against TRIR", fontsize=9)
             ax.grid(alpha=0.3)
-            if len(data):  # utility on its whole scale from 0 (word similarity may go below)
-                ax.set_ylim(min(float(data[u].min()), 0.0) - 0.03, 1.03)
-            ax.legend(fontsize=7, loc="best")
+        handles = [Line2D([], [], marker="o", linestyle="-", color="#d95f02", label="Pareto front"),
+                   Line2D([], [], marker="o", linestyle="", markerfacecolor="white", markeredgecolor="#4a6fa5",
+                          label="dominated")]
+        handles += [Line2D([], [], linestyle="", label=f"{numbers[r]}  {lab}")
+                    for r, lab in zip(mine["run_id"], mine["label"])]
+        row[-1].legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     fig.suptitle("Privacy against utility, one point per run (Pareto front: no other run has lower TRIR and "
                  f"higher utility){' · ' + key if key else ''}", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path
