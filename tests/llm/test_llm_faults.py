@@ -16,6 +16,7 @@ from workbench.llm.client import OllamaClient
 from workbench.llm.config import OllamaConfig
 from workbench.text.slots import Gap, Slot
 from workbench.upos import get_tagger
+from llm_helpers import refused
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (tests/llm/conftest.py)
 
@@ -36,15 +37,6 @@ def unloaded(url, **config):
                           GenerationOptions())
     gen._client = OllamaClient(gen.config, url)
     return gen
-
-
-def refused(url: str) -> bool:
-    host, port = url.rsplit("//", 1)[1].rsplit(":", 1)
-    try:
-        socket.create_connection((host, int(port)), timeout=1).close()
-        return False
-    except OSError:
-        return True
 
 
 def test_invalid_json_is_retried(healthy):

@@ -4,7 +4,6 @@ the server is back fills exactly those, without asking the answered windows agai
 
 from __future__ import annotations
 
-import socket
 import time
 
 import pytest
@@ -14,17 +13,9 @@ from workbench.generators import GenerationOptions
 from workbench.generators.base import is_unreachable
 from workbench.llm.config import OllamaConfig
 from workbench.pipeline import generate_run
+from llm_helpers import refused
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (tests/llm/conftest.py)
-
-
-def refused(url: str) -> bool:
-    host, port = url.rsplit("//", 1)[1].rsplit(":", 1)
-    try:
-        socket.create_connection((host, int(port)), timeout=1).close()
-        return False
-    except OSError:
-        return True
 
 
 def generator(url):

@@ -33,12 +33,13 @@ def test_unknown_language_is_refused():
 
 
 def test_cache_key_follows_recipe_and_data(tmp_path, monkeypatch):
+    recipe = RECIPES["en"]
     before = offline.model_dir("en").name
-    monkeypatch.setitem(RECIPES, "en", dataclasses.replace(RECIPES["en"], steps=RECIPES["en"].steps + 1))
-    assert offline.model_dir("en").name != before
-    monkeypatch.setitem(RECIPES, "en", dataclasses.replace(RECIPES["en"], steps=RECIPES["en"].steps - 1,
-                                                           max_seconds=1.0))
-    assert offline.model_dir("en").name == before  # the time guard is not part of the key
+    for changed in (dataclasses.replace(recipe, steps=recipe.steps + 1), dataclasses.replace(recipe, lr_head=1e-3)):
+        monkeypatch.setitem(RECIPES, "en", changed)
+        assert offline.model_dir("en").name != before
+    monkeypatch.setitem(RECIPES, "en", recipe)
+    assert offline.model_dir("en").name == before
     from workbench.mlm.data import ud_train_dir
     copy = tmp_path / "ud-train"
     shutil.copytree(ud_train_dir(), copy)

@@ -6,7 +6,6 @@ Kept apart from offline.py so that finding a built model never imports torch.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 import time
@@ -195,8 +194,6 @@ def _train(model, tokenizer, chunks: list[list[int]], recipe: Recipe) -> tuple[i
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimiser, lambda s: min(1.0, (s + 1) / recipe.warmup) * max(0.0, 1 - s / recipe.steps))
     model.train()
-    # WORKBENCH_MLM_MAX_SECONDS overrides the guard (e.g. on a busy machine, to run every step).
-    max_seconds = float(os.environ.get("WORKBENCH_MLM_MAX_SECONDS", recipe.max_seconds))
     order: list[int] = []
     losses: list[float] = []
     started = time.time()
@@ -223,9 +220,6 @@ def _train(model, tokenizer, chunks: list[list[int]], recipe: Recipe) -> tuple[i
         if step % 20 == 0:
             print(f"  step {step}/{recipe.steps}: loss {sum(losses[-20:]) / 20:.3f}, "
                   f"{time.time() - started:.0f} s", file=sys.stderr)
-        if time.time() - started > max_seconds:
-            print(f"  stopped after {step} steps: over the {max_seconds:.0f} s guard", file=sys.stderr)
-            break
     model.eval()
     return step, losses
 
