@@ -142,3 +142,19 @@ def test_tps_scores_a_suppressed_span_as_nothing_kept(runs):
     value = table.loc[ids["suppress"], "tps"]
     assert 0.0 < value < 1.0 and value == pytest.approx(table.loc[ids["zzz"], "tps"])
     assert table.loc[ids["keep"], "tps"] < 1.0
+
+
+def test_annotation_samples_never_offer_a_suppressed_span(runs, store):
+    """The tagset judges a pseudonym; a suppressed span has none, so no sample holds it."""
+    from workbench.annotation.sampling import SampleRecipe, draw_sample
+    from workbench.errors import WorkbenchError
+
+    ids, _, _ = runs
+    for unit in ("document", "span"):
+        items = draw_sample(store, SampleRecipe((ids["keep"], ids["zzz"]), None, unit, 0))
+        keep = {(it.doc_id, it.span_index) for it in items if it.run_id == ids["keep"]}
+        zzz = {(it.doc_id, it.span_index) for it in items if it.run_id == ids["zzz"]}
+        assert ("en-1", 0) in zzz and ("en-1", 0) not in keep  # only the suppressed span is left out
+        assert keep == zzz - {("en-1", 0)}
+    with pytest.raises(WorkbenchError, match="suppressed spans are not offered"):
+        draw_sample(store, SampleRecipe((ids["suppress"],), None, "document", 0))

@@ -10,6 +10,10 @@ the entity-level categories are harder to judge.
 
 Items come run by run, each run's in document and span order, so an annotator reads a
 document front to back.
+
+A suppressed span (replaced by nothing: a `suppress` reference run, an imported masking
+file) is never offered: the tagset judges a pseudonym, and there is none to judge. It still
+stands, empty, in the context an annotator reads around the other spans.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 
+from workbench.alignment import is_suppressed
 from workbench.annotation.storage import SampleItem
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore
@@ -50,7 +55,8 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
         corpus = store.load_corpus(run.corpus_hash)
         order = {d.doc_id: i for i, d in enumerate(corpus.documents)}
         by_doc: dict[str, list[int]] = {}
-        for key in sorted(store.done_keys(run.run_id), key=lambda k: (order.get(k[0], -1), k[1])):
+        judgeable = [(p.doc_id, p.span_index) for p in store.predictions(run.run_id) if not is_suppressed(p.pseudonym)]
+        for key in sorted(judgeable, key=lambda k: (order.get(k[0], -1), k[1])):
             by_doc.setdefault(key[0], []).append(key[1])
         # Seeded on the corpus, not the run: every run of one corpus gets the same documents.
         rng = random.Random(f"{recipe.seed}:{run.corpus_hash}")
@@ -70,7 +76,7 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
                 keys = sorted(rng.sample(keys, recipe.per_run), key=lambda k: (order.get(k[0], -1), k[1]))
         items += [SampleItem(run.run_id, d, i) for d, i in keys]
     if not items:
-        raise WorkbenchError("the chosen runs hold no pseudonyms to annotate")
+        raise WorkbenchError("the chosen runs hold no pseudonyms to annotate (suppressed spans are not offered)")
     return items
 
 
