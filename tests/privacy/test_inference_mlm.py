@@ -161,3 +161,22 @@ def test_bad_settings_are_refused_by_name(store, runs):
         inference_disclosure(store, [runs["label"]], attacker="bert")
     with pytest.raises(WorkbenchError, match="no run matching 'zzz'"):
         inference_disclosure(store, ["zzz"], config=OFFLINE)
+
+
+def test_the_attack_key_names_the_offline_model_that_answers(monkeypatch):
+    """`offline` is whichever model the recipe builds now: a rebuilt model (another recipe)
+    must not reuse the stored guesses of the old one; a hub id keys by its name alone."""
+    from workbench.mlm import offline
+    from workbench.privacy.inference_attackers import MlmAttackConfig, attack_key
+    from workbench.privacy.inference_mlm import MlmAttacker
+
+    def key(config):
+        return attack_key(MlmAttacker(config, 5), {"matcher": 1})
+
+    before = key(MlmAttackConfig(model="offline"))
+    hub = key(MlmAttackConfig())
+    built = offline.recipe_for
+    monkeypatch.setattr(offline, "recipe_for",
+                        lambda lang: dataclasses.replace(built(lang), steps=built(lang).steps + 1))
+    assert key(MlmAttackConfig(model="offline")) != before
+    assert key(MlmAttackConfig()) == hub

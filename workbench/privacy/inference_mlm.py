@@ -43,7 +43,13 @@ class MlmAttacker:
         self.n = n
 
     def describe(self) -> dict:
-        return describe_config(self.config)
+        settings = describe_config(self.config)
+        # `offline` names whichever offline model the recipe builds now; its cache key goes into
+        # the attack key, so results of a rebuilt (other recipe) model are not taken as this one's.
+        from workbench.mlm.offline import model_dir
+        offline = {lang: model_dir(lang).name for lang in ("en", "sv")
+                   if self.config.model_for(lang) in ("offline", f"offline-{lang}")}
+        return settings | ({"offline_models": offline} if offline else {})
 
     def load(self, langs: Sequence[str]) -> None:
         for lang in langs:
