@@ -4,7 +4,7 @@ An attacker holds a background file (workbench.privacy.background) and scores ev
 individual in it for a text; its settings (a frozen config dataclass) and the background's
 hash make its attack key, under which reid_results are stored and found again.
     retrieval  BM25 over the background texts (workbench.privacy.retrieval)
-    trained    the TRI classifier fine-tuned on them (workbench.privacy.trained)
+    trained    the TRI classifier trained on them (workbench.privacy.trained)
 """
 
 from __future__ import annotations
