@@ -26,7 +26,8 @@ def make_corpus() -> Corpus:
         raw, cursor = [], 0
         for mention, label, *entity in mentions:
             start = text.index(mention, cursor)
-            raw.append(RawSpan(start, start + len(mention), label, entity_id=f"{doc_id}|{entity[0]}" if entity else None))
+            entity_id = f"{doc_id}|{entity[0]}" if entity else None
+            raw.append(RawSpan(start, start + len(mention), label, entity_id=entity_id))
             cursor = start + len(mention)
         return build_document("consistent", doc_id, text, lang, raw)
 

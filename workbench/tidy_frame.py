@@ -49,8 +49,9 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                 if p is None:
                     continue  # not replaced (mask=False) or the run is incomplete
                 rows.append((run.run_id, run.signature, run.generator, run.model, run.mode, run.upos_filter,
-                             run.corpus_name, run.corpus_hash, run.source, tagger, sees, consistent, doc.lang, doc.doc_id, i, span.start,
-                             span.end, span.label, span.entity_id, span.text, upos.get((doc.doc_id, i)),
+                             run.corpus_name, run.corpus_hash, run.source, tagger, sees, consistent, doc.lang,
+                             doc.doc_id, i, span.start, span.end, span.label, span.entity_id, span.text,
+                             upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
                              p.requests))
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
