@@ -95,12 +95,15 @@ class DateReading:
         return self.day, self.month, self.year
 
 
-def read_date(text: str, allowed_words: frozenset[str] = frozenset(), *, weekdays: bool = False) -> DateReading | None:
+def read_date(text: str, allowed_words: frozenset[str] = frozenset(), *, weekdays: bool = False,
+              any_words: bool = False) -> DateReading | None:
     """The calendar date `text` holds and where its fields stand, or None when the text is not
     just a date: another word that is not in `allowed_words` (lower-cased: "the", "den"), two
     dates or years (a range), or no month, no year (and, with `weekdays`, no weekday).
 
-    With weekdays=False a weekday name counts as any other word (the matching function's reading)."""
+    With weekdays=False a weekday name counts as any other word (the matching function's reading).
+    With any_words=True every other word may stand around the date ("the end of September
+    1994"); a number that is no date field still makes the text something else ("30 years")."""
     day = month = year = weekday = None
     parts: list[DatePart] = []
     for m in _TOKEN.finditer(text):
@@ -132,7 +135,7 @@ def read_date(text: str, allowed_words: frozenset[str] = frozenset(), *, weekday
             if weekday is not None:
                 return None
             weekday, role = weekday_of(name), "weekday"
-        elif name not in allowed_words:
+        elif name not in allowed_words and not (any_words and not any(c.isdigit() for c in name)):
             return None  # a word that is not part of a calendar date
         else:
             continue
