@@ -18,6 +18,8 @@ import random
 
 from workbench.surrogates.draws import MAX_ATTEMPTS, random_letter
 
+# The symbols of workbench.text.shape.shape_of.
+DIGIT, UPPER, LOWER = "9", "A", "a"
 NONZERO = "123456789"
 ANY = "0123456789"
 
@@ -47,19 +49,22 @@ def redraw_letters(run: str, rng: random.Random) -> str:
 
 # --- from the shape alone ---------------------------------------------------------------
 
-def redraw_shape(shape: str, rng: random.Random, *, digit: str = "d", upper: str = "X", lower: str = "x") -> str:
-    """A text of `shape` (digits written `digit`, capitals `upper`, small letters `lower`, every
-    other character as itself) with every digit and letter drawn at random."""
+def redraw_shape(shape: str, rng: random.Random) -> str:
+    """A text of `shape` (workbench.text.shape.shape_of: a digit written "9", a capital "A",
+    any other letter "a", every other character as itself) with every digit and letter drawn."""
     out = []
     for i, c in enumerate(shape):
-        if c == digit:
-            starts_run = i == 0 or shape[i - 1] != digit
-            long_run = i + 1 < len(shape) and shape[i + 1] == digit
+        if c == DIGIT:
+            starts_run = i == 0 or shape[i - 1] != DIGIT
+            long_run = i + 1 < len(shape) and shape[i + 1] == DIGIT
             out.append(rng.choice(NONZERO if starts_run and long_run else ANY))
-        elif c == upper:
-            out.append(random_letter(rng, True))
-        elif c == lower:
-            out.append(random_letter(rng, False))
+        elif c in (UPPER, LOWER):
+            out.append(random_letter(rng, c == UPPER))
         else:
             out.append(c)
     return "".join(out)
+
+
+def has_classes(shape: str) -> bool:
+    """Whether a shape holds any digit or letter to redraw."""
+    return any(c in (DIGIT, UPPER, LOWER) for c in shape)

@@ -3,7 +3,7 @@
     maker = SurrogateMaker(load_table(), seed=13)
     maker.from_original("Anna Berg", "PERSON", "en", "doc-1")      # Surrogate("Kathy Holloway")
     maker.from_original("3 August 2003", "DATETIME", "en", "doc-1") # Surrogate("13 August 2003")
-    maker.from_shape("ddddd/dd", "CODE", "doc-1", 4, k=3)          # ("72604/15", …)
+    maker.from_shape("99999/99", "doc-1", 4, k=3)                  # ("72604/15", …)
 
 What a kind reads of the original (docs/surrogates.md, "What it reads"):
     words    the words: the same word maps to the same surrogate within a document, and the
@@ -29,7 +29,7 @@ from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
 from workbench.surrogates.mapping import WordMapping
 from workbench.surrogates.numbers import is_number_word
 from workbench.surrogates.pieces import DIGITS, LETTERS, is_genitive_ending, split
-from workbench.surrogates.shapes import redraw_shape
+from workbench.surrogates.shapes import has_classes, redraw_shape
 from workbench.surrogates.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
 
 SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
@@ -157,21 +157,19 @@ class SurrogateMaker:
 
     # --- from the shape alone ---------------------------------------------------------
 
-    def from_shape(self, shape: str, doc_id: str, span_index: int, k: int = 1, **alphabet: str) -> tuple[str, ...]:
-        """Up to `k` distinct surrogates of a span known only by its shape (keyword `alphabet`:
-        the shape's symbols for a digit, a capital, a small letter; see shapes.redraw_shape).
+    def from_shape(self, shape: str, doc_id: str, span_index: int, k: int = 1) -> tuple[str, ...]:
+        """Up to `k` distinct surrogates of a span known only by its shape (workbench.text.shape).
 
         The original is unseen, so two things cannot be promised here: the same code twice in
         a document gets two draws (the engine's --consistent option ties mentions of one
         entity), and a draw can equal the original by chance (1 in 10 for one digit); the
         engine's leak guard refuses such a draw and takes the next of the k. Empty when the
         shape has no digit or letter: nothing can be redrawn."""
-        symbols = {alphabet.get("digit", "d"), alphabet.get("upper", "X"), alphabet.get("lower", "x")}
-        if not symbols & set(shape):
+        if not has_classes(shape):
             return ()
         out: dict[str, None] = {}
         for attempt in range(k * MAX_ATTEMPTS):
-            drawn = redraw_shape(shape, rng_for("shape", self.seed, doc_id, span_index, attempt), **alphabet)
+            drawn = redraw_shape(shape, rng_for("shape", self.seed, doc_id, span_index, attempt))
             out.setdefault(drawn, None)
             if len(out) == k:
                 break

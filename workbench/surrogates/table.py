@@ -43,8 +43,13 @@ class SurrogateTable:
     labels: dict[str, LabelRule] = field(default_factory=dict)  # casefolded label -> rule
     fallback: LabelRule = LabelRule(WORDS, ("pud:NOUN",))
     keep: dict[str, frozenset[str]] = field(default_factory=dict)  # language -> casefolded words
+    spellings: dict[str, str] = field(default_factory=dict)  # casefolded label -> as the table writes it
 
     __hash__ = None  # holds dicts
+
+    def labels_of_kind(self, kind: str) -> list[str]:
+        """The labels of one kind, as the table writes them (the generator declares its levels by them)."""
+        return sorted(self.spellings[key] for key, rule in self.labels.items() if rule.kind == kind)
 
     def rule(self, label: str) -> LabelRule:
         return self.labels.get(label.casefold(), self.fallback)
@@ -65,17 +70,19 @@ def load_table(path: Path | str | None = None) -> SurrogateTable:
     locales: dict[str, str] = {}
     labels: dict[str, LabelRule] = {}
     keep: dict[str, frozenset[str]] = {}
+    spellings: dict[str, str] = {}
     fallback = None
     for f, data in zip(files, tables):
         locales.update(_locales(f, data.get("locales", {})))
-        labels.update({label.casefold(): _rule(f, f"labels.{label}", entry)
-                       for label, entry in _table(f, "labels", data.get("labels", {})).items()})
+        for label, entry in _table(f, "labels", data.get("labels", {})).items():
+            labels[label.casefold()] = _rule(f, f"labels.{label}", entry)
+            spellings[label.casefold()] = label
         keep.update(_keep(f, data.get("keep", {})))
         if "fallback" in data:
             fallback = _rule(f, "fallback", data["fallback"])
     digest = hashlib.sha256(b"\0".join(f.read_bytes() for f in files)).hexdigest()[:12]
     return SurrogateTable(tuple(str(f) for f in files), digest, locales, labels,
-                          fallback or LabelRule(WORDS, ("pud:NOUN",)), keep)
+                          fallback or LabelRule(WORDS, ("pud:NOUN",)), keep, spellings)
 
 
 def _read(path: Path) -> dict:
