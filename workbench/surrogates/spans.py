@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workbench.errors import WorkbenchError
 from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS, document_offset, redraw_date_pieces, shift_date
 from workbench.surrogates.dictionaries import Dictionaries
 from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
@@ -80,9 +81,13 @@ class SurrogateMaker:
     def check(self, langs) -> None:
         """Every dictionary the table names gives words in every language asked for (a Faker
         locale missing, a method misspelt): a WorkbenchError before anything is generated."""
-        for lang in langs:
-            for source in sorted(self.table.all_dictionaries()):
-                self.dictionaries.check(lang, source)
+        try:
+            for lang in langs:
+                for source in sorted(self.table.all_dictionaries()):
+                    self.dictionaries.check(lang, source)
+        except WorkbenchError as exc:
+            # The last file read is the user's table when there is one: its entries are the new ones.
+            raise WorkbenchError(f"surrogate table {self.table.files[-1]}: {exc}") from None
 
     def offset(self, doc_id: str) -> int:
         """The document's date shift in days."""
