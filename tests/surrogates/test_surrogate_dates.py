@@ -107,6 +107,18 @@ def test_each_precision_moves_by_its_rule(offset):
     assert shift_date("3 September", "en", offset) == f"{moved.day} {MONTH_NAMES['en'][moved.month - 1].title()}"
 
 
+@pytest.mark.parametrize("text,lang,offset,expected", [
+    ("30 and 31 January 1999", "en", 1, "31 January and 1 February 1999"),  # "31 and 1 February" would misdate
+    ("30 och 31 januari 1999", "sv", 1, "31 januari och 1 februari 1999"),
+    ("13 and 14 January 1998", "en", 10, "23 and 24 January 1998"),
+    ("29 March and 10 April 1990", "en", 10, "8 April and 20 April 1990"),  # the first end takes the year
+    ("från 3 till 5 maj", "sv", 40, "från 12 till 14 juni"),
+    ("1944-1990", "en", -10, "1943-1989"),
+])
+def test_a_range_moves_both_ends_and_the_first_borrows_what_it_leaves_out(text, lang, offset, expected):
+    assert shift_date(text, lang, offset) == expected
+
+
 def test_the_document_offset_is_seeded_bounded_and_changes_every_date():
     offsets = [document_offset(seed, f"doc-{n}", 400) for seed in range(5) for n in range(60)]
     assert all(1 <= abs(o) <= 400 and o % 7 for o in offsets)
