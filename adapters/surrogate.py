@@ -78,7 +78,9 @@ class Surrogate(Generator):
     def _one(self, slot: Slot) -> Prediction:
         if slot.original is not None:
             made = self.maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id)
-            return Prediction((), failed=True, note=made.note) if made.failed else Prediction((made.text,), note=made.note)
+            if made.failed:
+                return Prediction((), failed=True, note=made.note)
+            return Prediction((made.text,), note=made.note)
         if slot.shape is None:
             raise ValueError(f"slot {slot.doc_id}#{slot.span_index} ({slot.label}) came without its "
                              f"{self.sees_for(slot.label)}: the run engine reveals it (text.slots.reveal)")

@@ -69,7 +69,8 @@ def test_stored_dates_keep_every_interval_of_their_document(store):
                 before = read_date(span.text, weekdays=True, any_words=True)
                 if span.label in ("DATETIME", "date") and before.day and before.month and before.year:
                     after = read_date(stored[(doc.doc_id, i)][0], weekdays=True, any_words=True)
-                    pairs.append((date(before.year, before.month, before.day), date(after.year, after.month, after.day)))
+                    pairs.append((date(before.year, before.month, before.day),
+                                  date(after.year, after.month, after.day)))
             assert len(pairs) >= 2
             for (a, a2), (b, b2) in itertools.combinations(pairs, 2):
                 assert (b2 - a2).days == (b - a).days

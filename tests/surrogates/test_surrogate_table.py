@@ -36,6 +36,19 @@ def test_a_user_table_overrides_one_label_and_leaves_the_rest(tmp_path):
     assert gen.model_id() != create_generator("surrogate").model_id()  # another table, another run
 
 
+def test_a_table_whose_fallback_is_shape_sees_shapes_for_every_label_it_does_not_name(tmp_path):
+    mine = tmp_path / "shapes.toml"
+    mine.write_text('[fallback]\nkind = "shape"\n', encoding="utf-8")
+    gen = create_generator("surrogate", {"table": str(mine)})
+    assert gen.sees == "shape" and gen.sees_for("DEM") == "shape" and gen.sees_for("other") == "shape"
+    assert gen.sees_for("PERSON") == "original" and gen.sees_for("DATETIME") == "original"
+    assert gen.sees_for("CODE") == "shape"
+    assert gen.sees_summary().startswith("shape;DATETIME=original;") and "CODE" not in gen.sees_summary()
+    gen.load_for(["en"])
+    # A date span with nothing datelike still gets words, though the fallback is no longer words.
+    assert gen.maker.from_original("summer", "DATETIME", "en", "doc").text.isalpha()
+
+
 BAD_TABLES = [
     ("[labels.PERSON\nkind = 'words'", "not valid TOML"),
     ("[colours]\nred = 1", "unknown section 'colours'"),

@@ -12,7 +12,8 @@ draws (seeded generators), spans (a whole span by its label's kind). The generat
 slots is workbench.adapters.surrogate; docs/surrogates.md says what each kind does.
 """
 
-from workbench.surrogates.spans import ORIGINAL_LEVEL, SHAPE_LEVEL, Surrogate, SurrogateMaker
+from workbench.surrogates.spans import ORIGINAL_LEVEL, SHAPE_LEVEL, SpanSurrogate, SurrogateMaker
 from workbench.surrogates.table import LabelRule, SurrogateTable, load_table
 
-__all__ = ["ORIGINAL_LEVEL", "SHAPE_LEVEL", "LabelRule", "Surrogate", "SurrogateMaker", "SurrogateTable", "load_table"]
+__all__ = ["ORIGINAL_LEVEL", "SHAPE_LEVEL", "LabelRule", "SpanSurrogate", "SurrogateMaker", "SurrogateTable",
+           "load_table"]

@@ -110,7 +110,8 @@ class Dictionaries:
     def _members(self, lang: str, source: str) -> frozenset[str]:
         key = (lang, source)
         if key not in self._member_sets:
-            self._member_sets[key] = frozenset(w.casefold() for w in self.pool(lang, source)) | self._listed(lang, source)
+            sampled = frozenset(w.casefold() for w in self.pool(lang, source))
+            self._member_sets[key] = sampled | self._listed(lang, source)
         return self._member_sets[key]
 
     def _listed(self, lang: str, source: str) -> frozenset[str]:

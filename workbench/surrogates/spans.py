@@ -1,8 +1,8 @@
 """Surrogates of whole spans, by the kind the table gives their label (paper 002 §3.2).
 
     maker = SurrogateMaker(load_table(), seed=13)
-    maker.from_original("Anna Berg", "PERSON", "en", "doc-1")      # Surrogate("Kathy Holloway")
-    maker.from_original("3 August 2003", "DATETIME", "en", "doc-1") # Surrogate("13 August 2003")
+    maker.from_original("Anna Berg", "PERSON", "en", "doc-1")      # SpanSurrogate("Kathy Holloway")
+    maker.from_original("3 August 2003", "DATETIME", "en", "doc-1") # SpanSurrogate("13 August 2003")
     maker.from_shape("99999/99", "doc-1", 4, k=3)                  # ("72604/15", …)
 
 What a kind reads of the original (docs/surrogates.md, "What it reads"):
@@ -38,10 +38,13 @@ SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
 NOTE_DATE_PIECES = "surrogate: date not read, redrawn piece by piece (shape surrogate)"
 NOTE_WORDS_DRAWN = "surrogate: nothing of its kind to redraw, its words drawn from the dictionaries"
 NOTE_NOTHING = "surrogate: no letter or digit to redraw"
+# The words rule of last resort, when a user's table makes its fallback another kind.
+LAST_RESORT = LabelRule(WORDS, ("pud:NOUN",))
 
 
 @dataclass(frozen=True, slots=True)
-class Surrogate:
+class SpanSurrogate:
+    """What a span becomes: its surrogate text, or failed with the reason in the note."""
     text: str
     note: str = ""
     failed: bool = False
@@ -97,7 +100,7 @@ class SurrogateMaker:
 
     # --- from the original text -------------------------------------------------------
 
-    def from_original(self, text: str, label: str, lang: str, doc_id: str) -> Surrogate:
+    def from_original(self, text: str, label: str, lang: str, doc_id: str) -> SpanSurrogate:
         rule = self.table.rule(label)
         note = ""
         if rule.kind == WORDS:
@@ -116,11 +119,11 @@ class SurrogateMaker:
         if _same(out, text):
             # Nothing of its kind to redraw ("Mr", "summer", "life imprisonment"): its words are
             # drawn, kept words included; a label without dictionaries uses the fallback's.
-            words_rule = rule if rule.kind == WORDS else self.table.fallback
+            words_rule = next(r for r in (rule, self.table.fallback, LAST_RESORT) if r.kind == WORDS)
             out, note = self._words(text, label, lang, doc_id, words_rule, keep=False), NOTE_WORDS_DRAWN
         if _same(out, text):
-            return Surrogate("", NOTE_NOTHING, failed=True)
-        return Surrogate(out, note)
+            return SpanSurrogate("", NOTE_NOTHING, failed=True)
+        return SpanSurrogate(out, note)
 
     def _words(self, text: str, label: str, lang: str, doc_id: str, rule: LabelRule, keep: bool = True) -> str:
         pieces = split(text)
