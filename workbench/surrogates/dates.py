@@ -62,7 +62,7 @@ def document_offset(seed: int, doc_id: str, max_days: int) -> int:
         offset = rng.randint(-max_days, max_days)
         if offset % 7 and not _returns_to_same_day(offset):
             return offset
-    raise ValueError(f"no date shift within {max_days} days changes every date")  # only ranges like 1..0
+    raise ValueError(f"no date shift within {max_days} days changes every date")
 
 
 def _returns_to_same_day(offset: int) -> bool:
