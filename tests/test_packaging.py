@@ -23,8 +23,10 @@ SHIPPED_DATA = [
     "corpora/ud-pud/en/en_pud-ud-test.conllu", "corpora/ud-pud/en/LICENSE.txt",
     "corpora/ud-pud/sv/sv_pud-ud-test.conllu", "corpora/ud-pud/sv/LICENSE.txt",
     "annotations/tagset.json", "annotations/guidelines.md",
-    # read from the package folder itself: the dashboard's pages, the shipped benchmark configs
+    # read from the package folder itself: the dashboard's pages, the shipped benchmark configs,
+    # the surrogate generator's label table
     "dashboard/Home.py", "dashboard/pages/4_Annotate.py", "benchmarks/main.toml", "benchmarks/tab-test-16docs.txt",
+    "surrogates/table.toml",
 ]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "workbench", "adapters", "corpora", "annotations")
 

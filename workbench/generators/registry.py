@@ -50,6 +50,9 @@ _SPECS = (
                   "MLM with a vocabulary extended by sensitive spans (EMAT, 000 §2-3)", extra="mlm"),
     GeneratorSpec("ollama", "workbench.adapters.ollama:OllamaGenerator",
                   "instruction LLM through Ollama, numbered masks, JSON answers (003 §3.2)", extra="llm"),
+    GeneratorSpec("surrogate", "workbench.adapters.surrogate:Surrogate",
+                  "digits by shape, dates shifted per document, Faker words by label (002 §3.2)",
+                  extra="surrogate"),
 )
 REGISTRY: dict[str, GeneratorSpec] = {s.name: s for s in _SPECS}
 

@@ -40,9 +40,14 @@ this module only compares what it returns, so the rules can be tested on any `Wo
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
+
+# The date reader is shared with the surrogate generator, which writes shifted dates back in
+# their original format.
+from workbench.text.dates import MONTHS as _MONTHS
+from workbench.text.dates import cardinal as _cardinal
+from workbench.text.dates import parse_date
 
 # Bumped whenever a rule changes: stored results carry it in their attack key.
 MATCHER_VERSION = 2
@@ -183,68 +188,3 @@ class Matcher:
     def discloses(self, original: str, label: str, guess: str) -> str | None:
         hit = self.first_hit(original, label, [guess])
         return hit.rule if hit else None
-
-
-# --- dates -----------------------------------------------------------------------------
-
-_MONTHS = {
-    # English and Swedish month names and their usual abbreviations
-    **{m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
-                                    "september", "october", "november", "december"], 1)},
-    **{m: i for i, m in enumerate(["januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti",
-                                    "september", "oktober", "november", "december"], 1)},
-    **{m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                    "dec"], 1)},
-    "sept": 9, "okt": 10, "maj": 5,
-}
-_ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th|:e|:a)?\.?$")
-_NUMERIC = re.compile(r"^(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})$")
-
-
-def _cardinal(lemma: str) -> str:
-    m = _ORDINAL.match(lemma)
-    return str(int(m.group(1))) if m else lemma
-
-
-_TOKEN = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d+(?::[ae]|st|nd|rd|th)?\.?|[^\W\d_]+\.?")
-
-
-def parse_date(text: str, stop_words: frozenset[str] = frozenset()) -> tuple | None:
-    """(day, month, year) of a calendar date written with words or numbers, None for a field not
-    given; None when the text is not just a date: another content word ("the summer of 2003",
-    "early 1980s"), two dates or years (a range), or no month and no year.
-
-    Stop words around the date are allowed ("on the 3rd of August 2003", "den 3:e augusti").
-    Numeric dates are read day first (European usage, as in TAB and Swedish text) unless the
-    year comes first (ISO 8601, 2003-08-03). A lone number is a year only with four digits,
-    otherwise a day (1-31)."""
-    day = month = year = None
-    for token in _TOKEN.findall(text.lower()):
-        numeric = _NUMERIC.match(token)
-        name = token.rstrip(".")
-        ordinal = _ORDINAL.match(token)
-        if numeric:
-            a, b, c = (int(x) for x in numeric.groups())
-            d, m, y = (c, b, a) if len(numeric.group(1)) == 4 else (a, b, c)
-            if y < 100:
-                y += 1900 if y > 30 else 2000
-            if not (1 <= m <= 12 and 1 <= d <= 31) or (day, month, year) != (None, None, None):
-                return None
-            day, month, year = d, m, y
-        elif name in _MONTHS:
-            if month is not None:
-                return None
-            month = _MONTHS[name]
-        elif name.isdigit() and len(name) == 4:
-            if year is not None:
-                return None
-            year = int(name)
-        elif ordinal and 1 <= int(ordinal.group(1)) <= 31:
-            if day is not None:
-                return None
-            day = int(ordinal.group(1))
-        elif name not in stop_words:
-            return None  # a word that is not part of a calendar date
-    if month is None and year is None:
-        return None  # a bare day number ("3") is not a date
-    return day, month, year

@@ -1,0 +1,94 @@
+"""Surrogates (002 §3.2): digits by shape, dates shifted per document, dictionary words by label.
+
+The work is done in workbench.surrogates (docs/surrogates.md); this module puts it behind the
+generator contract. What it sees is declared per label from the surrogate table: `shape`
+for labels of kind "shape" (codes: every digit and letter is redrawn, so their values are
+never needed), `original` for the rest (a date shift needs the date; the per-document word
+mapping and the gender guess read the words; quantities keep their units and redraw their
+number words).
+
+    workbench generate -c tab-test -g surrogate -o keep_gender=true -o max_shift_days=730
+    workbench generate -c pgv-pii -g surrogate -o table=my-table.toml
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Mapping, Sequence
+
+import faker  # noqa: F401  (imported here so a missing extra is named by the registry, not met in load())
+
+from workbench.generators.base import Generator, Prediction
+from workbench.surrogates import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateMaker, load_table
+from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS
+from workbench.surrogates.spans import NOTE_NOTHING
+from workbench.surrogates.table import SHAPE
+from workbench.text.slots import Slot
+
+
+@dataclass(frozen=True, slots=True)
+class SurrogateConfig:
+    table: str = ""  # a TOML table whose entries replace the shipped table's; "" = the shipped table only
+    keep_gender: bool = False  # a first name is drawn from the locale's list of the original's gender
+    max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # each document's dates move by one offset in [-N, N] days
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.keep_gender, bool):
+            raise ValueError(f"keep_gender must be true or false, not {self.keep_gender!r}")
+        if isinstance(self.max_shift_days, bool) or not isinstance(self.max_shift_days, int) \
+                or self.max_shift_days < 1:
+            raise ValueError(f"max_shift_days must be a whole number of days >= 1, not {self.max_shift_days!r}")
+        if not isinstance(self.table, str):
+            raise ValueError(f"table must be a file path, not {self.table!r}")
+
+
+class Surrogate(Generator):
+    name = "surrogate"
+    Config = SurrogateConfig
+    sees = ORIGINAL_LEVEL
+
+    def __init__(self, config: SurrogateConfig | None = None, options=None) -> None:
+        super().__init__(config, options)
+        # Read now, not in load(): the table decides what the generator sees and its model id,
+        # both part of the run signature, and a bad table must stop the run before it is planned.
+        self.table = load_table(self.config.table or None)
+        if self.table.fallback.kind == SHAPE:  # a user's table may make shape the rule
+            self.sees = SHAPE_LEVEL
+        self.maker: SurrogateMaker | None = None
+
+    def sees_by_label(self) -> Mapping[str, str]:
+        shape_labels = set(self.table.labels_of_kind(SHAPE))
+        return {label: SHAPE_LEVEL if label in shape_labels else ORIGINAL_LEVEL
+                for label in (self.table.spellings.values() if self.sees == SHAPE_LEVEL else shape_labels)}
+
+    def load(self) -> None:
+        self.maker = SurrogateMaker(self.table, self.options.seed, keep_gender=self.config.keep_gender,
+                                    max_shift_days=self.config.max_shift_days)
+
+    def load_for(self, langs: Sequence[str]) -> None:
+        self.load()
+        self.maker.check(langs)  # a missing locale or a misspelt dictionary stops the run before it starts
+
+    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
+        if self.maker is None:
+            self.load()
+        return [self._one(slot) for slot in slots]
+
+    def _one(self, slot: Slot) -> Prediction:
+        if slot.original is not None:
+            made = self.maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id)
+            if made.failed:
+                return Prediction((), failed=True, note=made.note)
+            return Prediction((made.text,), note=made.note)
+        if slot.shape is None:
+            raise ValueError(f"slot {slot.doc_id}#{slot.span_index} ({slot.label}) came without its "
+                             f"{self.sees_for(slot.label)}: the run engine reveals it (text.slots.reveal)")
+        # The original is unseen: top_k distinct draws, so the leak guard can skip one that
+        # happens to equal it.
+        drawn = self.maker.from_shape(slot.shape, slot.doc_id, slot.span_index, self.options.top_k)
+        return Prediction(drawn) if drawn else Prediction((), failed=True, note=NOTE_NOTHING)
+
+    def model_id(self) -> str:
+        # Faker's data and the table decide every draw: a new Faker or an edited table is a new run.
+        return f"faker-{metadata.version('faker')}+table-{self.table.digest}"

@@ -1,0 +1,283 @@
+"""Date surrogates: one random shift per document, written back in each date's own format.
+
+Every date of a document moves by the same offset (a whole number of days, drawn once per
+document from the run seed and the document id), so the intervals between its dates are
+kept (002 §3.2 keeps a document coherent; users of every pseudonymiser ask for it). Each
+field is written back as the original wrote it: numeric dates keep their order, separators,
+zero-padding and year width (2003-08-03, 03/08/2003, 3.8.03); month and weekday names keep
+their language, full or abbreviated form, case and period ("3 aug. 2003", "den 3 augusti
+2003", "Onsdagen den 5 oktober"); ordinal days keep their ending ("August 3rd", "3:e").
+
+How each precision moves (offset D days, never 0 and never a multiple of 7, see
+document_offset):
+    day, month, year    the calendar date + D days
+    day, month          the same, in a leap year (2000), so 29 February exists
+    month, year         + D days in whole months, rounded away from zero (at least one)
+    month alone         as month and year, modulo 12; a shift of whole years would give the
+                        same month back, so it moves one month further in D's direction
+    year alone          + D days in whole years, rounded away from zero (at least one)
+    weekday             + D days modulo 7 (exact for every precision: a date D days later
+                        falls D mod 7 weekdays later)
+Dates of one precision keep their intervals exactly; between precisions (a year-only date
+and a full date) the interval is kept to within that unit.
+
+Words around a date stay as they are ("the end of September 1994" -> "the end of March 1994").
+A range moves both its ends ("13 and 14 January 1998", "between 1944 and 1990"); its first end
+shares what it leaves out with the second. A text the reader cannot take whole (a duration
+"two months", "kl 7 den 6 juni") is redrawn piece by piece: month and weekday names move as
+above, a four-digit number from 1000 to 2999 moves as a year, other digits and number words
+are drawn (shape surrogate).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import date, timedelta
+from typing import Callable
+
+from workbench.surrogates.draws import rng_for
+from workbench.surrogates.pieces import DIGITS, LETTERS, case_of, split, with_case
+from workbench.surrogates.numbers import is_number_word
+from workbench.text.dates import (MONTH_ABBREVIATIONS, MONTH_NAMES, MONTHS, SWEDISH_WEEKDAY_ENDINGS,
+                                  WEEKDAY_ABBREVIATIONS, WEEKDAY_NAMES, DatePart, DateReading, read_date,
+                                  weekday_of)
+
+LEAP_YEAR = 2000
+DAYS_PER_MONTH = 365.2425 / 12
+DAYS_PER_YEAR = 365.2425
+DEFAULT_MAX_SHIFT_DAYS = 365
+_NUMERIC_FIELDS = re.compile(r"^(\d+)(\D)(\d+)(\D)(\d+)$")
+
+
+def document_offset(seed: int, doc_id: str, max_days: int) -> int:
+    """The document's shift in days, from [-max_days, max_days]. Never 0 (a date would stay
+    itself), never a multiple of 7 (every weekday name would stay itself), and never a shift
+    that brings some day of the year back to the same day and month (365, 366, 730 … days:
+    a date written without its year would stay itself)."""
+    if max_days < 1:
+        raise ValueError(f"the largest date shift must be at least 1 day, not {max_days}")
+    rng = rng_for("date-offset", seed, doc_id)
+    for _ in range(10_000):
+        offset = rng.randint(-max_days, max_days)
+        if offset % 7 and not _returns_to_same_day(offset):
+            return offset
+    raise ValueError(f"no date shift within {max_days} days changes every date")
+
+
+def _returns_to_same_day(offset: int) -> bool:
+    if abs(offset) < 360:
+        return False
+    start = date(LEAP_YEAR, 1, 1)
+    return any(((d := start + timedelta(days=n)) + timedelta(days=offset)).timetuple()[1:3] == d.timetuple()[1:3]
+               for n in range(366))
+
+
+def _away_from_zero(days: int, unit: float) -> int:
+    return int(math.copysign(math.ceil(abs(days) / unit), days))
+
+
+def month_shift(offset: int) -> int:
+    return _away_from_zero(offset, DAYS_PER_MONTH)
+
+
+def year_shift(offset: int) -> int:
+    return _away_from_zero(offset, DAYS_PER_YEAR)
+
+
+def lone_month_shift(offset: int) -> int:
+    months = month_shift(offset)
+    return months + (1 if offset > 0 else -1) if months % 12 == 0 else months
+
+
+def shift_date(text: str, lang: str, offset: int) -> str | None:
+    """`text` with its date, or the two ends of its date range, moved by `offset` days in the
+    same format; None when the text is neither, or a date falls outside years 1-9999."""
+    # Words around the date stay as they are ("the end of September 1994", "den 5 oktober").
+    reading = read_date(text, weekdays=True, any_words=True)
+    if reading is not None:
+        new = _shifted(reading.fields, reading.weekday, offset)
+        return _write(text, reading, new, lang) if new else None
+    return _shift_range(text, lang, offset)
+
+
+# A range's connector: "13 and 14 January", "1944-1990", "från 3 till 5 maj".
+_CONNECTOR = re.compile(r"\s+(?:and|to|until|or|och|till|eller)\s+|\s*[-–—]\s*")
+_BARE_DAY = re.compile(r"^(\D*?)(\d{1,2}(?:st|nd|rd|th|:e|:a)?\.?)(\s*)$", re.IGNORECASE)  # "från 3", "16"
+
+
+def _shift_range(text: str, lang: str, offset: int) -> str | None:
+    """Both ends of a range moved by `offset`. The first end may leave out what the second
+    gives: "13 and 14 January 1998" (month and year), "29 March and 10 April 1990" (year);
+    its shifted day is then read in the second end's month and year, and written with its
+    month when the shift puts it in another month than the second end."""
+    for m in _CONNECTOR.finditer(text):
+        left, right = text[:m.start()], text[m.end():]
+        second = read_date(right, weekdays=True, any_words=True)
+        if second is None:
+            continue
+        second_new = _shifted(second.fields, second.weekday, offset)
+        if not second_new:
+            continue
+        bare = _BARE_DAY.match(left)
+        first = read_date(left, weekdays=True, any_words=True) if not bare else None
+        if first is None and not bare:
+            continue
+        if bare:
+            day = int(re.match(r"\d+", bare.group(2)).group())
+            first = DateReading(day, None, None, None, (DatePart(bare.start(2), bare.end(2), "day", bare.group(2)),))
+        d, mo, y = first.fields
+        # What the first end leaves out, it shares with the second end.
+        inherited = (d, mo if mo is not None else second.month, y if y is not None else second.year)
+        first_new = _shifted(inherited, first.weekday, offset)
+        if not first_new:
+            continue
+        left_out = _write(left, first, first_new, lang)
+        if bare and first_new["month"] != second_new["month"]:
+            month_part = next((p for p in second.parts if p.role == "month"), None)
+            if month_part is not None:  # "31 and 1 April" would misdate the first end
+                left_out = left_out.rstrip() + " " + _month_name(month_part.text.rstrip("."), first_new["month"], lang)
+                left_out += left[len(left.rstrip()):]
+        return left_out + m.group() + _write(right, second, second_new, lang)
+    return None
+
+
+def _shifted(fields: tuple, weekday: int | None, offset: int) -> dict | None:
+    """The fields of a date moved by `offset` days at its precision (see the module docstring);
+    None for a day with no month, 31 February, or a year outside 1-9999."""
+    day, month, year = fields
+    try:
+        if day is not None and month is not None:
+            moved = date(year if year is not None else LEAP_YEAR, month, day) + timedelta(days=offset)
+            day, month, year = moved.day, moved.month, moved.year if year is not None else None
+        elif day is not None:
+            return None  # a day and a year, or a day and a weekday, with no month: not a calendar date
+        elif month is not None and year is not None:
+            total = year * 12 + month - 1 + month_shift(offset)
+            month, year = total % 12 + 1, total // 12
+        elif month is not None:
+            month = (month - 1 + lone_month_shift(offset)) % 12 + 1
+        elif year is not None:
+            year += year_shift(offset)
+    except (ValueError, OverflowError):
+        return None
+    if year is not None and not 1 <= year <= 9999:
+        return None
+    return {"day": day, "month": month, "year": year,
+            "weekday": (weekday + offset) % 7 if weekday is not None else None}
+
+
+def _write(text: str, reading: DateReading, new: dict, lang: str) -> str:
+    out, cursor = [], 0
+    for part in reading.parts:
+        out += [text[cursor:part.start], _render(part, new, lang)]
+        cursor = part.end
+    return "".join(out) + text[cursor:]
+
+
+def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[[str], str],
+                       draw_number_word: Callable[[str], str]) -> str:
+    """A date the reader cannot take whole, redrawn piece by piece (see the module docstring)."""
+    out = []
+    for piece in split(text):
+        word = piece.text
+        if piece.kind == DIGITS:
+            if len(word) == 4 and 1000 <= int(word) <= 2999:
+                out.append(str(int(word) + year_shift(offset)))
+            else:
+                out.append(draw_digits(word))
+        elif piece.kind == LETTERS and word.lower() in MONTHS:
+            month = (MONTHS[word.lower()] - 1 + lone_month_shift(offset)) % 12 + 1
+            out.append(_month_name(word, month, lang))
+        elif piece.kind == LETTERS and weekday_of(word) is not None:
+            out.append(_weekday_name(word, (weekday_of(word) + offset) % 7, lang))
+        elif piece.kind == LETTERS and is_number_word(word, lang):
+            out.append(with_case(case_of(word), draw_number_word(word)))
+        else:
+            out.append(word)
+    return "".join(out)
+
+
+# --- writing a field back as the original wrote it ---------------------------------------
+
+def _render(part: DatePart, new: dict, lang: str) -> str:
+    if part.role == "numeric":
+        return _numeric(part.text, new["day"], new["month"], new["year"])
+    if part.role == "day":
+        return _day(part.text, new["day"])
+    if part.role == "month":
+        return _month_name(part.text, new["month"], lang)
+    if part.role == "year":
+        digits = part.text.rstrip(".")
+        return f"{new['year']:0{len(digits)}d}" + part.text[len(digits):]
+    return _weekday_name(part.text, new["weekday"], lang)
+
+
+def _numeric(text: str, day: int, month: int, year: int) -> str:
+    a, sep1, b, sep2, c = _NUMERIC_FIELDS.match(text).groups()
+    year_first = len(a) == 4
+    day_text, month_text, year_text = (c, b, a) if year_first else (a, b, c)
+    # Zero-padded unless the original wrote a day or month with one digit (3.8.2003).
+    width = 1 if len(day_text) == 1 or len(month_text) == 1 else 2
+    y = f"{year % 100:02d}" if len(year_text) == 2 else str(year)
+    d, m = f"{day:0{width}d}", f"{month:0{width}d}"
+    return f"{y}{sep1}{m}{sep2}{d}" if year_first else f"{d}{sep1}{m}{sep2}{y}"
+
+
+def _english_ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def _swedish_ordinal(n: int) -> str:
+    return ":a" if n % 10 in (1, 2) and n % 100 not in (11, 12) else ":e"  # 1:a, 2:a, 3:e, 11:e, 21:a
+
+
+def _day(text: str, day: int) -> str:
+    digits = len(text) - len(text.lstrip("0123456789"))
+    number, ending = text[:digits], text[digits:]
+    out = f"{day:02d}" if number.startswith("0") else str(day)
+    core = ending.rstrip(".")
+    if core.lower() in ("st", "nd", "rd", "th"):
+        suffix = _english_ordinal(day)
+        core_new = suffix.upper() if core.isupper() else suffix
+    elif core in (":e", ":a"):
+        core_new = _swedish_ordinal(day)
+    else:
+        core_new = core
+    return out + core_new + ending[len(core):]
+
+
+def _forms_of(word: str, lang: str, full: dict, short: dict) -> tuple[str, ...]:
+    """The list `word` comes from: full names before abbreviations, the document's language first."""
+    for table in (full, short):
+        for candidate in (lang, *sorted(table)):
+            if word in table.get(candidate, ()):
+                return table[candidate]
+    return short.get(lang, short["en"])  # "sept": an abbreviation
+
+
+def _month_name(text: str, month: int, lang: str) -> str:
+    word = text.rstrip(".")
+    name = _forms_of(word.lower(), lang, MONTH_NAMES, MONTH_ABBREVIATIONS)[month - 1]
+    if word.lower() == "sept" and month == 9:
+        name = "sept"
+    return with_case(case_of(word), name) + text[len(word):]
+
+
+def _weekday_name(text: str, weekday: int, lang: str) -> str:
+    word = text.rstrip(".")
+    key, ending = word.lower(), ""
+    if key not in {n for names in (*WEEKDAY_NAMES.values(), *WEEKDAY_ABBREVIATIONS.values()) for n in names}:
+        for candidate in SWEDISH_WEEKDAY_ENDINGS:
+            if key.endswith(candidate) and key[:-len(candidate)] in WEEKDAY_NAMES["sv"]:
+                key, ending = key[:-len(candidate)], candidate
+                break
+    if key in ("tues", "thur", "thurs"):
+        forms = WEEKDAY_ABBREVIATIONS["en"]
+    elif key == "tors":
+        forms = WEEKDAY_ABBREVIATIONS["sv"]
+    else:
+        forms = _forms_of(key, "sv" if ending else lang, WEEKDAY_NAMES, WEEKDAY_ABBREVIATIONS)
+    return with_case(case_of(word), forms[weekday] + ending) + text[len(word):]

@@ -1,0 +1,69 @@
+"""The per-document mapping of 002 §3.2 (original word -> surrogate word), as a seeded function.
+
+002 keeps a mapping while it walks a document, so every mention of "Byron" gets the same
+pseudonym. Kept as a table, the mapping would depend on which slot came first, and a
+resumed run (or the engine's batching) could fill it in another order. Here the surrogate
+of a word is drawn by a generator seeded with (run seed, document, label, the word without
+case), so the same word gets the same surrogate wherever and whenever it is asked for,
+different documents draw independently (002 anonymises each instance on its own), and
+nothing needs remembering between slots. The case is applied afterwards: "BERG" and
+"Berg" map to "LINDQVIST" and "Lindqvist".
+"""
+
+from __future__ import annotations
+
+from workbench.surrogates.dictionaries import GENDERED, Dictionaries
+from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
+from workbench.surrogates.numbers import redraw_number_word
+from workbench.surrogates.pieces import case_of, with_case
+from workbench.surrogates.shapes import redraw_digits, redraw_letters
+from workbench.surrogates.table import LabelRule
+
+FIRST_NAME = "first_name"
+
+
+class WordMapping:
+    """Surrogates of the words, digit runs and initials of one run (its seed and options)."""
+
+    def __init__(self, dictionaries: Dictionaries, seed: int, *, keep_gender: bool = False) -> None:
+        self.dictionaries = dictionaries
+        self.seed = seed
+        self.keep_gender = keep_gender
+        self._cache: dict[tuple, str] = {}
+
+    def word(self, doc_id: str, lang: str, label: str, rule: LabelRule, word: str) -> str:
+        """A dictionary word for `word`, never the word itself (without case), in its case."""
+        key = ("word", self.seed, doc_id, lang, label.casefold(), word.casefold())
+        if key not in self._cache:
+            source = self.dictionary_for(lang, rule, word)
+            drawn = None
+            for attempt in range(MAX_ATTEMPTS):
+                drawn = self.dictionaries.draw(lang, source, rng_for(*key, attempt))
+                if drawn.casefold() != word.casefold():
+                    break
+            else:  # a dictionary of one word, the word itself: letters are better than a leak
+                drawn = redraw_letters(word, rng_for(*key, "letters"))
+            self._cache[key] = drawn
+        return with_case(case_of(word), self._cache[key])
+
+    def dictionary_for(self, lang: str, rule: LabelRule, word: str) -> str:
+        """The first of the rule's dictionaries that holds the word (a country for a country),
+        else its default; with keep_gender a first name draws from the list of its gender."""
+        source = next((d for d in rule.dictionaries if self.dictionaries.holds(lang, d, word)),
+                      rule.default_dictionary)
+        if self.keep_gender and source == FIRST_NAME:
+            gender = self.dictionaries.gender(lang, word)
+            if gender is not None:
+                return GENDERED[gender]
+        return source
+
+    def digits(self, doc_id: str, label: str, run: str) -> str:
+        return redraw_digits(run, rng_for("digits", self.seed, doc_id, label.casefold(), run))
+
+    def letters(self, doc_id: str, label: str, run: str) -> str:
+        """Random letters for an initial or initialism ("J.", "DPP"), the same within a document."""
+        return redraw_letters(run, rng_for("letters", self.seed, doc_id, label.casefold(), run.casefold()))
+
+    def number_word(self, doc_id: str, lang: str, label: str, word: str) -> str:
+        rng = rng_for("number-word", self.seed, doc_id, label.casefold(), word.casefold())
+        return with_case(case_of(word), redraw_number_word(word, lang, rng))

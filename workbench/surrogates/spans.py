@@ -1,0 +1,184 @@
+"""Surrogates of whole spans, by the kind the table gives their label (paper 002 §3.2).
+
+    maker = SurrogateMaker(load_table(), seed=13)
+    maker.from_original("Anna Berg", "PERSON", "en", "doc-1")      # SpanSurrogate("Kathy Holloway")
+    maker.from_original("3 August 2003", "DATETIME", "en", "doc-1") # SpanSurrogate("13 August 2003")
+    maker.from_shape("99999/99", "doc-1", 4, k=3)                  # ("72604/15", …)
+
+What a kind reads of the original (docs/surrogates.md, "What it reads"):
+    words    the words: the same word maps to the same surrogate within a document, and the
+             dictionary (and, with keep_gender, the gender) is chosen by the word
+    date     the date: shifting needs its value
+    number   the words: number words are redrawn and units kept
+    shape    the shape only (digits, capitals, small letters, other characters)
+
+No surrogate equals its original: every drawn word differs from the word it replaces; a
+span whose rule changed nothing (only titles and function words: "Mr"; a date-kind span
+with no date, digit or number word in it: "summer") has its words drawn, kept words
+included; a span with no letter and no digit at all fails with a note. Shape-level spans
+are the exception the level forces: see from_shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.errors import WorkbenchError
+from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS, document_offset, redraw_date_pieces, shift_date
+from workbench.surrogates.dictionaries import Dictionaries
+from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
+from workbench.surrogates.mapping import WordMapping
+from workbench.surrogates.numbers import is_number_word
+from workbench.surrogates.pieces import DIGITS, LETTERS, is_genitive_ending, split
+from workbench.surrogates.shapes import has_classes, redraw_shape
+from workbench.surrogates.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
+
+SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
+
+NOTE_DATE_PIECES = "surrogate: date not read, redrawn piece by piece (shape surrogate)"
+NOTE_WORDS_DRAWN = "surrogate: nothing of its kind to redraw, its words drawn from the dictionaries"
+NOTE_NOTHING = "surrogate: no letter or digit to redraw"
+# The words rule of last resort, when a user's table makes its fallback another kind.
+LAST_RESORT = LabelRule(WORDS, ("pud:NOUN",))
+
+
+@dataclass(frozen=True, slots=True)
+class SpanSurrogate:
+    """What a span becomes: its surrogate text, or failed with the reason in the note."""
+    text: str
+    note: str = ""
+    failed: bool = False
+
+
+def _initialism_stem(word: str) -> str | None:
+    """The letters to draw at random for an initial or initialism: "J", "DPP", "NIC" of "NICs";
+    None for a word (capitals beyond five letters are a word written in capitals)."""
+    if len(word) == 1:
+        return word
+    stem = word[:-1] if word.endswith("s") and len(word) > 2 else word
+    return stem if stem.isupper() and len(stem) <= 5 else None
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+
+
+class SurrogateMaker:
+    """Surrogates for one run: its table, seed and options."""
+
+    def __init__(self, table: SurrogateTable, seed: int, *, keep_gender: bool = False,
+                 max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS, dictionaries: Dictionaries | None = None) -> None:
+        if max_shift_days < 1:
+            raise ValueError(f"the largest date shift must be at least 1 day, not {max_shift_days}")
+        self.table = table
+        self.seed = seed
+        self.max_shift_days = max_shift_days
+        self.dictionaries = dictionaries or Dictionaries(table.locales)
+        self.mapping = WordMapping(self.dictionaries, seed, keep_gender=keep_gender)
+        self._offsets: dict[str, int] = {}
+
+    def level(self, label: str) -> str:
+        """What spans of `label` need to see: only the shape for kind "shape", else the original."""
+        return SHAPE_LEVEL if self.table.rule(label).kind == SHAPE else ORIGINAL_LEVEL
+
+    def check(self, langs) -> None:
+        """Every dictionary the table names gives words in every language asked for (a Faker
+        locale missing, a method misspelt): a WorkbenchError before anything is generated."""
+        try:
+            for lang in langs:
+                for source in sorted(self.table.all_dictionaries()):
+                    self.dictionaries.check(lang, source)
+        except WorkbenchError as exc:
+            # The last file read is the user's table when there is one: its entries are the new ones.
+            raise WorkbenchError(f"surrogate table {self.table.files[-1]}: {exc}") from None
+
+    def offset(self, doc_id: str) -> int:
+        """The document's date shift in days."""
+        if doc_id not in self._offsets:
+            self._offsets[doc_id] = document_offset(self.seed, doc_id, self.max_shift_days)
+        return self._offsets[doc_id]
+
+    # --- from the original text -------------------------------------------------------
+
+    def from_original(self, text: str, label: str, lang: str, doc_id: str) -> SpanSurrogate:
+        rule = self.table.rule(label)
+        note = ""
+        if rule.kind == WORDS:
+            out = self._words(text, label, lang, doc_id, rule)
+        elif rule.kind == DATE:
+            out = shift_date(text, lang, self.offset(doc_id))
+            if out is None or _same(out, text):
+                out = redraw_date_pieces(text, lang, self.offset(doc_id),
+                                         lambda run: self.mapping.digits(doc_id, label, run),
+                                         lambda word: self.mapping.number_word(doc_id, lang, label, word))
+                note = NOTE_DATE_PIECES
+        elif rule.kind == NUMBER:
+            out = self._number(text, label, lang, doc_id)
+        else:
+            out = self._shape_of_text(text, doc_id, label)
+        if _same(out, text):
+            # Nothing of its kind to redraw ("Mr", "summer", "life imprisonment"): its words are
+            # drawn, kept words included; a label without dictionaries uses the fallback's.
+            words_rule = next(r for r in (rule, self.table.fallback, LAST_RESORT) if r.kind == WORDS)
+            out, note = self._words(text, label, lang, doc_id, words_rule, keep=False), NOTE_WORDS_DRAWN
+        if _same(out, text):
+            return SpanSurrogate("", NOTE_NOTHING, failed=True)
+        return SpanSurrogate(out, note)
+
+    def _words(self, text: str, label: str, lang: str, doc_id: str, rule: LabelRule, keep: bool = True) -> str:
+        pieces = split(text)
+        out = []
+        for i, piece in enumerate(pieces):
+            word = piece.text
+            if piece.kind == DIGITS:
+                out.append(self.mapping.digits(doc_id, label, word))
+            elif piece.kind != LETTERS or is_genitive_ending(pieces, i) or (keep and self.table.keeps(lang, word)):
+                out.append(word)
+            elif (stem := _initialism_stem(word)) is not None:
+                out.append(self.mapping.letters(doc_id, label, stem) + word[len(stem):])
+            else:
+                out.append(self.mapping.word(doc_id, lang, label, rule, word))
+        return "".join(out)
+
+    def _number(self, text: str, label: str, lang: str, doc_id: str) -> str:
+        out = []
+        for piece in split(text):
+            if piece.kind == DIGITS:
+                out.append(self.mapping.digits(doc_id, label, piece.text))
+            elif piece.kind == LETTERS and is_number_word(piece.text, lang):
+                out.append(self.mapping.number_word(doc_id, lang, label, piece.text))
+            else:
+                out.append(piece.text)
+        return "".join(out)
+
+    def _shape_of_text(self, text: str, doc_id: str, label: str) -> str:
+        """A shape-kind label given the original anyway: every digit and letter redrawn."""
+        out = []
+        for piece in split(text):
+            if piece.kind == DIGITS:
+                out.append(self.mapping.digits(doc_id, label, piece.text))
+            elif piece.kind == LETTERS:
+                out.append(self.mapping.letters(doc_id, label, piece.text))
+            else:
+                out.append(piece.text)
+        return "".join(out)
+
+    # --- from the shape alone ---------------------------------------------------------
+
+    def from_shape(self, shape: str, doc_id: str, span_index: int, k: int = 1) -> tuple[str, ...]:
+        """Up to `k` distinct surrogates of a span known only by its shape (workbench.text.shape).
+
+        The original is unseen, so two things cannot be promised here: the same code twice in
+        a document gets two draws (the engine's --consistent option ties mentions of one
+        entity), and a draw can equal the original by chance (1 in 10 for one digit); the
+        engine's leak guard refuses such a draw and takes the next of the k. Empty when the
+        shape has no digit or letter: nothing can be redrawn."""
+        if not has_classes(shape):
+            return ()
+        out: dict[str, None] = {}
+        for attempt in range(k * MAX_ATTEMPTS):
+            drawn = redraw_shape(shape, rng_for("shape", self.seed, doc_id, span_index, attempt))
+            out.setdefault(drawn, None)
+            if len(out) == k:
+                break
+        return tuple(out)
