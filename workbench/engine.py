@@ -30,7 +30,7 @@ from workbench.model import Corpus
 from workbench.selection import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
-from workbench.text.slots import DocumentPicks, SlotBuilder
+from workbench.text.slots import SEES_LEVELS, DocumentPicks, SlotBuilder, reveal
 from workbench.upos.base import Tagger
 
 
@@ -72,6 +72,19 @@ def check_corpus(corpus: Corpus) -> None:
                              "but no span to replace: nothing to generate")
 
 
+def check_sees(corpus: Corpus, generator: Generator) -> str:
+    """The generator's sees_summary(), once its level for every label of the corpus is known
+    to be the one the summary declares: the signature must say what the engine revealed."""
+    summary = generator.sees_summary()
+    declared = generator.sees_by_label()
+    for label in sorted({s.label for d in corpus.documents for s in d.spans if s.mask}):
+        level = generator.sees_for(label)
+        if level not in SEES_LEVELS or level != declared.get(label, generator.sees):
+            raise RuntimeError(f"generator {generator.name!r} asks for {level!r} for label {label!r}, but its "
+                               f"sees_summary() says {summary!r}: declare per-label levels in sees_by_label()")
+    return summary
+
+
 def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     """The run record for this corpus × generator × options; not yet stored."""
     config = dataclasses.asdict(generator.config)
@@ -79,7 +92,7 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     model = generator.model_id()
     signature = make_signature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=generator.name,
                                model=model, config=config, options=generator.options, tagger=tagger.name,
-                               versions=versions)
+                               versions=versions, sees=check_sees(corpus, generator))
     # Given the RunSignature, the record takes the signature's own fields (tagger, window …) from it.
     return RunRecord(run_id=signature.run_id, signature=signature, corpus_hash=corpus.content_hash,
                      corpus_name=corpus.name, generator=generator.name, model=model, mode=generator.options.mode,
@@ -138,7 +151,9 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
         for w in batch:
             doc = corpus.documents[w.doc]
             doc_picks = DocumentPicks(picks, doc.doc_id) if options.mode == "repL" else None
-            slots.append(builders[w.doc].slot(w.span, doc_picks))
+            slot = builders[w.doc].slot(w.span, doc_picks)
+            # The one place an original reaches a generator, at the level it declared.
+            slots.append(reveal(slot, generator.sees_for(slot.label), doc.spans[w.span].text))
         started = time.perf_counter()
         predictions = generator.generate(slots)
         if len(predictions) != len(slots):

@@ -20,6 +20,9 @@ import workbench
 _TRACKED = ("torch", "transformers", "spacy", "stanza", "langchain-ollama", "llama-cpp-python")
 
 GENERATED, IMPORTED = "generated", "imported"
+# The defaults of the fields a signature renders only when they differ (see RunSignature).
+SEES_DEFAULT = "context"
+CONSISTENT_DEFAULT = "off"
 # A reference anonymisation (workbench.reference: original, suppress, label): no generator,
 # no file; its generator name and config say what it is.
 REFERENCE = "reference"
@@ -64,6 +67,12 @@ class RunSignature:
     source: str = GENERATED
     file_sha256: str | None = None  # imported runs: the file's sha256 (first 16 hex digits)
     missing: str | None = None  # imported runs: "error" or "original"
+    # Generated runs: what the generator saw of the originals (Generator.sees_summary) and
+    # the entity consistency option. Rendered only when they differ from these defaults,
+    # which every run made before they existed had: so the string, and the run id that
+    # hashes it, of every earlier run (all of paper 003's generators) stays as it was.
+    sees: str = SEES_DEFAULT
+    consistent: str = CONSISTENT_DEFAULT
 
     __hash__ = None  # holds dicts
 
@@ -80,7 +89,12 @@ class RunSignature:
                 parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":")))
         else:
             parts += [f"window={self.window}", f"seed={self.seed}", f"topk={self.top_k}",
-                      f"leak={_on_off(bool(self.leak_guard))}", f"tagger={self.tagger}"]
+                      f"leak={_on_off(bool(self.leak_guard))}"]
+            if self.consistent != CONSISTENT_DEFAULT:
+                parts.append(f"consistent={self.consistent}")
+            if self.sees != SEES_DEFAULT:
+                parts.append(f"sees={self.sees}")
+            parts.append(f"tagger={self.tagger}")
             if self.config:
                 parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":"), default=str))
         parts.append("v=" + ",".join(f"{k}:{v}" for k, v in sorted(self.versions.items())))
@@ -94,12 +108,13 @@ class RunSignature:
 
 
 def make_signature(*, corpus_name: str, corpus_hash: str, generator: str, model: str, config: dict,
-                   options, tagger: str, versions: dict[str, str]) -> RunSignature:
-    """The signature of a generated run (options: GenerationOptions)."""
+                   options, tagger: str, versions: dict[str, str], sees: str = SEES_DEFAULT) -> RunSignature:
+    """The signature of a generated run (options: GenerationOptions; sees: Generator.sees_summary())."""
     return RunSignature(corpus_name=corpus_name, corpus_hash=corpus_hash, generator=generator, model=model,
                         mode=options.mode, upos_filter=bool(options.upos_filter), tagger=tagger,
                         versions=dict(versions), config=dict(config or {}), window=options.window,
-                        seed=options.seed, top_k=options.top_k, leak_guard=bool(options.leak_guard))
+                        seed=options.seed, top_k=options.top_k, leak_guard=bool(options.leak_guard), sees=sees,
+                        consistent=getattr(options, "consistent", CONSISTENT_DEFAULT))
 
 
 def run_id_of(signature: "str | RunSignature") -> str:

@@ -112,7 +112,13 @@ def run_lines(store, *, signatures: bool = False) -> Iterator[str]:
     """What `workbench runs` prints: one line per run (and its signature if asked)."""
     for r in store.runs():
         n = store.count_predictions(r.run_id)
+        # What the generator saw and the consistency option only where they differ from the
+        # defaults (context, off), so the lines of paper 003's runs read as before.
+        extra = "".join(f"  {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
+                                                            ("sees", r.sees_level, "context"))
+                        if r.source == "generated" and v != default)
         yield (f"{r.run_id}  {printable(r.corpus_name):<11} {printable(r.generator):<9} {r.mode:<5} "
-               f"upos={'on ' if r.upos_filter else 'off'} {n:>5}/{r.n_slots:<5} {r.status}  {printable(r.model)}")
+               f"upos={'on ' if r.upos_filter else 'off'} {n:>5}/{r.n_slots:<5} {r.status}  {printable(r.model)}"
+               f"{printable(extra)}")
         if signatures:
             yield f"    {printable(r.signature)}"

@@ -6,6 +6,8 @@ build it once and pass it on.
 Columns
     run_id, signature, generator, model, mode, upos_filter, corpus, corpus_hash, source
     tagger              the tagger the run recorded (its original UPOS were tagged with it)
+    sees, consistent    what the generator saw of the originals (Generator.sees_summary; "-" for
+                        runs not generated) and the entity consistency option (off | document | corpus)
     lang, doc_id, span_index, start, end, label, entity_id
     original            the span's text
     original_upos       UPOS of its right-most token in the original document (tagger of the run)
@@ -20,10 +22,11 @@ from typing import Iterable
 
 import pandas as pd
 
+from workbench.signature import GENERATED
 from workbench.store import RunStore
 
 COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
-           "tagger",
+           "tagger", "sees", "consistent",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests"]
 
@@ -38,13 +41,15 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
         upos = store.span_upos(run.corpus_hash, tagger) if tagger else {}
         preds = {(p.doc_id, p.span_index): p for p in store.predictions(run.run_id)}
         rows = []
+        generated = run.source == GENERATED
+        sees, consistent = (run.sees_level, run.consistency) if generated else ("-", "-")
         for doc in corpus.documents:
             for i, span in enumerate(doc.spans):
                 p = preds.get((doc.doc_id, i))
                 if p is None:
                     continue  # not replaced (mask=False) or the run is incomplete
                 rows.append((run.run_id, run.signature, run.generator, run.model, run.mode, run.upos_filter,
-                             run.corpus_name, run.corpus_hash, run.source, tagger, doc.lang, doc.doc_id, i, span.start,
+                             run.corpus_name, run.corpus_hash, run.source, tagger, sees, consistent, doc.lang, doc.doc_id, i, span.start,
                              span.end, span.label, span.entity_id, span.text, upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
                              p.requests))

@@ -76,6 +76,8 @@ def runs_table(path: str, version: tuple) -> pd.DataFrame:
                          "mode": r.mode, "upos": "on" if r.upos_filter else "off",
                          "window": r.options.get("window"), "seed": r.options.get("seed"),
                          "top_k": r.options.get("top_k"), "leak guard": r.options.get("leak_guard"),
+                         "consistent": r.consistency if r.source == "generated" else "-",
+                         "sees": r.sees_level if r.source == "generated" else "-",
                          "done": s.count_predictions(r.run_id), "slots": r.n_slots, "status": r.status,
                          "source": r.source, "created": pd.Timestamp(r.created, unit="s").floor("s"),
                          "signature": r.signature})

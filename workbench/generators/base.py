@@ -7,16 +7,25 @@
 
 A generator returns ranked candidates; the run engine (workbench.selection) picks one
 with the UPOS filter and leak guard, so every generator honours them the same way.
+
+What a generator may see of the span it fills (SEES_LEVELS, least to most):
+    context   the window with gaps, the label, the original's UPOS and length: nothing of
+              the original text. The default, and every generator of papers 003 and 000.
+    shape     also Slot.shape: the original's character classes (workbench.text.shape)
+    original  also Slot.original: the original text (a date shift needs the date's value)
+A generator declares the least it needs: the class attribute `sees`, and, where some
+labels need more (or less), `sees_by_label()` from its config. The engine reveals to each
+slot exactly `sees_for(slot.label)`, and records `sees_summary()` in the run signature.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import ClassVar, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 from workbench.errors import InvalidValue
-from workbench.text.slots import MODES, Slot
+from workbench.text.slots import MODES, SEES_LEVELS, Slot
 
 FAILED = "[FAILED]"  # 003 §4: what a span gets when the model gave no usable answer
 
@@ -82,9 +91,17 @@ class NoConfig:
     """For generators with nothing to configure beyond GenerationOptions."""
 
 
+def check_sees_level(level: object, where: str) -> str:
+    if level not in SEES_LEVELS:
+        raise ValueError(f"{where}: unknown level {level!r} (levels: {', '.join(SEES_LEVELS)})")
+    return level
+
+
 class Generator(ABC):
     name: ClassVar[str]
     Config: ClassVar[type] = NoConfig
+    # What the generator sees of the span it fills, for every label sees_by_label() leaves out.
+    sees: ClassVar[str] = "context"
 
     def __init__(self, config: object | None = None, options: GenerationOptions | None = None) -> None:
         self.config = config if config is not None else self.Config()
@@ -108,3 +125,22 @@ class Generator(ABC):
     def model_id(self) -> str:
         """What the run signature records as the model ('-' for none)."""
         return "-"
+
+    def sees_by_label(self) -> Mapping[str, str]:
+        """Labels whose level differs from `sees`, e.g. {"DATETIME": "original"} for a date shift
+        over shapes. From the class and the config only (never the corpus): the signature
+        records it. Override this, not sees_for, so the signature and the engine agree."""
+        return {}
+
+    def sees_for(self, label: str) -> str:
+        """The level the engine reveals for a span of this label (one of SEES_LEVELS)."""
+        return self.sees_by_label().get(label, self.sees)
+
+    def sees_summary(self) -> str:
+        """The levels in one compact string for the signature and reports:
+        `<default>` then `;<LABEL>=<level>` for each label that differs, labels sorted:
+        "context", "shape", "shape;DATETIME=original", "context;PERSON=original"."""
+        default = check_sees_level(self.sees, f"generator {self.name!r}: sees")
+        overrides = sorted((str(label), check_sees_level(level, f"generator {self.name!r}: sees_by_label()[{label!r}]"))
+                           for label, level in self.sees_by_label().items())
+        return ";".join([default] + [f"{label}={level}" for label, level in overrides if level != default])

@@ -36,7 +36,8 @@ FAMILIES = ("diversity", "generation", "upos", "overlap", "similarity", "rouge",
 FAMILY_MODULES = {"entities": "entity_coherence"}
 # Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).
 ORIGINAL_FAMILIES = ("diversity", "entities")
-RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "source", "signature"]
+RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "consistent", "sees",
+               "source", "signature"]
 
 __all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
            "family", "is_original_run", "metric_frame", "metric_infos", "originals_frame"]

@@ -54,6 +54,7 @@ def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
     rows["run_id"] = [f"{ORIGINAL_RUN_PREFIX}{c}" + (f"@{h[:12]}" if h in ambiguous else "")
                       for c, h in zip(rows["corpus"], rows["corpus_hash"])]
     rows["generator"], rows["model"], rows["mode"], rows["upos_filter"] = ORIGINAL, "-", "-", False
+    rows["sees"], rows["consistent"] = "-", "-"
     rows["signature"] = "corpus=" + rows["corpus"] + "@" + rows["corpus_hash"].str[:12] + "|original spans"
     rows["source"] = ORIGINAL
     rows["pseudonym"] = rows["original"]

@@ -24,11 +24,27 @@ def system_label(row: pd.Series) -> str:
 
 
 def mode_label(row: pd.Series) -> str:
-    """003's "Mode" column: maskL / repL, "+UPOS" with the UPOS filter."""
+    """003's "Mode" column: maskL / repL, "+UPOS" with the UPOS filter, "+consistent:document"
+    (or corpus) with entity consistency."""
     if _original_rows(row):
         return ""
     mode = str(row["mode"])
-    return f"{mode} +UPOS" if bool(row["upos_filter"]) else mode
+    if bool(row["upos_filter"]):
+        mode += " +UPOS"
+    consistent = str(row.get("consistent", "off"))
+    if consistent not in ("off", "-", "", "nan", "None"):
+        mode += f" +consistent:{consistent}"
+    return mode
+
+
+def sees_label(row: pd.Series) -> str:
+    """The "Sees" column: what the generator saw of the originals (Generator.sees_summary:
+    context, shape, original, or e.g. "shape;DATETIME=original"); blank for Original rows,
+    "-" for runs that were not generated (imports, reference anonymisations)."""
+    if _original_rows(row):
+        return ""
+    sees = row.get("sees")
+    return "-" if sees is None or (isinstance(sees, float) and sees != sees) else str(sees)
 
 
 def short_id(run_id: str) -> str:

@@ -15,7 +15,10 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.metric_frame import is_original_run
-from workbench.reports.labels import mode_label, short_id, signature_lines, system_label
+from workbench.reports.labels import mode_label, sees_label, short_id, signature_lines, system_label
+
+# The columns that name a run, before its metrics.
+LABEL_HEADERS = ("Corpus", "Model", "Mode", "Sees", "Run")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +95,11 @@ def _arrow(metric: str) -> str:
 
 
 def cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[list[str]]]:
-    """Headers and formatted rows (Corpus, Model, Mode, Run, metrics…)."""
-    headers = ["Corpus", "Model", "Mode", "Run"] + [c.header + _arrow(c.metric) for c in spec.columns]
+    """Headers and formatted rows (Corpus, Model, Mode, Sees, Run, metrics…)."""
+    headers = list(LABEL_HEADERS) + [c.header + _arrow(c.metric) for c in spec.columns]
     rows = []
     for run_id, row in _rows(table, spec).iterrows():
-        rows.append([str(row["corpus"]), system_label(row), mode_label(row), short_id(str(run_id))]
+        rows.append([str(row["corpus"]), system_label(row), mode_label(row), sees_label(row), short_id(str(run_id))]
                     + [_format(row.get(c.metric), c) for c in spec.columns])
     return headers, rows
 
@@ -108,11 +111,11 @@ def caption(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
 
 def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
     headers, rows = cells(table, spec)
-    groups = [""] * 4 + [c.group for c in spec.columns]
+    groups = [""] * len(LABEL_HEADERS) + [c.group for c in spec.columns]
     if any(groups):  # the spanning header as a prefix, since Markdown has no colspan
         headers = [f"{g}: {h}" if g else h for g, h in zip(groups, headers)]
     lines = ["| " + " | ".join(headers) + " |",
-             "|" + "|".join(["---"] * 4 + ["---:"] * len(spec.columns)) + "|"]
+             "|" + "|".join(["---"] * len(LABEL_HEADERS) + ["---:"] * len(spec.columns)) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     lines += ["", f"*Table: {spec.title}.* Metrics: `{metric_config}`", "", "Runs:", ""]
     lines += [f"- `{i}`: `{sig}`" for i, sig in signature_lines(_rows(table, spec))]
@@ -133,11 +136,13 @@ def tex_escape(text: str) -> str:
 
 def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
     headers, rows = cells(table, spec)
-    out = [r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{llll" + "r" * len(spec.columns) + "}",
+    columns = "l" * len(LABEL_HEADERS) + "r" * len(spec.columns)
+    out = [r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{" + columns + "}",
            r"\toprule"]
     # Spanning group headers with cmidrules, as in 003's tables.
     if any(c.group for c in spec.columns):
-        parts, rules, col = ["", "", "", ""], [], 5  # columns are 1-based; 4 label columns
+        # Columns are 1-based; the label columns come first.
+        parts, rules, col = [""] * len(LABEL_HEADERS), [], len(LABEL_HEADERS) + 1
         for group, members in itertools.groupby(spec.columns, key=lambda c: c.group):
             width = len(list(members))
             if group:
@@ -175,5 +180,7 @@ def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     })
     for c in spec.columns:
         out[c.metric] = rows[c.metric].to_numpy()
+    # Appended after the metrics, so the columns machines already read keep their places.
+    out["sees"] = [sees_label(r) for _, r in rows.iterrows()]
     out["signature"] = rows["signature"].to_numpy()
     return out

@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, fields
 from typing import Iterable
 
-from workbench.signature import RunSignature
+from workbench.signature import CONSISTENT_DEFAULT, SEES_DEFAULT, RunSignature
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +57,16 @@ class RunRecord:
     leak_guard: bool | None = None
     file_sha256: str | None = None
     missing: str | None = None
+    # Generated runs (migration 4): what the generator saw (Generator.sees_summary) and the
+    # entity consistency option; None in runs stored before them, which all had the defaults.
+    sees: str | None = None
+    consistent: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.signature, RunSignature):
             sig = self.signature
-            for name in ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing"):
+            for name in ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing", "sees",
+                         "consistent"):
                 if getattr(self, name) is None:
                     object.__setattr__(self, name, getattr(sig, name))
             object.__setattr__(self, "signature", sig.render())
@@ -72,7 +77,18 @@ class RunRecord:
                             model=self.model, mode=self.mode, upos_filter=self.upos_filter, tagger=self.tagger or "",
                             versions=dict(self.versions), config=dict(self.config), window=self.window,
                             seed=self.seed, top_k=self.top_k, leak_guard=self.leak_guard, source=self.source,
-                            file_sha256=self.file_sha256, missing=self.missing)
+                            file_sha256=self.file_sha256, missing=self.missing, sees=self.sees_level,
+                            consistent=self.consistency)
+
+    @property
+    def sees_level(self) -> str:
+        """What the generator saw of the originals (a run stored before it was recorded: context)."""
+        return self.sees or SEES_DEFAULT
+
+    @property
+    def consistency(self) -> str:
+        """The entity consistency option (off for runs stored before it existed)."""
+        return self.consistent or CONSISTENT_DEFAULT
 
 
 RUN_COLUMNS = tuple(f.name for f in fields(RunRecord))

@@ -148,6 +148,15 @@ CREATE TABLE inference_results (
     PRIMARY KEY (run_id, attack_key, doc_id, span_index));
 """
 
+# Migration 4 (issue 13): what a generator saw of the originals and the entity consistency
+# option, as signature columns. Earlier runs keep NULL: they all had the defaults (context,
+# off), which RunRecord reads NULL as, so their signatures and run ids stay as they were.
+SCHEMA_4 = """
+ALTER TABLE runs ADD COLUMN sees TEXT;
+ALTER TABLE runs ADD COLUMN consistent TEXT;
+"""
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3))
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
+                                                                _script(SCHEMA_4))
 VERSION = len(MIGRATIONS)

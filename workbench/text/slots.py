@@ -2,20 +2,31 @@
 
 A window is the target span's sentence ± `window` sentences (003 §4: ±2). Inside it
 every span to replace is a Gap. In maskL all gaps are masked; in repL the gaps left
-of the target carry this run's earlier picks (003 Appendix B). The target span's
-original text is never part of a Slot: a generator cannot see what it replaces.
+of the target carry this run's earlier picks (003 Appendix B).
+
+What a generator sees of the span it fills is declared per generator (and per label):
+    context   the window with gaps, the label, the original's UPOS and its length in
+              characters: nothing of the original text (every generator of 003 and 000)
+    shape     also `Slot.shape`, the original's character classes (workbench.text.shape)
+    original  also `Slot.original`, the original text itself
+SlotBuilder never puts either in a slot; the run engine alone adds them, with reveal(),
+at the level the generator declares (Generator.sees_for). Nothing else of an original
+reaches a generator: not in a Gap, not in the pieces, and never another span's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from bisect import bisect_left, bisect_right
 from typing import Callable, Mapping, Sequence, TypeVar
 
 from workbench.model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
+from workbench.text.shape import shape_of
 
 MODES = ("maskL", "repL")
+# What a generator may see of the original span, from least to most (see the module docstring).
+SEES_LEVELS = ("context", "shape", "original")
 T = TypeVar("T")
 
 
@@ -43,6 +54,9 @@ class Slot:
     upos: str | None
     # The window: plain text and gaps in reading order; exactly one gap is the target.
     pieces: tuple[str | Gap, ...]
+    # Filled by the engine only, at the generator's level (reveal()): None at `context`.
+    shape: str | None = None  # shape_of(the original span's text): `shape` and `original`
+    original: str | None = None  # the original span's text: `original` only
     # The target's identifier type as the corpus annotates it (TAB: DIRECT / QUASI), "" where
     # the format has none: an annotation like the label, not the span's text.
     identifier_type: str = ""
@@ -51,6 +65,16 @@ class Slot:
         targets = [p for p in self.pieces if isinstance(p, Gap) and p.span_index == self.span_index]
         if len(targets) != 1 or not targets[0].masked:
             raise ValueError(f"slot {self.doc_id}#{self.span_index} must hold its target exactly once, masked")
+        # The levels nest: an original always comes with its shape, and the shape is its own.
+        if self.original is not None and self.shape != shape_of(self.original):
+            raise ValueError(f"slot {self.doc_id}#{self.span_index}: an original comes with its shape")
+        if self.shape is not None and targets[0].n_chars and len(self.shape) != targets[0].n_chars:
+            raise ValueError(f"slot {self.doc_id}#{self.span_index}: the shape is not as long as the span")
+
+    @property
+    def sees(self) -> str:
+        """The level this slot was revealed at: context, shape or original."""
+        return "original" if self.original is not None else "shape" if self.shape is not None else "context"
 
     @property
     def gaps(self) -> tuple[Gap, ...]:
@@ -94,6 +118,18 @@ class Slot:
     def render(self, mask: str | Callable[[int, Gap], str]) -> str:
         """The window as text; `mask` is a token or a function (number, gap) -> text."""
         return "".join(self.parts((lambda number, gap: mask) if isinstance(mask, str) else mask))
+
+
+def reveal(slot: Slot, level: str, original: str) -> Slot:
+    """The slot as a generator at `level` may see it; `original` is the target span's text.
+
+    The one place an original enters a slot: the engine calls it for every slot with the
+    level the generator declares for the slot's label (Generator.sees_for)."""
+    if level not in SEES_LEVELS:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(SEES_LEVELS)})")
+    if level == "context":
+        return slot if slot.shape is None and slot.original is None else replace(slot, shape=None, original=None)
+    return replace(slot, shape=shape_of(original), original=original if level == "original" else None)
 
 
 class DocumentPicks(Mapping[int, str]):
@@ -154,7 +190,7 @@ class SlotBuilder:
         if hi > cursor:
             pieces.append(doc.text[cursor:hi])
         return Slot(doc.doc_id, doc.lang, span_index, target.label, self.upos[span_index], tuple(pieces),
-                    target.identifier_type)
+                    identifier_type=target.identifier_type)
 
     def target_sentence(self, span_index: int) -> tuple[int, int]:
         return self.sentences[self.sentence_of[span_index]]

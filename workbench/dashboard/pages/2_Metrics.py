@@ -153,7 +153,8 @@ with privacy_tab:
     from workbench.reports import privacy as report_privacy
     private, _, _, attacks = privacy_view(str(path), tuple(chosen), version, False)
     headers, rows = report_tables.cells(private, report_privacy.TABLE)
-    groups = [""] * 4 + [c.group for c in report_privacy.TABLE.columns]  # as the report's Markdown names them
+    # Headers as the report's Markdown names them.
+    groups = [""] * len(report_tables.LABEL_HEADERS) + [c.group for c in report_privacy.TABLE.columns]
     headers = [f"{g}: {h}" if g else h for g, h in zip(groups, headers)]
     st.markdown(f"**{report_privacy.TABLE.title}**")
     st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
