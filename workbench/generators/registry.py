@@ -50,6 +50,9 @@ _SPECS = (
                   "MLM with a vocabulary extended by sensitive spans (EMAT, 000 §2-3)", extra="mlm"),
     GeneratorSpec("ollama", "workbench.adapters.ollama:OllamaGenerator",
                   "instruction LLM through Ollama, numbered masks, JSON answers (003 §3.2)", extra="llm"),
+    GeneratorSpec("intact", "workbench.adapters.intact:Intact",
+                  "LLM generalisations checked by an inference attack, first not disclosed kept (004 §3)",
+                  extra="llm"),
 )
 REGISTRY: dict[str, GeneratorSpec] = {s.name: s for s in _SPECS}
 
