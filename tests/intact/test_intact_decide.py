@@ -54,7 +54,7 @@ def test_every_candidate_disclosed_gives_the_label():
     attacker = ScriptedAttacker({"a bank": ["Nordea"], "a company": ["the Nordbank group"]})
     decision = decide(span(document(), 5), tools(client, attacker))
     # "a Nordic bank" is disclosed by itself (the 4-gram "nord" of a name word), without an attack.
-    assert decision.replacement == "ORG" and decision.note == "intact: label (all 3 llm candidates disclosed)"
+    assert decision.replacement == "ORG" and decision.note == "intact: label (3 of 3 llm candidates disclosed)"
     assert [t.replacement for t in attacker.targets] == ["a bank", "a company"]
     assert decision.requests == 1 + 2
 

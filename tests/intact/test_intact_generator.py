@@ -64,7 +64,7 @@ def test_a_run_is_stored_with_every_decision_and_its_requests(store, tagger):
     assert got[6][0] == "PERSON"
     assert got[1] == ("a Nordic capital", "intact: llm candidate 2 kept (1 disclosed)", 1 + 2)
     assert got[2][0] == "August 1975" and got[2][2] == 1  # the rule's first step, one attack, no LLM request
-    assert got[5] == ("ORG", "intact: label (all 3 llm candidates disclosed)", 1 + 2)  # "a Nordic bank" by itself
+    assert got[5] == ("ORG", "intact: label (3 of 3 llm candidates disclosed)", 1 + 2)  # "a Nordic bank" by itself
     # Every request is counted once: candidate requests plus attacks.
     assert sum(r for _, _, r in got.values()) == len(gen._client.prompts) + len(gen._attacker.targets)
 

@@ -82,4 +82,4 @@ def describe(selection: Selection, source: str) -> str:
         return f"intact: {source} candidate {selection.kept + 1} kept ({disclosed} disclosed)"
     if n == 0:
         return f"intact: label ({source} gave no candidate)"
-    return f"intact: label (all {n} {source} candidates disclosed)"
+    return f"intact: label ({n} of {n} {source} candidates disclosed)"
