@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable
 
 from workbench.intact.candidates import Asks, Proposal, llm_proposal, rule_proposal
 from workbench.intact.context import bracketed_sentence, place
