@@ -9,6 +9,7 @@ A configuration is a TOML file (shipped ones in workbench/benchmarks/, or any pa
     [[generators]]
     name = "fill-mask"
     upos_filter = [false, true]
+    consistent = ["off", "document"]   # optional: one run per value (default "off")
     modes = ["maskL"]                  # optional: overrides the default
     options = { model = "offline" }    # the generator's own Config fields
     corpora = ["pgv-pii-en"]           # optional: overrides the default
@@ -34,9 +35,12 @@ from workbench.generators.base import GenerationOptions
 SHIPPED_DIR = Path(__file__).resolve().parent / "benchmarks"
 
 # Keys a configuration may hold: anything else is a typo, reported with the file.
-_OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in ("mode", "upos_filter"))
-_TOP_KEYS = {"name", "description", "corpora", "modes", "generators", *_OPTION_KEYS}
-_GENERATOR_KEYS = {"name", "corpora", "modes", "upos_filter", "options", "docs", "skip_docs", *_OPTION_KEYS}
+# mode, upos_filter and consistent take a list (one run per value); the others one value.
+_LISTED_KEYS = ("mode", "upos_filter", "consistent")
+_OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in _LISTED_KEYS)
+_TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", *_OPTION_KEYS}
+_GENERATOR_KEYS = {"name", "corpora", "modes", "upos_filter", "consistent", "options", "docs", "skip_docs",
+                   *_OPTION_KEYS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ class PlannedRun:
     window = property(lambda self: self.options.window)
     top_k = property(lambda self: self.options.top_k)
     leak_guard = property(lambda self: self.options.leak_guard)
+    consistent = property(lambda self: self.options.consistent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,14 +110,17 @@ def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRu
     corpora = _list(g["corpora"] if "corpora" in g else data.get("corpora"), "corpora", str)
     modes = _list(g.get("modes", data.get("modes", [GenerationOptions().mode])), "modes", str)
     upos_filters = _list(g.get("upos_filter", [GenerationOptions().upos_filter]), "upos_filter", bool)
+    consistents = _list(g.get("consistent", data.get("consistent", [GenerationOptions().consistent])), "consistent",
+                        str)
     settings = g.get("options", {})
     if not isinstance(settings, dict):
         raise WorkbenchError("options must be a table, e.g. options = { model = \"offline\" }")
     settings = tuple(sorted((k, setting_text(v)) for k, v in settings.items()))
     common = {k: g.get(k, data.get(k, getattr(GenerationOptions(), k))) for k in _OPTION_KEYS}
     docs, skip = (_expand(_optional_text(g.get(k), k), path) for k in ("docs", "skip_docs"))
-    return [PlannedRun(corpus, name, GenerationOptions(mode=mode, upos_filter=upos, **common), settings, docs, skip)
-            for corpus, mode, upos in itertools.product(corpora, modes, upos_filters)]
+    return [PlannedRun(corpus, name, GenerationOptions(mode=mode, upos_filter=upos, consistent=consistent, **common),
+                       settings, docs, skip)
+            for corpus, mode, upos, consistent in itertools.product(corpora, modes, upos_filters, consistents)]
 
 
 def _no_unknown_keys(table: dict, known: set[str], where: str) -> None:

@@ -7,6 +7,8 @@ the same sentence sit next to each other so a generator can fill a window in one
 repL: the k-th span of a document needs that document's picks for spans 0..k-1, so the
 engine walks step k = 0, 1, … and sends the k-th slot of many documents as one batch
 (003 Appendix B, batched across documents).
+--consistent document|corpus: a mention also waits for the earlier mentions of its entity;
+later mentions reuse their entity's pseudonym without the generator (workbench.consistency).
 
 Every batch is stored in one transaction. A killed run leaves only whole batches; run
 again with the same options and it resumes from what is stored. Generators draw any
@@ -24,8 +26,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from workbench.consistency import Batch, ConsistentPlan
 from workbench.errors import InvalidValue, WorkbenchError
-from workbench.generators.base import Generator
+from workbench.generators.base import FAILED, Generator
 from workbench.model import Corpus
 from workbench.selection import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
@@ -143,40 +146,79 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
     stored = store.predictions(run_id)
     picks = {(p.doc_id, p.span_index): p.pseudonym for p in stored if not p.failed}
     done = {(p.doc_id, p.span_index) for p in stored}
+    if options.consistent == "off":
+        plan = _PlainPlan(corpus, done, options.mode)
+    else:  # rebuilt from what is stored, so a resumed run continues as an uninterrupted one
+        plan = ConsistentPlan(corpus, options.consistent, options.mode,
+                              [(p.doc_id, p.span_index, p.pseudonym, p.failed, p.note) for p in stored],
+                              leak_guard=options.leak_guard, failed_text=FAILED)
 
     bar = _progress(progress, corpus.n_slots, len(done), f"{generator.name} {options.mode} {corpus.name}")
     n_done = len(done)
-    for batch in _schedule(corpus, done, options.mode, batch_size):
-        slots = []
-        for w in batch:
-            doc = corpus.documents[w.doc]
-            doc_picks = DocumentPicks(picks, doc.doc_id) if options.mode == "repL" else None
-            slot = builders[w.doc].slot(w.span, doc_picks)
-            # The one place an original reaches a generator, at the level it declared.
-            slots.append(reveal(slot, generator.sees_for(slot.label), doc.spans[w.span].text))
-        started = time.perf_counter()
-        predictions = generator.generate(slots)
-        if len(predictions) != len(slots):
-            raise RuntimeError(f"{generator.name} returned {len(predictions)} predictions for {len(slots)} slots")
-        per_slot = (time.perf_counter() - started) / len(slots)
-        items = [SelectionInput(corpus.documents[w.doc], w.span, builders[w.doc].target_sentence(w.span),
-                                upos.get((corpus.documents[w.doc].doc_id, w.span)), p)
-                 for w, p in zip(batch, predictions)]
-        choices = choose_all(items, upos_filter=options.upos_filter, leak_guard=options.leak_guard, tagger=tagger)
+    for batch in plan.batches(batch_size):
         rows = []
-        for w, p, c in zip(batch, predictions, choices):
-            doc_id = corpus.documents[w.doc].doc_id
-            seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure
-            rows.append(StoredPrediction(doc_id, w.span, c.pseudonym, p.candidates, c.rank, c.pick_upos, c.failed,
-                                         c.note, seconds, p.requests))
-            if not c.failed:
-                picks[(doc_id, w.span)] = c.pseudonym
+        for r in batch.reuse:  # later mentions of entities: their entity's pseudonym, no generator call
+            doc_id = corpus.documents[r.mention[0]].doc_id
+            rows.append(StoredPrediction(doc_id, r.mention[1], r.pseudonym, r.candidates, None if r.failed else 0,
+                                         None, r.failed, r.note, 0.0, 0))
+            if not r.failed:
+                picks[(doc_id, r.mention[1])] = r.pseudonym  # before the slots below: repL context
+        if batch.generate:
+            work = [Work(n, i) for n, i in batch.generate]
+            generated = _generate_batch(corpus, generator, tagger, upos, builders, picks, work)
+            for w, row in zip(work, generated):
+                if not row.failed:
+                    picks[(row.doc_id, row.span_index)] = row.pseudonym
+                plan.settle((w.doc, w.span), None if row.failed else row.pseudonym)
+            rows += generated
         store.add_predictions(run_id, rows)
         n_done += len(rows)
         bar.update(len(rows))
         if after_batch is not None:
             after_batch(n_done)
     bar.close()
+
+
+def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: dict, builders: list[SlotBuilder],
+                    picks: dict, batch: list[Work]) -> list[StoredPrediction]:
+    """One call of the generator over the batch's slots, then selection: the rows to store."""
+    options = generator.options
+    slots = []
+    for w in batch:
+        doc = corpus.documents[w.doc]
+        doc_picks = DocumentPicks(picks, doc.doc_id) if options.mode == "repL" else None
+        slot = builders[w.doc].slot(w.span, doc_picks)
+        # The one place an original reaches a generator, at the level it declared.
+        slots.append(reveal(slot, generator.sees_for(slot.label), doc.spans[w.span].text))
+    started = time.perf_counter()
+    predictions = generator.generate(slots)
+    if len(predictions) != len(slots):
+        raise RuntimeError(f"{generator.name} returned {len(predictions)} predictions for {len(slots)} slots")
+    per_slot = (time.perf_counter() - started) / len(slots)
+    items = [SelectionInput(corpus.documents[w.doc], w.span, builders[w.doc].target_sentence(w.span),
+                            upos.get((corpus.documents[w.doc].doc_id, w.span)), p)
+             for w, p in zip(batch, predictions)]
+    choices = choose_all(items, upos_filter=options.upos_filter, leak_guard=options.leak_guard, tagger=tagger)
+    rows = []
+    for w, p, c in zip(batch, predictions, choices):
+        seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure
+        rows.append(StoredPrediction(corpus.documents[w.doc].doc_id, w.span, c.pseudonym, p.candidates, c.rank,
+                                     c.pick_upos, c.failed, c.note, seconds, p.requests))
+    return rows
+
+
+class _PlainPlan:
+    """Every span on its own (--consistent off, paper 003's runs): the plain schedule."""
+
+    def __init__(self, corpus: Corpus, done: set[tuple[str, int]], mode: str) -> None:
+        self.corpus, self.done, self.mode = corpus, done, mode
+
+    def batches(self, batch_size: int) -> Iterator[Batch]:
+        for work in _schedule(self.corpus, self.done, self.mode, batch_size):
+            yield Batch([(w.doc, w.span) for w in work], [])
+
+    def settle(self, mention, pick) -> None:
+        pass
 
 
 def _schedule(corpus: Corpus, done: set[tuple[str, int]], mode: str, batch_size: int) -> Iterator[list[Work]]:

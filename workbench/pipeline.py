@@ -100,7 +100,7 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     and options must then be left out: it has its own).
     settings: the generator's own Config values, as for `--model` / `-o name=value`.
     options: GenerationOptions or a mapping of its fields (mode, upos_filter, window, seed,
-    top_k, leak_guard); missing fields take the dataclass defaults.
+    top_k, leak_guard, consistent); missing fields take the dataclass defaults.
     store: a RunStore, or the path of one (opened only once the input is checked, so a
     mistake does not even create the file).
     tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.

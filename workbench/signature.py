@@ -15,14 +15,17 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 
 import workbench
+from workbench.consistency import CONSISTENT_SCOPES
+from workbench.text.slots import SEES_LEVELS
 
 # Libraries whose version can change a run's output, recorded when installed.
 _TRACKED = ("torch", "transformers", "spacy", "stanza", "langchain-ollama", "llama-cpp-python")
 
 GENERATED, IMPORTED = "generated", "imported"
-# The defaults of the fields a signature renders only when they differ (see RunSignature).
-SEES_DEFAULT = "context"
-CONSISTENT_DEFAULT = "off"
+# The defaults of the fields a signature renders only when they differ (see RunSignature):
+# the first of each list, "context" and "off".
+SEES_DEFAULT = SEES_LEVELS[0]
+CONSISTENT_DEFAULT = CONSISTENT_SCOPES[0]
 # A reference anonymisation (workbench.reference: original, suppress, label): no generator,
 # no file; its generator name and config say what it is.
 REFERENCE = "reference"
@@ -114,7 +117,7 @@ def make_signature(*, corpus_name: str, corpus_hash: str, generator: str, model:
                         mode=options.mode, upos_filter=bool(options.upos_filter), tagger=tagger,
                         versions=dict(versions), config=dict(config or {}), window=options.window,
                         seed=options.seed, top_k=options.top_k, leak_guard=bool(options.leak_guard), sees=sees,
-                        consistent=getattr(options, "consistent", CONSISTENT_DEFAULT))
+                        consistent=options.consistent)
 
 
 def run_id_of(signature: "str | RunSignature") -> str:

@@ -39,8 +39,9 @@ def register(main: click.Group) -> None:
         config = load_benchmark(name)
 
         def echo(planned, result) -> None:
+            consistent = f" consistent={planned.consistent}" if planned.consistent != "off" else ""
             click.echo(f"{result.run_id}  {result.run.corpus_name:<11} {planned.generator:<9} {planned.mode:<5} "
-                       f"upos={'on ' if planned.upos_filter else 'off'} {result.run.status}")
+                       f"upos={'on ' if planned.upos_filter else 'off'} {result.run.status}{consistent}")
 
         results = run_benchmark(config, store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
                                 progress=progress, on_run=echo)

@@ -16,6 +16,7 @@ def _default(name: str):
 
 def generation_options(func):
     """The options every generator honours (GenerationOptions)."""
+    from workbench.consistency import CONSISTENT_SCOPES
     from workbench.text.slots import MODES
     from workbench.upos.factory import TAGGERS
     for decorator in reversed([
@@ -30,6 +31,10 @@ def generation_options(func):
         click.option("--top-k", type=click.IntRange(1), default=_default("top_k"), show_default=True),
         click.option("--leak-guard/--no-leak-guard", default=_default("leak_guard"), show_default=True,
                      help="Refuse candidates overlapping the original span (003 §5.2)."),
+        click.option("--consistent", type=click.Choice(CONSISTENT_SCOPES), default=_default("consistent"),
+                     show_default=True,
+                     help="One pseudonym per entity: the first mention is generated, later ones reuse it, "
+                          "per document or across the corpus."),
         click.option("--model", default=None, help="Model id or local path (generators with a model)."),
         click.option("--option", "-o", "extra", multiple=True, metavar="NAME=VALUE",
                      help="A generator-specific setting, checked against its config (repeatable)."),
@@ -61,8 +66,8 @@ def register(main: click.Group) -> None:
     @click.option("--retry-failed", is_flag=True,
                   help="Generate the run's FAILED spans again (after an outage); resumable like a run.")
     def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, generator, mode,
-                 upos_filter, window, seed, top_k, leak_guard, model, extra, batch_size, tagger, store_path, progress,
-                 retry_failed) -> None:
+                 upos_filter, window, seed, top_k, leak_guard, consistent, model, extra, batch_size, tagger, store_path,
+                 progress, retry_failed) -> None:
         """Generate pseudonyms for every span of a corpus and store them as a run.
 
         Running the same command again resumes an interrupted run (or reports the
@@ -73,13 +78,14 @@ def register(main: click.Group) -> None:
         Example:
           workbench generate -c pgv-pii-sv -g upos --mode repL
           workbench generate -c tab-test -g random --leak-guard
+          workbench generate -c pgv-pii-en -g upos --consistent document
         """
         from workbench.pipeline import generate_run
 
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator,
                                           docs, skip_docs)
         options = dict(mode=mode, upos_filter=upos_filter, window=window, seed=seed, top_k=top_k,
-                       leak_guard=leak_guard)
+                       leak_guard=leak_guard, consistent=consistent)
         # The store is given by path: generate_run opens it once the input is checked.
         result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
                               store=store_path or default_store(), tagger=tagger, batch_size=batch_size,

@@ -24,6 +24,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar, Mapping, Sequence
 
+from workbench.consistency import CONSISTENT_SCOPES
 from workbench.errors import InvalidValue
 from workbench.text.slots import MODES, SEES_LEVELS, Slot
 
@@ -39,12 +40,17 @@ class GenerationOptions:
     seed: int = 13
     top_k: int = 10  # candidates asked for per slot (003 §4: 10)
     leak_guard: bool = False  # refuse candidates overlapping the original (003 §5.2, 004 §3.2)
+    # One pseudonym per entity: off | document | corpus (workbench.consistency). Default off,
+    # so paper 003's runs (and their run ids) stay as they were.
+    consistent: str = CONSISTENT_SCOPES[0]  # "off"
 
     def __post_init__(self) -> None:
         # Values come from the CLI, benchmark TOML files and Python callers: check types too,
         # so `seed = "13"` or `upos_filter = "no"` in a TOML file is refused, never coerced.
         if self.mode not in MODES:
             raise InvalidValue(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.consistent not in CONSISTENT_SCOPES:
+            raise InvalidValue(f"consistent must be one of {', '.join(CONSISTENT_SCOPES)}, not {self.consistent!r}")
         for name in ("upos_filter", "leak_guard"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidValue(f"{name} must be true or false, not {getattr(self, name)!r}")
@@ -101,7 +107,7 @@ class Generator(ABC):
     name: ClassVar[str]
     Config: ClassVar[type] = NoConfig
     # What the generator sees of the span it fills, for every label sees_by_label() leaves out.
-    sees: ClassVar[str] = "context"
+    sees: ClassVar[str] = SEES_LEVELS[0]  # "context"
 
     def __init__(self, config: object | None = None, options: GenerationOptions | None = None) -> None:
         self.config = config if config is not None else self.Config()

@@ -25,7 +25,8 @@ from workbench.text.sentences import merge_across_spans, sentence_of_spans, spli
 from workbench.text.shape import shape_of
 
 MODES = ("maskL", "repL")
-# What a generator may see of the original span, from least to most (see the module docstring).
+# What a generator may see of the original span, from least to most (see the module docstring);
+# the first is every generator's default.
 SEES_LEVELS = ("context", "shape", "original")
 T = TypeVar("T")
 

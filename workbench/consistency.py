@@ -1,0 +1,205 @@
+"""Entity-consistent generation (`--consistent document|corpus`): one pseudonym per entity.
+
+The first mention of an entity is generated; every later mention reuses the pseudonym its
+entity got, without calling the generator (004 §3.1 and 002 §3.2 keep entities consistent
+this way). It lives in the engine, so it works for every generator.
+
+Which mentions are one entity
+    document  mentions of one document with the same `entity_id`. A corpus's own entity
+              ids are used where it has them (the TAB release: "doc|E1"); formats without
+              ids (PGV-PII, the TAB text/span pair) get them from the grouping rule of
+              workbench.loaders.entity_grouping: same label, same text after collapsing
+              white space and ignoring case, within one document.
+    corpus    entity ids name entities within a document only (TAB's "E1" is another
+              person in another judgment; inferred ids carry their document's id), so
+              across documents two mentions are one entity when they have the same label
+              and the same normalised text (the grouping rule, corpus-wide). Both links are
+              followed transitively: a document's entity whose mentions read "Anna Berg"
+              and "Ms Berg" is one entity with every "Anna Berg" and "Ms Berg" of the same
+              label elsewhere in the corpus.
+The first mention is the first in document order (document), or in corpus order
+(documents in the corpus's order, then document order) for corpus.
+
+FAILED first mentions: a mention that FAILED gives its entity nothing; the next mention is
+generated, and the first pick that did not fail becomes the entity's. A mention is only
+sent to the generator once every earlier mention of its entity is decided, so no batch
+ever holds two undecided mentions of one entity. A reused pseudonym is a pick like any
+other: in repL it stands in the context of later windows. With the leak guard on, a reused
+pseudonym that overlaps a later mention's own original is refused there (that mention is
+FAILED, "leak guard"), so the guard's promise holds without exception.
+
+Resumption: what the plan needs (which mentions are decided, each entity's pseudonym and
+the mention it came from) is rebuilt from the stored predictions, so a killed run resumed
+gives the output of an uninterrupted one; `--retry-failed` regenerates FAILED mentions of
+entities that have no pseudonym and gives the others their entity's pseudonym.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from workbench.loaders.entity_grouping import normalise_mention
+from workbench.model import Corpus
+from workbench.overlap_rules import leaks
+
+# off (the default, first): every mention generated on its own, as in paper 003's runs.
+CONSISTENT_SCOPES = ("off", "document", "corpus")
+REUSED_PREFIX = "reused:"
+
+Mention = tuple[int, int]  # (document index in the corpus, span index in the document)
+
+
+def reused_note(doc_id: str, span_index: int) -> str:
+    """The note of a mention that reused the pseudonym of mention `span_index` of `doc_id`."""
+    return f"{REUSED_PREFIX}{doc_id}#{span_index}"
+
+
+def is_reused(note: str) -> bool:
+    return note.startswith(REUSED_PREFIX)
+
+
+def entity_keys(corpus: Corpus, scope: str) -> dict[Mention, object]:
+    """The entity of every span to replace, as a key equal for mentions of one entity."""
+    if scope == "document":
+        return {(n, i): (d.doc_id, d.spans[i].entity_id) for n, d in enumerate(corpus.documents)
+                for i in d.masked_spans}
+    if scope != "corpus":
+        raise ValueError(f"no entities for consistency {scope!r}")
+    # Union-find over mentions; the root of a group is its first mention in corpus order,
+    # because the smaller of two roots always becomes the parent.
+    parent: dict[Mention, Mention] = {}
+
+    def root(m: Mention) -> Mention:
+        while parent[m] != m:
+            parent[m] = parent[parent[m]]
+            m = parent[m]
+        return m
+
+    def join(a: Mention, b: Mention) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    first_of: dict[tuple, Mention] = {}
+    for n, d in enumerate(corpus.documents):
+        for i in d.masked_spans:
+            m = (n, i)
+            parent[m] = m
+            span = d.spans[i]
+            for link in (("id", d.doc_id, span.entity_id), ("text", span.label, normalise_mention(span.text))):
+                if link in first_of:
+                    join(first_of[link], m)
+                else:
+                    first_of[link] = m
+    return {m: root(m) for m in parent}
+
+
+@dataclass(frozen=True, slots=True)
+class Reuse:
+    """A later mention decided without the generator."""
+    mention: Mention
+    pseudonym: str  # the entity's pseudonym, or FAILED when the leak guard refused it here
+    failed: bool
+    note: str
+    candidates: tuple[str, ...]  # (the entity's pseudonym,)
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    generate: list[Mention]  # mentions for the generator, in order
+    reuse: list[Reuse]  # mentions decided by their entity, to store with them
+
+
+class ConsistentPlan:
+    """Mentions in an order where each is decided only after the mentions it depends on:
+    the earlier mentions of its entity, and (repL) the earlier spans of its document.
+
+    batches() yields Batch after Batch; the engine must settle() every mention of a batch's
+    `generate` (with its pick, or None when FAILED) before asking for the next batch.
+    stored: (doc_id, span_index, pseudonym, failed, note) of the predictions already stored.
+    """
+
+    def __init__(self, corpus: Corpus, scope: str, mode: str, stored: Sequence[tuple[str, int, str, bool, str]], *,
+                 leak_guard: bool, failed_text: str) -> None:
+        self.corpus, self.mode, self.leak_guard, self.failed_text = corpus, mode, leak_guard, failed_text
+        self.key = entity_keys(corpus, scope)
+        index = {d.doc_id: n for n, d in enumerate(corpus.documents)}
+        self.done: set[Mention] = {(index[doc_id], i) for doc_id, i, *_ in stored}
+        # The entity's pseudonym and the mention it was generated for: its first stored pick
+        # in corpus order that is not itself a reuse (else its first pick), so a resumed run
+        # names the same source in its notes as an uninterrupted one.
+        first_generated: dict[object, tuple[str, Mention]] = {}
+        first_any: dict[object, tuple[str, Mention]] = {}
+        for doc_id, i, pseudonym, failed, note in sorted(stored, key=lambda p: (index[p[0]], p[1])):
+            if failed:
+                continue
+            m = (index[doc_id], i)
+            first_any.setdefault(self.key[m], (pseudonym, m))
+            if not is_reused(note):
+                first_generated.setdefault(self.key[m], (pseudonym, m))
+        self.pick: dict[object, tuple[str, Mention]] = {**first_any, **first_generated}
+        self._links()
+
+    def _links(self) -> None:
+        """Each mention's successors, and how many of its predecessors are undecided."""
+        self.after: dict[Mention, list[Mention]] = {}
+        self.waiting: dict[Mention, int] = {}
+        last_of: dict[object, Mention] = {}
+        for n, d in enumerate(self.corpus.documents):
+            previous = None
+            for i in d.masked_spans:
+                m = (n, i)
+                before = [last_of.get(self.key[m])] + ([previous] if self.mode == "repL" else [])
+                if m not in self.done:
+                    self.waiting[m] = 0
+                    for b in before:
+                        if b is not None and b not in self.done:
+                            self.after.setdefault(b, []).append(m)
+                            self.waiting[m] += 1
+                last_of[self.key[m]], previous = m, m
+        # maskL in corpus order; repL step by step (every document's k-th span, then k+1-th),
+        # as the engine's plain schedule batches them.
+        step = {(n, i): k for n, d in enumerate(self.corpus.documents) for k, i in enumerate(d.masked_spans)}
+        self._priority = (lambda m: m) if self.mode == "maskL" else (lambda m: (step[m], m[0]))
+        self.ready = [(self._priority(m), m) for m, w in self.waiting.items() if w == 0]
+        heapq.heapify(self.ready)
+
+    def _decided(self, m: Mention) -> None:
+        self.done.add(m)
+        for nxt in self.after.pop(m, ()):
+            self.waiting[nxt] -= 1
+            if self.waiting[nxt] == 0:
+                heapq.heappush(self.ready, (self._priority(nxt), nxt))
+
+    def settle(self, m: Mention, pick: str | None) -> None:
+        """A generated mention is decided: its pick, or None when it FAILED."""
+        key = self.key[m]
+        if pick is not None and key not in self.pick:
+            self.pick[key] = (pick, m)
+        self._decided(m)
+
+    def _reuse(self, m: Mention) -> Reuse:
+        pseudonym, (n, i) = self.pick[self.key[m]]
+        source = self.corpus.documents[n]
+        note = reused_note(source.doc_id, i)
+        original = self.corpus.documents[m[0]].spans[m[1]].text
+        if self.leak_guard and leaks(pseudonym, original):
+            return Reuse(m, self.failed_text, True, f"leak guard: the entity's pseudonym ({note}) overlaps this "
+                         "mention's original", (pseudonym,))
+        return Reuse(m, pseudonym, False, note, (pseudonym,))
+
+    def batches(self, batch_size: int) -> Iterator[Batch]:
+        while self.ready:
+            generate, reuse = [], []
+            while self.ready and len(generate) + len(reuse) < batch_size:
+                _, m = heapq.heappop(self.ready)
+                if self.key[m] in self.pick:
+                    reuse.append(self._reuse(m))
+                    self._decided(m)  # may make later mentions ready for this same batch
+                else:
+                    generate.append(m)
+            yield Batch(generate, reuse)
+        if self.waiting and any(m not in self.done for m in self.waiting):
+            raise RuntimeError("consistent plan: mentions left undecided")  # a cycle: cannot happen
