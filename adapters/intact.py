@@ -13,11 +13,16 @@ decision. The attack reads the slot's window: `--window` sets how much of the do
 (004 attacks the whole document; a large window, e.g. 50, comes close, cut to `context_chars`
 around the span by the LLM attacker).
 
+Consistent per entity by construction: `--consistent off` (the default) runs as `document`, so
+the engine sends only an entity's first mention here and later mentions reuse its decision
+(workbench.consistency); `corpus` is kept.
+
 It reads the span's original text (it generalises and attacks it): sees = "original".
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable, Sequence
 
 from workbench.errors import WorkbenchError
@@ -39,6 +44,11 @@ class Intact(Generator):
         """attacker, client, matcher_for: ready-made parts instead of those the config names (tests
         script them); left out, load() builds them."""
         super().__init__(config, options)
+        if self.options.consistent == "off":
+            # Consistent per entity by construction (004 §3.1: only an entity's first mention is
+            # decided, later ones reuse it): the engine's consistency does it, so that it is
+            # rebuilt from the store on a resume. The signature records consistent=document.
+            self.options = dataclasses.replace(self.options, consistent="document")
         self._attacker = attacker
         self._client = client
         self._matcher_for = matcher_for

@@ -142,3 +142,32 @@ def test_intact_is_handed_its_spans_original_and_nothing_of_any_other(store, tag
         assert slot.sees == "original" and slot.original == doc.spans[slot.span_index].text
         others = [s.text for i, s in enumerate(doc.spans) if i != slot.span_index]
         assert not any(o in slot.render("<mask>") for o in others)
+
+
+REPEATED = "Anna Berg was born in Oslo. She left Oslo for Paris in 1999. Today Oslo is far away."
+REPEATED_MENTIONS = [("Anna Berg", "PERSON"), ("Oslo", "LOC"), ("Oslo", "LOC"), ("Paris", "LOC"),
+                     ("1999", "DATETIME"), ("Oslo", "LOC")]
+
+
+def repeated_corpus() -> Corpus:
+    raw, cursor = [], 0
+    for mention, label in REPEATED_MENTIONS:
+        start = REPEATED.index(mention, cursor)
+        cursor = start + len(mention)
+        raw.append(RawSpan(start, cursor, label))
+    return Corpus("intact-repeated", "tests/intact", (build_document("intact", "d1", REPEATED, "en", raw),))
+
+
+@pytest.mark.parametrize("asked,runs_as", [("off", "document"), ("document", "document"), ("corpus", "corpus")])
+def test_an_entity_is_decided_once_and_its_later_mentions_reuse_the_decision(store, tagger, asked, runs_as):
+    gen = intact(consistent=asked)
+    result = generate_run(repeated_corpus(), gen, store=store, tagger=tagger, progress=False)
+    assert f"consistent={runs_as}" in str(result.run.signature)
+    got = picks(store, result.run_id)
+    assert got[1][0] == "a Nordic capital"  # the first "Oslo": decided by the attack
+    for later in (2, 5):  # the later "Oslo"s: the same decision, no request, no call to intact
+        assert got[later] == ("a Nordic capital", "reused:d1#1", 0)
+    assert sum("[[Oslo]]" in prompt.user for prompt, _, _ in gen._client.prompts) == 1
+    # Once decided, a mention stands in the attacked text of later spans as its entity's decision.
+    paris = next(t for t in gen._attacker.targets if t.replacement == "a European capital")
+    assert "She left a Nordic capital for a European capital in DATETIME" in paris.text

@@ -29,7 +29,10 @@ class IntactConfig:
     give_up_after: int = 6  # failed requests in a row before the rest of the run is FAILED unasked
     candidates: int = 5  # 004 §5.2: five replacements per span
     guesses: int = 5  # 004 §5.2: five guesses per attack
-    tokens_per_answer: int = 32  # answer budget per candidate or guess: num_predict = 16 + 32 × 5
+    # Answer budget per candidate or guess: num_predict = 16 + 64 × 5. Enough for five values of
+    # max_chars (100) characters at two characters per token; at 32 (the ollama generator's), 2 of
+    # 8 Swedish attacks in the stand-in run were cut off mid-string (invalid JSON, so FAILED).
+    tokens_per_answer: int = 64
     max_chars: int = 100  # longest candidate or guess the JSON schema allows
     attacker: str = "ollama"  # an inference attacker by name (workbench.privacy.inference_attackers)
     attacker_model: str = ""  # "": the ollama attacker uses `model`; the mlm attacker its defaults
