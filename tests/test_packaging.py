@@ -25,6 +25,7 @@ SHIPPED_DATA = [
     "annotations/tagset.json", "annotations/guidelines.md",
     # read from the package folder itself: the dashboard's pages, the shipped benchmark configs
     "dashboard/Home.py", "dashboard/pages/4_Annotate.py", "benchmarks/main.toml", "benchmarks/tab-test-16docs.txt",
+    "intact/examples.toml",  # INTACT's one-shot examples
 ]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "workbench", "adapters", "corpora", "annotations")
 
