@@ -10,8 +10,8 @@ far. The engine's repL is exactly that order, and it hands each slot the run's e
 its window (read back from the store on a resume), so this generator keeps no state between
 calls: a killed run resumed gives the same output. Under maskL no slot would show any earlier
 decision. The attack reads the slot's window: `--window` sets how much of the document that is
-(004 attacks the whole document; a large window, e.g. 50, comes close, cut to `context_chars`
-around the span by the LLM attacker).
+(004 attacks the whole document; `--window 100` is the whole of every shipped document, cut to
+`context_chars` around the span by the LLM attacker).
 
 Consistent per entity by construction: `--consistent off` (the default) runs as `document`, so
 the engine sends only an entity's first mention here and later mentions reuse its decision
