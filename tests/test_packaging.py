@@ -27,6 +27,7 @@ SHIPPED_DATA = [
     # the surrogate generator's label table
     "dashboard/Home.py", "dashboard/pages/4_Annotate.py", "benchmarks/main.toml", "benchmarks/tab-test-16docs.txt",
     "surrogates/table.toml",
+    "intact/examples.toml",  # INTACT's one-shot examples
 ]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "workbench", "adapters", "corpora", "annotations")
 

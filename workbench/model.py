@@ -28,6 +28,11 @@ class Span:
     # False: annotated but not to be replaced (e.g. TAB NO_MASK when asked for); such a
     # span stays original text in every window and gets no slot.
     mask: bool = True
+    # TAB's identifier_type of the mention (DIRECT, QUASI, NO_MASK); "" where the format has
+    # none (PGV-PII, the TAB text/span pair). INTACT (004 §3.1) labels DIRECT spans without
+    # asking a model. Left out of Corpus.content_hash, so the hashes and run ids of corpora
+    # loaded before it existed stay the same; nor is it kept in the run store's corpus copy.
+    identifier_type: str = ""
 
     def __post_init__(self) -> None:
         if self.start < 0 or self.end <= self.start:

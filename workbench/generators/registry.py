@@ -53,6 +53,9 @@ _SPECS = (
     GeneratorSpec("surrogate", "workbench.adapters.surrogate:Surrogate",
                   "digits by shape, dates shifted per document, Faker words by label (002 §3.2)",
                   extra="surrogate"),
+    GeneratorSpec("intact", "workbench.adapters.intact:Intact",
+                  "LLM generalisations checked by an inference attack, first not disclosed kept (004 §3)",
+                  extra="llm"),
 )
 REGISTRY: dict[str, GeneratorSpec] = {s.name: s for s in _SPECS}
 

@@ -2,7 +2,8 @@
 
 A JSON list of documents, each with `annotations` = {annotatorN: {"entity_mentions": […]}}.
 Paper 003 pseudonymises the mentions that need masking (identifier_type DIRECT or
-QUASI) of quality-checked documents; both are options here. entity_id is kept.
+QUASI) of quality-checked documents; both are options here. entity_id and identifier_type
+are kept (INTACT labels DIRECT mentions outright, 004 §3.1).
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def load_tab_release(path: str | Path, *, annotator: str | None = None,
             entity = m.get("entity_id")
             raw.append(RawSpan(m.get("start_offset"), m.get("end_offset"), str(m.get("entity_type")),
                                entity_id=f"{doc_id}|{entity}" if entity is not None else None,
-                               mask=masked, stated_text=m.get("span_text")))
+                               mask=masked, stated_text=m.get("span_text"),
+                               identifier_type=str(m.get("identifier_type") or "")))
         meta = {"annotator": chosen, "dataset_type": item.get("dataset_type"),
                 "quality_checked": item.get("quality_checked")}
         # Nested mentions (as in the test split derived from this release) fold into the outer one.

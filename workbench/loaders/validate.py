@@ -23,6 +23,7 @@ class RawSpan:
     entity_id: str | None = None
     mask: bool = True
     stated_text: str | None = None  # formats that repeat the span text (TAB span_text)
+    identifier_type: str = ""  # TAB's DIRECT / QUASI / NO_MASK; "" where the format has none
 
 
 ZWJ = "\u200d"
@@ -120,6 +121,6 @@ def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans
     spans = tuple(
         Span(start, end, text[start:end], raw.label,
              raw.entity_id if raw.entity_id is not None else inferred_entity_id(doc_id, raw.label, text[start:end]),
-             raw.mask)
+             raw.mask, raw.identifier_type)
         for start, end, _, raw in kept)
     return Document(doc_id, text, lang, spans, tuple(sorted((k, str(v)) for k, v in (meta or {}).items())))

@@ -58,6 +58,9 @@ class Slot:
     # Filled by the engine only, at the generator's level (reveal()): None at `context`.
     shape: str | None = None  # shape_of(the original span's text): `shape` and `original`
     original: str | None = None  # the original span's text: `original` only
+    # The target's identifier type as the corpus annotates it (TAB: DIRECT / QUASI), "" where
+    # the format has none: an annotation like the label, not the span's text.
+    identifier_type: str = ""
 
     def __post_init__(self) -> None:
         targets = [p for p in self.pieces if isinstance(p, Gap) and p.span_index == self.span_index]
@@ -187,7 +190,8 @@ class SlotBuilder:
             cursor = span.end
         if hi > cursor:
             pieces.append(doc.text[cursor:hi])
-        return Slot(doc.doc_id, doc.lang, span_index, target.label, self.upos[span_index], tuple(pieces))
+        return Slot(doc.doc_id, doc.lang, span_index, target.label, self.upos[span_index], tuple(pieces),
+                    identifier_type=target.identifier_type)
 
     def target_sentence(self, span_index: int) -> tuple[int, int]:
         return self.sentences[self.sentence_of[span_index]]

@@ -1,0 +1,75 @@
+"""INTACT's rules without a model: the date chains (EN, SV), direct identifiers, the one-shot examples
+and the candidate prompt's JSON schema."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.intact.dates import date_generalisations
+from workbench.intact.direct import is_direct
+from workbench.intact.prompts import candidate_prompt, example_for, load_examples
+
+DATES = [
+    # (original, lang, chain): day -> month and year -> year -> decade
+    ("3 August 2003", "en", ("August 2003", "2003", "the 2000s")),
+    ("August 3rd, 2003", "en", ("August 2003", "2003", "the 2000s")),
+    ("on the 3rd of August 1999", "en", ("August 1999", "1999", "the 1990s")),
+    ("03/08/2003", "en", ("August 2003", "2003", "the 2000s")),  # day first, as TAB writes them
+    ("2003-08-03", "en", ("August 2003", "2003", "the 2000s")),  # ISO
+    ("September 1980", "en", ("1980", "the 1980s")),
+    ("1989", "en", ("the 1980s",)),
+    ("29 November", "en", ("November",)),
+    ("den 3:e augusti 2003", "sv", ("augusti 2003", "2003", "2000-talet")),
+    ("12 mars 1999", "sv", ("mars 1999", "1999", "1990-talet")),
+    ("juli 2008", "sv", ("2008", "2000-talet")),
+    ("år 1980", "sv", ("1980-talet",)),
+    # Not a single calendar date: no rule, the LLM is asked (004 §5.2's fallback).
+    ("between 1982 and 1984", "en", ()),
+    ("30 years", "en", ()),
+    ("Saturday September 24, 2011", "en", ()),
+    ("sex månader", "sv", ()),
+    ("maj", "sv", ()),  # a month alone: nothing more general by rule
+]
+
+
+@pytest.mark.parametrize("original,lang,chain", DATES, ids=[d[0] for d in DATES])
+def test_date_rule_chain(original, lang, chain):
+    assert date_generalisations(original, lang) == chain
+
+
+@pytest.mark.parametrize("label,identifier_type,direct", [
+    ("PERSON", "", True), ("CODE", "", True), ("personal_name", "", True), ("person", "", True),
+    ("LOC", "", False), ("DATETIME", "", False), ("institution", "", False),
+    # Where the corpus says, it decides: a QUASI person is generalised, a DIRECT place is not.
+    ("PERSON", "QUASI", False), ("LOC", "DIRECT", True), ("CODE", "NO_MASK", False),
+])
+def test_direct_identifiers(label, identifier_type, direct):
+    assert is_direct(label, identifier_type) is direct
+
+
+SHIPPED_LABELS = ["PERSON", "CODE", "LOC", "ORG", "DEM", "DATETIME", "QUANTITY", "MISC",  # TAB
+                  "personal_name", "institution", "geographic", "date", "other"]  # PGV-PII
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+@pytest.mark.parametrize("label", SHIPPED_LABELS)
+def test_every_shipped_label_has_its_own_example_in_both_languages(label, lang):
+    example = example_for(label, lang)
+    assert example.lang == lang and label.lower() in (x.lower() for x in example.labels)
+    assert len(example.replacements) == 5 and example.span in example.sentence
+
+
+def test_an_unknown_label_takes_the_fallback_example():
+    assert example_for("HOBBY", "sv").fallback and example_for("HOBBY", "sv").lang == "sv"
+    assert sum(e.fallback for e in load_examples()) == 2  # one per language
+
+
+def test_the_candidate_prompt_asks_for_n_sorted_replacements_as_a_json_schema():
+    prompt = candidate_prompt("She moved to [[Paris]] in 1999.", "Paris", "LOC", "en", n=3, max_chars=40)
+    assert prompt.names == ("replacement_1", "replacement_2", "replacement_3")
+    assert prompt.schema["required"] == list(prompt.names) and prompt.schema["additionalProperties"] is False
+    assert all(p["maxLength"] == 40 for p in prompt.schema["properties"].values())
+    assert "most specific to most generic" in prompt.system and "[[London]]" in prompt.system
+    # The example's answer is cut to n, in the schema's shape.
+    assert '"replacement_3": "a large island nation"' in prompt.system and "replacement_4" not in prompt.system
+    assert prompt.user.endswith("Original: She moved to [[Paris]] in 1999. Sorted replacements for [[Paris]]:")

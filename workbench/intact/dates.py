@@ -1,0 +1,53 @@
+"""Rule-based generalisation of dates (004 §5.2 "Heuristic rules"): day → month and year → year → decade.
+
+004 generalises dates by rule for common formats, because small LLMs handle numbers badly,
+and asks the LLM only for dates the rules cannot read. The date is read by the matching
+function's own parser (workbench.privacy.matching.parse_date: English and Swedish month names
+and abbreviations, ordinals, numeric dates day first or ISO), so a date the rules generalise is
+one the matching function compares by value. The chain starts one level above the original's
+precision (004: "the starting level of abstraction ... reflects the specificity of the
+original date"):
+
+    3 August 2003   → August 2003, 2003, the 2000s      (sv: augusti 2003, 2003, 2000-talet)
+    August 2003     → 2003, the 2000s
+    2003            → the 2000s
+    3 August        → August
+A text that is not a single calendar date ("between 1982 and 1984", "30 years", "Saturday",
+"maj" alone) gives no chain: INTACT then asks the LLM, as 004 does.
+"""
+
+from __future__ import annotations
+
+from workbench.privacy.matching import parse_date
+
+MONTHS = {
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+    "sv": ("januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober",
+           "november", "december"),
+}
+# Words that may stand around a date inside a span ("on the 3rd of August 2003", "den 3:e augusti
+# år 2003"); any other word makes the text something other than a calendar date.
+DATE_FUNCTION_WORDS = frozenset({"on", "the", "of", "in", "at", "den", "i", "på", "år", "året", "of", ","})
+
+
+def decade(year: int, lang: str) -> str:
+    start = year - year % 10
+    return f"{start}-talet" if lang == "sv" else f"the {start}s"
+
+
+def date_generalisations(text: str, lang: str) -> tuple[str, ...]:
+    """The rule chain for `text`, most specific first; () when the rules cannot read it."""
+    parsed = parse_date(text, DATE_FUNCTION_WORDS)
+    if parsed is None:
+        return ()
+    day, month, year = parsed
+    months = MONTHS.get(lang, MONTHS["en"])
+    chain: list[str] = []
+    if day is not None and month is not None:
+        chain.append(f"{months[month - 1]} {year}" if year is not None else months[month - 1])
+    if year is not None and (day is not None or month is not None):
+        chain.append(str(year))
+    if year is not None:
+        chain.append(decade(year, lang))
+    return tuple(chain)
