@@ -197,6 +197,37 @@ def test_a_bad_benchmark_entry_stops_before_the_first_run_is_stored(tmp_path, en
     assert not store.exists() or rows(store, "runs") == 0
 
 
+
+def test_set_replaces_a_setting_in_every_run_of_that_generator_only(tmp_path):
+    from workbench.benchmark_configs import check_benchmark, load_benchmark, with_settings
+    config = load_benchmark(str(benchmark_file(tmp_path, 'name = "fill-mask"\nupos_filter = [false, true]\n'
+                                                         'options = { model = "offline", max_tokens = 64 }\n')))
+    changed = with_settings(config, ["fill-mask.max_tokens=96", "fill-mask.model_sv=/models/sv"])
+    fill_mask = [dict(p.settings) for p in changed.runs if p.generator == "fill-mask"]
+    assert fill_mask == [{"model": "offline", "max_tokens": "96", "model_sv": "/models/sv"}] * 2
+    assert [dict(p.settings) for p in changed.runs if p.generator == "random"] == [{}]
+    assert [p.options for p in changed.runs] == [p.options for p in config.runs]
+    assert dict(config.runs[1].settings)["max_tokens"] == "64"  # the loaded configuration is left as it was
+    generators = {p.planned.generator: p.generator for p in check_benchmark(changed)}
+    assert generators["fill-mask"].config.max_tokens == 96 and generators["fill-mask"].config.model_sv == "/models/sv"
+
+
+@pytest.mark.parametrize("override, message", [
+    ("intact.model=qwen2.5:7b", "benchmark checked runs no generator 'intact' (it runs: random, upos)"),
+    ("upos.seed", "--set 'upos.seed': expected GENERATOR.NAME=VALUE"),
+    ("model=offline", "--set 'model=offline': expected GENERATOR.NAME=VALUE"),
+    ("upos.no_such_setting=1", "has no option 'no_such_setting'"),
+])
+def test_a_bad_set_stops_the_benchmark_before_anything_is_stored(tmp_path, override, message):
+    store = tmp_path / "runs.sqlite"
+    result = subprocess.run([sys.executable, "-m", "workbench.cli", "benchmark",
+                             str(benchmark_file(tmp_path, 'name = "upos"\n')), "--set", override,
+                             "--store", str(store), "--no-report", "--no-progress", "--tagger", "spacy"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert not store.exists() or rows(store, "runs") == 0
+
 HOLDER = textwrap.dedent('''\
     import sys
     from pathlib import Path

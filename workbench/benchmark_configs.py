@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Callable
 
@@ -101,6 +101,30 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
         except WorkbenchError as exc:
             raise WorkbenchError(f"{where}: {exc}") from None
     return BenchmarkConfig(str(data.get("name", path.stem)), str(data.get("description", "")), tuple(runs), str(path))
+
+
+def with_settings(config: BenchmarkConfig, overrides: list[str]) -> BenchmarkConfig:
+    """The configuration with generator settings replaced, each given as `GENERATOR.NAME=VALUE`
+    (`intact.model=smollm2:135m-instruct`): every planned run of that generator gets the value,
+    as if its `options` table said so. This runs a shipped configuration against one's own model
+    or server without copying the file. A generator the configuration does not run, or a text
+    not of that form, is a WorkbenchError; the value is checked with the run (check_benchmark)."""
+    by_generator: dict[str, dict[str, str]] = {}
+    for text in overrides:
+        target, sep, value = text.partition("=")
+        generator, dot, key = target.partition(".")
+        if not (sep and dot and generator and key):
+            raise WorkbenchError(f"--set {text!r}: expected GENERATOR.NAME=VALUE, e.g. intact.model=qwen2.5:7b")
+        by_generator.setdefault(generator, {})[key] = value
+    used = {planned.generator for planned in config.runs}
+    for generator in by_generator:
+        if generator not in used:
+            raise WorkbenchError(f"--set {generator}.…: benchmark {config.name} runs no generator {generator!r} "
+                                 f"(it runs: {', '.join(sorted(used))})")
+    runs = tuple(replace(planned, settings=tuple(sorted({**dict(planned.settings),
+                                                          **by_generator.get(planned.generator, {})}.items())))
+                 for planned in config.runs)
+    return replace(config, runs=runs)
 
 
 def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRun]:

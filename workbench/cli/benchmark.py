@@ -18,9 +18,12 @@ def register(main: click.Group) -> None:
                   help="Folder for the report (default: out/NAME).")
     @click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
     @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True)
+    @click.option("--set", "overrides", multiple=True, metavar="GENERATOR.NAME=VALUE",
+                  help="Replace a generator setting in every run of that generator, e.g. "
+                       "--set intact.model=smollm2:135m-instruct --set intact.host=http://127.0.0.1:11500.")
     @click.option("--no-report", is_flag=True, help="Only generate the runs.")
     @click.option("--progress/--no-progress", default=True, show_default=True)
-    def benchmark(name, store_path, out, batch_size, tagger, no_report, progress) -> None:
+    def benchmark(name, store_path, out, batch_size, tagger, overrides, no_report, progress) -> None:
         """Generate every run of a named benchmark (resuming any unfinished one) and report them.
 
         NAME is a shipped configuration (listed when NAME is left out) or a TOML file.
@@ -29,14 +32,15 @@ def register(main: click.Group) -> None:
         \b
         Example:
           workbench benchmark baselines --out out/baselines
+          workbench benchmark families --set intact.host=http://127.0.0.1:11500
         """
-        from workbench.benchmark_configs import load_benchmark, run_benchmark, shipped_benchmarks
+        from workbench.benchmark_configs import load_benchmark, run_benchmark, shipped_benchmarks, with_settings
 
         if name is None:
             for shipped in shipped_benchmarks():
                 click.echo(f"{shipped:<16} {load_benchmark(shipped).description}")
             return
-        config = load_benchmark(name)
+        config = with_settings(load_benchmark(name), list(overrides))
 
         def echo(planned, result) -> None:
             consistent = f" consistent={planned.consistent}" if planned.consistent != "off" else ""
