@@ -95,7 +95,8 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     model = generator.model_id()
     signature = make_signature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=generator.name,
                                model=model, config=config, options=generator.options, tagger=tagger.name,
-                               versions=versions, sees=check_sees(corpus, generator))
+                               versions=versions, sees=check_sees(corpus, generator),
+                               identifier_types_hash=corpus.identifier_types_hash)
     # Given the RunSignature, the record takes the signature's own fields (tagger, window …) from it.
     return RunRecord(run_id=signature.run_id, signature=signature, corpus_hash=corpus.content_hash,
                      corpus_name=corpus.name, generator=generator.name, model=model, mode=generator.options.mode,
