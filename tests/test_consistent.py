@@ -66,6 +66,13 @@ def test_entities_by_document_and_across_the_corpus():
     assert sorted([("tab-1", 3), ("tab-1", 6), ("en-2", 0), ("en-2", 3)]) in across  # Oslo
     assert sorted([("en-2", 2), ("en-2", 4), ("sv-1", 4)]) in across  # Olle Holm, EN and SV
     assert len(across) == 6 and len(by_doc) == 9
+    # Two entity ids of one document whose mentions read alike (a father and son both "Jan
+    # Berg"): document scope keeps the corpus's ids apart, corpus scope joins the same text.
+    text = "Jan Berg sued. Jan Berg, his son, testified."
+    father_son = Corpus("consistent", "x", (build_document("consistent", "tab-2", text, "en", [
+        RawSpan(0, 8, "PERSON", entity_id="tab-2|E1"), RawSpan(15, 23, "PERSON", entity_id="tab-2|E2")]),))
+    assert sorted(mentions_of(father_son, "document").values()) == [[("tab-2", 0)], [("tab-2", 1)]]
+    assert list(mentions_of(father_son, "corpus").values()) == [[("tab-2", 0), ("tab-2", 1)]]
 
 
 class Recorder(Generator):

@@ -11,9 +11,12 @@ Which mentions are one entity
               workbench.loaders.entity_grouping: same label, same text after collapsing
               white space and ignoring case, within one document.
     corpus    entity ids name entities within a document only (TAB's "E1" is another
-              person in another judgment; inferred ids carry their document's id), so
-              across documents two mentions are one entity when they have the same label
-              and the same normalised text (the grouping rule, corpus-wide). Both links are
+              person in another judgment; inferred ids carry their document's id), so two
+              mentions are also one entity when they have the same label and the same
+              normalised text (the grouping rule, corpus-wide). That link holds within a
+              document too: two entity ids of one document whose mentions read alike (TAB
+              annotators may give a father and son named "Jan Berg" ids of their own) are
+              one entity here, though `document` keeps them apart. Both links are
               followed transitively: a document's entity whose mentions read "Anna Berg"
               and "Ms Berg" is one entity with every "Anna Berg" and "Ms Berg" of the same
               label elsewhere in the corpus.
