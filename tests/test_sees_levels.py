@@ -245,3 +245,19 @@ def test_reports_and_the_runs_list_show_the_level(store):
     assert set(to_csv_frame(table, spec)["sees"]) == {"", "context;CODE=original", "shape;CODE=original"}
     lines = {line.split()[0]: line for line in run_lines(store)}
     assert lines[runs["shape"]].endswith("sees=shape;CODE=original")
+
+
+def test_exports_keep_the_earlier_columns_in_place_and_add_sees_and_consistent_at_the_end(store, tmp_path):
+    import pandas as pd
+
+    from workbench.exporters import export_run
+    # The columns of `export --format csv` before issue 13, in order: a reader indexing them
+    # by position must find them where they were.
+    before = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
+              "tagger", "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original",
+              "original_upos", "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds",
+              "requests"]
+    run = run_generation(store, distinctive_corpus(), LevelSpy(sees="shape"), WordListTagger(), progress=False)
+    frame = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "run.csv"))
+    assert list(frame.columns) == before + ["sees", "consistent"]
+    assert set(frame["sees"]) == {"shape"} and set(frame["consistent"]) == {"off"}
