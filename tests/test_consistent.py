@@ -184,8 +184,23 @@ def test_the_leak_guard_refuses_a_reused_pseudonym_that_overlaps_a_later_mention
     assert {plain[("tab-1", i)].pseudonym for i in (0, 2, 5)} == {"Ms Lund"}
 
 
+def test_a_reused_pick_keeps_the_pick_upos_of_its_source(store):
+    """upos_accuracy_pick reads a recorded pick UPOS where there is one: a reused pseudonym
+    carries its source's, so it is read as the same word where generated."""
+    corpus = make_corpus()
+    _, preds = run(store, corpus, create_generator("upos", options=GenerationOptions(consistent="corpus",
+                                                                                     upos_filter=True)))
+    reused = [p for p in preds.values() if is_reused(p.note)]
+    assert len(reused) > 5
+    for p in reused:
+        doc_id, i = p.note.removeprefix("reused:").rsplit("#", 1)
+        source = preds[(doc_id, int(i))]
+        assert p.pseudonym == source.pseudonym and p.pick_upos == source.pick_upos is not None
+
+
 def _outputs(store, run_id):
-    return [(p.doc_id, p.span_index, p.pseudonym, p.candidates, p.rank, p.failed, p.note)
+    # pick_upos too: a reuse after a resume takes it from the stored source (ConsistentPlan).
+    return [(p.doc_id, p.span_index, p.pseudonym, p.candidates, p.rank, p.failed, p.pick_upos, p.note)
             for p in store.predictions(run_id)]
 
 

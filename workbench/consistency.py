@@ -107,6 +107,9 @@ class Reuse:
     failed: bool
     note: str
     candidates: tuple[str, ...]  # (the entity's pseudonym,)
+    # The pick UPOS stored with the pseudonym's source mention (None when refused here), so
+    # upos_accuracy_pick reads a reused pseudonym as it reads the same word where generated.
+    pick_upos: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,28 +124,29 @@ class ConsistentPlan:
 
     batches() yields Batch after Batch; the engine must settle() every mention of a batch's
     `generate` (with its pick, or None when FAILED) before asking for the next batch.
-    stored: (doc_id, span_index, pseudonym, failed, note) of the predictions already stored.
+    stored: (doc_id, span_index, pseudonym, failed, note, pick_upos) of the predictions already stored.
     """
 
-    def __init__(self, corpus: Corpus, scope: str, mode: str, stored: Sequence[tuple[str, int, str, bool, str]], *,
+    def __init__(self, corpus: Corpus, scope: str, mode: str,
+                 stored: Sequence[tuple[str, int, str, bool, str, str | None]], *,
                  leak_guard: bool, failed_text: str) -> None:
         self.corpus, self.mode, self.leak_guard, self.failed_text = corpus, mode, leak_guard, failed_text
         self.key = entity_keys(corpus, scope)
         index = {d.doc_id: n for n, d in enumerate(corpus.documents)}
         self.done: set[Mention] = {(index[doc_id], i) for doc_id, i, *_ in stored}
-        # The entity's pseudonym and the mention it was generated for: its first stored pick
-        # in corpus order that is not itself a reuse (else its first pick), so a resumed run
-        # names the same source in its notes as an uninterrupted one.
-        first_generated: dict[object, tuple[str, Mention]] = {}
-        first_any: dict[object, tuple[str, Mention]] = {}
-        for doc_id, i, pseudonym, failed, note in sorted(stored, key=lambda p: (index[p[0]], p[1])):
+        # The entity's pseudonym, the mention it was generated for and its pick UPOS: its first
+        # stored pick in corpus order that is not itself a reuse (else its first pick), so a
+        # resumed run names the same source in its notes as an uninterrupted one.
+        first_generated: dict[object, tuple[str, Mention, str | None]] = {}
+        first_any: dict[object, tuple[str, Mention, str | None]] = {}
+        for doc_id, i, pseudonym, failed, note, pick_upos in sorted(stored, key=lambda p: (index[p[0]], p[1])):
             if failed:
                 continue
             m = (index[doc_id], i)
-            first_any.setdefault(self.key[m], (pseudonym, m))
+            first_any.setdefault(self.key[m], (pseudonym, m, pick_upos))
             if not is_reused(note):
-                first_generated.setdefault(self.key[m], (pseudonym, m))
-        self.pick: dict[object, tuple[str, Mention]] = {**first_any, **first_generated}
+                first_generated.setdefault(self.key[m], (pseudonym, m, pick_upos))
+        self.pick: dict[object, tuple[str, Mention, str | None]] = {**first_any, **first_generated}
         self._links()
 
     def _links(self) -> None:
@@ -176,22 +180,22 @@ class ConsistentPlan:
             if self.waiting[nxt] == 0:
                 heapq.heappush(self.ready, (self._priority(nxt), nxt))
 
-    def settle(self, m: Mention, pick: str | None) -> None:
-        """A generated mention is decided: its pick, or None when it FAILED."""
+    def settle(self, m: Mention, pick: str | None, pick_upos: str | None = None) -> None:
+        """A generated mention is decided: its pick (and its stored pick UPOS), or None when it FAILED."""
         key = self.key[m]
         if pick is not None and key not in self.pick:
-            self.pick[key] = (pick, m)
+            self.pick[key] = (pick, m, pick_upos)
         self._decided(m)
 
     def _reuse(self, m: Mention) -> Reuse:
-        pseudonym, (n, i) = self.pick[self.key[m]]
+        pseudonym, (n, i), pick_upos = self.pick[self.key[m]]
         source = self.corpus.documents[n]
         note = reused_note(source.doc_id, i)
         original = self.corpus.documents[m[0]].spans[m[1]].text
         if self.leak_guard and leaks(pseudonym, original):
             return Reuse(m, self.failed_text, True, f"leak guard: the entity's pseudonym ({note}) overlaps this "
                          "mention's original", (pseudonym,))
-        return Reuse(m, pseudonym, False, note, (pseudonym,))
+        return Reuse(m, pseudonym, False, note, (pseudonym,), pick_upos)
 
     def batches(self, batch_size: int) -> Iterator[Batch]:
         while self.ready:

@@ -151,7 +151,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
         plan = _PlainPlan(corpus, done, options.mode)
     else:  # rebuilt from what is stored, so a resumed run continues as an uninterrupted one
         plan = ConsistentPlan(corpus, options.consistent, options.mode,
-                              [(p.doc_id, p.span_index, p.pseudonym, p.failed, p.note) for p in stored],
+                              [(p.doc_id, p.span_index, p.pseudonym, p.failed, p.note, p.pick_upos) for p in stored],
                               leak_guard=options.leak_guard, failed_text=FAILED)
 
     bar = _progress(progress, corpus.n_slots, len(done), f"{generator.name} {options.mode} {corpus.name}")
@@ -161,7 +161,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
         for r in batch.reuse:  # later mentions of entities: their entity's pseudonym, no generator call
             doc_id = corpus.documents[r.mention[0]].doc_id
             rows.append(StoredPrediction(doc_id, r.mention[1], r.pseudonym, r.candidates, None if r.failed else 0,
-                                         None, r.failed, r.note, 0.0, 0))
+                                         r.pick_upos, r.failed, r.note, 0.0, 0))
             if not r.failed:
                 picks[(doc_id, r.mention[1])] = r.pseudonym  # before the slots below: repL context
         if batch.generate:
@@ -170,7 +170,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
             for w, row in zip(work, generated):
                 if not row.failed:
                     picks[(row.doc_id, row.span_index)] = row.pseudonym
-                plan.settle((w.doc, w.span), None if row.failed else row.pseudonym)
+                plan.settle((w.doc, w.span), None if row.failed else row.pseudonym, row.pick_upos)
             rows += generated
         store.add_predictions(run_id, rows)
         n_done += len(rows)
@@ -218,7 +218,7 @@ class _PlainPlan:
         for work in _schedule(self.corpus, self.done, self.mode, batch_size):
             yield Batch([(w.doc, w.span) for w in work], [])
 
-    def settle(self, mention, pick) -> None:
+    def settle(self, mention, pick, pick_upos=None) -> None:
         pass
 
 
