@@ -220,6 +220,10 @@ def test_a_slot_refuses_an_original_without_its_shape():
     ("+46 (0)8 123 45", "+99 (9)9 999 99"),
     ("٣٤٥ ３", "999 9"),  # any script's decimal digits are digits
     ("東京 Ωmega", "aa Aaaaa"),  # caseless letters are letters
+    # Combining marks are part of a letter: NFD "Åsa" (A + ring) and Devanagari vowel signs
+    # (Mc, Mn) would name the letter if kept.
+    ("A\u030asa Ande\u0301n", "Aaaa Aaaaaa"),
+    ("\u0915\u093f\u0924\u093e\u092c \u0915\u0941", "aaaaa aa"),
     ("", ""),
 ])
 def test_shape_keeps_digits_separators_and_length(text, shape):
