@@ -179,6 +179,10 @@ def test_the_leak_guard_refuses_a_reused_pseudonym_that_overlaps_a_later_mention
         assert preds[("tab-1", i)].failed and preds[("tab-1", i)].pseudonym == FAILED
         assert preds[("tab-1", i)].note.startswith("leak guard") and reused_note("tab-1", 0) in preds[("tab-1", i)].note
     assert ("tab-1", 2) not in {(s.doc_id, s.span_index) for call in gen.calls for s in call}
+    # --retry-failed reuses the entity's pseudonym again, and the guard refuses it again.
+    again = Fixed(GenerationOptions(consistent="document", leak_guard=True))
+    _, retried = run(store, corpus, again, retry_failed=True)
+    assert again.calls == [] and all(retried[("tab-1", i)].failed for i in (2, 5))
     # Without the guard the same run reuses "Ms Lund" everywhere.
     _, plain = run(store, corpus, Fixed(GenerationOptions(consistent="document")))
     assert {plain[("tab-1", i)].pseudonym for i in (0, 2, 5)} == {"Ms Lund"}

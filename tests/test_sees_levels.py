@@ -203,6 +203,16 @@ def test_an_unknown_level_is_refused():
         reveal(slot, "everything", "Zorbling Quaxfeld")
 
 
+def test_a_generator_answering_an_unknown_level_is_told_so_before_anything_is_written(store):
+    class Confused(LevelSpy):
+        def sees_for(self, label):  # a level that does not exist, not one left undeclared
+            return "everything"
+
+    with pytest.raises(ValueError, match=r"generator 'level-spy': sees_for\('\w+'\): unknown level 'everything'"):
+        run_generation(store, distinctive_corpus(), Confused(), WordListTagger(), progress=False)
+    assert store.runs() == []
+
+
 def test_a_slot_refuses_an_original_without_its_shape():
     slot = SlotBuilder(distinctive_corpus().documents[0]).slot(0)
     with pytest.raises(ValueError, match="comes with its shape"):

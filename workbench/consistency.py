@@ -34,7 +34,8 @@ FAILED, "leak guard"), so the guard's promise holds without exception.
 Resumption: what the plan needs (which mentions are decided, each entity's pseudonym and
 the mention it came from) is rebuilt from the stored predictions, so a killed run resumed
 gives the output of an uninterrupted one; `--retry-failed` regenerates FAILED mentions of
-entities that have no pseudonym and gives the others their entity's pseudonym.
+entities that have no pseudonym and gives the others their entity's pseudonym, except where
+the leak guard refused it: that mention is refused again and stays FAILED.
 """
 
 from __future__ import annotations

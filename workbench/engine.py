@@ -28,12 +28,12 @@ from typing import Callable, Iterator, Sequence
 
 from workbench.consistency import Batch, ConsistentPlan
 from workbench.errors import InvalidValue, WorkbenchError
-from workbench.generators.base import FAILED, Generator
+from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
 from workbench.selection import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
-from workbench.text.slots import SEES_LEVELS, DocumentPicks, SlotBuilder, reveal
+from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
 from workbench.upos.base import Tagger
 
 
@@ -78,11 +78,12 @@ def check_corpus(corpus: Corpus) -> None:
 def check_sees(corpus: Corpus, generator: Generator) -> str:
     """The generator's sees_summary(), once its level for every label of the corpus is known
     to be the one the summary declares: the signature must say what the engine revealed."""
-    summary = generator.sees_summary()
+    summary = generator.sees_summary()  # refuses an unknown declared level
     declared = generator.sees_by_label()
     for label in sorted({s.label for d in corpus.documents for s in d.spans if s.mask}):
-        level = generator.sees_for(label)
-        if level not in SEES_LEVELS or level != declared.get(label, generator.sees):
+        # An overridden sees_for may still answer a level that does not exist: say that, not "declare it".
+        level = check_sees_level(generator.sees_for(label), f"generator {generator.name!r}: sees_for({label!r})")
+        if level != declared.get(label, generator.sees):
             raise RuntimeError(f"generator {generator.name!r} asks for {level!r} for label {label!r}, but its "
                                f"sees_summary() says {summary!r}: declare per-label levels in sees_by_label()")
     return summary

@@ -12,7 +12,8 @@ What a generator sees of the span it fills is declared per generator (and per la
     original  also `Slot.original`, the original text itself
 SlotBuilder never puts either in a slot; the run engine alone adds them, with reveal(),
 at the level the generator declares (Generator.sees_for). Nothing else of an original
-reaches a generator: not in a Gap, not in the pieces, and never another span's.
+reaches a generator: not in a Gap, not in the pieces, and never that of another span to
+replace. (A span not to replace, mask=False, is kept as its original text in every window.)
 """
 
 from __future__ import annotations
