@@ -136,18 +136,16 @@ class ConsistentPlan:
         index = {d.doc_id: n for n, d in enumerate(corpus.documents)}
         self.done: set[Mention] = {(index[doc_id], i) for doc_id, i, *_ in stored}
         # The entity's pseudonym, the mention it was generated for and its pick UPOS: its first
-        # stored pick in corpus order that is not itself a reuse (else its first pick), so a
-        # resumed run names the same source in its notes as an uninterrupted one.
-        first_generated: dict[object, tuple[str, Mention, str | None]] = {}
-        first_any: dict[object, tuple[str, Mention, str | None]] = {}
+        # stored pick in corpus order that is not itself a reuse, so a resumed run names the
+        # same source in its notes as an uninterrupted one (after --retry-failed a reuse may
+        # precede its source in corpus order). An entity with a stored reuse always has that
+        # generated pick stored: it was stored in an earlier batch than the reuse, it did not
+        # fail, and only FAILED rows are ever deleted from a run.
+        self.pick: dict[object, tuple[str, Mention, str | None]] = {}
         for doc_id, i, pseudonym, failed, note, pick_upos in sorted(stored, key=lambda p: (index[p[0]], p[1])):
-            if failed:
-                continue
-            m = (index[doc_id], i)
-            first_any.setdefault(self.key[m], (pseudonym, m, pick_upos))
-            if not is_reused(note):
-                first_generated.setdefault(self.key[m], (pseudonym, m, pick_upos))
-        self.pick: dict[object, tuple[str, Mention, str | None]] = {**first_any, **first_generated}
+            if not failed and not is_reused(note):
+                m = (index[doc_id], i)
+                self.pick.setdefault(self.key[m], (pseudonym, m, pick_upos))
         self._links()
 
     def _links(self) -> None:
