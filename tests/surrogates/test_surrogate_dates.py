@@ -46,6 +46,15 @@ GOLDEN = [
     ("the end of September 1994", "en", rf"the end of {EN_MONTH} \d{{4}}"),  # words around a date stay
     ("13 and 14 January 1998", "en", rf"{D} (?:{EN_MONTH} )?and {D} {EN_MONTH} \d{{4}}"),  # a range
     ("between 1944 and 1990", "en", r"between \d{4} and \d{4}"),
+    # A decade stays a round decade: the "s" or "-talet" glued to it is no word around a year.
+    ("the 1990s", "en", r"the \d{3}0s"),
+    ("mid-1990s", "en", r"mid-\d{3}0s"),
+    ("the 1980s and 1990s", "en", r"the \d{3}0s and \d{3}0s"),
+    ("1990's", "en", r"\d{3}0's"),
+    ("the '90s", "en", r"the '\d0s"),
+    ("1990-talet", "sv", r"\d{3}0-talet"),
+    ("1980- och 1990-talen", "sv", r"\d{3}0- och \d{3}0-talen"),
+    ("1900-talet", "sv", r"(?:18|20)00-talet"),  # a century moves by centuries
 ]
 
 
@@ -119,6 +128,23 @@ def test_a_range_moves_both_ends_and_the_first_borrows_what_it_leaves_out(text, 
     assert shift_date(text, lang, offset) == expected
 
 
+@pytest.mark.parametrize("text,lang,offset,expected", [
+    ("the 1990s", "en", 10, "the 2000s"),  # one year up: one decade up
+    ("the 1990s", "en", -10, "the 1980s"),
+    ("mid-1990s", "en", 400, "mid-2000s"),  # two years up: still one decade
+    ("1990's", "en", 5000, "2010's"),  # 14 years up: two decades
+    ("the 1980s and 1990s", "en", -300, "the 1970s and 1980s"),  # both move alike: the interval stays
+    ("the '90s", "en", 10, "the '00s"),
+    ("the 1900s", "en", 10, "the 2000s"),  # "1900s" names a century as often: whole centuries
+    ("1990-talet", "sv", 10, "2000-talet"),
+    ("1980- och 1990-talen", "sv", -10, "1970- och 1980-talen"),
+    ("1900-talet", "sv", -10, "1800-talet"),
+])
+def test_a_decade_moves_by_whole_decades_in_the_offsets_direction(text, lang, offset, expected):
+    assert shift_date(text, lang, offset) == expected
+    assert read_date(text, weekdays=True, any_words=True) is None  # never read as a year
+
+
 def test_the_document_offset_is_seeded_bounded_and_changes_every_date():
     offsets = [document_offset(seed, f"doc-{n}", 400) for seed in range(5) for n in range(60)]
     assert all(1 <= abs(o) <= 400 and o % 7 for o in offsets)
@@ -152,6 +178,8 @@ def test_piece_by_piece_moves_month_names_and_years_by_their_own_rules():
     # 40 days: two months (rounded away from zero) for a lone month name, one year for a year.
     out = redraw_date_pieces("juni 1990, kl 7 och tre dagar", "sv", 40, lambda run: "X", lambda word: "fem")
     assert out == "augusti 1991, kl X och fem dagar"
+    # A decade among pieces moves as a decade (one year up: one decade up).
+    assert redraw_date_pieces("juni på 1990-talet, kl 7", "sv", 40, lambda run: "X", str) == "augusti på 2000-talet, kl X"
 
 
 def test_a_date_span_with_nothing_datelike_draws_its_words_and_says_so():

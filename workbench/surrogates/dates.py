@@ -16,6 +16,10 @@ document_offset):
     month alone         as month and year, modulo 12; a shift of whole years would give the
                         same month back, so it moves one month further in D's direction
     year alone          + D days in whole years, rounded away from zero (at least one)
+    decade              the year shift rounded away from zero to whole decades ("the 1990s",
+                        "1990-talet"); a year ending in 00 ("the 1900s", "1900-talet") names a
+                        century at least as often, so it moves by whole centuries: either way
+                        it stays a round decade
     weekday             + D days modulo 7 (exact for every precision: a date D days later
                         falls D mod 7 weekdays later)
 Dates of one precision keep their intervals exactly; between precisions (a year-only date
@@ -25,8 +29,8 @@ Words around a date stay as they are ("the end of September 1994" -> "the end of
 A range moves both its ends ("13 and 14 January 1998", "between 1944 and 1990"); its first end
 shares what it leaves out with the second. A text the reader cannot take whole (a duration
 "two months", "kl 7 den 6 juni") is redrawn piece by piece: month and weekday names move as
-above, a four-digit number from 1000 to 2999 moves as a year, other digits and number words
-are drawn (shape surrogate).
+above, a decade as a decade, a four-digit number from 1000 to 2999 as a year, other digits and
+number words are drawn (shape surrogate).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from typing import Callable
 from workbench.surrogates.draws import rng_for
 from workbench.surrogates.pieces import DIGITS, LETTERS, case_of, split, with_case
 from workbench.surrogates.numbers import is_number_word
-from workbench.text.dates import (MONTH_ABBREVIATIONS, MONTH_NAMES, MONTHS, SWEDISH_WEEKDAY_ENDINGS,
+from workbench.text.dates import (DECADE, MONTH_ABBREVIATIONS, MONTH_NAMES, MONTHS, SWEDISH_WEEKDAY_ENDINGS,
                                   WEEKDAY_ABBREVIATIONS, WEEKDAY_NAMES, DatePart, DateReading, read_date,
                                   weekday_of)
 
@@ -90,9 +94,41 @@ def lone_month_shift(offset: int) -> int:
     return months + (1 if offset > 0 else -1) if months % 12 == 0 else months
 
 
+def shifted_decade(digits: str, offset: int) -> str | None:
+    """A decade's digits ("1990", "90" of "'90s") moved by the decade rule (module docstring);
+    None when the year would leave 1-9999."""
+    years = year_shift(offset)
+    unit = 100 if len(digits) == 4 and digits.endswith("00") else 10
+    step = int(math.copysign(unit * math.ceil(abs(years) / unit), years))
+    if len(digits) == 2:  # "'90s" + 10 years -> "'00s"
+        return f"{(int(digits) + step) % 100:02d}"
+    new = int(digits) + step
+    return str(new) if 1 <= new <= 9999 else None
+
+
+def _shift_decades(text: str, offset: int) -> str | None:
+    """`text` with every decade moved, when decades are its only date fields ("the 1980s and
+    1990s", "mid-1990s", "1980- och 1990-talen"); None when it holds anything else to move."""
+    out, cursor = [], 0
+    for m in DECADE.finditer(text):
+        new = shifted_decade(m.group(1), offset)
+        if new is None:
+            return None
+        out += [text[cursor:m.start(1)], new]
+        cursor = m.end(1)
+    rest = DECADE.sub("", text)
+    if any(c.isdigit() for c in rest) or any(
+            p.kind == LETTERS and (p.text.lower() in MONTHS or weekday_of(p.text) is not None) for p in split(rest)):
+        return None
+    return "".join(out) + text[cursor:]
+
+
 def shift_date(text: str, lang: str, offset: int) -> str | None:
-    """`text` with its date, or the two ends of its date range, moved by `offset` days in the
-    same format; None when the text is neither, or a date falls outside years 1-9999."""
+    """`text` with its date, or the two ends of its date range, or its decades, moved by
+    `offset` days in the same format; None when the text is none of these, or a date falls
+    outside years 1-9999."""
+    if DECADE.search(text):  # the reader would take "1990" of "the 1990s" for a year
+        return _shift_decades(text, offset)
     # Words around the date stay as they are ("the end of September 1994", "den 5 oktober").
     reading = read_date(text, weekdays=True, any_words=True)
     if reading is not None:
@@ -178,10 +214,14 @@ def _write(text: str, reading: DateReading, new: dict, lang: str) -> str:
 def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[[str], str],
                        draw_number_word: Callable[[str], str]) -> str:
     """A date the reader cannot take whole, redrawn piece by piece (see the module docstring)."""
-    out = []
+    decades = {m.start(1): m.group(1) for m in DECADE.finditer(text)}
+    out, cursor = [], 0
     for piece in split(text):
-        word = piece.text
-        if piece.kind == DIGITS:
+        word, start = piece.text, cursor
+        cursor += len(word)
+        if piece.kind == DIGITS and decades.get(start) == word and shifted_decade(word, offset):
+            out.append(shifted_decade(word, offset))
+        elif piece.kind == DIGITS:
             if len(word) == 4 and 1000 <= int(word) <= 2999:
                 out.append(str(int(word) + year_shift(offset)))
             else:
