@@ -152,8 +152,10 @@ def test_the_document_offset_is_seeded_bounded_and_changes_every_date():
     assert len(set(offsets)) > 100  # documents draw independently
     assert document_offset(3, "doc", 400) == document_offset(3, "doc", 400)
     assert all(1 <= abs(document_offset(s, "d", 3)) <= 3 for s in range(20))  # a user's small range holds
-    with pytest.raises(ValueError, match="at least 1 day"):
+    with pytest.raises(ValueError, match="within 1..36525 days"):
         document_offset(3, "doc", 0)
+    with pytest.raises(ValueError, match="within 1..36525 days"):  # beyond a century: refused, not overflowed
+        document_offset(3, "doc", 10**7)
 
 
 def test_a_lone_month_after_a_shift_of_whole_years_moves_one_more_month():
@@ -179,7 +181,8 @@ def test_piece_by_piece_moves_month_names_and_years_by_their_own_rules():
     out = redraw_date_pieces("juni 1990, kl 7 och tre dagar", "sv", 40, lambda run: "X", lambda word: "fem")
     assert out == "augusti 1991, kl X och fem dagar"
     # A decade among pieces moves as a decade (one year up: one decade up).
-    assert redraw_date_pieces("juni på 1990-talet, kl 7", "sv", 40, lambda run: "X", str) == "augusti på 2000-talet, kl X"
+    out = redraw_date_pieces("juni på 1990-talet, kl 7", "sv", 40, lambda run: "X", str)
+    assert out == "augusti på 2000-talet, kl X"
 
 
 def test_a_date_span_with_nothing_datelike_draws_its_words_and_says_so():

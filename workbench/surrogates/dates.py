@@ -51,6 +51,9 @@ LEAP_YEAR = 2000
 DAYS_PER_MONTH = 365.2425 / 12
 DAYS_PER_YEAR = 365.2425
 DEFAULT_MAX_SHIFT_DAYS = 365
+# The largest allowed: a century. Python's dates end at year 9999 (a shift of millions of days
+# overflows them), and a date moved by more than a century tells a reader nothing of the original.
+MAX_SHIFT_DAYS_LIMIT = 36525
 _NUMERIC_FIELDS = re.compile(r"^(\d+)(\D)(\d+)(\D)(\d+)$")
 
 
@@ -59,14 +62,18 @@ def document_offset(seed: int, doc_id: str, max_days: int) -> int:
     itself), never a multiple of 7 (every weekday name would stay itself), and never a shift
     that brings some day of the year back to the same day and month (365, 366, 730 … days:
     a date written without its year would stay itself)."""
-    if max_days < 1:
-        raise ValueError(f"the largest date shift must be at least 1 day, not {max_days}")
+    check_max_shift_days(max_days)
     rng = rng_for("date-offset", seed, doc_id)
     for _ in range(10_000):
         offset = rng.randint(-max_days, max_days)
         if offset % 7 and not _returns_to_same_day(offset):
             return offset
     raise ValueError(f"no date shift within {max_days} days changes every date")
+
+
+def check_max_shift_days(max_days: int) -> None:
+    if not 1 <= max_days <= MAX_SHIFT_DAYS_LIMIT:
+        raise ValueError(f"the largest date shift must be within 1..{MAX_SHIFT_DAYS_LIMIT} days, not {max_days}")
 
 
 def _returns_to_same_day(offset: int) -> bool:

@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS, document_offset, redraw_date_pieces, shift_date
+from workbench.surrogates.dates import (DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset,
+                                        redraw_date_pieces, shift_date)
 from workbench.surrogates.dictionaries import Dictionaries
 from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
 from workbench.surrogates.mapping import WordMapping
@@ -69,8 +70,7 @@ class SurrogateMaker:
 
     def __init__(self, table: SurrogateTable, seed: int, *, keep_gender: bool = False,
                  max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS, dictionaries: Dictionaries | None = None) -> None:
-        if max_shift_days < 1:
-            raise ValueError(f"the largest date shift must be at least 1 day, not {max_shift_days}")
+        check_max_shift_days(max_shift_days)
         self.table = table
         self.seed = seed
         self.max_shift_days = max_shift_days
