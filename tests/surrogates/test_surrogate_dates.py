@@ -22,6 +22,7 @@ EN_DAY = "(?:" + "|".join(d.title() for d in WEEKDAY_NAMES["en"]) + ")"
 SV_DAY = "(?:" + "|".join(d.title() for d in WEEKDAY_NAMES["sv"]) + ")"
 D = r"[1-9]\d?"
 ORD = r"(?:1st|2nd|3rd|[4-9]th|1[0-9]th|2[04-9]th|21st|22nd|23rd|30th|31st)"
+SV_ORD = r"(?:(?:[12]|2[12]|31):a|(?:[3-9]|1\d|2[03-9]|30):e)"  # 1:a, 2:a, 3:e … 11:e, 12:e … 21:a, 22:a, 31:a
 
 # Golden rows: an original, its language, the pattern every surrogate of it must have.
 GOLDEN = [
@@ -169,6 +170,8 @@ def test_a_lone_month_after_a_shift_of_whole_years_moves_one_more_month():
     ("30 years", "en", r"[1-9]\d years"),  # a duration: digits redrawn in place
     ("two months", "en", r"(?!two )[a-z]+ months"),
     ("fourth day", "en", r"(?!fourth )[a-z]+ day"),
+    ("the 23rd", "en", rf"the {ORD}"),  # an ordinal day alone: a day with the ending of its new day
+    ("den 3:e", "sv", rf"den {SV_ORD}"),
 ])
 def test_a_date_the_reader_cannot_take_whole_is_redrawn_piece_by_piece_and_says_so(text, lang, pattern):
     made = maker().from_original(text, "DATETIME", lang, "doc")
@@ -183,6 +186,19 @@ def test_piece_by_piece_moves_month_names_and_years_by_their_own_rules():
     # A decade among pieces moves as a decade (one year up: one decade up).
     out = redraw_date_pieces("juni på 1990-talet, kl 7", "sv", 40, lambda run: "X", str)
     assert out == "augusti på 2000-talet, kl X"
+
+
+@pytest.mark.parametrize("text,lang,offset,expected", [
+    ("the 3rd", "en", 10, "the 13th"),  # "the 5rd" before: the old ending was kept
+    ("the 3RD", "en", 19, "the 22ND"),
+    ("23rd", "en", -111, "5th"),  # within a month of 31 days
+    ("the 3rd", "en", 31, "the 4th"),  # a whole 31 days would give the day back
+    ("den 3:e", "sv", 18, "den 21:a"),
+    ("den 1:a", "sv", 1, "den 2:a"),
+    ("the 45th", "en", 10, "the 87th"),  # no day: its digits drawn, the ending still follows
+])
+def test_an_ordinal_day_alone_moves_and_takes_the_ending_of_its_new_day(text, lang, offset, expected):
+    assert redraw_date_pieces(text, lang, offset, lambda run: "87", str) == expected
 
 
 def test_a_date_span_with_nothing_datelike_draws_its_words_and_says_so():

@@ -29,8 +29,9 @@ Words around a date stay as they are ("the end of September 1994" -> "the end of
 A range moves both its ends ("13 and 14 January 1998", "between 1944 and 1990"); its first end
 shares what it leaves out with the second. A text the reader cannot take whole (a duration
 "two months", "kl 7 den 6 juni") is redrawn piece by piece: month and weekday names move as
-above, a decade as a decade, a four-digit number from 1000 to 2999 as a year, other digits and
-number words are drawn (shape surrogate).
+above, a decade as a decade, a four-digit number from 1000 to 2999 as a year, an ordinal day
+("the 23rd", "den 3:e") by the offset within a month of 31 days, with the ending of its new
+day; other digits and number words are drawn (shape surrogate).
 """
 
 from __future__ import annotations
@@ -185,6 +186,26 @@ def _shift_range(text: str, lang: str, offset: int) -> str | None:
     return None
 
 
+def lone_day(day: int, offset: int) -> int:
+    """An ordinal day with no month ("the 23rd", "den 3:e"): + offset days within a month of 31
+    days, as the calendar would move it give or take the month's length; never the day itself."""
+    new = (day - 1 + offset) % 31 + 1
+    return new if new != day else day % 31 + 1
+
+
+_ENGLISH_ENDINGS = ("st", "nd", "rd", "th")
+
+
+def _is_ordinal_ending(pieces: list, i: int) -> bool:
+    """Whether pieces[i] ends an ordinal written with digits: "rd" of "23rd", "e" of "3:e"."""
+    if not 0 <= i < len(pieces) or pieces[i].kind != LETTERS:
+        return False
+    ending = pieces[i].text.lower()
+    if ending in _ENGLISH_ENDINGS:
+        return i >= 1 and pieces[i - 1].kind == DIGITS
+    return ending in ("e", "a") and i >= 2 and pieces[i - 1].text == ":" and pieces[i - 2].kind == DIGITS
+
+
 def _shifted(fields: tuple, weekday: int | None, offset: int) -> dict | None:
     """The fields of a date moved by `offset` days at its precision (see the module docstring);
     None for a day with no month, 31 February, or a year outside 1-9999."""
@@ -222,12 +243,21 @@ def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[
                        draw_number_word: Callable[[str], str]) -> str:
     """A date the reader cannot take whole, redrawn piece by piece (see the module docstring)."""
     decades = {m.start(1): m.group(1) for m in DECADE.finditer(text)}
+    pieces = split(text)
     out, cursor = [], 0
-    for piece in split(text):
+    for i, piece in enumerate(pieces):
         word, start = piece.text, cursor
         cursor += len(word)
         if piece.kind == DIGITS and decades.get(start) == word and shifted_decade(word, offset):
             out.append(shifted_decade(word, offset))
+        elif piece.kind == DIGITS and any(_is_ordinal_ending(pieces, j) for j in (i + 1, i + 2)):
+            day = int(word)
+            width = 2 if word.startswith("0") else 1  # "03rd" stays padded
+            out.append(f"{lone_day(day, offset):0{width}d}" if 1 <= day <= 31 else draw_digits(word))
+        elif _is_ordinal_ending(pieces, i):  # the ending of the number just written
+            number = int(out[-1] if pieces[i - 1].kind == DIGITS else out[-2])
+            ending = _english_ordinal(number) if word.lower() in _ENGLISH_ENDINGS else _swedish_ordinal(number)[1:]
+            out.append(ending.upper() if word.isupper() else ending)
         elif piece.kind == DIGITS:
             if len(word) == 4 and 1000 <= int(word) <= 2999:
                 out.append(str(int(word) + year_shift(offset)))
