@@ -124,6 +124,17 @@ def test_each_precision_moves_by_its_rule(offset):
     ("29 March and 10 April 1990", "en", 10, "8 April and 20 April 1990"),  # the first end takes the year
     ("från 3 till 5 maj", "sv", 40, "från 12 till 14 juni"),
     ("1944-1990", "en", -10, "1943-1989"),
+    # Across a year the first end is written with its year ("31 December and 1 January 1999"
+    # would read as 31 December 1999).
+    ("30 and 31 December 1998", "en", 1, "31 December 1998 and 1 January 1999"),
+    ("30 och 31 december 1998", "sv", 1, "31 december 1998 och 1 januari 1999"),
+    ("1 and 3 January 1999", "en", -2, "30 December 1998 and 1 January 1999"),
+    ("January 1 and January 3, 1999", "en", -2, "December 30, 1998 and January 1, 1999"),  # its separator
+    # A first end later in the year than the second is in the year before.
+    ("30 December and 2 January 1999", "en", -3, "27 December and 30 December 1998"),
+    ("30 December and 2 January 1999", "en", 1, "31 December 1998 and 3 January 1999"),
+    ("December 30 and January 2, 1999", "en", 2, "January 1 and January 4, 1999"),  # a month first, not a bare day
+    ("Saturday 3 and Sunday 4 January 1998", "en", -3, "Wednesday 31 December 1997 and Thursday 1 January 1998"),
 ])
 def test_a_range_moves_both_ends_and_the_first_borrows_what_it_leaves_out(text, lang, offset, expected):
     assert shift_date(text, lang, offset) == expected

@@ -27,7 +27,8 @@ and a full date) the interval is kept to within that unit.
 
 Words around a date stay as they are ("the end of September 1994" -> "the end of March 1994").
 A range moves both its ends ("13 and 14 January 1998", "between 1944 and 1990"); its first end
-shares what it leaves out with the second. A text the reader cannot take whole (a duration
+shares what it leaves out with the second, and is written with the month or year it gets when
+the shift parts them ("30 and 31 December 1998" +1 -> "31 December 1998 and 1 January 1999"). A text the reader cannot take whole (a duration
 "two months", "kl 7 den 6 juni") is redrawn piece by piece: month and weekday names move as
 above, a decade as a decade, a four-digit number from 1000 to 2999 as a year, an ordinal day
 ("the 23rd", "den 3:e") by the offset within a month of 31 days, with the ending of its new
@@ -154,7 +155,8 @@ def _shift_range(text: str, lang: str, offset: int) -> str | None:
     """Both ends of a range moved by `offset`. The first end may leave out what the second
     gives: "13 and 14 January 1998" (month and year), "29 March and 10 April 1990" (year);
     its shifted day is then read in the second end's month and year, and written with its
-    month when the shift puts it in another month than the second end."""
+    month when the shift puts it in another month than the second end, and with its year
+    when in another year ("31 December 1998 and 1 January 1999")."""
     for m in _CONNECTOR.finditer(text):
         left, right = text[:m.start()], text[m.end():]
         second = read_date(right, weekdays=True, any_words=True)
@@ -163,25 +165,40 @@ def _shift_range(text: str, lang: str, offset: int) -> str | None:
         second_new = _shifted(second.fields, second.weekday, offset)
         if not second_new:
             continue
-        bare = _BARE_DAY.match(left)
-        first = read_date(left, weekdays=True, any_words=True) if not bare else None
+        # Read whole first: "December 30" is a month and a day, not a bare day after a word.
+        first = read_date(left, weekdays=True, any_words=True)
+        bare = _BARE_DAY.match(left) if first is None else None
         if first is None and not bare:
             continue
         if bare:
             day = int(re.match(r"\d+", bare.group(2)).group())
             first = DateReading(day, None, None, None, (DatePart(bare.start(2), bare.end(2), "day", bare.group(2)),))
         d, mo, y = first.fields
-        # What the first end leaves out, it shares with the second end.
-        inherited = (d, mo if mo is not None else second.month, y if y is not None else second.year)
+        # What the first end leaves out, it shares with the second end; a first end later in the
+        # year than the second is in the year before ("30 December and 2 January 1999").
+        year = y if y is not None else second.year
+        if y is None and year is not None and mo is not None and second.month is not None \
+                and (mo, d or 0) > (second.month, second.day or 0):
+            year -= 1
+        inherited = (d, mo if mo is not None else second.month, year)
         first_new = _shifted(inherited, first.weekday, offset)
         if not first_new:
             continue
         left_out = _write(left, first, first_new, lang)
-        if bare and first_new["month"] != second_new["month"]:
+        tail = left[len(left.rstrip()):]
+        if mo is None and first_new["month"] != second_new["month"]:
             month_part = next((p for p in second.parts if p.role == "month"), None)
             if month_part is not None:  # "31 and 1 April" would misdate the first end
                 left_out = left_out.rstrip() + " " + _month_name(month_part.text.rstrip("."), first_new["month"], lang)
-                left_out += left[len(left.rstrip()):]
+                left_out += tail
+        if y is None and first_new["year"] != second_new["year"]:
+            # "31 December and 1 January 1999" reads as 31 December 1999: write the first end's year,
+            # after what stands before the second end's year (" ", ", ").
+            year_part = next((p for p in second.parts if p.role == "year"), None)
+            if year_part is not None:
+                before = max((p.end for p in second.parts if p.end <= year_part.start), default=year_part.start)
+                gap = right[before:year_part.start] if before < year_part.start else " "
+                left_out = left_out.rstrip() + gap + _render(year_part, first_new, lang) + tail
         return left_out + m.group() + _write(right, second, second_new, lang)
     return None
 
