@@ -19,10 +19,13 @@ DATES = [
     ("September 1980", "en", ("1980", "the 1980s")),
     ("1989", "en", ("the 1980s",)),
     ("29 November", "en", ("November",)),
-    ("den 3:e augusti 2003", "sv", ("augusti 2003", "2003", "2000-talet")),
+    # Swedish "2000-talet" and "1900-talet" are centuries: a century's first decade is named as such.
+    ("den 3:e augusti 2003", "sv", ("augusti 2003", "2003", "2000-talets första decennium")),
     ("12 mars 1999", "sv", ("mars 1999", "1999", "1990-talet")),
-    ("juli 2008", "sv", ("2008", "2000-talet")),
+    ("juli 2008", "sv", ("2008", "2000-talets första decennium")),
+    ("år 1905", "sv", ("1900-talets första decennium",)),
     ("år 1980", "sv", ("1980-talet",)),
+    ("2012", "sv", ("2010-talet",)),
     # Not a single calendar date: no rule, the LLM is asked (004 §5.2's fallback).
     ("between 1982 and 1984", "en", ()),
     ("30 years", "en", ()),
