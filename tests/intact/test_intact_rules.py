@@ -3,6 +3,9 @@ and the candidate prompt's JSON schema."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from workbench.intact.dates import date_generalisations
@@ -81,3 +84,14 @@ def test_the_candidate_prompt_asks_for_n_sorted_replacements_as_a_json_schema():
     # The example's answer is cut to n, in the schema's shape.
     assert '"replacement_3": "a large island nation"' in prompt.system and "replacement_4" not in prompt.system
     assert prompt.user.endswith("Original: She moved to [[Paris]] in 1999. Sorted replacements for [[Paris]]:")
+
+
+@pytest.mark.parametrize("n", [1, 3, 5, 7])
+def test_the_example_answer_keeps_the_order_most_specific_first_for_any_n(n):
+    example = example_for("LOC", "en")
+    prompt = candidate_prompt("She moved to [[Paris]].", "Paris", "LOC", "en", n=n, max_chars=40)
+    answer = json.loads(re.search(r"\{.*\}$", prompt.system).group())
+    assert list(answer) == list(prompt.names)
+    ranks = [example.replacements.index(value) for value in answer.values()]
+    assert ranks == sorted(ranks) and ranks[0] == 0  # never a more specific one after a more generic one
+    assert ranks[-1] == min(n, len(example.replacements)) - 1  # padded with the most generic
