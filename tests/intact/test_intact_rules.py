@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from workbench.intact.dates import date_generalisations
+from workbench.intact.dates import DATE_FUNCTION_WORDS, date_generalisations
+from workbench.text.dates import _TOKEN
 from workbench.intact.direct import is_direct
 from workbench.intact.prompts import candidate_prompt, example_for, load_examples
 
@@ -41,6 +42,11 @@ DATES = [
 @pytest.mark.parametrize("original,lang,chain", DATES, ids=[d[0] for d in DATES])
 def test_date_rule_chain(original, lang, chain):
     assert date_generalisations(original, lang) == chain
+
+
+def test_every_date_function_word_is_a_token_the_date_reader_can_meet():
+    # An entry the reader never produces (",") would only suggest it matters.
+    assert all([m.group() for m in _TOKEN.finditer(word)] == [word] for word in DATE_FUNCTION_WORDS)
 
 
 @pytest.mark.parametrize("label,identifier_type,direct", [

@@ -28,8 +28,9 @@ MONTHS = {
            "november", "december"),
 }
 # Words that may stand around a date inside a span ("on the 3rd of August 2003", "den 3:e augusti
-# år 2003"); any other word makes the text something other than a calendar date.
-DATE_FUNCTION_WORDS = frozenset({"on", "the", "of", "in", "at", "den", "i", "på", "år", "året", "of", ","})
+# år 2003"); any other word makes the text something other than a calendar date. Punctuation
+# needs no entry: the date reader's tokens are numbers and words only ("August 3rd, 2003").
+DATE_FUNCTION_WORDS = frozenset({"on", "the", "of", "in", "at", "den", "i", "på", "år", "året"})
 
 
 def decade(year: int, lang: str) -> str:
