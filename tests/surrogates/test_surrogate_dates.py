@@ -30,6 +30,7 @@ GOLDEN = [
     ("03/08/2003", "en", r"\d\d/\d\d/\d{4}"),  # day first, zero-padded
     ("3.8.2003", "sv", r"\d{1,2}\.\d{1,2}\.\d{4}"),  # one digit where the original had one
     ("3/8/03", "en", r"\d{1,2}/\d{1,2}/\d\d"),  # a two-digit year stays two digits
+    ("3/8/3", "en", r"\d{1,2}/\d{1,2}/\d{4}"),  # one digit (read as 2003) is written with four
     ("3 August 2003", "en", rf"{D} {EN_MONTH} \d{{4}}"),
     ("August 3rd, 2003", "en", rf"{EN_MONTH} {ORD}, \d{{4}}"),  # the ordinal ending follows the new day
     ("3 aug. 2003", "sv", rf"{D} {SV_ABBR}\. \d{{4}}"),  # abbreviated, small letters, the period kept

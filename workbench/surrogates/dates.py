@@ -4,7 +4,9 @@ Every date of a document moves by the same offset (a whole number of days, drawn
 document from the run seed and the document id), so the intervals between its dates are
 kept (002 §3.2 keeps a document coherent; users of every pseudonymiser ask for it). Each
 field is written back as the original wrote it: numeric dates keep their order, separators,
-zero-padding and year width (2003-08-03, 03/08/2003, 3.8.03); month and weekday names keep
+zero-padding and a year of two or four digits (2003-08-03, 03/08/2003, 3.8.03; a year of one
+or three digits, which the reader takes as 2003 for "3/8/3", is written with four: one digit
+would misdate any year past 2009); month and weekday names keep
 their language, full or abbreviated form, case and period ("3 aug. 2003", "den 3 augusti
 2003", "Onsdagen den 5 oktober"); ordinal days keep their ending ("August 3rd", "3:e").
 
@@ -28,11 +30,13 @@ and a full date) the interval is kept to within that unit.
 Words around a date stay as they are ("the end of September 1994" -> "the end of March 1994").
 A range moves both its ends ("13 and 14 January 1998", "between 1944 and 1990"); its first end
 shares what it leaves out with the second, and is written with the month or year it gets when
-the shift parts them ("30 and 31 December 1998" +1 -> "31 December 1998 and 1 January 1999"). A text the reader cannot take whole (a duration
-"two months", "kl 7 den 6 juni") is redrawn piece by piece: month and weekday names move as
-above, a decade as a decade, a four-digit number from 1000 to 2999 as a year, an ordinal day
-("the 23rd", "den 3:e") by the offset within a month of 31 days, with the ending of its new
-day; other digits and number words are drawn (shape surrogate).
+the shift parts them ("30 and 31 December 1998" +1 -> "31 December 1998 and 1 January 1999").
+
+A text the reader cannot take whole (a duration "two months", "kl 7 den 6 juni") is redrawn
+piece by piece: month and weekday names move as above, a decade as a decade, a four-digit
+number from 1000 to 2999 as a year, an ordinal day ("the 23rd", "den 3:e") by the offset
+within a month of 31 days, with the ending of its new day; other digits and number words are
+drawn (shape surrogate).
 """
 
 from __future__ import annotations
