@@ -213,6 +213,26 @@ def test_an_ordinal_day_alone_moves_and_takes_the_ending_of_its_new_day(text, la
     assert redraw_date_pieces(text, lang, offset, lambda run: "87", str) == expected
 
 
+@pytest.mark.parametrize("text,lang,expected", [
+    ("i jul", "sv", None),  # Christmas, not July
+    ("till jul", "sv", None),
+    ("jul 2003", "sv", "sep 2003"),  # with a year or a day, or its period, it is July
+    ("24 jul", "sv", "2 sep"),
+    ("jul.", "sv", "sep."),
+    ("i jul", "en", "i sep"),  # English has no Christmas "jul"
+])
+def test_swedish_jul_alone_is_christmas_and_with_a_number_july(text, lang, expected):
+    assert shift_date(text, lang, 40) == expected
+
+
+def test_christmas_stays_christmas_piece_by_piece_and_alone_draws_words():
+    draw = lambda run: "X"  # noqa: E731
+    assert redraw_date_pieces("till jul, kl 7", "sv", 40, draw, str) == "till jul, kl X"
+    assert redraw_date_pieces("kl 7 den 6 jul", "sv", 40, draw, str) == "kl X den X sep"
+    made = maker().from_original("i jul", "date", "sv", "doc")
+    assert made.note == NOTE_WORDS_DRAWN and "jul" not in made.text.split()
+
+
 def test_a_date_span_with_nothing_datelike_draws_its_words_and_says_so():
     made = maker().from_original("summer", "DATETIME", "en", "doc")
     assert made.note == NOTE_WORDS_DRAWN and made.text.islower() and made.text != "summer"

@@ -28,6 +28,8 @@ Dates of one precision keep their intervals exactly; between precisions (a year-
 and a full date) the interval is kept to within that unit.
 
 Words around a date stay as they are ("the end of September 1994" -> "the end of March 1994").
+Swedish "jul" with no number next to it is Christmas ("i jul"), not July, and stays (only here:
+the matching function's parse_date reads "jul" as July, as it always has).
 A range moves both its ends ("13 and 14 January 1998", "between 1944 and 1990"); its first end
 shares what it leaves out with the second, and is written with the month or year it gets when
 the shift parts them ("30 and 31 December 1998" +1 -> "31 December 1998 and 1 January 1999").
@@ -143,11 +145,29 @@ def shift_date(text: str, lang: str, offset: int) -> str | None:
     if DECADE.search(text):  # the reader would take "1990" of "the 1990s" for a year
         return _shift_decades(text, offset)
     # Words around the date stay as they are ("the end of September 1994", "den 5 oktober").
-    reading = read_date(text, weekdays=True, any_words=True)
+    reading = _read(text, lang)
     if reading is not None:
         new = _shifted(reading.fields, reading.weekday, offset)
         return _write(text, reading, new, lang) if new else None
     return _shift_range(text, lang, offset)
+
+
+def _read(text: str, lang: str) -> DateReading | None:
+    """The date in `text`, words around it allowed; None for Swedish "jul" alone (Christmas)."""
+    reading = read_date(text, weekdays=True, any_words=True)
+    if reading is not None and lang == "sv" and reading.day is None and reading.year is None \
+            and any(p.role == "month" and p.text.lower() == "jul" for p in reading.parts):
+        return None
+    return reading
+
+
+def _is_christmas(pieces: list, i: int, lang: str) -> bool:
+    """Swedish "jul" is Christmas ("i jul", "till jul"), not July, unless a number stands next
+    to it ("6 jul", "jul 2003") or it ends with the abbreviation's period ("jul.")."""
+    if lang != "sv" or pieces[i].text.lower() != "jul":
+        return False
+    near = [pieces[j] for j in (i - 2, i - 1, i + 1, i + 2) if 0 <= j < len(pieces)]
+    return not any(p.kind == DIGITS for p in near) and not (i + 1 < len(pieces) and pieces[i + 1].text.startswith("."))
 
 
 # A range's connector: "13 and 14 January", "1944-1990", "från 3 till 5 maj".
@@ -163,14 +183,14 @@ def _shift_range(text: str, lang: str, offset: int) -> str | None:
     when in another year ("31 December 1998 and 1 January 1999")."""
     for m in _CONNECTOR.finditer(text):
         left, right = text[:m.start()], text[m.end():]
-        second = read_date(right, weekdays=True, any_words=True)
+        second = _read(right, lang)
         if second is None:
             continue
         second_new = _shifted(second.fields, second.weekday, offset)
         if not second_new:
             continue
         # Read whole first: "December 30" is a month and a day, not a bare day after a word.
-        first = read_date(left, weekdays=True, any_words=True)
+        first = _read(left, lang)
         bare = _BARE_DAY.match(left) if first is None else None
         if first is None and not bare:
             continue
@@ -284,7 +304,7 @@ def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[
                 out.append(str(int(word) + year_shift(offset)))
             else:
                 out.append(draw_digits(word))
-        elif piece.kind == LETTERS and word.lower() in MONTHS:
+        elif piece.kind == LETTERS and word.lower() in MONTHS and not _is_christmas(pieces, i, lang):
             month = (MONTHS[word.lower()] - 1 + lone_month_shift(offset)) % 12 + 1
             out.append(_month_name(word, month, lang))
         elif piece.kind == LETTERS and weekday_of(word) is not None:
