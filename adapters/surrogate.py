@@ -19,9 +19,10 @@ from typing import Mapping, Sequence
 
 import faker  # noqa: F401  (imported here so a missing extra is named by the registry, not met in load())
 
+from workbench.errors import InvalidValue
 from workbench.generators.base import Generator, Prediction
 from workbench.surrogates import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateMaker, load_table
-from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS
+from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
 from workbench.surrogates.spans import NOTE_NOTHING
 from workbench.surrogates.table import SHAPE
 from workbench.text.slots import Slot
@@ -31,16 +32,18 @@ from workbench.text.slots import Slot
 class SurrogateConfig:
     table: str = ""  # a TOML table whose entries replace the shipped table's; "" = the shipped table only
     keep_gender: bool = False  # a first name is drawn from the locale's list of the original's gender
-    max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # each document's dates move by one offset in [-N, N] days
+    max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # dates move by one offset in [-N, N] days, N <= a century
 
     def __post_init__(self) -> None:
         if not isinstance(self.keep_gender, bool):
-            raise ValueError(f"keep_gender must be true or false, not {self.keep_gender!r}")
+            raise InvalidValue(f"keep_gender must be true or false, not {self.keep_gender!r}")
         if isinstance(self.max_shift_days, bool) or not isinstance(self.max_shift_days, int) \
-                or self.max_shift_days < 1:
-            raise ValueError(f"max_shift_days must be a whole number of days >= 1, not {self.max_shift_days!r}")
+                or not 1 <= self.max_shift_days <= MAX_SHIFT_DAYS_LIMIT:
+            # Bounded here, not met mid-run: a shift of millions of days overflows Python's dates.
+            raise InvalidValue(f"max_shift_days must be a whole number of days within 1..{MAX_SHIFT_DAYS_LIMIT} "
+                               f"(a century), not {self.max_shift_days!r}")
         if not isinstance(self.table, str):
-            raise ValueError(f"table must be a file path, not {self.table!r}")
+            raise InvalidValue(f"table must be a file path, not {self.table!r}")
 
 
 class Surrogate(Generator):

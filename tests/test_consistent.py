@@ -66,6 +66,13 @@ def test_entities_by_document_and_across_the_corpus():
     assert sorted([("tab-1", 3), ("tab-1", 6), ("en-2", 0), ("en-2", 3)]) in across  # Oslo
     assert sorted([("en-2", 2), ("en-2", 4), ("sv-1", 4)]) in across  # Olle Holm, EN and SV
     assert len(across) == 6 and len(by_doc) == 9
+    # Two entity ids of one document whose mentions read alike (a father and son both "Jan
+    # Berg"): document scope keeps the corpus's ids apart, corpus scope joins the same text.
+    text = "Jan Berg sued. Jan Berg, his son, testified."
+    father_son = Corpus("consistent", "x", (build_document("consistent", "tab-2", text, "en", [
+        RawSpan(0, 8, "PERSON", entity_id="tab-2|E1"), RawSpan(15, 23, "PERSON", entity_id="tab-2|E2")]),))
+    assert sorted(mentions_of(father_son, "document").values()) == [[("tab-2", 0)], [("tab-2", 1)]]
+    assert list(mentions_of(father_son, "corpus").values()) == [[("tab-2", 0), ("tab-2", 1)]]
 
 
 class Recorder(Generator):
@@ -172,13 +179,32 @@ def test_the_leak_guard_refuses_a_reused_pseudonym_that_overlaps_a_later_mention
         assert preds[("tab-1", i)].failed and preds[("tab-1", i)].pseudonym == FAILED
         assert preds[("tab-1", i)].note.startswith("leak guard") and reused_note("tab-1", 0) in preds[("tab-1", i)].note
     assert ("tab-1", 2) not in {(s.doc_id, s.span_index) for call in gen.calls for s in call}
+    # --retry-failed reuses the entity's pseudonym again, and the guard refuses it again.
+    again = Fixed(GenerationOptions(consistent="document", leak_guard=True))
+    _, retried = run(store, corpus, again, retry_failed=True)
+    assert again.calls == [] and all(retried[("tab-1", i)].failed for i in (2, 5))
     # Without the guard the same run reuses "Ms Lund" everywhere.
     _, plain = run(store, corpus, Fixed(GenerationOptions(consistent="document")))
     assert {plain[("tab-1", i)].pseudonym for i in (0, 2, 5)} == {"Ms Lund"}
 
 
+def test_a_reused_pick_keeps_the_pick_upos_of_its_source(store):
+    """upos_accuracy_pick reads a recorded pick UPOS where there is one: a reused pseudonym
+    carries its source's, so it is read as the same word where generated."""
+    corpus = make_corpus()
+    _, preds = run(store, corpus, create_generator("upos", options=GenerationOptions(consistent="corpus",
+                                                                                     upos_filter=True)))
+    reused = [p for p in preds.values() if is_reused(p.note)]
+    assert len(reused) > 5
+    for p in reused:
+        doc_id, i = p.note.removeprefix("reused:").rsplit("#", 1)
+        source = preds[(doc_id, int(i))]
+        assert p.pseudonym == source.pseudonym and p.pick_upos == source.pick_upos is not None
+
+
 def _outputs(store, run_id):
-    return [(p.doc_id, p.span_index, p.pseudonym, p.candidates, p.rank, p.failed, p.note)
+    # pick_upos too: a reuse after a resume takes it from the stored source (ConsistentPlan).
+    return [(p.doc_id, p.span_index, p.pseudonym, p.candidates, p.rank, p.failed, p.pick_upos, p.note)
             for p in store.predictions(run_id)]
 
 

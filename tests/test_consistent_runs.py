@@ -112,6 +112,35 @@ def test_the_cli_option_and_benchmark_files(tmp_path):
         load_benchmark(str(config))
 
 
+def test_benchmark_lines_say_the_stored_runs_consistency(tmp_path, tiny_corpus, monkeypatch):
+    """A generator may change its consistency (INTACT runs `off` as `document`): the line a
+    benchmark prints per run says what the stored run did, not what the file planned."""
+    from click.testing import CliRunner
+
+    import workbench.benchmark_configs as benchmark_configs
+    from tests.metrics.conftest import WordListTagger
+    from workbench.cli import main
+    from workbench.pipeline import result_of
+    from workbench.store import RunStore
+
+    def run_as_document(config, *, store, on_run=None, **_):
+        [planned] = config.runs
+        assert planned.consistent == "off"
+        with RunStore(store) as opened:
+            record = run_generation(opened, tiny_corpus, create_generator("random", options=GenerationOptions(
+                consistent="document")), WordListTagger(), progress=False)
+            result = result_of(opened, record)
+        on_run(planned, result)
+        return [result]
+
+    monkeypatch.setattr(benchmark_configs, "run_benchmark", run_as_document)
+    config = tmp_path / "b.toml"
+    config.write_text('name = "b"\ncorpora = ["pgv-pii-en"]\n[[generators]]\nname = "random"\n', encoding="utf-8")
+    out = CliRunner().invoke(main, ["benchmark", str(config), "--store", str(tmp_path / "s.sqlite"), "--no-report"])
+    assert out.exit_code == 0, out.output
+    assert out.output.rstrip().endswith("complete consistent=document"), out.output
+
+
 def _stored_predictions(store) -> int:
     try:
         with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as con:

@@ -203,6 +203,16 @@ def test_an_unknown_level_is_refused():
         reveal(slot, "everything", "Zorbling Quaxfeld")
 
 
+def test_a_generator_answering_an_unknown_level_is_told_so_before_anything_is_written(store):
+    class Confused(LevelSpy):
+        def sees_for(self, label):  # a level that does not exist, not one left undeclared
+            return "everything"
+
+    with pytest.raises(ValueError, match=r"generator 'level-spy': sees_for\('\w+'\): unknown level 'everything'"):
+        run_generation(store, distinctive_corpus(), Confused(), WordListTagger(), progress=False)
+    assert store.runs() == []
+
+
 def test_a_slot_refuses_an_original_without_its_shape():
     slot = SlotBuilder(distinctive_corpus().documents[0]).slot(0)
     with pytest.raises(ValueError, match="comes with its shape"):
@@ -220,6 +230,10 @@ def test_a_slot_refuses_an_original_without_its_shape():
     ("+46 (0)8 123 45", "+99 (9)9 999 99"),
     ("٣٤٥ ３", "999 9"),  # any script's decimal digits are digits
     ("東京 Ωmega", "aa Aaaaa"),  # caseless letters are letters
+    # Combining marks are part of a letter: NFD "Åsa" (A + ring) and Devanagari vowel signs
+    # (Mc, Mn) would name the letter if kept.
+    ("A\u030asa Ande\u0301n", "Aaaa Aaaaaa"),
+    ("\u0915\u093f\u0924\u093e\u092c \u0915\u0941", "aaaaa aa"),
     ("", ""),
 ])
 def test_shape_keeps_digits_separators_and_length(text, shape):
@@ -245,3 +259,19 @@ def test_reports_and_the_runs_list_show_the_level(store):
     assert set(to_csv_frame(table, spec)["sees"]) == {"", "context;CODE=original", "shape;CODE=original"}
     lines = {line.split()[0]: line for line in run_lines(store)}
     assert lines[runs["shape"]].endswith("sees=shape;CODE=original")
+
+
+def test_exports_keep_the_earlier_columns_in_place_and_add_sees_and_consistent_at_the_end(store, tmp_path):
+    import pandas as pd
+
+    from workbench.exporters import export_run
+    # The columns of `export --format csv` before issue 13, in order: a reader indexing them
+    # by position must find them where they were.
+    before = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
+              "tagger", "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original",
+              "original_upos", "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds",
+              "requests"]
+    run = run_generation(store, distinctive_corpus(), LevelSpy(sees="shape"), WordListTagger(), progress=False)
+    frame = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "run.csv"))
+    assert list(frame.columns) == before + ["sees", "consistent"]
+    assert set(frame["sees"]) == {"shape"} and set(frame["consistent"]) == {"off"}

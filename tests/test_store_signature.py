@@ -68,3 +68,32 @@ def test_the_fields_are_columns_and_nothing_reads_the_string_back(store, tiny_co
     frame = run_frame(store, [run.run_id])
     assert set(frame["tagger"]) == {"fake-tagger"}
     assert frame["original_upos"].notna().any()
+
+
+def _with_identifier_types(corpus, identifier_type: str):
+    from dataclasses import replace
+    from workbench.model import Corpus
+    return Corpus(corpus.name, corpus.source, tuple(
+        replace(d, spans=tuple(replace(s, identifier_type=identifier_type) for s in d.spans))
+        for d in corpus.documents))
+
+
+def test_identifier_types_reach_the_signature_only_where_a_corpus_has_them(store, tiny_corpus):
+    # Slots carry the identifier type (INTACT labels DIRECT spans without a model), but it is
+    # left out of the corpus hash: without it in the signature, corpora differing only in
+    # DIRECT/QUASI shared a run id, and one resumed the other's run.
+    direct, quasi = _with_identifier_types(tiny_corpus, "DIRECT"), _with_identifier_types(tiny_corpus, "QUASI")
+    assert direct.content_hash == quasi.content_hash == tiny_corpus.content_hash
+    runs = {name: generated_run(store, corpus) for name, corpus in
+            (("none", tiny_corpus), ("direct", direct), ("quasi", quasi))}
+    assert len({r.run_id for r in runs.values()}) == 3
+    plain = runs["none"]
+    # A corpus without identifier types: the signature (and run id) of before.
+    assert plain.signature == _previous_make_signature(
+        corpus_name=plain.corpus_name, corpus_hash=plain.corpus_hash, generator=plain.generator, model=plain.model,
+        config=plain.config, options=GenerationOptions(seed=1), tagger=plain.tagger, versions=plain.versions)
+    for name, corpus in (("direct", direct), ("quasi", quasi)):
+        run = store.get_run(runs[name].run_id)
+        assert run.identifier_types == corpus.identifier_types_hash[:16] != ""
+        assert f"|identifier_types={run.identifier_types}|" in run.signature
+        assert run.signature_record.render() == run.signature

@@ -11,9 +11,12 @@ Which mentions are one entity
               workbench.loaders.entity_grouping: same label, same text after collapsing
               white space and ignoring case, within one document.
     corpus    entity ids name entities within a document only (TAB's "E1" is another
-              person in another judgment; inferred ids carry their document's id), so
-              across documents two mentions are one entity when they have the same label
-              and the same normalised text (the grouping rule, corpus-wide). Both links are
+              person in another judgment; inferred ids carry their document's id), so two
+              mentions are also one entity when they have the same label and the same
+              normalised text (the grouping rule, corpus-wide). That link holds within a
+              document too: two entity ids of one document whose mentions read alike (TAB
+              annotators may give a father and son named "Jan Berg" ids of their own) are
+              one entity here, though `document` keeps them apart. Both links are
               followed transitively: a document's entity whose mentions read "Anna Berg"
               and "Ms Berg" is one entity with every "Anna Berg" and "Ms Berg" of the same
               label elsewhere in the corpus.
@@ -31,7 +34,8 @@ FAILED, "leak guard"), so the guard's promise holds without exception.
 Resumption: what the plan needs (which mentions are decided, each entity's pseudonym and
 the mention it came from) is rebuilt from the stored predictions, so a killed run resumed
 gives the output of an uninterrupted one; `--retry-failed` regenerates FAILED mentions of
-entities that have no pseudonym and gives the others their entity's pseudonym.
+entities that have no pseudonym and gives the others their entity's pseudonym, except where
+the leak guard refused it: that mention is refused again and stays FAILED.
 """
 
 from __future__ import annotations
@@ -104,6 +108,9 @@ class Reuse:
     failed: bool
     note: str
     candidates: tuple[str, ...]  # (the entity's pseudonym,)
+    # The pick UPOS stored with the pseudonym's source mention (None when refused here), so
+    # upos_accuracy_pick reads a reused pseudonym as it reads the same word where generated.
+    pick_upos: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,28 +125,27 @@ class ConsistentPlan:
 
     batches() yields Batch after Batch; the engine must settle() every mention of a batch's
     `generate` (with its pick, or None when FAILED) before asking for the next batch.
-    stored: (doc_id, span_index, pseudonym, failed, note) of the predictions already stored.
+    stored: (doc_id, span_index, pseudonym, failed, note, pick_upos) of the predictions already stored.
     """
 
-    def __init__(self, corpus: Corpus, scope: str, mode: str, stored: Sequence[tuple[str, int, str, bool, str]], *,
+    def __init__(self, corpus: Corpus, scope: str, mode: str,
+                 stored: Sequence[tuple[str, int, str, bool, str, str | None]], *,
                  leak_guard: bool, failed_text: str) -> None:
         self.corpus, self.mode, self.leak_guard, self.failed_text = corpus, mode, leak_guard, failed_text
         self.key = entity_keys(corpus, scope)
         index = {d.doc_id: n for n, d in enumerate(corpus.documents)}
         self.done: set[Mention] = {(index[doc_id], i) for doc_id, i, *_ in stored}
-        # The entity's pseudonym and the mention it was generated for: its first stored pick
-        # in corpus order that is not itself a reuse (else its first pick), so a resumed run
-        # names the same source in its notes as an uninterrupted one.
-        first_generated: dict[object, tuple[str, Mention]] = {}
-        first_any: dict[object, tuple[str, Mention]] = {}
-        for doc_id, i, pseudonym, failed, note in sorted(stored, key=lambda p: (index[p[0]], p[1])):
-            if failed:
-                continue
-            m = (index[doc_id], i)
-            first_any.setdefault(self.key[m], (pseudonym, m))
-            if not is_reused(note):
-                first_generated.setdefault(self.key[m], (pseudonym, m))
-        self.pick: dict[object, tuple[str, Mention]] = {**first_any, **first_generated}
+        # The entity's pseudonym, the mention it was generated for and its pick UPOS: its first
+        # stored pick in corpus order that is not itself a reuse, so a resumed run names the
+        # same source in its notes as an uninterrupted one (after --retry-failed a reuse may
+        # precede its source in corpus order). An entity with a stored reuse always has that
+        # generated pick stored: it was stored in an earlier batch than the reuse, it did not
+        # fail, and only FAILED rows are ever deleted from a run.
+        self.pick: dict[object, tuple[str, Mention, str | None]] = {}
+        for doc_id, i, pseudonym, failed, note, pick_upos in sorted(stored, key=lambda p: (index[p[0]], p[1])):
+            if not failed and not is_reused(note):
+                m = (index[doc_id], i)
+                self.pick.setdefault(self.key[m], (pseudonym, m, pick_upos))
         self._links()
 
     def _links(self) -> None:
@@ -173,22 +179,22 @@ class ConsistentPlan:
             if self.waiting[nxt] == 0:
                 heapq.heappush(self.ready, (self._priority(nxt), nxt))
 
-    def settle(self, m: Mention, pick: str | None) -> None:
-        """A generated mention is decided: its pick, or None when it FAILED."""
+    def settle(self, m: Mention, pick: str | None, pick_upos: str | None = None) -> None:
+        """A generated mention is decided: its pick (and its stored pick UPOS), or None when it FAILED."""
         key = self.key[m]
         if pick is not None and key not in self.pick:
-            self.pick[key] = (pick, m)
+            self.pick[key] = (pick, m, pick_upos)
         self._decided(m)
 
     def _reuse(self, m: Mention) -> Reuse:
-        pseudonym, (n, i) = self.pick[self.key[m]]
+        pseudonym, (n, i), pick_upos = self.pick[self.key[m]]
         source = self.corpus.documents[n]
         note = reused_note(source.doc_id, i)
         original = self.corpus.documents[m[0]].spans[m[1]].text
         if self.leak_guard and leaks(pseudonym, original):
             return Reuse(m, self.failed_text, True, f"leak guard: the entity's pseudonym ({note}) overlaps this "
                          "mention's original", (pseudonym,))
-        return Reuse(m, pseudonym, False, note, (pseudonym,))
+        return Reuse(m, pseudonym, False, note, (pseudonym,), pick_upos)
 
     def batches(self, batch_size: int) -> Iterator[Batch]:
         while self.ready:

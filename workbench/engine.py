@@ -28,12 +28,12 @@ from typing import Callable, Iterator, Sequence
 
 from workbench.consistency import Batch, ConsistentPlan
 from workbench.errors import InvalidValue, WorkbenchError
-from workbench.generators.base import FAILED, Generator
+from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
 from workbench.selection import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
-from workbench.text.slots import SEES_LEVELS, DocumentPicks, SlotBuilder, reveal
+from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
 from workbench.upos.base import Tagger
 
 
@@ -78,11 +78,12 @@ def check_corpus(corpus: Corpus) -> None:
 def check_sees(corpus: Corpus, generator: Generator) -> str:
     """The generator's sees_summary(), once its level for every label of the corpus is known
     to be the one the summary declares: the signature must say what the engine revealed."""
-    summary = generator.sees_summary()
+    summary = generator.sees_summary()  # refuses an unknown declared level
     declared = generator.sees_by_label()
     for label in sorted({s.label for d in corpus.documents for s in d.spans if s.mask}):
-        level = generator.sees_for(label)
-        if level not in SEES_LEVELS or level != declared.get(label, generator.sees):
+        # An overridden sees_for may still answer a level that does not exist: say that, not "declare it".
+        level = check_sees_level(generator.sees_for(label), f"generator {generator.name!r}: sees_for({label!r})")
+        if level != declared.get(label, generator.sees):
             raise RuntimeError(f"generator {generator.name!r} asks for {level!r} for label {label!r}, but its "
                                f"sees_summary() says {summary!r}: declare per-label levels in sees_by_label()")
     return summary
@@ -95,7 +96,8 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     model = generator.model_id()
     signature = make_signature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=generator.name,
                                model=model, config=config, options=generator.options, tagger=tagger.name,
-                               versions=versions, sees=check_sees(corpus, generator))
+                               versions=versions, sees=check_sees(corpus, generator),
+                               identifier_types_hash=corpus.identifier_types_hash)
     # Given the RunSignature, the record takes the signature's own fields (tagger, window …) from it.
     return RunRecord(run_id=signature.run_id, signature=signature, corpus_hash=corpus.content_hash,
                      corpus_name=corpus.name, generator=generator.name, model=model, mode=generator.options.mode,
@@ -150,7 +152,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
         plan = _PlainPlan(corpus, done, options.mode)
     else:  # rebuilt from what is stored, so a resumed run continues as an uninterrupted one
         plan = ConsistentPlan(corpus, options.consistent, options.mode,
-                              [(p.doc_id, p.span_index, p.pseudonym, p.failed, p.note) for p in stored],
+                              [(p.doc_id, p.span_index, p.pseudonym, p.failed, p.note, p.pick_upos) for p in stored],
                               leak_guard=options.leak_guard, failed_text=FAILED)
 
     bar = _progress(progress, corpus.n_slots, len(done), f"{generator.name} {options.mode} {corpus.name}")
@@ -160,7 +162,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
         for r in batch.reuse:  # later mentions of entities: their entity's pseudonym, no generator call
             doc_id = corpus.documents[r.mention[0]].doc_id
             rows.append(StoredPrediction(doc_id, r.mention[1], r.pseudonym, r.candidates, None if r.failed else 0,
-                                         None, r.failed, r.note, 0.0, 0))
+                                         r.pick_upos, r.failed, r.note, 0.0, 0))
             if not r.failed:
                 picks[(doc_id, r.mention[1])] = r.pseudonym  # before the slots below: repL context
         if batch.generate:
@@ -169,7 +171,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
             for w, row in zip(work, generated):
                 if not row.failed:
                     picks[(row.doc_id, row.span_index)] = row.pseudonym
-                plan.settle((w.doc, w.span), None if row.failed else row.pseudonym)
+                plan.settle((w.doc, w.span), None if row.failed else row.pseudonym, row.pick_upos)
             rows += generated
         store.add_predictions(run_id, rows)
         n_done += len(rows)
@@ -217,7 +219,7 @@ class _PlainPlan:
         for work in _schedule(self.corpus, self.done, self.mode, batch_size):
             yield Batch([(w.doc, w.span) for w in work], [])
 
-    def settle(self, mention, pick) -> None:
+    def settle(self, mention, pick, pick_upos=None) -> None:
         pass
 
 

@@ -32,6 +32,7 @@ class Span:
     # none (PGV-PII, the TAB text/span pair). INTACT (004 §3.1) labels DIRECT spans without
     # asking a model. Left out of Corpus.content_hash, so the hashes and run ids of corpora
     # loaded before it existed stay the same; nor is it kept in the run store's corpus copy.
+    # Slots carry it, so a generated run's signature names it: Corpus.identifier_types_hash.
     identifier_type: str = ""
 
     def __post_init__(self) -> None:
@@ -77,6 +78,8 @@ class Corpus:
     documents: tuple[Document, ...]
     # sha256 over ids, languages, texts and spans: the corpus part of a run signature.
     content_hash: str = field(init=False, repr=False, compare=False)
+    # sha256 over the spans' identifier types, "" when no span has one (see Span.identifier_type).
+    identifier_types_hash: str = field(init=False, repr=False, compare=False)
     _by_id: dict = field(init=False, repr=False, compare=False)  # doc_id -> Document, for document()
 
     def __post_init__(self) -> None:
@@ -90,6 +93,12 @@ class Corpus:
                                  [[s.start, s.end, s.label, s.entity_id, s.mask] for s in d.spans]],
                                 ensure_ascii=False).encode())
         object.__setattr__(self, "content_hash", h.hexdigest())
+        # Apart from content_hash, and "" without identifier types, so that every corpus
+        # without them (all shipped ones, every format but the TAB release) keeps its run ids.
+        types = [[d.doc_id, [s.identifier_type for s in d.spans]] for d in self.documents]
+        has_types = any(s.identifier_type for d in self.documents for s in d.spans)
+        object.__setattr__(self, "identifier_types_hash", hashlib.sha256(
+            json.dumps(types, ensure_ascii=False).encode()).hexdigest() if has_types else "")
         object.__setattr__(self, "_by_id", {d.doc_id: d for d in self.documents})
 
     def document(self, doc_id: str) -> Document:

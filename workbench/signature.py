@@ -76,6 +76,11 @@ class RunSignature:
     # hashes it, of every earlier run (all of paper 003's generators) stays as it was.
     sees: str = SEES_DEFAULT
     consistent: str = CONSISTENT_DEFAULT
+    # Generated runs over a corpus with identifier types (TAB's DIRECT/QUASI, left out of the
+    # corpus hash): their digest (Corpus.identifier_types_hash, first 16 hex digits), because
+    # every slot carries its span's type to the generator (INTACT labels DIRECT spans). "" and
+    # not rendered for a corpus without them, so those run ids stay as they were.
+    identifier_types: str = ""
 
     __hash__ = None  # holds dicts
 
@@ -97,6 +102,8 @@ class RunSignature:
                 parts.append(f"consistent={self.consistent}")
             if self.sees != SEES_DEFAULT:
                 parts.append(f"sees={self.sees}")
+            if self.identifier_types:
+                parts.append(f"identifier_types={self.identifier_types}")
             parts.append(f"tagger={self.tagger}")
             if self.config:
                 parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":"), default=str))
@@ -111,13 +118,15 @@ class RunSignature:
 
 
 def make_signature(*, corpus_name: str, corpus_hash: str, generator: str, model: str, config: dict,
-                   options, tagger: str, versions: dict[str, str], sees: str = SEES_DEFAULT) -> RunSignature:
-    """The signature of a generated run (options: GenerationOptions; sees: Generator.sees_summary())."""
+                   options, tagger: str, versions: dict[str, str], sees: str = SEES_DEFAULT,
+                   identifier_types_hash: str = "") -> RunSignature:
+    """The signature of a generated run (options: GenerationOptions; sees: Generator.sees_summary();
+    identifier_types_hash: Corpus.identifier_types_hash)."""
     return RunSignature(corpus_name=corpus_name, corpus_hash=corpus_hash, generator=generator, model=model,
                         mode=options.mode, upos_filter=bool(options.upos_filter), tagger=tagger,
                         versions=dict(versions), config=dict(config or {}), window=options.window,
                         seed=options.seed, top_k=options.top_k, leak_guard=bool(options.leak_guard), sees=sees,
-                        consistent=options.consistent)
+                        consistent=options.consistent, identifier_types=identifier_types_hash[:16])
 
 
 def run_id_of(signature: "str | RunSignature") -> str:

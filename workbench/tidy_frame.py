@@ -6,14 +6,16 @@ build it once and pass it on.
 Columns
     run_id, signature, generator, model, mode, upos_filter, corpus, corpus_hash, source
     tagger              the tagger the run recorded (its original UPOS were tagged with it)
-    sees, consistent    what the generator saw of the originals (Generator.sees_summary; "-" for
-                        runs not generated) and the entity consistency option (off | document | corpus)
     lang, doc_id, span_index, start, end, label, entity_id
     original            the span's text
     original_upos       UPOS of its right-most token in the original document (tagger of the run)
     pseudonym           what replaced it ("[FAILED]" when failed)
     rank, pick_upos     position of the pick among the candidates; its UPOS if the filter tagged it
     n_candidates, failed, note, seconds, requests
+    sees, consistent    what the generator saw of the originals (Generator.sees_summary; "-" for
+                        runs not generated) and the entity consistency option (off | document | corpus)
+Columns added later go at the end, so those that `export --format csv/parquet` readers
+already use keep their places.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from workbench.signature import GENERATED
 from workbench.store import RunStore
 
 COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
-           "tagger", "sees", "consistent",
+           "tagger",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
-           "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests"]
+           "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests",
+           "sees", "consistent"]
 
 
 def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -49,11 +52,11 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                 if p is None:
                     continue  # not replaced (mask=False) or the run is incomplete
                 rows.append((run.run_id, run.signature, run.generator, run.model, run.mode, run.upos_filter,
-                             run.corpus_name, run.corpus_hash, run.source, tagger, sees, consistent, doc.lang,
+                             run.corpus_name, run.corpus_hash, run.source, tagger, doc.lang,
                              doc.doc_id, i, span.start, span.end, span.label, span.entity_id, span.text,
                              upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
-                             p.requests))
+                             p.requests, sees, consistent))
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
     if not frames:
         return pd.DataFrame(columns=COLUMNS)

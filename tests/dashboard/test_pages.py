@@ -163,3 +163,17 @@ def test_agreement_page_shows_the_library_numbers(annotated_store):
     assert table6.sum(axis=0).round(6).eq(1).all()
     assert len(at.get("image")) == 1  # Figure 2
     assert {b.label.split(" (")[0] for b in at.get("download_button")} >= {"Table 6", "Figure 2", "Annotations"}
+
+
+def test_run_labels_tell_runs_apart_that_differ_only_in_consistency_or_sees(runs):
+    from dataclasses import replace
+
+    from workbench.dashboard.data import run_label
+    plain = next(r for r in runs if r.source == "generated" and r.consistency == "off")
+    # A run of paper 003's kind reads as before.
+    assert "consistent=" not in run_label(plain) and "sees=" not in run_label(plain)
+    variants = [replace(plain, consistent="document"), replace(plain, consistent="corpus"),
+                replace(plain, sees="shape;DATETIME=original")]
+    labels = [run_label(r) for r in [plain, *variants]]
+    assert len(set(labels)) == 4
+    assert labels[1].endswith(" consistent=document") and labels[3].endswith(" sees=shape;DATETIME=original")

@@ -161,3 +161,16 @@ def test_the_cli_refuses_a_bad_table_with_its_name_and_writes_nothing(tmp_path):
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 2 and "broken-table.toml" in done.stderr and "Traceback" not in done.stderr
     assert not cli_store.exists()
+
+
+@pytest.mark.parametrize("days", ["10000000", "36526", "0"])
+def test_the_cli_refuses_a_date_shift_out_of_range_and_writes_nothing(tmp_path, days):
+    # 10**7 days overflowed Python's dates mid-run; the bound stops it before anything is stored.
+    path = write_doccano(bilingual_corpus(), tmp_path / "tiny.jsonl")
+    cli_store = tmp_path / "cli.sqlite"
+    cmd = [sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "surrogate", "-o",
+           f"max_shift_days={days}", "--tagger", "spacy", "--store", str(cli_store), "--no-progress"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "max_shift_days" in done.stderr and "1..36525" in done.stderr
+    assert not cli_store.exists()

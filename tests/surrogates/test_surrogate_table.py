@@ -49,6 +49,21 @@ def test_a_table_whose_fallback_is_shape_sees_shapes_for_every_label_it_does_not
     assert gen.maker.from_original("summer", "DATETIME", "en", "doc").text.isalpha()
 
 
+def test_the_levels_hold_for_a_label_in_any_case_as_the_table_rules_do(tmp_path):
+    # The table matches labels without case and Generator.sees_for looks levels up without
+    # case: sees_by_label() must name each label once, at the level of its rule.
+    mine = tmp_path / "respelt.toml"
+    mine.write_text('[labels.code]\nkind = "words"\ndictionaries = ["city"]\n\n'
+                    '[labels.Geographic]\nkind = "shape"\n', encoding="utf-8")
+    gen = create_generator("surrogate", {"table": str(mine)})
+    gen.load()
+    levels = gen.sees_by_label()
+    folded = {label.casefold(): level for label, level in levels.items()}
+    assert len(folded) == len(levels) == 1 and gen.sees_summary() == "original;Geographic=shape"
+    for label in ("CODE", "code", "Code", "geographic", "GEOGRAPHIC", "PERSON", "person", "DATETIME", "other"):
+        assert folded.get(label.casefold(), gen.sees) == gen.maker.level(label), label
+
+
 BAD_TABLES = [
     ("[labels.PERSON\nkind = 'words'", "not valid TOML"),
     ("[colours]\nred = 1", "unknown section 'colours'"),

@@ -56,7 +56,6 @@ def test_no_surrogate_equals_its_original_and_no_drawn_word_its_word():
 
 
 @pytest.mark.parametrize("text,label,lang,pattern", [
-    ("ANNA BERG", "PERSON", "en", r"[A-Z]+ [A-Z]+"),  # capitals stay capitals
     ("berg", "PERSON", "en", r"[a-z]+"),  # small letters stay small
     ("Mr J. Wołąsiewicz", "PERSON", "en", r"Mr [A-Z]\. [A-Z][a-z]+"),  # a title kept, an initial a letter
     ("Dr. Price", "PERSON", "en", r"Dr\. [A-Z][a-z]+"),
@@ -73,6 +72,31 @@ def test_words_keep_their_shape(text, label, lang, pattern):
     made = maker().from_original(text, label, lang, "doc")
     assert re.fullmatch(pattern, made.text), made.text
     assert made.text != text
+
+
+@pytest.mark.parametrize("text,label,lang", [
+    ("ANNA BERG", "PERSON", "en"),  # names in capitals are words, not initialisms
+    ("KARIN STRÖM", "personal_name", "sv"),
+    ("KIM", "PERSON", "en"),
+    ("USA", "geographic", "sv"),  # sv_SE's countries hold it
+])
+def test_a_dictionary_word_in_capitals_draws_a_dictionary_word_in_capitals(text, label, lang):
+    m = maker()
+    rule = m.table.rule(label)
+    made = m.from_original(text, label, lang, "doc")
+    for old, new in zip(text.split(), made.text.split(), strict=True):
+        assert new.isupper() and new != old, made.text
+        assert any(m.dictionaries.holds(lang, d, new) for d in rule.dictionaries), made.text
+    # The same words as in title case: one mapping, the case applied afterwards.
+    assert made.text == m.from_original(text.title(), label, lang, "doc").text.upper()
+
+
+def test_capitals_no_dictionary_of_the_label_holds_are_an_initialism():
+    m = maker()
+    for text, label in (("SOTP", "MISC"), ("HADEP", "ORG"), ("DPP", "ORG")):
+        made = m.from_original(text, label, "en", "doc").text
+        assert re.fullmatch(r"[A-Z]+", made) and len(made) == len(text) and made != text
+        assert made == m.mapping.letters("doc", label, text)  # random capitals, not a dictionary word
 
 
 def test_a_span_of_kept_words_only_has_them_drawn_and_says_so():

@@ -43,7 +43,9 @@ def register(main: click.Group) -> None:
         config = with_settings(load_benchmark(name), list(overrides))
 
         def echo(planned, result) -> None:
-            consistent = f" consistent={planned.consistent}" if planned.consistent != "off" else ""
+            # The stored run's, not the plan's: a generator may change it (INTACT runs as document).
+            consistency = result.run.consistency
+            consistent = f" consistent={consistency}" if consistency != "off" else ""
             click.echo(f"{result.run_id}  {result.run.corpus_name:<11} {planned.generator:<9} {planned.mode:<5} "
                        f"upos={'on ' if planned.upos_filter else 'off'} {result.run.status}{consistent}")
 

@@ -108,8 +108,14 @@ def frame(path: str, run_ids: tuple[str, ...], version: tuple) -> pd.DataFrame:
 
 
 def run_label(r: RunRecord) -> str:
-    """Plain text (selectbox options, table headers); st.markdown and labels need escaped_label."""
-    return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' +UPOS' if r.upos_filter else ''}"
+    """Plain text (selectbox options, table headers); st.markdown and labels need escaped_label.
+
+    The consistency option and what the generator saw only where they differ from the
+    defaults (off, context), as the signature and `workbench runs` show them: runs that
+    differ only there must not read the same in a select box."""
+    extra = "".join(f" {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
+                                                       ("sees", r.sees_level, "context")) if v != default)
+    return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' +UPOS' if r.upos_filter else ''}{extra}"
 
 
 def selected_runs() -> list[str]:

@@ -9,8 +9,9 @@ A generator returns ranked candidates; the run engine (workbench.selection) pick
 with the UPOS filter and leak guard, so every generator honours them the same way.
 
 What a generator may see of the span it fills (SEES_LEVELS, least to most):
-    context   the window with gaps, the label, the original's UPOS and length: nothing of
-              the original text. The default, and every generator of papers 003 and 000.
+    context   the window with gaps, the label, the identifier type where the corpus has one
+              (TAB's DIRECT/QUASI), the original's UPOS and length: nothing of the original
+              text. The default, and every generator of papers 003 and 000.
     shape     also Slot.shape: the original's character classes (workbench.text.shape)
     original  also Slot.original: the original text (a date shift needs the date's value)
 A generator declares the least it needs: the class attribute `sees`, and, where some

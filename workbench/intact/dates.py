@@ -8,7 +8,8 @@ one the matching function compares by value. The chain starts one level above th
 precision (004: "the starting level of abstraction ... reflects the specificity of the
 original date"):
 
-    3 August 2003   → August 2003, 2003, the 2000s      (sv: augusti 2003, 2003, 2000-talet)
+    3 August 2003   → August 2003, 2003, the 2000s      (sv: augusti 2003, 2003, 2000-talets första decennium)
+    12 March 1999   → March 1999, 1999, the 1990s       (sv: mars 1999, 1999, 1990-talet)
     August 2003     → 2003, the 2000s
     2003            → the 2000s
     3 August        → August
@@ -27,13 +28,21 @@ MONTHS = {
            "november", "december"),
 }
 # Words that may stand around a date inside a span ("on the 3rd of August 2003", "den 3:e augusti
-# år 2003"); any other word makes the text something other than a calendar date.
-DATE_FUNCTION_WORDS = frozenset({"on", "the", "of", "in", "at", "den", "i", "på", "år", "året", "of", ","})
+# år 2003"); any other word makes the text something other than a calendar date. Punctuation
+# needs no entry: the date reader's tokens are numbers and words only ("August 3rd, 2003").
+DATE_FUNCTION_WORDS = frozenset({"on", "the", "of", "in", "at", "den", "i", "på", "år", "året"})
 
 
 def decade(year: int, lang: str) -> str:
+    """The decade of `year` in words. Swedish "1900-talet" and "2000-talet" name centuries (the
+    shipped Swedish examples use "1900-talet" for the 20th century), so the first decade of a
+    century is "2000-talets första decennium", the written standard; the colloquial
+    "nollnolltalet" ("00-talet") has no counterpart for 1900-1909 and says no century. English
+    "the 2000s" is the usual name of the decade, as "the 1990s" is."""
     start = year - year % 10
-    return f"{start}-talet" if lang == "sv" else f"the {start}s"
+    if lang != "sv":
+        return f"the {start}s"
+    return f"{start}-talets första decennium" if start % 100 == 0 else f"{start}-talet"
 
 
 def date_generalisations(text: str, lang: str) -> tuple[str, ...]:

@@ -86,7 +86,10 @@ def candidate_prompt(sentence: str, span: str, label: str, lang: str, *, n: int,
     """The prompt for `span` (the original text) in `sentence` (which holds it as [[span]])."""
     example = example_for(label, lang)
     keys = names(n)
-    shown = (example.replacements * n)[:n]  # 004 asks for five; another n repeats or cuts the list
+    # 004 asks for five. Another n cuts the list, or pads it with its most generic replacement:
+    # repeating the list from the start would put the most specific after the most generic,
+    # against the order the prompt asks for (cleaning drops the repeats from an answer).
+    shown = example.replacements[:n] + example.replacements[-1:] * (n - len(example.replacements))
     answer = json.dumps(dict(zip(keys, shown)), ensure_ascii=False)
     system = SYSTEM.format(n=n, language=LANGUAGE_NAMES.get(lang, lang), example_sentence=example.sentence,
                            example_span=example.span, example_answer=answer)

@@ -61,12 +61,15 @@ class RunRecord:
     # entity consistency option; None in runs stored before them, which all had the defaults.
     sees: str | None = None
     consistent: str | None = None
+    # Generated runs over a corpus with identifier types (migration 5): their digest; None
+    # (read as "") for every other run.
+    identifier_types: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.signature, RunSignature):
             sig = self.signature
             for name in ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing", "sees",
-                         "consistent"):
+                         "consistent", "identifier_types"):
                 if getattr(self, name) is None:
                     object.__setattr__(self, name, getattr(sig, name))
             object.__setattr__(self, "signature", sig.render())
@@ -78,7 +81,7 @@ class RunRecord:
                             versions=dict(self.versions), config=dict(self.config), window=self.window,
                             seed=self.seed, top_k=self.top_k, leak_guard=self.leak_guard, source=self.source,
                             file_sha256=self.file_sha256, missing=self.missing, sees=self.sees_level,
-                            consistent=self.consistency)
+                            consistent=self.consistency, identifier_types=self.identifier_types or "")
 
     @property
     def sees_level(self) -> str:

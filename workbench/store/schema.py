@@ -156,7 +156,14 @@ ALTER TABLE runs ADD COLUMN sees TEXT;
 ALTER TABLE runs ADD COLUMN consistent TEXT;
 """
 
+# Migration 5 (issue 13): the digest of a corpus's identifier types (TAB's DIRECT/QUASI), a
+# signature column of generated runs over such a corpus. Earlier runs keep NULL, read as "":
+# not rendered, so their signatures and run ids stay as they were.
+SCHEMA_5 = """
+ALTER TABLE runs ADD COLUMN identifier_types TEXT;
+"""
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
-                                                                _script(SCHEMA_4))
+                                                                _script(SCHEMA_4), _script(SCHEMA_5))
 VERSION = len(MIGRATIONS)

@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS, document_offset, redraw_date_pieces, shift_date
+from workbench.surrogates.dates import (DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset,
+                                        redraw_date_pieces, shift_date)
 from workbench.surrogates.dictionaries import Dictionaries
 from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
 from workbench.surrogates.mapping import WordMapping
@@ -51,8 +52,9 @@ class SpanSurrogate:
 
 
 def _initialism_stem(word: str) -> str | None:
-    """The letters to draw at random for an initial or initialism: "J", "DPP", "NIC" of "NICs";
-    None for a word (capitals beyond five letters are a word written in capitals)."""
+    """The letters to draw at random if `word` is an initial or initialism: "J", "DPP", "NIC" of
+    "NICs"; None for a word (capitals beyond five letters are a word written in capitals). Only
+    the shape: SurrogateMaker._initialism also asks the dictionaries."""
     if len(word) == 1:
         return word
     stem = word[:-1] if word.endswith("s") and len(word) > 2 else word
@@ -68,8 +70,7 @@ class SurrogateMaker:
 
     def __init__(self, table: SurrogateTable, seed: int, *, keep_gender: bool = False,
                  max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS, dictionaries: Dictionaries | None = None) -> None:
-        if max_shift_days < 1:
-            raise ValueError(f"the largest date shift must be at least 1 day, not {max_shift_days}")
+        check_max_shift_days(max_shift_days)
         self.table = table
         self.seed = seed
         self.max_shift_days = max_shift_days
@@ -134,11 +135,23 @@ class SurrogateMaker:
                 out.append(self.mapping.digits(doc_id, label, word))
             elif piece.kind != LETTERS or is_genitive_ending(pieces, i) or (keep and self.table.keeps(lang, word)):
                 out.append(word)
-            elif (stem := _initialism_stem(word)) is not None:
+            elif (stem := self._initialism(word, lang, rule)) is not None:
                 out.append(self.mapping.letters(doc_id, label, stem) + word[len(stem):])
             else:
                 out.append(self.mapping.word(doc_id, lang, label, rule, word))
         return "".join(out)
+
+    def _initialism(self, word: str, lang: str, rule: LabelRule) -> str | None:
+        """The stem of an initial or initialism, or None for a word. Capitals of two to five
+        letters are an initialism ("DPP", "SOTP", "HADEP": TAB's short capitals are acronyms)
+        unless one of the rule's dictionaries holds them: then they are a word written in
+        capitals ("ANNA BERG", "PLC") and draw a dictionary word in capitals."""
+        stem = _initialism_stem(word)
+        if stem is None or len(word) == 1:
+            return stem
+        if any(self.dictionaries.holds(lang, d, w) for d in rule.dictionaries for w in {word, stem}):
+            return None
+        return stem
 
     def _number(self, text: str, label: str, lang: str, doc_id: str) -> str:
         out = []

@@ -49,6 +49,10 @@ _NUMERIC = re.compile(r"^(\d{1,4})([-/.])(\d{1,2})([-/.])(\d{1,4})$")
 # A numeric date; a number with an optional ordinal ending; a word (its trailing period
 # kept: "Aug."). The ordinal endings are matched in any case, so "3RD" reads as in "3rd".
 _TOKEN = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d+(?i::[ae]|st|nd|rd|th)?\.?|[^\W\d_]+\.?")
+# A decade, not a year: a year ending in 0 (or its last two digits) with a plural "s" glued to
+# it ("1990s", "1990's", "'90s") or the Swedish "-tal" ("1990-talet", "90-talen"), and the first
+# of two Swedish decades that share their ending ("1980- och 1990-talen"). Group 1: the digits.
+DECADE = re.compile(r"(?<!\d)(\d{3}0|\d0)(?=['’]?[sS](?![^\W\d_])|-tal|-\s+(?:och|eller|till)\s+\d+-tal)")
 
 
 def cardinal(lemma: str) -> str:
@@ -103,7 +107,12 @@ def read_date(text: str, allowed_words: frozenset[str] = frozenset(), *, weekday
 
     With weekdays=False a weekday name counts as any other word (the matching function's reading).
     With any_words=True every other word may stand around the date ("the end of September
-    1994"); a number that is no date field still makes the text something else ("30 years")."""
+    1994"); a number that is no date field still makes the text something else ("30 years"),
+    and so does a decade ("the 1990s", "1990-talet": the "s" or "-talet" is no word around a
+    year). The matching function reads with any_words=False, where "s" and "talet" are words
+    like any other."""
+    if any_words and DECADE.search(text):
+        return None
     day = month = year = weekday = None
     parts: list[DatePart] = []
     for m in _TOKEN.finditer(text):

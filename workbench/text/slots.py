@@ -5,13 +5,15 @@ every span to replace is a Gap. In maskL all gaps are masked; in repL the gaps l
 of the target carry this run's earlier picks (003 Appendix B).
 
 What a generator sees of the span it fills is declared per generator (and per label):
-    context   the window with gaps, the label, the original's UPOS and its length in
-              characters: nothing of the original text (every generator of 003 and 000)
+    context   the window with gaps, the label, the identifier type where the corpus has one
+              (TAB's DIRECT/QUASI), the original's UPOS and its length in characters:
+              nothing of the original text (every generator of 003 and 000)
     shape     also `Slot.shape`, the original's character classes (workbench.text.shape)
     original  also `Slot.original`, the original text itself
 SlotBuilder never puts either in a slot; the run engine alone adds them, with reveal(),
 at the level the generator declares (Generator.sees_for). Nothing else of an original
-reaches a generator: not in a Gap, not in the pieces, and never another span's.
+reaches a generator: not in a Gap, not in the pieces, and never that of another span to
+replace. (A span not to replace, mask=False, is kept as its original text in every window.)
 """
 
 from __future__ import annotations
