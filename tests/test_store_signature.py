@@ -97,3 +97,25 @@ def test_identifier_types_reach_the_signature_only_where_a_corpus_has_them(store
         assert run.identifier_types == corpus.identifier_types_hash[:16] != ""
         assert f"|identifier_types={run.identifier_types}|" in run.signature
         assert run.signature_record.render() == run.signature
+
+
+def test_a_config_field_marked_out_of_the_signature_leaves_the_run_id_alone():
+    from dataclasses import dataclass, field
+
+    from workbench.generators.base import Generator
+
+    @dataclass(frozen=True)
+    class Config:
+        temperature: float = 0.5
+        parallel: int = field(default=1, metadata={"signature": False})
+
+    class Gen(Generator):
+        name = "gen"
+
+        def generate(self, slots):
+            return []
+
+    Gen.Config = Config
+    one, four, warm = Gen(Config()), Gen(Config(parallel=4)), Gen(Config(temperature=0.9))
+    assert one.signature_config() == four.signature_config() == {"temperature": 0.5}
+    assert warm.signature_config() == {"temperature": 0.9}

@@ -20,7 +20,6 @@ options, a tagger by name); run_generation takes the objects ready-made.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from dataclasses import dataclass
@@ -91,7 +90,7 @@ def check_sees(corpus: Corpus, generator: Generator) -> str:
 
 def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     """The run record for this corpus × generator × options; not yet stored."""
-    config = dataclasses.asdict(generator.config)
+    config = generator.signature_config()
     versions = library_versions()
     model = generator.model_id()
     signature = make_signature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=generator.name,

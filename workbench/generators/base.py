@@ -21,6 +21,8 @@ slot exactly `sees_for(slot.label)`, and records `sees_summary()` in the run sig
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar, Mapping, Sequence
@@ -133,6 +135,14 @@ class Generator(ABC):
         """What the run signature records as the model ('-' for none)."""
         return "-"
 
+    def signature_config(self) -> dict:
+        """The config as the run signature records it: every field but those declared with
+        `field(metadata={"signature": False})`, settings that cannot change what is generated
+        (how many requests are in flight), so changing them resumes the same run. A generator
+        whose config holds "auto" settings overrides this to record what they resolved to."""
+        return {f.name: _plain(getattr(self.config, f.name)) for f in dataclasses.fields(self.config)
+                if f.metadata.get("signature", True)}
+
     def sees_by_label(self) -> Mapping[str, str]:
         """Labels whose level differs from `sees`, e.g. {"DATETIME": "original"} for a date shift
         over shapes. From the class and the config only (never the corpus): the signature
@@ -151,3 +161,10 @@ class Generator(ABC):
         overrides = sorted((str(label), check_sees_level(level, f"generator {self.name!r}: sees_by_label()[{label!r}]"))
                            for label, level in self.sees_by_label().items())
         return ";".join([default] + [f"{label}={level}" for label, level in overrides if level != default])
+
+
+def _plain(value: object) -> object:
+    """A field's value as dataclasses.asdict gives it (nested dataclasses as dicts, copies)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return copy.deepcopy(value)
