@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from workbench.devices import check_device, check_dtype, placement, with_placement
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Gap, Slot
 
@@ -22,11 +23,17 @@ class MlmConfig:
     model_en: str = "FacebookAI/roberta-large"
     model_sv: str = "AI-Sweden-Models/roberta-large-1160k"
     max_tokens: int = 0  # window crop in tokens around the target; 0: the model's own limit
-    device: str = "cpu"  # torch device, e.g. cuda
+    # Where and in which number format the model runs (workbench.devices): auto = CUDA, then
+    # MPS, then the CPU; bfloat16 where the hardware computes it, else float32. The run
+    # signature records what they resolved to.
+    device: str = "auto"
+    dtype: str = "auto"
 
     def __post_init__(self) -> None:
         if self.max_tokens < 0:
             raise ValueError("max_tokens must be >= 0 (0: the model's own limit)")
+        check_device(self.device)
+        check_dtype(self.dtype)
 
     def model_for(self, lang: str) -> str:
         if self.model:
@@ -61,12 +68,6 @@ class MlmGenerator(Generator):
             self._by_lang: dict[str, object] = {}
 
     def load_for(self, langs: Sequence[str]) -> None:
-        """Every language's model now, before the engine writes a run (a wrong path fails here)."""
-        self.load()
-        for lang in langs:
-            self.lm(lang)
-
-    def load_for(self, langs: Sequence[str]) -> None:
         """Every language's model now, before a run writes anything: a model that cannot
         load (a missing offline model, a hub id not here) stops the run at its start."""
         self.load()
@@ -84,10 +85,22 @@ class MlmGenerator(Generator):
             from workbench.mlm.loading import load_masked_lm, resolve
             ref = resolve(self.config.model_for(lang), lang)
             if ref not in self._models:
+                device, dtype = self.placement()
                 self._models[ref] = load_masked_lm(ref, lang=lang, max_tokens=self.config.max_tokens or None,
-                                                   device=self.config.device)
+                                                   device=device, dtype=dtype)
             self._by_lang[lang] = self._models[ref]
         return self._by_lang[lang]
+
+    def placement(self) -> tuple[str, str]:
+        """(device, dtype) the models run in: the config's settings resolved ("auto" → what this
+        machine has)."""
+        if not hasattr(self, "_placement"):
+            self._placement = placement(self.config.device, self.config.dtype)
+        return self._placement
+
+    def signature_config(self) -> dict:
+        # The resolved device and dtype: bfloat16 can change picks, so it is another run.
+        return with_placement(super().signature_config(), *self.placement())
 
     def model_id(self) -> str:
         """The signature's model: the offline models are named by their cache key (recipe + data)."""

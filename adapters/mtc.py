@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from workbench.devices import check_device, check_dtype, placement, with_placement
 from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
@@ -32,7 +33,14 @@ class MtcConfig:
     # test MLM was trained on windows of <= 128 tokens.
     max_tokens: int = 0
     batch_size: int = 32  # windows per forward pass; results do not depend on it
-    device: str = "cpu"  # torch device, e.g. cuda
+    # Where and in which number format the encoder runs (workbench.devices); the extended
+    # head always scores in float32. The run signature records what they resolved to.
+    device: str = "auto"
+    dtype: str = "auto"
+
+    def __post_init__(self) -> None:
+        check_device(self.device)
+        check_dtype(self.dtype)
 
 
 class _EmatGenerator(Generator):
@@ -51,6 +59,15 @@ class _EmatGenerator(Generator):
                                  f"use `-g {meta.get('kind')}` or a {self.kind} checkpoint")
         return meta
 
+    def placement(self) -> tuple[str, str]:
+        """(device, dtype) the encoder runs in, "auto" resolved for this machine."""
+        if not hasattr(self, "_placement"):
+            self._placement = placement(self.config.device, self.config.dtype)
+        return self._placement
+
+    def signature_config(self) -> dict:
+        return with_placement(super().signature_config(), *self.placement())
+
     def model_id(self) -> str:
         # The fingerprint changes whenever the checkpoint is retrained, so a run over a new
         # checkpoint never resumes one over the old.
@@ -61,8 +78,9 @@ class _EmatGenerator(Generator):
         from workbench.emat.checkpoint import load_checkpoint
         from workbench.emat.scorer import EmatScorer
         meta = self._metadata()
+        device, dtype = self.placement()
         checkpoint = load_checkpoint(self._path(), max_tokens=self.config.max_tokens or None,
-                                     device=self.config.device)
+                                     device=device, dtype=dtype)
         self.lang = meta["lang"]
         self.trained_on = set((meta.get("split") or {}).get("train_docs", ()))
         self.scorer = EmatScorer(checkpoint.mlm, checkpoint.head, [p["text"] for p in checkpoint.phrases],

@@ -46,22 +46,23 @@ def build_store(path: Path) -> list[str]:
     return ids
 
 
-def _child_metrics(store_path: str, run_ids: list[str]) -> dict:
-    """All metric families once; what a report computes."""
+def _child_metrics(store_path: str, run_ids: list[str], dtype: str = "auto") -> dict:
+    """All metric families once; what a report computes (the torch models in `dtype`)."""
     import resource
 
     started = time.perf_counter()
-    from workbench.metrics import MetricContext, compute_metrics, metric_frame
+    from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
     from workbench.store import RunStore
 
     store = RunStore(store_path)
     frame = metric_frame(store, run_ids)
     frame_seconds = time.perf_counter() - started
-    context = MetricContext()
+    context = MetricContext(MetricConfig(dtype=dtype))
     table = compute_metrics(frame, context)
     total = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return {"spans": int(len(frame)), "seconds_total": total, "seconds_frame": frame_seconds,
+    return {"spans": int(len(frame)), "dtype": context.config.placement()[1], "seconds_total": total,
+            "seconds_frame": frame_seconds,
             "cpu_seconds": usage.ru_utime + usage.ru_stime,
             "families": context.timings, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "embedded_texts": {k: e.computed for k, e in context._embedders.items()},
@@ -101,7 +102,7 @@ def _child_naive(store_path: str, run_ids: list[str], sample: int, seed: int) ->
 def _spawn(kind: str, cache: Path, args: argparse.Namespace, run_ids: list[str]) -> dict:
     env = dict(os.environ, WORKBENCH_CACHE=str(cache))
     cmd = [sys.executable, __file__, "--child", kind, "--store", str(args.store), "--naive-sample",
-           str(args.naive_sample), "--runs", *run_ids]
+           str(args.naive_sample), "--dtype", getattr(args, "dtype", "auto"), "--runs", *run_ids]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=REPO)
     if out.returncode != 0:
         sys.stderr.write(out.stderr)
@@ -115,11 +116,13 @@ def main() -> None:
     parser.add_argument("--runs", nargs="*", default=None, help="run ids (default: every run of the store)")
     parser.add_argument("--naive-sample", type=int, default=150, help="spans timed the naive way")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
+                        help="number format of the torch embedders (workbench.devices)")
     parser.add_argument("--child", choices=["metrics", "naive"], help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     if args.child:
-        result = (_child_metrics(str(args.store), args.runs) if args.child == "metrics"
+        result = (_child_metrics(str(args.store), args.runs, args.dtype) if args.child == "metrics"
                   else _child_naive(str(args.store), args.runs, args.naive_sample, 13))
         print(json.dumps(result))
         return

@@ -51,7 +51,10 @@ def pick_device(asked: str = "auto") -> str:
     asked = check_device(asked)
     if asked != "auto":
         return asked
-    import torch
+    try:
+        import torch
+    except ModuleNotFoundError:  # no torch, no torch model: the caller says which extra is missing
+        return "cpu"
     if torch.cuda.is_available():
         return "cuda"
     mps = getattr(torch.backends, "mps", None)
@@ -107,3 +110,20 @@ def signature_entries(device: str, dtype: str) -> dict[str, str]:
     if dtype != FLOAT32:
         entries["dtype"] = dtype
     return entries
+
+
+def with_placement(config: dict, device: str, dtype: str) -> dict:
+    """A config dict (from Generator.signature_config) with its "device"/"dtype" settings, which
+    may say "auto", replaced by what they resolved to (signature_entries)."""
+    out = {k: v for k, v in config.items() if k not in ("device", "dtype")}
+    return out | signature_entries(device, dtype)
+
+
+def autocast(device: str, dtype: str):
+    """Mixed precision for a model whose weights stay float32 (one that trains): matrix products
+    in `dtype` inside the block. float32: no change (a null context)."""
+    import contextlib
+    if dtype == FLOAT32:
+        return contextlib.nullcontext()
+    import torch
+    return torch.autocast(device_type=device.split(":", 1)[0], dtype=torch_dtype(dtype))

@@ -7,9 +7,12 @@ import pytest
 from workbench.mlm.loading import load_masked_lm
 
 
-@pytest.fixture(scope="module", params=["tiny_bert", "tiny_roberta_sv"])
+@pytest.fixture(scope="module", params=[("tiny_bert", "float32"), ("tiny_roberta_sv", "float32"),
+                                        ("tiny_bert", "bfloat16"), ("tiny_roberta_sv", "bfloat16")],
+                ids=lambda p: "-".join(p))
 def lm(request):
-    return load_masked_lm(str(request.getfixturevalue(request.param)))
+    model, dtype = request.param
+    return load_masked_lm(str(request.getfixturevalue(model)), dtype=dtype)
 
 
 def test_masks_sit_where_the_gaps_are(lm):
@@ -54,6 +57,24 @@ def test_batched_logits_equal_one_at_a_time(lm):
     for row, pos, both in zip(rows, positions, together):
         alone = lm.logits([row], [pos])[0]
         assert alone.shape == both.shape and bool((alone == both).all())
+
+
+def test_a_positions_logits_do_not_depend_on_the_positions_projected_with_it(lm):
+    # More mask positions than one head call takes (HEAD_ROWS), in rows whose order moves every
+    # position to another place in another call: each position's logits stay bit for bit.
+    from workbench.mlm.masked_lm import HEAD_ROWS
+    texts = [["Anna ", 1, " met ", 2, " in ", 1, "."], ["The ", 1, " of ", 1, " was ", 3, " today."],
+             ["x " * 30, 1, " y ", 1]]
+    rows = [lm.encode(t) for t in texts * 7]
+    positions = [[p for g in r.masks for p in g] for r in rows]
+    assert sum(map(len, positions)) > 2 * HEAD_ROWS
+    forward = lm.logits(rows, positions)
+    backward = lm.logits(rows[::-1], positions[::-1])[::-1]
+    shifted = lm.logits(rows[1:], positions[1:])
+    for n, (a, b) in enumerate(zip(forward, backward)):
+        assert a.dtype == lm.torch.float32 and bool((a == b).all())
+        if n:
+            assert bool((a == shifted[n - 1]).all())
 
 
 def test_top_words_are_whole_words(lm):

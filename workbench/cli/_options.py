@@ -63,3 +63,22 @@ def name_value_pairs(items: tuple[str, ...], option: str, left: str = "NAME", ri
             raise WorkbenchError(f"{option} takes {left}={right}, not {item!r}")
         pairs[name.strip()] = value
     return pairs
+
+
+def placement_options(func):
+    """--device and --dtype for the torch models a command runs (workbench.devices)."""
+    from workbench.devices import DTYPE_CHOICES
+
+    def device(ctx, param, value):
+        from workbench.devices import check_device
+        from workbench.errors import WorkbenchError
+        try:
+            return check_device(value)
+        except WorkbenchError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    func = click.option("--dtype", type=click.Choice(DTYPE_CHOICES), default="auto", show_default=True,
+                        help="Number format of the torch models: auto = bfloat16 on a CPU with AMX or AVX-512 "
+                             "BF16 and on GPUs that support it, float16 on other GPUs, else float32.")(func)
+    return click.option("--device", default="auto", show_default=True, callback=device,
+                        help="Torch device: auto (CUDA, then Apple MPS, then CPU), cpu, cuda, cuda:N or mps.")(func)

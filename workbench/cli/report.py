@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import name_value_pairs, open_existing_store, store_option
+from workbench.cli._options import name_value_pairs, open_existing_store, placement_options, store_option
 from workbench.upos.factory import TAGGERS
 
 
@@ -32,9 +32,10 @@ def register(main: click.Group) -> None:
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
     @click.option("--k", "k", type=click.IntRange(1), default=10, show_default=True,
                   help="Privacy table: the share of documents whose individual ranks within k (paper 001).")
+    @placement_options
     @store_option
     def report(run_ids, out_dir, all_runs, formats, embedders, summariser, summary_sentences, classifier, folds,
-               tagger, no_cache, allow_incomplete, k, store_path) -> None:
+               tagger, no_cache, allow_incomplete, k, device, dtype, store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
@@ -50,7 +51,7 @@ def register(main: click.Group) -> None:
         from workbench.pipeline import report_runs
 
         config = MetricConfig(summariser=summariser, summary_sentences=summary_sentences, classifier=classifier,
-                              folds=folds, tagger=tagger, cache=not no_cache)
+                              folds=folds, tagger=tagger, cache=not no_cache, device=device, dtype=dtype)
         for lang, spec in name_value_pairs(embedders, "--embedder", "LANG", "SPEC").items():
             config = config.with_embedder(lang, spec)
         written = report_runs(open_existing_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,

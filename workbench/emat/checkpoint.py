@@ -121,7 +121,10 @@ def save_checkpoint(out: str | Path, *, model, tokenizer, head, vocab, metadata:
     return meta
 
 
-def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: str = "cpu") -> Checkpoint:
+def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: str = "cpu",
+                    dtype: str = "float32") -> Checkpoint:
+    """The checkpoint ready to score: its encoder on `device` in `dtype` (resolved names), the
+    extended head in float32 (workbench.mlm.loading.place)."""
     import torch
     from safetensors.torch import load_file
 
@@ -131,7 +134,8 @@ def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: 
     path = Path(path)
     meta = read_metadata(path)
     phrases = [value for _, value in jsonl.read(path / "phrases.jsonl")]
-    mlm = load_masked_lm(str(path / "model"), lang=meta.get("lang"), max_tokens=max_tokens, device=device)
+    mlm = load_masked_lm(str(path / "model"), lang=meta.get("lang"), max_tokens=max_tokens, device=device,
+                         dtype=dtype)
     model = mlm.model
     model.eval()
     for p in model.parameters():

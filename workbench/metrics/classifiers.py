@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from workbench.devices import FLOAT32, autocast
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 
@@ -54,9 +55,13 @@ class HFSequenceClassifier(TextClassifier):
     """Fine-tunes a pretrained encoder with a fresh 2-way head (plain PyTorch loop)."""
 
     def __init__(self, model: str, *, epochs: int = 1, batch_size: int = 16, max_length: int = 128,
-                 learning_rate: float = 2e-5, seed: int = 13) -> None:
+                 learning_rate: float = 2e-5, seed: int = 13, device: str = "cpu", dtype: str = FLOAT32) -> None:
+        """device, dtype: resolved names (workbench.devices.placement). The weights and the optimiser
+        stay float32; another dtype runs forward passes under torch.autocast (mixed precision, the
+        usual way to fine-tune in bfloat16 or float16)."""
         self.model_name, self.epochs, self.batch_size = model, epochs, batch_size
         self.max_length, self.learning_rate, self.seed = max_length, learning_rate, seed
+        self.device, self.dtype = device, dtype
         self._model = self._tokenizer = None
 
     def _load(self):
@@ -71,7 +76,10 @@ class HFSequenceClassifier(TextClassifier):
         except OSError as exc:
             raise WorkbenchError(f"cannot load the classifier {self.model_name!r}: {one_line(exc)}. No model hub "
                                  "can be reached here: pass a local path, or use --classifier tfidf-logreg.") from None
-        return tokenizer, model
+        return tokenizer, model.to(self.device)
+
+    def _autocast(self):
+        return autocast(self.device, self.dtype)
 
     def _batches(self, texts, labels=None, shuffle=False):
         import torch
@@ -84,7 +92,7 @@ class HFSequenceClassifier(TextClassifier):
                                   padding=True, return_tensors="pt")
             if labels is not None:
                 enc["labels"] = torch.tensor([labels[j] for j in idx])
-            yield enc
+            yield {k: v.to(self.device) for k, v in enc.items()}
 
     def fit(self, texts, labels) -> None:
         import torch
@@ -95,7 +103,8 @@ class HFSequenceClassifier(TextClassifier):
         self._model.train()
         for _ in range(self.epochs):
             for batch in self._batches(texts, labels, shuffle=True):
-                loss = self._model(**batch).loss
+                with self._autocast():
+                    loss = self._model(**batch).loss
                 loss.backward()
                 optimiser.step()
                 optimiser.zero_grad()
@@ -104,15 +113,17 @@ class HFSequenceClassifier(TextClassifier):
         import torch
         self._model.eval()
         out = []
-        with torch.no_grad():
+        with torch.no_grad(), self._autocast():
             for batch in self._batches(list(texts)):
-                out.append(self._model(**batch).logits.argmax(-1).numpy())
+                out.append(self._model(**batch).logits.argmax(-1).cpu().numpy())
         return np.concatenate(out) if out else np.zeros(0, dtype=int)
 
 
-def make_classifier_factory(spec: str, seed: int = 13) -> tuple[str, Callable[[], TextClassifier]]:
-    """(id for the result cache, factory)."""
+def make_classifier_factory(spec: str, seed: int = 13, *, device: str = "cpu",
+                            dtype: str = FLOAT32) -> tuple[str, Callable[[], TextClassifier]]:
+    """(id for the result cache, factory). device, dtype (resolved) apply to the HF classifier."""
     if spec in ("tfidf-logreg", "tfidf"):
         return f"tfidf-logreg:seed={seed}", lambda: TfidfLogReg(seed)
     model = PAPER_BERT if spec == "bert" else spec
-    return f"hf:{model}:epochs=1:seed={seed}", lambda: HFSequenceClassifier(model, seed=seed)
+    key = f"hf:{model}:epochs=1:seed={seed}" + (f":{dtype}" if dtype != FLOAT32 else "")
+    return key, lambda: HFSequenceClassifier(model, seed=seed, device=device, dtype=dtype)

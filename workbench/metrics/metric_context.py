@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from workbench.devices import FLOAT32, check_device, check_dtype, placement
 from workbench.errors import WorkbenchError
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
@@ -29,10 +30,20 @@ class MetricConfig:
     tagger: str = "run"  # run | auto | spacy | stanza
     seed: int = 13
     cache: bool = True  # False: in-memory caches only (nothing written under cache_dir())
+    # Where and in which number format the torch models (sentence-transformers embedders, the
+    # HF classifier and summariser) run: workbench.devices; "auto" resolved per machine.
+    device: str = "auto"
+    dtype: str = "auto"
 
     def __post_init__(self) -> None:
         if self.summary_sentences < 1 or self.folds < 2:
             raise ValueError("summary_sentences must be >= 1 and folds >= 2")
+        check_device(self.device)
+        check_dtype(self.dtype)
+
+    def placement(self) -> tuple[str, str]:
+        """(device, dtype) resolved: "auto" → what this machine has."""
+        return placement(self.device, self.dtype)
         if self.tagger not in ("run", "auto", "spacy", "stanza"):
             raise ValueError(f"tagger must be run, auto, spacy or stanza, not {self.tagger!r}")
 
@@ -49,8 +60,10 @@ class MetricConfig:
     def describe(self) -> str:
         """For report captions: the metric models, so a number can be reproduced."""
         emb = ",".join(f"{k}:{v}" for k, v in self.embedders)
-        return (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
-                f"|tagger={self.tagger}|seed={self.seed}")
+        described = (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
+                     f"|tagger={self.tagger}|seed={self.seed}")
+        dtype = self.placement()[1]
+        return described + (f"|dtype={dtype}" if dtype != FLOAT32 else "")  # float32 captions stay as they were
 
 
 @dataclass
@@ -72,7 +85,9 @@ class MetricContext:
     def embedder(self, lang: str) -> CachedEmbedder:
         spec = self.config.embedder_spec(lang)
         if spec not in self._embedders:
-            self._embedders[spec] = CachedEmbedder(make_embedder(spec), self.cache("embeddings"))
+            device, dtype = self.config.placement()
+            self._embedders[spec] = CachedEmbedder(make_embedder(spec, device=device, dtype=dtype),
+                                                   self.cache("embeddings"))
         return self._embedders[spec]
 
     def set_embedder(self, lang: str, embedder) -> None:
@@ -84,7 +99,9 @@ class MetricContext:
     def summariser(self):
         if self._summariser is None:
             from workbench.metrics.summarisers import CachedSummariser, make_summariser
-            self._summariser = CachedSummariser(make_summariser(self.config.summariser, self.config.summary_sentences),
+            device, dtype = self.config.placement()
+            self._summariser = CachedSummariser(make_summariser(self.config.summariser, self.config.summary_sentences,
+                                                                device=device, dtype=dtype),
                                                 self.cache("summaries"))
         return self._summariser
 
@@ -94,7 +111,8 @@ class MetricContext:
 
     def classifier_factory(self):
         from workbench.metrics.classifiers import make_classifier_factory
-        return make_classifier_factory(self.config.classifier, self.config.seed)
+        device, dtype = self.config.placement()
+        return make_classifier_factory(self.config.classifier, self.config.seed, device=device, dtype=dtype)
 
     def set_tagger(self, tagger) -> None:
         """Plug in any object with `tag_ranges(lang, [(text, start, end)])` (tests, custom taggers)."""

@@ -19,6 +19,7 @@ from collections import Counter
 from importlib import metadata
 from typing import Sequence
 
+from workbench.devices import FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import JsonCache, text_key
@@ -72,10 +73,14 @@ class ExtractiveSummariser(Summariser):
 
 class HFSeq2SeqSummariser(Summariser):
     def __init__(self, model: str, max_input_tokens: int = 512, max_new_tokens: int = 128,
-                 batch_size: int = 4) -> None:
+                 batch_size: int = 4, *, device: str = "cpu", dtype: str = FLOAT32) -> None:
+        """device, dtype: resolved names (workbench.devices.placement)."""
         self.model, self.max_input_tokens, self.max_new_tokens, self.batch_size = \
             model, max_input_tokens, max_new_tokens, batch_size
+        self.device, self.dtype = device, dtype
         self.id = f"hf-seq2seq:{model}:{max_input_tokens}:{max_new_tokens}"
+        if dtype != FLOAT32:  # greedy decoding can take another path: cached apart
+            self.id += f":{dtype}"
         self._model = self._tokenizer = None
 
     def _load(self):
@@ -87,6 +92,7 @@ class HFSeq2SeqSummariser(Summariser):
             try:
                 self._tokenizer = AutoTokenizer.from_pretrained(self.model)
                 self._model = AutoModelForSeq2SeqLM.from_pretrained(self.model).eval()
+                self._model.to(device=self.device, dtype=torch_dtype(self.dtype))
             except OSError as exc:
                 raise WorkbenchError(f"cannot load the summariser {self.model!r}: {one_line(exc)}. No model hub can be "
                                      "reached here: pass a local path, or use --summariser extractive.") from None
@@ -101,7 +107,8 @@ class HFSeq2SeqSummariser(Summariser):
                               padding=True, return_tensors="pt")
             with torch.no_grad():
                 # Only ids and mask: some tokenizers add token_type_ids, which seq2seq models refuse.
-                ids = model.generate(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
+                ids = model.generate(input_ids=batch["input_ids"].to(self.device),
+                                     attention_mask=batch["attention_mask"].to(self.device),
                                      max_new_tokens=self.max_new_tokens, num_beams=1, do_sample=False)
             for summary in tokenizer.batch_decode(ids, skip_special_tokens=True):
                 summary = summary.strip()
@@ -109,10 +116,10 @@ class HFSeq2SeqSummariser(Summariser):
         return out
 
 
-def make_summariser(spec: str, sentences: int = 3) -> Summariser:
+def make_summariser(spec: str, sentences: int = 3, *, device: str = "cpu", dtype: str = FLOAT32) -> Summariser:
     if spec == "extractive":
         return ExtractiveSummariser(sentences)
-    return HFSeq2SeqSummariser(spec)
+    return HFSeq2SeqSummariser(spec, device=device, dtype=dtype)
 
 
 class CachedSummariser:

@@ -28,8 +28,14 @@ def resolve(ref: str, lang: str) -> str:
     return ref
 
 
-def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None = None, device: str = "cpu"):
-    """A ready MaskedLM; raises WorkbenchError naming the offline model when `ref` cannot load."""
+def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None = None, device: str = "cpu",
+                   dtype: str = "float32", head_dtype: str = "float32"):
+    """A ready MaskedLM; raises WorkbenchError naming the offline model when `ref` cannot load.
+
+    `device` and `dtype` are resolved names (workbench.devices.placement). The encoder runs in
+    `dtype`; the output head (transform and vocabulary projection, run only at the masks)
+    in `head_dtype`, float32 unless asked: bfloat16 logits have 8 bits of mantissa, so near
+    candidates tie and top-k order turns on rounding (measured: docs/speed.md)."""
     try:
         import torch  # noqa: F401
         from transformers import AutoModelForMaskedLM, AutoTokenizer
@@ -53,8 +59,37 @@ def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None 
         raise WorkbenchError(_cannot_load(ref, lang, exc)) from None
     if tokenizer.mask_token_id is None:
         raise WorkbenchError(f"{ref} has no mask token: fill-mask needs a masked language model")
-    model.to(device)
+    place(model, device, dtype, head_dtype)
     return MaskedLM(tokenizer, model, ref, local if local.is_dir() else None, max_tokens=max_tokens)
+
+
+def place(model, device: str, dtype: str, head_dtype: str = "float32") -> None:
+    """Move a *ForMaskedLM to `device`, its encoder in `dtype` and its MLM head in `head_dtype`.
+
+    The head's decoder is tied to the input embeddings (BERT, RoBERTa): one Parameter, so
+    converting the encoder would convert the head too. When the two formats differ the
+    decoder gets its own copy first (one vocabulary × hidden matrix more in memory)."""
+    from workbench.devices import torch_dtype
+    model.to(device)
+    head = getattr(model, "cls", None) or getattr(model, "lm_head", None)
+    if dtype == head_dtype or head is None:
+        model.to(torch_dtype(dtype))
+        return
+    import torch
+    decoder = model.get_output_embeddings()
+    if decoder is not None and decoder.weight is model.get_input_embeddings().weight:
+        decoder.weight = torch.nn.Parameter(decoder.weight.detach().clone(), requires_grad=False)
+    model.base_model.to(torch_dtype(dtype))
+    head.to(torch_dtype(head_dtype))
+    # The encoder's states reach the head in its format, so that a whole-model call (a
+    # transformers pipeline, model(**inputs)) works as well as MaskedLM's own head calls.
+    head.register_forward_pre_hook(_to_dtype(torch_dtype(head_dtype)))
+
+
+def _to_dtype(dtype):
+    def hook(module, args):
+        return tuple(a.to(dtype) if hasattr(a, "is_floating_point") and a.is_floating_point() else a for a in args)
+    return hook
 
 
 def _from_hub(ref: str, AutoTokenizer, AutoModelForMaskedLM):

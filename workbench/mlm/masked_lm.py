@@ -8,7 +8,11 @@ Batched forward passes give the same logits as one text at a time: every row is 
 to a fixed length bucket (a multiple of BUCKET tokens) and only rows of the same bucket
 share a forward pass. A row's numbers then never depend on which other rows came with
 it (measured on CPU: with padding to the batch's longest row instead, short rows drift
-by ~1e-5, enough to swap near-tied candidates). See tests/mlm/test_batch_identity.py.
+by ~1e-5, enough to swap near-tied candidates). The output head runs over the mask
+positions of all rows together in calls of one fixed shape (HEAD_ROWS), for the same
+reason. See tests/mlm/test_masked_lm.py.
+
+The encoder may run in bfloat16 while the head stays float32 (workbench.mlm.loading.place).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Sequence
 from workbench.mlm.words import PieceTable, Recaser, dedupe, piece_table, pieces_to_text
 
 BUCKET = 16  # tokens; padding waste per row < BUCKET
+HEAD_ROWS = 32  # mask positions per output-head call (see MaskedLM._project)
 _INITIAL = re.compile(r"(^|\s)\w\.$")
 
 
@@ -61,6 +66,9 @@ class MaskedLM:
         self._next = torch.tensor(self.table.next_piece_ok() + extra)
         # The MLM head of BERT (cls) and RoBERTa (lm_head) families; others run whole.
         self._head = getattr(model, "cls", None) or getattr(model, "lm_head", None)
+        # The head may run in another format than the encoder (workbench.mlm.loading.place).
+        self._head_dtype = next(self._head.parameters()).dtype if self._head is not None else None
+        self.device = next(model.parameters()).device
 
     # ---- encoding -------------------------------------------------------------
     def encode(self, parts: Sequence[str | int], focus: int = 0) -> Encoded:
@@ -107,13 +115,14 @@ class MaskedLM:
 
     # ---- forward ----------------------------------------------------------------
     def logits(self, rows: Sequence[Encoded], positions: Sequence[Sequence[int]]) -> list:
-        """Logits (float32, [len(positions[r]), vocab]) at the given positions of each row.
+        """Logits (float32 on the CPU, [len(positions[r]), vocab]) at the given positions of each row.
         Rows are grouped by length bucket (see module docstring); order is kept."""
         torch = self.torch
         out: list = [None] * len(rows)
         buckets: dict[int, list[int]] = {}
         for r, row in enumerate(rows):
             buckets.setdefault(-(-len(row.ids) // BUCKET) * BUCKET, []).append(r)
+        at_masks: dict[int, object] = {}  # row -> its encoder states at the asked positions
         with torch.inference_mode():
             for length, members in sorted(buckets.items()):
                 ids = torch.full((len(members), length), self.pad_id, dtype=torch.long)
@@ -121,17 +130,41 @@ class MaskedLM:
                 for n, r in enumerate(members):
                     ids[n, :len(rows[r].ids)] = torch.tensor(rows[r].ids)
                     attention[n, :len(rows[r].ids)] = 1
+                ids, attention = ids.to(self.device), attention.to(self.device)
                 if self._head is None:
                     logits = self.model(input_ids=ids, attention_mask=attention).logits
                     for n, r in enumerate(members):
-                        out[r] = logits[n, list(positions[r])].float()
+                        out[r] = logits[n, list(positions[r])].float().cpu()
                     continue
-                # The vocabulary projection only where a mask is: most of the cost otherwise.
-                # One head call per row keeps its shape independent of the batch.
                 hidden = self.model.base_model(input_ids=ids, attention_mask=attention)[0]
                 for n, r in enumerate(members):
-                    out[r] = self._head(hidden[n, list(positions[r])]).float()
+                    at_masks[r] = hidden[n, list(positions[r])]
+            if self._head is not None:
+                self._project(at_masks, out)
         return out
+
+    def _project(self, at_masks: dict, out: list) -> None:
+        """The output head (vocabulary projection) only where a mask is: most of the cost otherwise.
+
+        The head reads a vocabulary × hidden matrix for every call, so one call per row made it
+        memory-bound (5 ms a call for 30k × 384 in float32, whatever the rows). Here the states
+        of every row go through it together, HEAD_ROWS at a time, the last call padded with
+        zeros: every call has one shape, so a position's logits never depend on which other
+        positions came with it (tests/mlm/test_masked_lm.py checks this bit for bit)."""
+        torch = self.torch
+        order = [r for r in range(len(out)) if r in at_masks]
+        if not order:
+            return
+        states = torch.cat([at_masks[r] for r in order]).to(self._head_dtype)
+        padded = -(-len(states) // HEAD_ROWS) * HEAD_ROWS
+        states = torch.cat([states, states.new_zeros((padded - len(states), states.shape[1]))])
+        logits = torch.cat([self._head(states[i:i + HEAD_ROWS]).float().cpu()
+                            for i in range(0, padded, HEAD_ROWS)])
+        start = 0
+        for r in order:
+            count = len(at_masks[r])
+            out[r] = logits[start:start + count]
+            start += count
 
     # ---- candidates -------------------------------------------------------------
     def top_words(self, logits_row, k: int, after_space: bool, left: str) -> list[str]:

@@ -22,6 +22,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Mapping, Protocol, Sequence
 
+from workbench.devices import check_device, check_dtype
 from workbench.errors import InvalidValue, WorkbenchError
 
 INFERENCE_ATTACKERS = ("mlm", "ollama")
@@ -72,11 +73,16 @@ class MlmAttackConfig:
     context_chars: int = 1500  # characters of the document kept each side of the target
     max_tokens: int = 0  # crop around the mask to this many tokens; 0: the model's own limit
     batch_size: int = 32  # targets per forward pass
-    device: str = "cpu"
+    # Where and in which number format the model runs (workbench.devices); the attack key records
+    # the resolved dtype when it is not float32 (MlmAttacker.describe).
+    device: str = "auto"
+    dtype: str = "auto"
 
     def __post_init__(self) -> None:
         if self.context_chars < 0 or self.max_tokens < 0 or self.batch_size < 1:
             raise InvalidValue("mlm attacker: context_chars and max_tokens must be >= 0, batch_size >= 1")
+        check_device(self.device)
+        check_dtype(self.dtype)
 
     def model_for(self, lang: str) -> str:
         return self.model or {"en": self.model_en, "sv": self.model_sv}.get(lang) or self.model_en
@@ -115,7 +121,7 @@ class LlmAttackConfig:
 
 CONFIGS = {"mlm": MlmAttackConfig, "ollama": LlmAttackConfig}
 # Settings that change how fast, never what is guessed: left out of the attack key.
-_NOT_IN_KEY = {"batch_size", "device", "timeout", "backoff", "give_up_after", "attempts", "host", "allow_remote"}
+_NOT_IN_KEY = {"batch_size", "device", "dtype", "timeout", "backoff", "give_up_after", "attempts", "host", "allow_remote"}
 
 
 def make_inference_attacker(name: str, n: int = DEFAULT_GUESSES,

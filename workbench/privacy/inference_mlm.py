@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from workbench.devices import FLOAT32, placement
 from workbench.privacy.inference_attackers import Guesses, MlmAttackConfig, Target, clean_guesses, describe_config
 
 
@@ -32,7 +33,7 @@ def context_parts(target: Target, chars: int) -> list:
     return [left, 1, right]
 
 
-_LOADED: dict[tuple, object] = {}  # (resolved model, max_tokens, device) -> MaskedLM
+_LOADED: dict[tuple, object] = {}  # (resolved model, max_tokens, device, dtype) -> MaskedLM
 
 
 class MlmAttacker:
@@ -49,7 +50,13 @@ class MlmAttacker:
         from workbench.mlm.offline import model_dir
         offline = {lang: model_dir(lang).name for lang in ("en", "sv")
                    if self.config.model_for(lang) in ("offline", f"offline-{lang}")}
-        return settings | ({"offline_models": offline} if offline else {})
+        dtype = self.placement()[1]
+        precision = {"dtype": dtype} if dtype != FLOAT32 else {}  # float32 attack keys stay as they were
+        return settings | precision | ({"offline_models": offline} if offline else {})
+
+    def placement(self) -> tuple[str, str]:
+        """(device, dtype) the model runs in, "auto" resolved for this machine."""
+        return placement(self.config.device, self.config.dtype)
 
     def load(self, langs: Sequence[str]) -> None:
         for lang in langs:
@@ -59,10 +66,11 @@ class MlmAttacker:
         """The MaskedLM for a language, loaded once per process and resolved model (`offline`
         differs per language); the attack only reads it, so attacks share it."""
         from workbench.mlm.loading import load_masked_lm, resolve
-        key = (resolve(self.config.model_for(lang), lang), self.config.max_tokens, self.config.device)
+        device, dtype = self.placement()
+        key = (resolve(self.config.model_for(lang), lang), self.config.max_tokens, device, dtype)
         if key not in _LOADED:
             _LOADED[key] = load_masked_lm(key[0], lang=lang, max_tokens=self.config.max_tokens or None,
-                                          device=self.config.device)
+                                          device=device, dtype=dtype)
         return _LOADED[key]
 
     def guess(self, targets: Sequence[Target]) -> list[Guesses]:

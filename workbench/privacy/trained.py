@@ -48,6 +48,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from workbench.devices import FLOAT32, autocast, check_device, check_dtype, placement
 from workbench.errors import InvalidValue, MissingExtra, WorkbenchError
 from workbench.paths import cache_dir
 from workbench.privacy.background import Background
@@ -75,9 +76,15 @@ class TrainedConfig:
     pretrain_epochs: float = 0.0  # masked-LM pre-training on the same windows first (TAE: 3, 512-token windows)
     mlm_probability: float = 0.15
     seed: int = 0
-    device: str = "cpu"
+    # Where the encoder runs and in which number format (workbench.devices; "auto" resolved per
+    # machine). The weights stay float32; another dtype runs every forward pass under
+    # torch.autocast, training included. A model trained in bfloat16 is cached apart.
+    device: str = "auto"
+    dtype: str = "auto"
 
     def __post_init__(self) -> None:
+        check_device(self.device)
+        check_dtype(self.dtype)
         if self.window < 8:
             raise InvalidValue(f"window must be at least 8 tokens, not {self.window}")
         if not 0 <= self.overlap < self.window - 4:  # 4: room for the special tokens and a stride of 2 at least
@@ -201,11 +208,14 @@ class TrainedAttacker:
         self.base_path = resolve_base(config.base_model)
         self._base_id = base_fingerprint(self.base_path)
         self._model = self._tokenizer = None
+        self.device, self.dtype = placement(config.device, config.dtype)
 
     def describe(self) -> dict:
-        """The settings that make the model (not the device it runs on), the base weights, the recipe's version."""
-        settings = {k: v for k, v in asdict(self.config).items() if k != "device"}
-        return {**settings, "base_weights": self._base_id, "recipe": "tri-2"}
+        """The settings that make the model (not the device it runs on), the base weights, the recipe's
+        version; the number format when it is not float32 (so float32 models keep their keys)."""
+        settings = {k: v for k, v in asdict(self.config).items() if k not in ("device", "dtype")}
+        precision = {"dtype": self.dtype} if self.dtype != FLOAT32 else {}
+        return {**settings, **precision, "base_weights": self._base_id, "recipe": "tri-2"}
 
     @property
     def model_dir(self) -> Path:
@@ -265,7 +275,7 @@ class TrainedAttacker:
         if cfg.pretrain_epochs > 0:
             pretrain = self._pretrain(torch, tokenizer, rows, out / "mlm")
             base = out / "mlm"
-        model = _classifier(torch)(AutoModel.from_pretrained(base), n).to(cfg.device)
+        model = _classifier(torch)(AutoModel.from_pretrained(base), n).to(self.device)
         target = torch.tensor(labels, dtype=torch.long)
         probe = self._probe(torch, model, rows, target, tokenizer.pad_token_id) if cfg.probe_steps else None
         steps, losses = self._fit(torch, model, rows, target, tokenizer.pad_token_id) if cfg.epochs else (0, [])
@@ -294,10 +304,10 @@ class TrainedAttacker:
         already separates the individuals instead of a random one (whose gradients only add noise)."""
         cfg = self.config
         model.eval()
-        with torch.inference_mode():
-            feats = torch.cat([model.features(*(t.to(cfg.device) for t in _batch(torch, rows[s:s + 64], pad_id)))
+        with torch.inference_mode(), autocast(self.device, self.dtype):
+            feats = torch.cat([model.features(*(t.to(self.device) for t in _batch(torch, rows[s:s + 64], pad_id)))
                                for s in range(0, len(rows), 64)])
-        feats, target = feats.clone(), target.to(cfg.device)
+        feats, target = feats.float().clone(), target.to(self.device)
         optimiser = torch.optim.Adam(model.head.parameters(), lr=cfg.probe_learning_rate)
         loss_fn, first = torch.nn.CrossEntropyLoss(), None
         for _ in range(cfg.probe_steps):
@@ -325,7 +335,8 @@ class TrainedAttacker:
         for start in range(0, len(order), cfg.batch_size):
             pick = order[start:start + cfg.batch_size]
             ids, mask = _batch(torch, [rows[i] for i in pick], pad_id)
-            loss = loss_fn(model(ids.to(cfg.device), mask.to(cfg.device)), target[pick].to(cfg.device))
+            with autocast(self.device, self.dtype):
+                loss = loss_fn(model(ids.to(self.device), mask.to(self.device)), target[pick].to(self.device))
             loss.backward()
             optimiser.step()
             optimiser.zero_grad()
@@ -341,14 +352,15 @@ class TrainedAttacker:
         if tokenizer.mask_token_id is None:
             raise WorkbenchError(f"the base model {cfg.base_model} has no mask token: it cannot be pre-trained as a "
                                  "masked LM (set -o pretrain_epochs=0)")
-        mlm = AutoModelForMaskedLM.from_pretrained(self.base_path).to(cfg.device)
+        mlm = AutoModelForMaskedLM.from_pretrained(self.base_path).to(self.device)
         collate = DataCollatorForLanguageModeling(tokenizer, mlm_probability=cfg.mlm_probability)
         optimiser = torch.optim.AdamW(mlm.parameters(), lr=cfg.learning_rate, weight_decay=0.0)
         mlm.train()
         order, losses = self._order(torch, len(rows), cfg.pretrain_epochs), []
         for start in range(0, len(order), cfg.batch_size):
             batch = collate([{"input_ids": rows[i]} for i in order[start:start + cfg.batch_size]])
-            loss = mlm(**{k: v.to(cfg.device) for k, v in batch.items()}).loss
+            with autocast(self.device, self.dtype):
+                loss = mlm(**{k: v.to(self.device) for k, v in batch.items()}).loss
             loss.backward()
             optimiser.step()
             optimiser.zero_grad()
@@ -366,7 +378,7 @@ class TrainedAttacker:
             if stored != list(self.background.individuals):
                 raise WorkbenchError(f"the cached attacker {path} was trained on other individuals; delete it")
             self._tokenizer = AutoTokenizer.from_pretrained(path)
-            self._model = _classifier(torch).load(path, len(stored)).to(self.config.device).eval()
+            self._model = _classifier(torch).load(path, len(stored)).to(self.device).eval()
             self._torch = torch
         return self._model, self._tokenizer
 
@@ -380,10 +392,10 @@ class TrainedAttacker:
             rows.extend(mine)
             owner.extend([i] * len(mine))
         out = np.zeros((len(texts), len(self.background.individuals)), dtype=np.float64)
-        with torch.inference_mode():
+        with torch.inference_mode(), autocast(self.device, self.dtype):
             for start in range(0, len(rows), batch_windows):
                 ids, mask = _batch(torch, rows[start:start + batch_windows], tokenizer.pad_token_id)
-                logits = model(ids.to(cfg.device), mask.to(cfg.device))
+                logits = model(ids.to(self.device), mask.to(self.device))
                 np.add.at(out, np.asarray(owner[start:start + batch_windows]), logits.double().cpu().numpy())
         return out
 

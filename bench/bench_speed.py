@@ -1,0 +1,326 @@
+"""Speed near the hardware's limit (issue 14): float32 against bfloat16, one LLM request against several.
+
+    python bench/bench_speed.py                          # everything, side by side (about 25 minutes here)
+    python bench/bench_speed.py --only matmul mlm        # parts: matmul mlm mtc metrics ollama
+    python bench/bench_speed.py --json out/bench_speed.json
+
+One run of each, on the same input, every measurement in a fresh subprocess (its peak
+memory, ru_maxrss, is its own; models load before the clock starts):
+
+  matmul   this machine's peak: GFLOP/s of a 2048 × 2048 matrix product in float32 and in
+           bfloat16 (the best of 10), the ceiling for every model below
+  mlm      fill-mask (the offline English MLM) over --docs documents × --spans spans of
+           --corpus: maskL, repL batched (the k-th slot of 32 documents per call) and repL
+           one slot at a time, in float32 and bfloat16, through the library's run call
+           (workbench.pipeline.generate_run, as `workbench generate`). Spans/s, ratios,
+           peak memory; top-1 agreement, top-10 overlap and identical picks of bfloat16
+           against float32 on the same slots; the encoder's and the output head's achieved
+           GFLOP/s (FLOPs counted from the shapes each forward pass gets) against the peak
+  mtc      the same for MTC (the default checkpoint of `workbench mtc build-default`)
+  metrics  a cold metrics pass (empty cache folder) over the 17,496-span frame of
+           bench/bench_metrics.py in float32 and bfloat16, and the similarity and TPS values
+           of both (word and sentence similarity, TPS per run): their largest difference
+  ollama   repL requests/s through the Ollama stand-in at parallel 1, 2 and 4
+           (bench/bench_ollama.py measure_parallel), outputs compared
+
+The ratios are what the issue asks about; wall times vary with other load on the machine
+(the load average is printed), CPU seconds less so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+FORMATS = ("float32", "bfloat16")
+MODES = {"maskL": ("maskL", 32), "repL-batched": ("repL", 32), "repL-single": ("repL", 1)}
+PARTS = ("matmul", "mlm", "mtc", "metrics", "ollama")
+
+
+# ---- the machine -------------------------------------------------------------------------
+def machine() -> dict:
+    import torch
+
+    from workbench.devices import cpu_has_bf16, placement
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    flags = set(Path("/proc/cpuinfo").read_text().split()) if Path("/proc/cpuinfo").exists() else set()
+    return {"cpu": model, "cores": os.cpu_count(), "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
+            "bf16_flags": sorted(f for f in flags if "bf16" in f or f.startswith("amx")),
+            "cpu_has_bf16": cpu_has_bf16(), "auto_placement": list(placement()), "load_average": os.getloadavg()[0]}
+
+
+def matmul_peak(size: int = 2048, repeats: int = 10) -> dict:
+    """GFLOP/s of one square matrix product per format: the best of `repeats`."""
+    import torch
+
+    from workbench.devices import torch_dtype
+    out = {}
+    for name in FORMATS:
+        a = torch.randn(size, size).to(torch_dtype(name))
+        b = torch.randn(size, size).to(torch_dtype(name))
+        a @ b  # kernels chosen, memory touched
+        best = min(_timed(lambda: a @ b) for _ in range(repeats))
+        out[name] = round(2 * size ** 3 / best / 1e9, 1)
+    out["bfloat16_over_float32"] = round(out["bfloat16"] / out["float32"], 2)
+    return out
+
+
+def _timed(work) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+# ---- masked LMs: one mode in one format, in a child process --------------------------------
+class FlopCounter:
+    """FLOPs and seconds of a masked LM's encoder and output head, from the shapes they get.
+
+    Encoder: 2 × (4H² + 2HI) per token and layer for the linear layers, plus 4n²H per
+    sequence of n tokens and layer for attention; head: 2 × (H² + HV) per position."""
+
+    def __init__(self, model, head) -> None:
+        cfg = model.config
+        self.h, self.i, self.layers = cfg.hidden_size, cfg.intermediate_size, cfg.num_hidden_layers
+        self.v = model.get_output_embeddings().weight.shape[0] if model.get_output_embeddings() is not None else 0
+        self.flops = {"encoder": 0, "head": 0}
+        self.seconds = {"encoder": 0.0, "head": 0.0}
+        self._started: dict[str, float] = {}
+        self._hook(model.base_model, "encoder")
+        if head is not None:
+            self._hook(head, "head")
+
+    def _hook(self, module, part: str) -> None:
+        def before(mod, args, kwargs):
+            self._started[part] = time.perf_counter()
+            x = kwargs.get("input_ids") if part == "encoder" else None
+            x = x if x is not None else (args[0] if args else None)
+            if part == "encoder" and x is not None:
+                b, n = x.shape[0], x.shape[1]
+                self.flops[part] += self.layers * (b * n * 2 * (4 * self.h ** 2 + 2 * self.h * self.i)
+                                                   + b * 4 * n * n * self.h)
+            elif x is not None:
+                self.flops[part] += x.shape[0] * 2 * (self.h ** 2 + self.h * self.v)
+
+        def after(mod, args, kwargs, output):
+            self.seconds[part] += time.perf_counter() - self._started.pop(part)
+
+        module.register_forward_pre_hook(before, with_kwargs=True)
+        module.register_forward_hook(after, with_kwargs=True)
+
+    def report(self) -> dict:
+        return {part: {"gflop": round(self.flops[part] / 1e9, 1), "seconds": round(self.seconds[part], 2),
+                       "gflop_per_s": round(self.flops[part] / self.seconds[part] / 1e9, 1) if self.seconds[part] else None}
+                for part in self.flops}
+
+
+def child_generate(args) -> dict:
+    """One generator × mode × format over the bench corpus, into a fresh store."""
+    import resource
+
+    from bench_mlm import bench_corpus
+    from workbench.engine import original_upos
+    from workbench.pipeline import generate_run, make_generator
+    from workbench.store import RunStore
+    from workbench.upos import get_tagger
+
+    corpus = bench_corpus(args.corpus, args.docs, args.spans)
+    mode, batch = MODES[args.mode]
+    settings = {"dtype": args.dtype, **({"model": "offline"} if args.generator == "fill-mask" else {})}
+    gen = make_generator(args.generator, settings, {"mode": mode, "top_k": 10})
+    gen.load_for(sorted({d.lang for d in corpus.documents}))
+    lm = gen.lm("en") if hasattr(gen, "lm") else gen.scorer.mlm
+    counter = FlopCounter(lm.model, getattr(lm, "_head", None) if args.generator == "fill-mask" else None)
+    tagger = get_tagger("spacy", quiet=True)
+    store = RunStore(Path(args.store))
+    store.save_corpus(corpus)
+    original_upos(store, corpus, tagger)  # tagged once, outside the clock
+    wall, cpu = time.perf_counter(), time.process_time()
+    record = generate_run(corpus, gen, store=store, tagger=tagger, batch_size=batch, progress=False).run
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    n = corpus.n_slots
+    return {"generator": args.generator, "mode": args.mode, "dtype": args.dtype, "run_id": record.run_id,
+            "spans": n, "seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "spans_per_s": round(n / wall, 2),
+            "batch_size": batch, "model": counter.report(),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+
+
+def agreement(store_a: Path, run_a: str, store_b: Path, run_b: str) -> dict:
+    """bfloat16 (b) against float32 (a) on the same slots: top-1, top-10 overlap, picks."""
+    from workbench.store import RunStore
+    a = {(p.doc_id, p.span_index): p for p in RunStore(store_a).predictions(run_a)}
+    b = {(p.doc_id, p.span_index): p for p in RunStore(store_b).predictions(run_b)}
+    keys = sorted(a.keys() & b.keys())
+    top1 = sum(a[k].candidates[:1] == b[k].candidates[:1] for k in keys)
+    overlap = sum(len(set(a[k].candidates[:10]) & set(b[k].candidates[:10])) / max(1, len(a[k].candidates[:10]))
+                  for k in keys)
+    picks = sum(a[k].pseudonym == b[k].pseudonym for k in keys)
+    return {"spans": len(keys), "top1_agreement": round(top1 / max(1, len(keys)), 4),
+            "top10_overlap": round(overlap / max(1, len(keys)), 4),
+            "identical_picks": round(picks / max(1, len(keys)), 4)}
+
+
+def generators(args, name: str, tmp: Path) -> dict:
+    """Every mode in both formats, then the ratios and the agreement per mode."""
+    results: dict = {}
+    for mode in MODES:
+        for dtype in FORMATS:
+            store = tmp / f"{name}-{mode}-{dtype}.sqlite"
+            cmd = [sys.executable, __file__, "--child", "generate", "--generator", name, "--mode", mode,
+                   "--dtype", dtype, "--store", str(store), "--corpus", args.corpus, "--docs", str(args.docs),
+                   "--spans", str(args.spans)]
+            result = _run_child(cmd) | {"store": str(store)}
+            print(f"  {name} {mode} {dtype}: {result['spans_per_s']} spans/s, peak {result['peak_rss_mb']} MB",
+                  file=sys.stderr)
+            results.setdefault(mode, {})[dtype] = result
+    for mode, pair in results.items():
+        f32, b16 = pair["float32"], pair["bfloat16"]
+        pair["bfloat16_over_float32"] = round(b16["spans_per_s"] / f32["spans_per_s"], 2)
+        pair["agreement"] = agreement(Path(f32["store"]), f32["run_id"], Path(b16["store"]), b16["run_id"])
+    for dtype in FORMATS:
+        results[f"repL_batched_over_single_{dtype}"] = round(
+            results["repL-batched"][dtype]["spans_per_s"] / results["repL-single"][dtype]["spans_per_s"], 2)
+    return results
+
+
+# ---- metrics ----------------------------------------------------------------------------
+def metrics(args, tmp: Path) -> dict:
+    import bench_metrics
+    from workbench.paths import cache_dir
+    store = cache_dir() / "bench" / "baselines.sqlite"
+    store.parent.mkdir(parents=True, exist_ok=True)
+    run_ids = bench_metrics.build_store(store)
+    out = {}
+    for dtype in FORMATS:
+        ns = argparse.Namespace(store=store, naive_sample=1, dtype=dtype)
+        out[dtype] = bench_metrics._spawn("metrics", tmp / f"metrics-{dtype}", ns, run_ids)
+        print(f"  metrics cold {dtype}: {out[dtype]['seconds_total']:.1f} s", file=sys.stderr)
+    f32, b16 = out["float32"], out["bfloat16"]
+    out["bfloat16_over_float32"] = round(f32["seconds_total"] / b16["seconds_total"], 2)
+    out["similarity_bfloat16_over_float32"] = round(f32["families"]["similarity"] / b16["families"]["similarity"], 2)
+    out["largest_difference"] = {
+        name: max(abs(f32["metrics"][run][name] - b16["metrics"][run][name]) for run in f32["metrics"]
+                  if f32["metrics"][run].get(name) is not None and b16["metrics"][run].get(name) is not None)
+        for name in ("word_similarity", "sentence_similarity", "tps")
+        if any(name in m for m in f32["metrics"].values())}
+    for dtype in FORMATS:  # the tables are long; the summary keeps what is compared
+        out[dtype] = {k: v for k, v in out[dtype].items() if k != "metrics"}
+    return out
+
+
+# ---- the LLM ------------------------------------------------------------------------------
+def ollama(args) -> dict:
+    from bench_ollama import measure_parallel
+    return {"levels": measure_parallel(levels=(1, 2, 4), docs=args.ollama_docs)}
+
+
+# ---- driver -------------------------------------------------------------------------------
+def _run_child(cmd: list[str]) -> dict:
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
+    if out.returncode != 0:
+        sys.exit(f"{' '.join(cmd[2:6])} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS))
+    ap.add_argument("--corpus", default="pgv-pii-en", help="corpus of the fill-mask and MTC slots")
+    ap.add_argument("--docs", type=int, default=10)
+    ap.add_argument("--spans", type=int, default=24, help="masked spans per document")
+    ap.add_argument("--ollama-docs", type=int, default=6, help="documents of the parallel-request measurement")
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--child", choices=["generate", "matmul"], help=argparse.SUPPRESS)
+    ap.add_argument("--generator", help=argparse.SUPPRESS)
+    ap.add_argument("--mode", choices=list(MODES), help=argparse.SUPPRESS)
+    ap.add_argument("--dtype", choices=FORMATS, help=argparse.SUPPRESS)
+    ap.add_argument("--store", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child == "generate":
+        print(json.dumps(child_generate(args)))
+        return
+    if args.child == "matmul":
+        print(json.dumps(matmul_peak()))
+        return
+
+    summary: dict = {"machine": machine(), "input": {"corpus": args.corpus, "docs": args.docs, "spans": args.spans}}
+    print(json.dumps(summary["machine"]), file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
+        for part in args.only:
+            started = time.perf_counter()
+            if part == "matmul":
+                summary["matmul"] = _run_child([sys.executable, __file__, "--child", "matmul"])
+            elif part in ("mlm", "mtc"):
+                summary[part] = generators(args, "fill-mask" if part == "mlm" else "mtc", Path(tmp))
+            elif part == "metrics":
+                summary["metrics"] = metrics(args, Path(tmp))
+            else:
+                summary["ollama"] = ollama(args)
+            print(f"{part}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    summary["load_average_after"] = os.getloadavg()[0]
+    print_summary(summary)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(summary, indent=1))
+
+
+def print_summary(s: dict) -> None:
+    m = s["machine"]
+    print(f"{m['cpu']}, {m['cores']} cores, torch {m['torch']} ({m['torch_threads']} threads), bf16 flags "
+          f"{m['bf16_flags'] or 'none'}; auto picks {m['auto_placement']}; load average {m['load_average']:.1f} "
+          f"before, {s['load_average_after']:.1f} after")
+    peak = s.get("matmul")
+    if peak:
+        print(f"\nmatmul peak (2048²): float32 {peak['float32']} GFLOP/s, bfloat16 {peak['bfloat16']} GFLOP/s "
+              f"-> {peak['bfloat16_over_float32']}x")
+    for part in ("mlm", "mtc"):
+        if part not in s:
+            continue
+        r = s[part]
+        print(f"\n{part}: {s['input']['docs']} documents x {s['input']['spans']} spans of {s['input']['corpus']}")
+        print("| mode | float32 spans/s | bfloat16 spans/s | ratio | top-1 agree | top-10 overlap | same picks "
+              "| peak MB f32 / bf16 |")
+        print("|---|---:|---:|---:|---:|---:|---:|---|")
+        for mode in MODES:
+            f, b, a = r[mode]["float32"], r[mode]["bfloat16"], r[mode]["agreement"]
+            print(f"| {mode} | {f['spans_per_s']} | {b['spans_per_s']} | {r[mode]['bfloat16_over_float32']}x | "
+                  f"{a['top1_agreement']:.3f} | {a['top10_overlap']:.3f} | {a['identical_picks']:.3f} | "
+                  f"{f['peak_rss_mb']} / {b['peak_rss_mb']} |")
+        print(f"repL batched / one at a time: float32 {r['repL_batched_over_single_float32']}x, "
+              f"bfloat16 {r['repL_batched_over_single_bfloat16']}x")
+        if part == "mlm" and peak:
+            for mode in MODES:
+                for dtype in FORMATS:
+                    enc = r[mode][dtype]["model"]["encoder"]
+                    head = r[mode][dtype]["model"]["head"]
+                    share = enc["gflop_per_s"] / peak[dtype] if enc["gflop_per_s"] else 0
+                    print(f"  {mode} {dtype}: encoder {enc['gflop_per_s']} GFLOP/s ({share:.0%} of the {dtype} peak, "
+                          f"{enc['seconds']} s), head {head['gflop_per_s']} GFLOP/s ({head['seconds']} s)")
+    if "metrics" in s:
+        r = s["metrics"]
+        print(f"\ncold metrics pass over {r['float32']['spans']} spans: float32 {r['float32']['seconds_total']:.1f} s "
+              f"(peak {r['float32']['peak_rss_mb']:.0f} MB), bfloat16 {r['bfloat16']['seconds_total']:.1f} s "
+              f"(peak {r['bfloat16']['peak_rss_mb']:.0f} MB) -> {r['bfloat16_over_float32']}x; similarity family "
+              f"{r['similarity_bfloat16_over_float32']}x; largest metric difference {r['largest_difference']}")
+        for dtype in FORMATS:
+            fams = " ".join(f"{k}={v:.1f}" for k, v in r[dtype]["families"].items())
+            print(f"  {dtype}: {fams}")
+    if "ollama" in s:
+        print("\nollama repL through the stand-in:")
+        for row in s["ollama"]["levels"]:
+            print("  " + json.dumps(row))
+
+
+if __name__ == "__main__":
+    main()
