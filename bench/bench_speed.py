@@ -212,7 +212,7 @@ def metrics(args, tmp: Path) -> dict:
     out["largest_difference"] = {
         name: max(abs(f32["metrics"][run][name] - b16["metrics"][run][name]) for run in f32["metrics"]
                   if f32["metrics"][run].get(name) is not None and b16["metrics"][run].get(name) is not None)
-        for name in ("word_similarity", "sentence_similarity", "tps")
+        for name in ("similarity_word", "similarity_sentence", "tps")
         if any(name in m for m in f32["metrics"].values())}
     for dtype in FORMATS:  # the tables are long; the summary keeps what is compared
         out[dtype] = {k: v for k, v in out[dtype].items() if k != "metrics"}
