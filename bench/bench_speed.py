@@ -16,6 +16,7 @@ memory, ru_maxrss, is its own; models load before the clock starts):
            peak memory; top-1 agreement, top-10 overlap and identical picks of bfloat16
            against float32 on the same slots; the encoder's and the output head's achieved
            GFLOP/s (FLOPs counted from the shapes each forward pass gets) against the peak
+           (and why the few that differ do: --child why, the float32 logit gap of each)
   mtc      the same for MTC (the default checkpoint of `workbench mtc build-default`)
   metrics  a cold metrics pass (empty cache folder) over the 17,496-span frame of
            bench/bench_metrics.py in float32 and bfloat16, and the similarity and TPS values
@@ -194,6 +195,56 @@ def generators(args, name: str, tmp: Path) -> dict:
     return results
 
 
+def why_they_differ(args, slots_wanted: int = 400) -> dict:
+    """fill-mask maskL slots scored in three ways: float32; bfloat16 encoder with the float32 head
+    (what dtype=bfloat16 runs); everything in bfloat16 (the head too). For each, the share of
+    slots whose best whole word differs from float32's, and for the slots that differ, the
+    float32 gap between its best and second-best logits and the window's length: near-ties
+    (small gaps) are what rounding can swap."""
+    import statistics
+
+    import torch
+
+    from bench_mlm import bench_corpus
+    from workbench.adapters.mlm_base import one_mask, window_parts
+    from workbench.mlm.loading import load_masked_lm
+    from workbench.mlm.offline import offline_model_path
+    from workbench.text.slots import SlotBuilder
+
+    corpus = bench_corpus(args.corpus, args.docs, args.spans)
+    slots = []
+    for doc in corpus.documents:
+        builder = SlotBuilder(doc, window=2)
+        slots.extend(builder.slot(i) for i in doc.masked_spans)
+    slots = slots[:slots_wanted]
+    path = str(offline_model_path("en"))
+    models = {"float32": load_masked_lm(path, dtype="float32"),
+              "bfloat16": load_masked_lm(path, dtype="bfloat16"),
+              "bfloat16-head": load_masked_lm(path, dtype="bfloat16", head_dtype="bfloat16")}
+    best: dict[str, list[int]] = {name: [] for name in models}
+    gaps, lengths = [], []
+    for slot in slots:
+        for name, lm in models.items():
+            parts, target = window_parts(slot, one_mask)
+            enc = lm.encode(parts, focus=target)
+            row = lm.logits([enc], [enc.masks[target][:1]])[0][0]
+            allowed = lm._first[enc.after_space[target]][: row.shape[-1]]
+            scores = row.masked_fill(~allowed, float("-inf"))
+            top2 = torch.topk(scores, 2)
+            best[name].append(int(top2.indices[0]))
+            if name == "float32":
+                gaps.append(float(top2.values[0] - top2.values[1]))
+                lengths.append(len(enc.ids))
+    out = {"slots": len(slots), "median_gap_all": round(statistics.median(gaps), 3),
+           "median_tokens_all": statistics.median(lengths)}
+    for name in ("bfloat16", "bfloat16-head"):
+        differ = [n for n, (a, b) in enumerate(zip(best["float32"], best[name])) if a != b]
+        out[name] = {"top1_agreement": round(1 - len(differ) / len(slots), 4), "differ": len(differ),
+                     "gaps_of_those_differing": sorted(round(gaps[n], 3) for n in differ),
+                     "median_tokens_of_those_differing": statistics.median([lengths[n] for n in differ]) if differ else None}
+    return out
+
+
 # ---- metrics ----------------------------------------------------------------------------
 def metrics(args, tmp: Path) -> dict:
     import bench_metrics
@@ -241,7 +292,7 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=24, help="masked spans per document")
     ap.add_argument("--ollama-docs", type=int, default=6, help="documents of the parallel-request measurement")
     ap.add_argument("--json", type=Path, default=None)
-    ap.add_argument("--child", choices=["generate", "matmul"], help=argparse.SUPPRESS)
+    ap.add_argument("--child", choices=["generate", "matmul", "why"], help=argparse.SUPPRESS)
     ap.add_argument("--generator", help=argparse.SUPPRESS)
     ap.add_argument("--mode", choices=list(MODES), help=argparse.SUPPRESS)
     ap.add_argument("--dtype", choices=FORMATS, help=argparse.SUPPRESS)
@@ -253,6 +304,9 @@ def main() -> None:
     if args.child == "matmul":
         print(json.dumps(matmul_peak()))
         return
+    if args.child == "why":
+        print(json.dumps(why_they_differ(args)))
+        return
 
     summary: dict = {"machine": machine(), "input": {"corpus": args.corpus, "docs": args.docs, "spans": args.spans}}
     print(json.dumps(summary["machine"]), file=sys.stderr)
@@ -263,6 +317,9 @@ def main() -> None:
                 summary["matmul"] = _run_child([sys.executable, __file__, "--child", "matmul"])
             elif part in ("mlm", "mtc"):
                 summary[part] = generators(args, "fill-mask" if part == "mlm" else "mtc", Path(tmp))
+                if part == "mlm":
+                    summary["mlm_why"] = _run_child([sys.executable, __file__, "--child", "why", "--corpus",
+                                                     args.corpus, "--docs", str(args.docs), "--spans", str(args.spans)])
             elif part == "metrics":
                 summary["metrics"] = metrics(args, Path(tmp))
             else:
@@ -307,6 +364,14 @@ def print_summary(s: dict) -> None:
                     share = enc["gflop_per_s"] / peak[dtype] if enc["gflop_per_s"] else 0
                     print(f"  {mode} {dtype}: encoder {enc['gflop_per_s']} GFLOP/s ({share:.0%} of the {dtype} peak, "
                           f"{enc['seconds']} s), head {head['gflop_per_s']} GFLOP/s ({head['seconds']} s)")
+    if "mlm_why" in s:
+        w = s["mlm_why"]
+        print(f"\nwhy picks differ (fill-mask maskL, {w['slots']} slots; float32 gap between the best and second "
+              f"logit, median over all slots {w['median_gap_all']}, window median {w['median_tokens_all']} tokens):")
+        for name in ("bfloat16", "bfloat16-head"):
+            r = w[name]
+            print(f"  {name}: top-1 agreement {r['top1_agreement']:.4f} ({r['differ']} differ); their float32 gaps "
+                  f"{r['gaps_of_those_differing']}; their windows' median {r['median_tokens_of_those_differing']} tokens")
     if "metrics" in s:
         r = s["metrics"]
         print(f"\ncold metrics pass over {r['float32']['spans']} spans: float32 {r['float32']['seconds_total']:.1f} s "
