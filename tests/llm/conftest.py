@@ -17,17 +17,22 @@ sys.modules[_spec.name] = launch  # dataclasses look their module up there
 _spec.loader.exec_module(launch)
 
 
-def start_standin():
+# The shared stand-in answers two requests at once, so the parallel tests see requests overlap;
+# one at a time, the others see no difference (a model per worker, 1 llama.cpp thread each here).
+SHARED_WORKERS = 2
+
+
+def start_standin(workers: int = 1):
     missing = launch.missing_requirements()
     if missing:
         pytest.skip(f"the Ollama stand-in needs {', '.join(missing)}: run .ci/steps/20-llm-standin.sh")
     threads = os.environ.get("STANDIN_THREADS")
-    return launch.start(threads=int(threads) if threads else None)
+    return launch.start(workers=workers, threads=int(threads) if threads else None)
 
 
 @pytest.fixture(scope="session")
 def standin():
-    server = start_standin()
+    server = start_standin(SHARED_WORKERS)
     yield server
     server.stop()
 
@@ -51,21 +56,24 @@ def own_standin():
 OPENING_SPANS = 8
 
 
-def make_opening(lang: str, n_spans: int = OPENING_SPANS):
-    """The opening of PGV-PII gv-eng-swe-66 (EN or SV) up to the end of the sentence holding its
-    n-th masked span, with the spans inside it: real text and annotations, few enough spans to
-    keep the tests that ask the real model within their time budget."""
+def make_opening(lang: str, n_spans: int = OPENING_SPANS, docs: tuple[str, ...] = ("gv-eng-swe-66",)):
+    """The opening of PGV-PII gv-eng-swe-66 (EN or SV; or of each of `docs`) up to the end of the
+    sentence holding its n-th masked span, with the spans inside it: real text and annotations,
+    few enough spans to keep the tests that ask the real model within their time budget."""
     from workbench.loaders import shipped_corpus
     from workbench.loaders.validate import RawSpan, build_document
     from workbench.model import Corpus
     from workbench.text.slots import SlotBuilder
 
     corpus = shipped_corpus(f"pgv-pii-{lang}")
-    doc = corpus.document("gv-eng-swe-66_" + {"en": "ENG", "sv": "SWE"}[lang])
-    cut = SlotBuilder(doc).target_sentence(doc.masked_spans[n_spans - 1])[1]
-    raw = [RawSpan(s.start, s.end, s.label, s.entity_id, s.mask) for s in doc.spans if s.end <= cut]
-    part = build_document(corpus.source, f"{doc.doc_id}-opening", doc.text[:cut], lang, raw)
-    return Corpus(f"pgv-pii-{lang}-66-opening", corpus.source, (part,))
+    parts = []
+    for name in docs:
+        doc = corpus.document(f"{name}_" + {"en": "ENG", "sv": "SWE"}[lang])
+        cut = SlotBuilder(doc).target_sentence(doc.masked_spans[n_spans - 1])[1]
+        raw = [RawSpan(s.start, s.end, s.label, s.entity_id, s.mask) for s in doc.spans if s.end <= cut]
+        parts.append(build_document(corpus.source, f"{doc.doc_id}-opening", doc.text[:cut], lang, raw))
+    tag = "-".join(name.rsplit("-", 1)[-1] for name in docs)
+    return Corpus(f"pgv-pii-{lang}-{tag}-opening", corpus.source, tuple(parts))
 
 
 @pytest.fixture
