@@ -1,5 +1,5 @@
 """Start the stand-in (server.py) as a child process on a free 127.0.0.1 port and talk to its
-control endpoints. Used by tests/llm/conftest.py and bench/bench_ollama.py."""
+control endpoints. Used by tests/conftest.py (the standin fixtures) and bench/bench_ollama.py."""
 
 from __future__ import annotations
 
