@@ -101,6 +101,7 @@ class Intact(Generator):
         return in_flight(lambda slot: _prediction(decide(_span(slot), tools)), slots, self.config.parallel)
 
     def _matcher(self, lang: str) -> Matcher:
+        """The language's matching function, behind OneAtATime (it is shared by the decisions in flight)."""
         with self._matchers_lock:
             if lang not in self._matchers:
                 if self._matcher_for is not None:

@@ -27,7 +27,10 @@ GET /standin/recent returns the last 500 chat requests as received (messages, fo
 Workers (`--workers N`, default 1; Ollama's OLLAMA_NUM_PARALLEL): N llama.cpp models, each
 answering one request at a time (a llama.cpp context is not thread-safe), so N requests are
 answered at once and request N+1 waits for a free model. Each model has its own context and
-KV cache; the weights file is memory-mapped, so it is shared. Threads per model: `--threads`,
+KV cache; the weights file is memory-mapped, so it is shared. Which model answers does not
+change the answer: llama-cpp-python reuses the previous prompt's common prefix, and the logits
+came out bitwise equal to a fresh model's (checked on two prompts sharing 222 tokens), so an
+answer depends only on the request. Threads per model: `--threads`,
 or by default llama.cpp's own default (half the logical cores: the physical ones under SMT)
 shared out between the workers, at least 1 each: on this machine's 2 cores 1 thread for 1
 worker (as before) and 2 workers × 1 thread. More threads than that spin against each

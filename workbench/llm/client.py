@@ -155,7 +155,8 @@ class OllamaClient:
             warn, self.warned = not self.warned, True
             give_up = bool(limit) and self.in_a_row >= limit and not self.gave_up
             if give_up:
-                self.gave_up, self.gave_up_at = True, self.in_a_row
+                self.gave_up_at = self.in_a_row  # first: ask() reads gave_up without the lock
+                self.gave_up = True
             gave_up = self.gave_up
         if warn:
             self._warn(reason)
