@@ -30,11 +30,12 @@ answered at once and request N+1 waits for a free model. Each model has its own 
 KV cache; the weights file is memory-mapped, so it is shared. Which model answers does not
 change the answer: llama-cpp-python reuses the previous prompt's common prefix, and the logits
 came out bitwise equal to a fresh model's (checked on two prompts sharing 222 tokens), so an
-answer depends only on the request. Threads per model: `--threads`,
-or by default llama.cpp's own default (half the logical cores: the physical ones under SMT)
-shared out between the workers, at least 1 each: on this machine's 2 cores 1 thread for 1
-worker (as before) and 2 workers × 1 thread. More threads than that spin against each
-other: one answer took 2.9 s with 1 thread and 6-10 s with 2 on these 2 shared cores.
+answer depends only on the request. Threads per model: llama.cpp's own defaults shared out
+between the workers, at least 1 each: for generation (`--threads` sets it) half the logical
+cores (the physical ones under SMT) / workers, for prompt processing all cores / workers. On
+this machine's 2 cores: 1 worker 1 + 2 threads (as before), 2 workers 1 + 1 thread each. More
+threads than that spin against each other: one answer took 2.9 s with 1 generation thread and
+6-10 s with 2 on these 2 shared cores.
 
     python tests/ollama_standin/server.py --port 11434          # then: workbench generate -g ollama
     python tests/ollama_standin/server.py --port 0 --workers 2  # prints the port it got
@@ -75,8 +76,8 @@ class Model:
     """One llama.cpp model, reloaded when a request asks for another context size (as Ollama does).
     Not thread-safe (a llama.cpp context is not): ModelPool hands it to one request at a time."""
 
-    def __init__(self, path: Path, n_ctx: int, threads: int | None) -> None:
-        self.path, self.threads = path, threads
+    def __init__(self, path: Path, n_ctx: int, threads: int | None, batch_threads: int | None = None) -> None:
+        self.path, self.threads, self.batch_threads = path, threads, batch_threads
         self.llm = None
         self.n_ctx = 0
         self.load_seconds = 0.0
@@ -85,7 +86,8 @@ class Model:
     def _load(self, n_ctx: int) -> None:
         from llama_cpp import Llama
         started = time.perf_counter()
-        self.llm = Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=self.threads, verbose=False)
+        self.llm = Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=self.threads,
+                         n_threads_batch=self.batch_threads, verbose=False)
         self.n_ctx = n_ctx
         self.load_seconds = time.perf_counter() - started
 
@@ -122,10 +124,12 @@ class Model:
                "total_duration": took, "eval_duration": took, "prompt_eval_duration": 0, "load_duration": 0}
 
 
-def default_threads(workers: int) -> int:
-    """llama.cpp threads per model: llama.cpp's default (half the logical cores) shared out between
-    the workers, at least one each, so N answers at once do not oversubscribe the cores."""
-    return max(1, (os.cpu_count() or 1) // 2 // workers)
+def default_threads(workers: int) -> tuple[int, int]:
+    """llama.cpp threads per model, (generation, prompt processing): llama.cpp's defaults (half the
+    logical cores; all of them) shared out between the workers, at least one each, so N answers at
+    once do not oversubscribe the cores."""
+    cores = os.cpu_count() or 1
+    return max(1, cores // 2 // workers), max(1, cores // workers)
 
 
 class ModelPool:
@@ -134,8 +138,9 @@ class ModelPool:
 
     def __init__(self, path: Path, n_ctx: int, workers: int, threads: int | None) -> None:
         self.path, self.workers = path, workers
-        self.threads = threads or default_threads(workers)
-        self.models = [Model(path, n_ctx, self.threads) for _ in range(workers)]
+        generation, batch = default_threads(workers)
+        self.threads, self.batch_threads = threads or generation, max(batch, threads or 0)
+        self.models = [Model(path, n_ctx, self.threads, self.batch_threads) for _ in range(workers)]
         self._free: queue.Queue = queue.Queue()
         for model in self.models:
             self._free.put(model)
@@ -282,7 +287,8 @@ class Handler(BaseHTTPRequestHandler):
             pool = self.models
             self._json(200, {"chat_requests": f.chat_requests, "model_answers": f.model_answers, "mode": f.mode,
                              "times_left": f.times, "n_ctx": pool.n_ctx, "workers": pool.workers,
-                             "threads_per_worker": pool.threads, "answering": pool.answering,
+                             "threads_per_worker": pool.threads, "batch_threads_per_worker": pool.batch_threads,
+                             "answering": pool.answering,
                              "peak_answering": pool.peak})
         else:
             self._json(404, {"error": "404 page not found"})
@@ -417,7 +423,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1,
                         help="requests answered at once, one model each (Ollama's OLLAMA_NUM_PARALLEL)")
     parser.add_argument("--threads", type=int, default=None,
-                        help="llama.cpp threads per worker (default: CPU cores / workers, at least 1)")
+                        help="llama.cpp generation threads per worker (default: half the cores / workers, "
+                             "at least 1)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     host_ip = "127.0.0.1" if args.host == "localhost" else args.host
@@ -431,7 +438,8 @@ def main(argv: list[str] | None = None) -> None:
     supervisor = Supervisor(host_ip, args.port, args.verbose)
     Handler.supervisor = supervisor
     print(f"ollama stand-in listening on http://{host_ip}:{supervisor.port} serving {', '.join(Handler.names)} "
-          f"({Handler.models.workers} worker(s) × {Handler.models.threads} thread(s))", flush=True)
+          f"({Handler.models.workers} worker(s) × {Handler.models.threads} thread(s), "
+          f"{Handler.models.batch_threads} for prompts)", flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
