@@ -18,17 +18,25 @@ the engine sends only an entity's first mention here and later mentions reuse it
 (workbench.consistency); `corpus` is kept.
 
 It reads the span's original text (it generalises and attacks it): sees = "original".
+
+`parallel=N` decides N spans of one generate() call at once (workbench.llm.in_flight): the
+engine's repL batch holds the k-th slot of many documents, and a decision depends only on its
+slot, so the decisions are independent; each stays sequential inside (candidates, then one
+attack after another). The clients are safe to share between threads; the matching functions
+(spaCy and a cache) and an attacker not marked `concurrent` are called one thread at a time.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Callable, Sequence
 
 from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator, Prediction
 from workbench.intact.config import IntactConfig
 from workbench.intact.decide import Decision, Settings, SpanToSanitise, Tools, decide
+from workbench.llm.in_flight import in_flight
 from workbench.privacy.inference_attackers import InferenceAttacker
 from workbench.privacy.matching import Matcher
 from workbench.text.slots import Slot
@@ -53,6 +61,7 @@ class Intact(Generator):
         self._client = client
         self._matcher_for = matcher_for
         self._matchers: dict[str, Matcher] = {}
+        self._matchers_lock = threading.Lock()
 
     @property
     def seed(self) -> int:
@@ -86,17 +95,40 @@ class Intact(Generator):
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         if self._client is None or self._attacker is None or self.options.mode != "repL":
             self.load_for(sorted({s.lang for s in slots}))
-        tools = Tools(self._client, self._attacker, self._matcher,
+        attacker = self._attacker if getattr(self._attacker, "concurrent", False) else OneAtATime(self._attacker)
+        tools = Tools(self._client, attacker, self._matcher,
                       Settings(self.seed, self.config.candidates, self.config.max_chars))
-        return [_prediction(decide(_span(slot), tools)) for slot in slots]
+        return in_flight(lambda slot: _prediction(decide(_span(slot), tools)), slots, self.config.parallel)
 
     def _matcher(self, lang: str) -> Matcher:
-        if lang not in self._matchers:
-            if self._matcher_for is not None:
-                self._matchers[lang] = self._matcher_for(lang)
-            else:
-                self._matchers[lang] = _default_matcher(lang, self.config.frequent_from)
-        return self._matchers[lang]
+        """The language's matching function, behind OneAtATime (it is shared by the decisions in flight)."""
+        with self._matchers_lock:
+            if lang not in self._matchers:
+                if self._matcher_for is not None:
+                    made = self._matcher_for(lang)
+                else:
+                    made = _default_matcher(lang, self.config.frequent_from)
+                self._matchers[lang] = OneAtATime(made)
+            return self._matchers[lang]
+
+
+class OneAtATime:
+    """An object whose methods are called one thread at a time: spaCy's lemmatiser and the
+    Matcher's phrase cache, or a model-backed attacker, are not made for concurrent calls."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str):
+        value = getattr(self._inner, name)
+        if not callable(value):
+            return value
+
+        def locked(*args, **kwargs):
+            with self._lock:
+                return value(*args, **kwargs)
+        return locked
 
 
 def _span(slot: Slot) -> SpanToSanitise:

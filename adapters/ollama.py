@@ -9,6 +9,12 @@ its left context, and each slot is a request of its own (003 Appendix B).
 A window with no usable answer gives FAILED predictions whose note says why; the engine
 stores them as `[FAILED]` and the run goes on. The FAILED rate is read from the store
 (workbench.llm.stats).
+
+`parallel=N`: the requests of one generate() call are independent (maskL: its windows, across
+documents; repL: the k-th slots of many documents, which the engine sends as one batch), so N
+of them are kept in flight (workbench.llm.in_flight). Each carries its own seed and the
+answers are used in slot order, and only this thread touches the counts and the kept answers,
+so the output is that of parallel=1.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from workbench.llm.answers import COPIED, MASK_BREAK, copied_from_context, value
 from workbench.llm.client import OllamaClient, Outcome
 from workbench.llm.config import OllamaConfig
 from workbench.llm.guard import check_host
+from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, build_prompt
 from workbench.text.slots import Slot
 
@@ -56,17 +63,28 @@ class OllamaGenerator(Generator):
         groups: dict[tuple, list[int]] = {}
         for i, slot in enumerate(slots):
             groups.setdefault(self._request_key(slot), []).append(i)
+        prompts = {key: build_prompt(slots[members[0]], with_upos=self.options.upos_filter,
+                                     max_chars=self.config.max_chars) for key, members in groups.items()}
+        # Looked up before any answer of this call is remembered: the keys of one call are distinct.
+        kept = {key: self._answers[key] for key in groups if key in self._answers}
+        to_ask = [key for key in groups if key not in kept]
+        mode = self.options.mode
+
+        def ask(key: tuple) -> Outcome:
+            prompt = prompts[key]
+            return self._client.ask(prompt, _request_id(slots[groups[key][0]], prompt, mode), self.seed)
+
+        asked = dict(zip(to_ask, in_flight(ask, to_ask, self.config.parallel)))
         predictions: list[Prediction | None] = [None] * len(slots)
         for key, members in groups.items():
-            first = slots[members[0]]
-            prompt = build_prompt(first, with_upos=self.options.upos_filter, max_chars=self.config.max_chars)
-            outcome = self._answers.get(key)
-            if outcome is None:
-                outcome = self._client.ask(prompt, _request_id(first, prompt, self.options.mode), self.seed)
+            first, prompt = slots[members[0]], prompts[key]
+            if key in asked:
+                outcome = asked[key]
                 self._remember(key, outcome)
                 requests = _split(outcome.requests, len(members))
                 seconds = [outcome.seconds / len(members)] * len(members)
             else:  # a reused answer: measured, and it cost nothing
+                outcome = kept[key]
                 requests, seconds = [0] * len(members), [0.0] * len(members)
             context = first.render(MASK_BREAK)  # what the model saw, masks left out
             for n, i in enumerate(members):

@@ -1,13 +1,15 @@
 """Fixtures shared by every test area.
 
 Each area keeps its own fixtures in its own folder's conftest.py; what lives here is the
-common ground: a tiny hand-made corpus, fresh run stores, and a store holding real
-baseline runs over the shipped corpora.
+common ground: a tiny hand-made corpus, fresh run stores, a store holding real baseline
+runs over the shipped corpora, and the Ollama stand-in (tests/llm, tests/intact, tests/privacy).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,3 +124,55 @@ def tiny_roberta_en(tmp_path_factory):
 def tiny_roberta_sv(tmp_path_factory):
     from tiny_models import build_tiny_roberta
     return build_tiny_roberta(tmp_path_factory.mktemp("tiny-roberta-sv"), "sv")
+
+
+# The Ollama stand-in (tests/ollama_standin/): a real small model behind Ollama's HTTP API on a
+# free 127.0.0.1 port, with fault modes the tests switch on and off. One process per session,
+# shared by every test area that asks an LLM; it answers two requests at once (a model per
+# worker, 1 llama.cpp thread each on 2 cores), so tests/llm/test_llm_parallel.py sees requests
+# overlap, while tests that send one at a time see no difference.
+STANDIN_WORKERS = 2
+
+
+def standin_launcher():
+    """tests/ollama_standin/launch.py, loaded once as the module "ollama_standin_launch"."""
+    name = "ollama_standin_launch"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "tests" / "ollama_standin" / "launch.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up there
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def start_standin(workers: int = 1):
+    launch = standin_launcher()
+    missing = launch.missing_requirements()
+    if missing:
+        pytest.skip(f"the Ollama stand-in needs {', '.join(missing)}: run .ci/steps/20-llm-standin.sh")
+    threads = os.environ.get("STANDIN_THREADS")  # llama.cpp threads per worker (default: the server's)
+    return launch.start(workers=workers, threads=int(threads) if threads else None)
+
+
+@pytest.fixture(scope="session")
+def standin():
+    """The shared stand-in. A test that sets a fault uses `healthy`, which resets it."""
+    server = start_standin(STANDIN_WORKERS)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def healthy(standin):
+    """The shared stand-in with no fault left over from an earlier test, and none left behind."""
+    standin.fault("none")
+    yield standin
+    standin.fault("none")
+
+
+@pytest.fixture
+def own_standin():
+    """A stand-in of this test's own (one worker), free to be killed."""
+    server = start_standin()
+    yield server
+    server.stop()

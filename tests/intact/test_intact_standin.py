@@ -8,10 +8,6 @@ Kept to four spans: every request is a real model answer on two shared cores."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from workbench.loaders.validate import RawSpan, build_document
@@ -19,32 +15,10 @@ from workbench.model import Corpus
 from workbench.pipeline import generate_run
 
 pytestmark = pytest.mark.slow
-MODEL = "smollm2:135m-instruct"  # the name the stand-in serves
+MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 TEXT = "Mr Jan Kowalski was born in Warsaw in 1950. He worked for the Polish Academy of Sciences until 1990."
 MENTIONS = [("Jan Kowalski", "PERSON"), ("Warsaw", "LOC"), ("1950", "DATETIME"),
             ("Polish Academy of Sciences", "ORG")]
-
-
-def _launch():
-    name = "ollama_standin_launch"  # the module name tests/llm/conftest.py gives it, so all share one
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).resolve().parents[1] / "ollama_standin" / "launch.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-@pytest.fixture(scope="module")
-def standin():
-    launch = _launch()
-    missing = launch.missing_requirements()
-    if missing:
-        pytest.skip(f"the Ollama stand-in needs {', '.join(missing)}: run .ci/steps/20-llm-standin.sh")
-    server = launch.start()
-    yield server
-    server.stop()
 
 
 def corpus() -> Corpus:
@@ -52,15 +26,15 @@ def corpus() -> Corpus:
     return Corpus("intact-standin", "tests/intact", (build_document("intact", "d1", TEXT, "en", raw),))
 
 
-def test_a_complete_intact_run_through_the_standin(standin, store):
+def test_a_complete_intact_run_through_the_standin(healthy, store):
     from workbench.privacy.lemmatiser_build import build_lemmatiser
     from workbench.upos import get_tagger
     build_lemmatiser("en")  # built once by .ci/steps/12-lemmatiser.sh; here only if that has not run
-    before = standin.chat_requests()
-    result = generate_run(corpus(), "intact", {"model": MODEL, "host": standin.url, "backoff": 0},
+    before = healthy.chat_requests()
+    result = generate_run(corpus(), "intact", {"model": MODEL, "host": healthy.url, "backoff": 0},
                           {"mode": "repL", "window": 50}, store=store, tagger=get_tagger("spacy", quiet=True),
                           progress=False)
-    sent = standin.chat_requests() - before
+    sent = healthy.chat_requests() - before
     preds = {p.span_index: p for p in store.predictions(result.run_id)}
     for p in preds.values():  # shown with -s
         print(f"\n{MENTIONS[p.span_index][0]!r} -> {p.pseudonym!r} ({p.note}; {p.requests} requests; "
@@ -79,7 +53,7 @@ def test_a_complete_intact_run_through_the_standin(standin, store):
             assert p.pseudonym == MENTIONS[p.span_index][1]  # no candidate survived: the label
         assert p.pseudonym.lower() not in ("warsaw", "1950", "polish academy of sciences")
 
-    requests = standin.recent()[-sent:]
+    requests = healthy.recent()[-sent:]
     candidate_asks = [r for r in requests if "replacement_1" in r["format"]["required"]]
     attacks = [r for r in requests if "guess_1" in r["format"]["required"]]
     assert len(candidate_asks) + len(attacks) == sent and candidate_asks and attacks

@@ -18,7 +18,7 @@ from workbench.text.slots import Gap, Slot
 from workbench.upos import get_tagger
 from llm_helpers import refused
 
-MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (tests/llm/conftest.py)
+MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 
 SLOT = Slot("d", "en", 0, "PERSON", "PROPN",
             ("Yesterday ", Gap(0, "PERSON", "PROPN"), " flew from ", Gap(1, "LOC", "PROPN"), " to Rome."))

@@ -15,7 +15,7 @@ from workbench.llm.config import OllamaConfig
 from workbench.pipeline import generate_run
 from llm_helpers import refused
 
-MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (tests/llm/conftest.py)
+MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 
 
 def generator(url):

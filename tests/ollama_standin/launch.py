@@ -1,5 +1,5 @@
 """Start the stand-in (server.py) as a child process on a free 127.0.0.1 port and talk to its
-control endpoints. Used by tests/llm/conftest.py and bench/bench_ollama.py."""
+control endpoints. Used by tests/conftest.py (the standin fixtures) and bench/bench_ollama.py."""
 
 from __future__ import annotations
 
@@ -39,6 +39,14 @@ class StandIn:
     def stats(self) -> dict:
         return self._call("/standin/stats")
 
+    def reset_peak(self) -> int:
+        """Start counting the most requests answered at once again; returns the count so far."""
+        return self._call("/standin/reset-peak", {})["peak_answering"]
+
+    def peak(self) -> int:
+        """The most requests the models answered at once since the start or reset_peak()."""
+        return self.stats()["peak_answering"]
+
     def chat_requests(self) -> int:
         return self.stats()["chat_requests"]
 
@@ -59,9 +67,11 @@ class StandIn:
                 self.process.wait(timeout=10)
 
 
-def start(names: tuple[str, ...] = (MODEL,), *, threads: int | None = None, startup_s: float = 120) -> StandIn:
-    """A running stand-in; RuntimeError when it does not come up."""
-    args = [sys.executable, str(SERVER), "--port", "0"]
+def start(names: tuple[str, ...] = (MODEL,), *, workers: int = 1, threads: int | None = None,
+          startup_s: float = 120) -> StandIn:
+    """A running stand-in answering `workers` requests at once (threads: llama.cpp threads per
+    worker, default the server's: cores / workers); RuntimeError when it does not come up."""
+    args = [sys.executable, str(SERVER), "--port", "0", "--workers", str(workers)]
     for name in names:
         args += ["--name", name]
     if threads:

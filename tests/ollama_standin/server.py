@@ -19,11 +19,26 @@ POST /standin/faults {"mode": ..., "times": N (default 1; -1 = until reset), "af
     canned        answer the next N chat requests at once with every key of the JSON schema
                   filled ("Canned 1", …), without asking the model
 A fault may name the one that follows it once its N requests are used up: "then": {...}.
-GET /standin/stats counts the chat requests received and answered by the model;
+GET /standin/stats counts the chat requests received and answered by the model, and gives the
+workers and the peak number of requests the models answered at once ("peak_answering";
+POST /standin/reset-peak starts that count again), so a test can see requests overlap;
 GET /standin/recent returns the last 500 chat requests as received (messages, format, options).
 
+Workers (`--workers N`, default 1; Ollama's OLLAMA_NUM_PARALLEL): N llama.cpp models, each
+answering one request at a time (a llama.cpp context is not thread-safe), so N requests are
+answered at once and request N+1 waits for a free model. Each model has its own context and
+KV cache; the weights file is memory-mapped, so it is shared. Which model answers does not
+change the answer: llama-cpp-python reuses the previous prompt's common prefix, and the logits
+came out bitwise equal to a fresh model's (checked on two prompts sharing 222 tokens), so an
+answer depends only on the request. Threads per model: llama.cpp's own defaults shared out
+between the workers, at least 1 each: for generation (`--threads` sets it) half the logical
+cores (the physical ones under SMT) / workers, for prompt processing all cores / workers. On
+this machine's 2 cores: 1 worker 1 + 2 threads (as before), 2 workers 1 + 1 thread each. More
+threads than that spin against each other: one answer took 2.9 s with 1 generation thread and
+6-10 s with 2 on these 2 shared cores.
+
     python tests/ollama_standin/server.py --port 11434          # then: workbench generate -g ollama
-    python tests/ollama_standin/server.py --port 0              # prints the port it got
+    python tests/ollama_standin/server.py --port 0 --workers 2  # prints the port it got
 """
 
 from __future__ import annotations
@@ -33,6 +48,8 @@ from collections import deque
 import ipaddress
 import importlib.util
 import json
+import os
+import queue
 import sys
 import threading
 import time
@@ -56,11 +73,11 @@ def packaged_gguf() -> Path:
 
 
 class Model:
-    """One llama.cpp model, reloaded when a request asks for another context size (as Ollama does)."""
+    """One llama.cpp model, reloaded when a request asks for another context size (as Ollama does).
+    Not thread-safe (a llama.cpp context is not): ModelPool hands it to one request at a time."""
 
-    def __init__(self, path: Path, n_ctx: int, threads: int | None) -> None:
-        self.path, self.threads = path, threads
-        self.lock = threading.Lock()  # llama.cpp contexts are not thread-safe: one answer at a time
+    def __init__(self, path: Path, n_ctx: int, threads: int | None, batch_threads: int | None = None) -> None:
+        self.path, self.threads, self.batch_threads = path, threads, batch_threads
         self.llm = None
         self.n_ctx = 0
         self.load_seconds = 0.0
@@ -69,7 +86,8 @@ class Model:
     def _load(self, n_ctx: int) -> None:
         from llama_cpp import Llama
         started = time.perf_counter()
-        self.llm = Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=self.threads, verbose=False)
+        self.llm = Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=self.threads,
+                         n_threads_batch=self.batch_threads, verbose=False)
         self.n_ctx = n_ctx
         self.load_seconds = time.perf_counter() - started
 
@@ -106,6 +124,52 @@ class Model:
                "total_duration": took, "eval_duration": took, "prompt_eval_duration": 0, "load_duration": 0}
 
 
+def default_threads(workers: int) -> tuple[int, int]:
+    """llama.cpp threads per model, (generation, prompt processing): llama.cpp's defaults (half the
+    logical cores; all of them) shared out between the workers, at least one each, so N answers at
+    once do not oversubscribe the cores."""
+    cores = os.cpu_count() or 1
+    return max(1, cores // 2 // workers), max(1, cores // workers)
+
+
+class ModelPool:
+    """`workers` models; a request takes a free one (waiting for one when all are busy) and gives
+    it back. Counts how many answers run at once, for tests that check requests overlapped."""
+
+    def __init__(self, path: Path, n_ctx: int, workers: int, threads: int | None) -> None:
+        self.path, self.workers = path, workers
+        generation, batch = default_threads(workers)
+        self.threads, self.batch_threads = threads or generation, max(batch, threads or 0)
+        self.models = [Model(path, n_ctx, self.threads, self.batch_threads) for _ in range(workers)]
+        self._free: queue.Queue = queue.Queue()
+        for model in self.models:
+            self._free.put(model)
+        self._lock = threading.Lock()
+        self.answering = 0  # models answering now
+        self.peak = 0  # most models answering at once since the start or the last reset
+
+    @property
+    def n_ctx(self) -> int:
+        return self.models[0].n_ctx
+
+    def take(self) -> Model:
+        model = self._free.get()
+        with self._lock:
+            self.answering += 1
+            self.peak = max(self.peak, self.answering)
+        return model
+
+    def give_back(self, model: Model) -> None:
+        with self._lock:
+            self.answering -= 1
+        self._free.put(model)
+
+    def reset_peak(self) -> int:
+        with self._lock:
+            old, self.peak = self.peak, self.answering
+        return old
+
+
 class Faults:
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -123,6 +187,10 @@ class Faults:
         self.times = int(spec.get("times", 1))
         self.after = int(spec.get("after", 0))
         self.params = spec
+
+    def answered(self) -> None:
+        with self.lock:
+            self.model_answers += 1
 
     def take(self) -> tuple[str, dict]:
         """The fault for the next chat request (counted), and count the request."""
@@ -148,7 +216,7 @@ def _now() -> str:
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "ollama-standin/1"
-    model: Model
+    models: ModelPool
     names: tuple[str, ...]
     faults: Faults
     supervisor: "Supervisor"
@@ -216,8 +284,12 @@ class Handler(BaseHTTPRequestHandler):
             self._json(200, {"requests": list(self.faults.recent)})
         elif self.path == "/standin/stats":
             f = self.faults
+            pool = self.models
             self._json(200, {"chat_requests": f.chat_requests, "model_answers": f.model_answers, "mode": f.mode,
-                             "times_left": f.times, "n_ctx": self.model.n_ctx})
+                             "times_left": f.times, "n_ctx": pool.n_ctx, "workers": pool.workers,
+                             "threads_per_worker": pool.threads, "batch_threads_per_worker": pool.batch_threads,
+                             "answering": pool.answering,
+                             "peak_answering": pool.peak})
         else:
             self._json(404, {"error": "404 page not found"})
 
@@ -228,11 +300,13 @@ class Handler(BaseHTTPRequestHandler):
         elif self.path == "/api/show":
             name = body.get("model") or body.get("name") or ""
             if self._known(name):
-                self._json(200, {"modelfile": f"FROM {self.model.path.name}", "parameters": "",
+                self._json(200, {"modelfile": f"FROM {self.models.path.name}", "parameters": "",
                                  "template": "{{ .Prompt }}", "details": self._model_entry(name)["details"],
                                  "model_info": {"general.architecture": "llama"}, "capabilities": ["completion"]})
             else:
                 self._json(404, {"error": f"model '{name}' not found"})
+        elif self.path == "/standin/reset-peak":
+            self._json(200, {"peak_answering": self.models.reset_peak()})
         elif self.path == "/standin/faults":
             self.faults.set(body)
             self._json(200, {"ok": True, "mode": self.faults.mode})
@@ -247,7 +321,7 @@ class Handler(BaseHTTPRequestHandler):
                    for n in self.names)
 
     def _model_entry(self, name: str) -> dict:
-        size = self.model.path.stat().st_size
+        size = self.models.path.stat().st_size
         return {"name": name, "model": name, "modified_at": _now(), "size": size, "digest": "standin",
                 "details": {"format": "gguf", "family": "llama", "parameter_size": "135M",
                             "quantization_level": "Q4_1", "parent_model": "", "families": ["llama"]}}
@@ -279,14 +353,15 @@ class Handler(BaseHTTPRequestHandler):
         stream = body.get("stream", True)
         try:
             if pieces is None:
-                with self.model.lock:
-                    try:
-                        out = list(self.model.chat(body.get("messages") or [], body.get("format"),
-                                                   body.get("options") or {}))
-                    except ValueError as exc:  # e.g. a prompt longer than the context
-                        self._json(500, {"error": str(exc)})
-                        return
-                    self.faults.model_answers += 1
+                model = self.models.take()
+                try:
+                    out = list(model.chat(body.get("messages") or [], body.get("format"), body.get("options") or {}))
+                except ValueError as exc:  # e.g. a prompt longer than the context
+                    self._json(500, {"error": str(exc)})
+                    return
+                finally:
+                    self.models.give_back(model)
+                self.faults.answered()
                 pieces, final = [p for p in out if isinstance(p, str)], out[-1]
             self._answer(name, pieces, final, stream)
         except (BrokenPipeError, ConnectionResetError):
@@ -345,19 +420,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--name", action="append", default=None,
                         help=f"model name(s) served (default {DEFAULT_NAME}; repeatable)")
     parser.add_argument("--num-ctx", type=int, default=4096)
-    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="requests answered at once, one model each (Ollama's OLLAMA_NUM_PARALLEL)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="llama.cpp generation threads per worker (default: half the cores / workers, "
+                             "at least 1)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     host_ip = "127.0.0.1" if args.host == "localhost" else args.host
     if not ipaddress.ip_address(host_ip).is_loopback:
         raise SystemExit("stand-in: binds to a loopback address only")
-    Handler.model = Model(args.model or packaged_gguf(), args.num_ctx, args.threads)
+    if args.workers < 1:
+        raise SystemExit("stand-in: --workers must be >= 1")
+    Handler.models = ModelPool(args.model or packaged_gguf(), args.num_ctx, args.workers, args.threads)
     Handler.names = tuple(args.name or [DEFAULT_NAME])
     Handler.faults = Faults()
     supervisor = Supervisor(host_ip, args.port, args.verbose)
     Handler.supervisor = supervisor
-    print(f"ollama stand-in listening on http://{host_ip}:{supervisor.port} serving {', '.join(Handler.names)}",
-          flush=True)
+    print(f"ollama stand-in listening on http://{host_ip}:{supervisor.port} serving {', '.join(Handler.names)} "
+          f"({Handler.models.workers} worker(s) × {Handler.models.threads} thread(s), "
+          f"{Handler.models.batch_threads} for prompts)", flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

@@ -4,41 +4,14 @@ schema of N guesses, one request per span, answers stored and matched, a failed 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from inference_helpers import built_lemmatiser, reference_runs
 
-MODEL = "smollm2:135m-instruct"  # the name the stand-in serves
+MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 
 
-def _launch():
-    name = "ollama_standin_launch"  # the module name tests/llm/conftest.py gives it, so both share one
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).resolve().parents[1] / "ollama_standin" / "launch.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-@pytest.fixture(scope="module")
-def standin():
-    launch = _launch()
-    missing = launch.missing_requirements()
-    if missing:
-        pytest.skip(f"the Ollama stand-in needs {', '.join(missing)}: run .ci/steps/20-llm-standin.sh")
-    server = launch.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def label_run(store):
+def make_label_run(store):
     """The label reference run of one short English document with two spans."""
     from workbench.loaders.validate import RawSpan, build_document
     from workbench.model import Corpus
@@ -50,20 +23,22 @@ def label_run(store):
     return reference_runs(store, corpus, kinds=("label",))["label"]
 
 
+@pytest.fixture
+def label_run(store):
+    return make_label_run(store)
+
+
 def options(url, **more):
     return {"model": MODEL, "host": url, "backoff": "0", **more}
 
 
-def test_the_llm_attacker_asks_004s_question_and_stores_the_guesses(store, standin, label_run):
+def test_the_llm_attacker_asks_004s_question_and_stores_the_guesses(store, healthy, label_run):
     from workbench.privacy.inference import inference_disclosure, inference_spans
-    standin.fault("canned", times=-1)  # quick, known answers: this test is about the exchange
-    try:
-        before = standin.chat_requests()
-        frame = inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(standin.url))
-        sent = standin.recent()[-2:]
-        assert standin.chat_requests() - before == 2  # one request per span
-    finally:
-        standin.fault("none")
+    healthy.fault("canned", times=-1)  # quick, known answers: this test is about the exchange
+    before = healthy.chat_requests()
+    frame = inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(healthy.url))
+    sent = healthy.recent()[-2:]
+    assert healthy.chat_requests() - before == 2  # one request per span
     assert frame["spans"].item() == 2 and frame["attack_key"].item().startswith("ollama-smollm2_135m-instruct-n3-")
     prompts = [r["messages"][-1]["content"] for r in sent]
     assert "Text: Mr [[PERSON]] was born in LOC and works as a judge." in prompts[0]
@@ -75,37 +50,50 @@ def test_the_llm_attacker_asks_004s_question_and_stores_the_guesses(store, stand
     assert not spans["disclosed"].any() and (spans["note"] == "").all()
 
 
-def test_a_span_without_an_answer_is_stored_with_its_reason_and_asked_again(store, standin, label_run):
+def test_a_span_without_an_answer_is_stored_with_its_reason_and_asked_again(store, healthy, label_run):
     from workbench.privacy.inference import inference_disclosure, inference_spans
-    standin.fault("invalid-json", times=2)  # both attempts for the first span
-    try:
-        frame = inference_disclosure(store, [label_run], attacker="ollama", n=3,
-                                     config=options(standin.url, attempts="2"))
-    finally:
-        standin.fault("none")
+    healthy.fault("invalid-json", times=2)  # both attempts for the first span
+    frame = inference_disclosure(store, [label_run], attacker="ollama", n=3,
+                                 config=options(healthy.url, attempts="2"))
     spans = inference_spans(store, [label_run])
     first = spans[spans["span_index"] == 0].iloc[0]
     assert first["note"].startswith("no valid JSON") and first["guesses"] == []
     assert frame["failed"].item() == 1 and frame["spans"].item() == 1
-    standin.fault("canned", times=-1)
-    try:
-        before = standin.chat_requests()
-        frame = inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(standin.url))
-        assert standin.chat_requests() - before == 1  # only the span that had no answer
-    finally:
-        standin.fault("none")
+    healthy.fault("canned", times=-1)
+    before = healthy.chat_requests()
+    frame = inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(healthy.url))
+    assert healthy.chat_requests() - before == 1  # only the span that had no answer
     assert frame["failed"].item() == 0 and frame["spans"].item() == 2
 
 
-def test_the_real_model_answers_with_guesses(store, standin, label_run):
+def test_the_real_model_answers_with_guesses(store, healthy, label_run):
     """The stand-in's real model (SmolLM2-135M, far weaker than the users' Qwen) fills the schema
     (about 12 s here for two spans, so not marked slow)."""
     from workbench.privacy.inference import inference_disclosure, inference_spans
-    standin.fault("none")
-    inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(standin.url))
+    inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(healthy.url))
     spans = inference_spans(store, [label_run])
     assert len(spans) == 2
     for row in spans.itertuples():
         assert row.note or 1 <= len(row.guesses) <= 3
         assert all(isinstance(g, str) and g.strip() for g in row.guesses)
         assert row.requests >= 1
+
+
+def test_parallel_guesses_are_those_of_one_at_a_time(healthy, tmp_path):
+    """-o parallel=2: the batch's two spans are asked at once (the stand-in answers two at once) and
+    the stored guesses are those of parallel=1 (temperature 0); the attack key is the same."""
+    from workbench.privacy.inference import inference_disclosure, inference_spans
+    from workbench.store import RunStore
+    got, peaks = {}, {}
+    for parallel in ("1", "2"):
+        store = RunStore(tmp_path / f"p{parallel}.sqlite")  # the same attack key: one store would reuse
+        run = make_label_run(store)
+        healthy.reset_peak()
+        frame = inference_disclosure(store, [run], attacker="ollama", n=3,
+                                     config=options(healthy.url, temperature="0", parallel=parallel))
+        peaks[parallel] = healthy.peak()
+        spans = inference_spans(store, [run])
+        got[parallel] = (frame["attack_key"].item(), spans["guesses"].tolist(), spans["note"].tolist(),
+                         spans["requests"].tolist())
+    assert got["2"] == got["1"] and len(got["1"][1]) == 2
+    assert peaks == {"1": 1, "2": 2}

@@ -8,7 +8,7 @@ through the same server and model (004 §5.2 uses one model for both steps).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workbench.errors import InvalidValue
 from workbench.llm.config import DEFAULT_HOST, DEFAULT_MODEL, OllamaConfig
@@ -40,6 +40,10 @@ class IntactConfig:
     # A corpus (shipped name or file) whose 100 most frequent lemmas 004's matching function
     # leaves out; "" leaves none out (the generator sees slots, not the corpus).
     frequent_from: str = ""
+    # Spans decided at once (each decision's own requests stay one after the other): a span's
+    # decision depends only on its slot, so the output is that of parallel=1, and this is left
+    # out of the run signature (a run resumes at another value). See the ollama generator's.
+    parallel: int = field(default=1, metadata={"signature": False})
 
     def __post_init__(self) -> None:
         self.client_config()  # the Ollama client's own checks (loopback guard, ranges) fail here
@@ -55,7 +59,8 @@ class IntactConfig:
         return OllamaConfig(model=self.model, host=self.host, allow_remote=self.allow_remote,
                             temperature=self.temperature, seed=self.seed, attempts=self.attempts,
                             timeout=self.timeout, num_ctx=self.num_ctx, tokens_per_mask=self.tokens_per_answer,
-                            max_chars=self.max_chars, backoff=self.backoff, give_up_after=self.give_up_after)
+                            max_chars=self.max_chars, backoff=self.backoff, give_up_after=self.give_up_after,
+                            parallel=self.parallel)
 
     def attacker_options(self, run_seed: int) -> dict[str, object]:
         """Settings for make_inference_attacker(self.attacker, self.guesses, …)."""

@@ -15,6 +15,14 @@ out, cut off, or a stream that is not Ollama's), later windows are FAILED withou
 so a killed, hung or broken server ends the run quickly with FAILED spans and a message on
 stderr instead of stalling it. Such spans' notes start with "unreachable" (UNREACHABLE):
 `workbench generate` counts them, exits 3 and says to rerun with --retry-failed.
+
+Several requests may be in flight at once (the generators' `parallel`, workbench.llm.in_flight):
+`ask` may be called from several threads. The count of failures in a row, the give-up and the
+warning are kept under a lock, and "in a row" means consecutive completed requests that did not
+get through, in the order they completed. A request that finds the client has given up (another
+request's failure tipped it) is not sent, or not retried. Each request in flight has a chat client
+of its own (a free one is reused): httpx's client may be shared by threads, but abandoning a
+request closes its client's connections, which must not cut off the others' answers.
 """
 
 from __future__ import annotations
@@ -64,11 +72,13 @@ class OllamaClient:
         # this machine when the host is loopback.
         kwargs = {"timeout": httpx.Timeout(config.timeout), "trust_env": False}
         self._make_chat = lambda: ChatOllama(model=config.model, base_url=host_url, client_kwargs=kwargs)
-        self.chat = self._make_chat()
+        self._free_chats = [self._make_chat()]  # chat clients no request is using
         self._client_kwargs = kwargs
         self.stderr = stderr if stderr is not None else sys.stderr
+        self._lock = threading.Lock()  # guards what follows and _free_chats: requests may be in flight at once
         self.in_a_row = 0  # requests in a row that reached no answering server
         self.gave_up = False
+        self.gave_up_at = 0  # in_a_row when the client gave up (later completions may change in_a_row)
         self.warned = False
 
     # -- before the run -------------------------------------------------------------------
@@ -99,42 +109,60 @@ class OllamaClient:
 
     # -- one window -----------------------------------------------------------------------
     def ask(self, prompt: Prompt, key: str, base_seed: int) -> Outcome:
+        """One window's outcome; safe to call from several threads at once."""
         started = time.perf_counter()
-        if self.gave_up:
-            return Outcome(None, f"{UNREACHABLE}: skipped ({self.host} failed {self.in_a_row} requests in a row)",
-                           0, 0.0)
         reasons = []
         requests = 0
         transport = False  # did the last attempt fail to get through?
         for attempt in range(self.config.attempts):
+            if self.gave_up:  # before the first request, or another request's failure tipped it
+                return Outcome(None, f"{UNREACHABLE}: skipped ({self.host} failed {self.gave_up_at} requests in a "
+                                     f"row)", requests, time.perf_counter() - started if requests else 0.0)
             requests += 1
             try:
                 content = self._request(prompt, request_seed(base_seed, key, attempt))
-                self.in_a_row = 0
+                self._got_through()
                 answer = parse_answer(content)
                 return Outcome(answer, "", requests, time.perf_counter() - started)
             except _Failure as failure:
                 reasons.append(failure.reason)
                 transport = failure.transport
                 if failure.transport:
-                    self.in_a_row += 1
-                    self._warn_once(failure.reason)
-                    if self.config.give_up_after and self.in_a_row >= self.config.give_up_after:
-                        self._give_up()
+                    if self._failed_to_get_through(failure.reason):
                         break
                 else:
-                    self.in_a_row = 0
+                    self._got_through()
                 if not failure.retry:
                     break
                 if failure.transport and attempt + 1 < self.config.attempts:
                     time.sleep(self.config.backoff * 2 ** attempt)
             except InvalidAnswer as exc:
-                self.in_a_row = 0
                 transport = False
                 reasons.append(str(exc))
         note = _failure_note(reasons, requests)
         return Outcome(None, f"{UNREACHABLE}: {note}" if transport else note, requests,
                        time.perf_counter() - started)
+
+    def _got_through(self) -> None:
+        with self._lock:
+            self.in_a_row = 0
+
+    def _failed_to_get_through(self, reason: str) -> bool:
+        """Count a request that did not get through; True when the client has given up (now or before)."""
+        limit = self.config.give_up_after
+        with self._lock:
+            self.in_a_row += 1
+            warn, self.warned = not self.warned, True
+            give_up = bool(limit) and self.in_a_row >= limit and not self.gave_up
+            if give_up:
+                self.gave_up_at = self.in_a_row  # first: ask() reads gave_up without the lock
+                self.gave_up = True
+            gave_up = self.gave_up
+        if warn:
+            self._warn(reason)
+        if give_up:
+            self._tell_given_up()
+        return gave_up
 
     def _request(self, prompt: Prompt, seed: int) -> str:
         """The answer text of one request within `timeout` seconds in all, or _Failure."""
@@ -142,7 +170,13 @@ class OllamaClient:
 
         options = {"temperature": self.config.temperature, "seed": seed, "num_ctx": self.config.num_ctx,
                    "num_predict": answer_budget(len(prompt.names), self.config.tokens_per_mask)}
-        chat = self.chat
+        chat = self._take_chat()
+        abandoned = False
+
+        def abandon() -> None:
+            nonlocal abandoned
+            abandoned = True
+            _close(chat)
 
         def stream_answer(stop: threading.Event) -> str:
             parts: list[str] = []
@@ -158,34 +192,45 @@ class OllamaClient:
             return "".join(parts)
 
         try:
-            return _within(self.config.timeout, stream_answer, abandon=lambda: self._abandon(chat))
+            return _within(self.config.timeout, stream_answer, abandon=abandon)
         except _Deadline:
             raise _Failure(f"timeout after {self.config.timeout:g} s", transport=True, retry=True) from None
         except Exception as exc:  # noqa: BLE001 - every error of a request is classified, none stops a run
             raise _classify(exc, self.config.timeout) from None
+        finally:
+            if not abandoned:
+                self._give_back_chat(chat)
 
-    def _abandon(self, chat) -> None:
-        """Drop a request past its deadline: close its connections (the worker thread then ends at
-        the server's next byte or read timeout) and use a fresh client from now on."""
-        self.chat = self._make_chat()
-        try:
-            chat._client._client.close()
-        except Exception:  # noqa: BLE001 - best effort: the worker is a daemon thread either way
-            pass
+    def _take_chat(self):
+        """A chat client no other request is using (a fresh one when all are busy or abandoned)."""
+        with self._lock:
+            if self._free_chats:
+                return self._free_chats.pop()
+        return self._make_chat()
+
+    def _give_back_chat(self, chat) -> None:
+        with self._lock:
+            self._free_chats.append(chat)
 
     # -- telling the user -----------------------------------------------------------------
-    def _warn_once(self, reason: str) -> None:
-        if not self.warned:
-            self.warned = True
-            print(f"ollama: a request to {self.host} failed ({reason}); it is retried, and spans whose window "
-                  f"gets no answer are stored as [FAILED]. The run goes on.", file=self.stderr, flush=True)
+    def _warn(self, reason: str) -> None:
+        print(f"ollama: a request to {self.host} failed ({reason}); it is retried, and spans whose window "
+              f"gets no answer are stored as [FAILED]. The run goes on.", file=self.stderr, flush=True)
 
-    def _give_up(self) -> None:
-        self.gave_up = True
-        print(f"ollama: {self.in_a_row} requests in a row to {self.host} failed; the remaining spans of this "
+    def _tell_given_up(self) -> None:
+        print(f"ollama: {self.gave_up_at} requests in a row to {self.host} failed; the remaining spans of this "
               f"run are stored as [FAILED] without asking (note 'unreachable: skipped …'). Check the server, then "
               f"run the same command with --retry-failed to generate the failed spans again.",
               file=self.stderr, flush=True)
+
+
+def _close(chat) -> None:
+    """Drop a request past its deadline: close its chat client's connections (the worker thread
+    then ends at the server's next byte or read timeout); the client is not used again."""
+    try:
+        chat._client._client.close()
+    except Exception:  # noqa: BLE001 - best effort: the worker is a daemon thread either way
+        pass
 
 
 def _classify(exc: Exception, timeout: float) -> _Failure:

@@ -6,7 +6,7 @@ CLI's strings by that type.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workbench.errors import WorkbenchError
 
@@ -34,6 +34,11 @@ class OllamaConfig:
     # the remaining windows are FAILED without asking: a dead server costs seconds, not hours.
     # 0: never give up.
     give_up_after: int = 6
+    # Requests kept in flight at once (maskL: windows; repL: the k-th slots of many documents).
+    # Each request carries its own seed and answers come back in slot order, so the output is
+    # that of parallel=1: not in the run signature, and a run resumes at another value. Pays
+    # off when the server answers several at once (Ollama: OLLAMA_NUM_PARALLEL).
+    parallel: int = field(default=1, metadata={"signature": False})
 
     def __post_init__(self) -> None:
         from workbench.llm.guard import check_host
@@ -53,5 +58,7 @@ class OllamaConfig:
             problems.append("temperature must be within 0..2")
         if self.backoff < 0 or self.give_up_after < 0:
             problems.append("backoff and give_up_after must be >= 0")
+        if isinstance(self.parallel, bool) or not isinstance(self.parallel, int) or self.parallel < 1:
+            problems.append(f"parallel must be an integer >= 1 (requests in flight at once), not {self.parallel!r}")
         if problems:
             raise WorkbenchError("ollama options: " + "; ".join(problems))

@@ -105,6 +105,7 @@ class LlmAttackConfig:
     give_up_after: int = 6
     context_chars: int = 6000  # of the pseudonymised document around the target (004: the whole
     # document; 6,000 characters keep prompt and answer inside num_ctx 4096)
+    parallel: int = 1  # requests in flight at once (workbench.llm.in_flight); not in the attack key
 
     def __post_init__(self) -> None:
         if self.context_chars < 200:
@@ -116,12 +117,14 @@ class LlmAttackConfig:
         return OllamaConfig(model=self.model, host=self.host, allow_remote=self.allow_remote,
                             temperature=self.temperature, seed=self.seed, attempts=self.attempts,
                             timeout=self.timeout, num_ctx=self.num_ctx, tokens_per_mask=self.tokens_per_guess,
-                            max_chars=self.max_chars, backoff=self.backoff, give_up_after=self.give_up_after)
+                            max_chars=self.max_chars, backoff=self.backoff, give_up_after=self.give_up_after,
+                            parallel=self.parallel)
 
 
 CONFIGS = {"mlm": MlmAttackConfig, "ollama": LlmAttackConfig}
 # Settings that change how fast, never what is guessed: left out of the attack key.
-_NOT_IN_KEY = {"batch_size", "device", "dtype", "timeout", "backoff", "give_up_after", "attempts", "host", "allow_remote"}
+_NOT_IN_KEY = {"batch_size", "device", "dtype", "timeout", "backoff", "give_up_after", "attempts", "host",
+               "allow_remote", "parallel"}
 
 
 def make_inference_attacker(name: str, n: int = DEFAULT_GUESSES,

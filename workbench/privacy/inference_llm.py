@@ -9,13 +9,17 @@ server constrains decoding to it, and it retries, times out and guards the host 
 for the ollama generator (workbench.llm.client; docs/llm.md). One request per span; its seed
 is derived from the attack's seed and the span, so a resumed attack asks the same question.
 A span with no usable answer after the attempts gets no guesses and a note, and is asked
-again on the next run of the attack.
+again on the next run of the attack. `parallel=N` keeps N of a batch's requests in flight
+(workbench.llm.in_flight): each span's request is independent and carries its own seed, and
+the guesses come back in the targets' order, so the result is that of parallel=1 (and
+`parallel` is not in the attack key).
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
+from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, answer_schema
 from workbench.privacy.inference_attackers import Guesses, LlmAttackConfig, Target, clean_guesses, describe_config
 
@@ -64,6 +68,7 @@ def build_guess_prompt(target: Target, n: int, chars: int, max_chars: int) -> Pr
 
 class LlmAttacker:
     name = "ollama"
+    concurrent = True  # guess() may be called from several threads at once (the client is thread-safe)
 
     def __init__(self, config: LlmAttackConfig, n: int) -> None:
         self.config = config
@@ -83,13 +88,12 @@ class LlmAttacker:
     def guess(self, targets: Sequence[Target]) -> list[Guesses]:
         if self._client is None:
             self.load([t.lang for t in targets])
-        out = []
-        for target in targets:
-            prompt = build_guess_prompt(target, self.n, self.config.context_chars, self.config.max_chars)
-            outcome = self._client.ask(prompt, target.key, self.config.seed)
-            if outcome.answer is None:
-                out.append(Guesses((), outcome.failure or "no answer", outcome.requests))
-                continue
-            guesses = clean_guesses([outcome.answer.get(name) for name in prompt.names], self.n)
-            out.append(Guesses(guesses, "" if guesses else "the answer holds no guess", outcome.requests))
-        return out
+        return in_flight(self._guess, targets, self.config.parallel)
+
+    def _guess(self, target: Target) -> Guesses:
+        prompt = build_guess_prompt(target, self.n, self.config.context_chars, self.config.max_chars)
+        outcome = self._client.ask(prompt, target.key, self.config.seed)
+        if outcome.answer is None:
+            return Guesses((), outcome.failure or "no answer", outcome.requests)
+        guesses = clean_guesses([outcome.answer.get(name) for name in prompt.names], self.n)
+        return Guesses(guesses, "" if guesses else "the answer holds no guess", outcome.requests)
