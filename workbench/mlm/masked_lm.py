@@ -25,7 +25,10 @@ from typing import Sequence
 from workbench.mlm.words import PieceTable, Recaser, dedupe, piece_table, pieces_to_text
 
 BUCKET = 16  # tokens; padding waste per row < BUCKET
-HEAD_ROWS = 32  # mask positions per output-head call (see MaskedLM._project)
+# Mask positions per output-head call (see MaskedLM._project). Measured here (30k × 384 head,
+# float32): 6.7 ms for 1 row, 11.3 ms for 16, 14.9 ms for 32 — a one-slot call pays for the
+# padding, a batch pays per call; 16 keeps both near their best.
+HEAD_ROWS = 16
 _INITIAL = re.compile(r"(^|\s)\w\.$")
 
 
