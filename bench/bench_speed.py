@@ -1,6 +1,6 @@
 """Speed near the hardware's limit (issue 14): float32 against bfloat16, one LLM request against several.
 
-    python bench/bench_speed.py                          # everything, side by side (about 25 minutes here)
+    python bench/bench_speed.py                          # everything, side by side (about 17 minutes here)
     python bench/bench_speed.py --only matmul mlm        # parts: matmul mlm mtc metrics ollama
     python bench/bench_speed.py --json out/bench_speed.json
 
