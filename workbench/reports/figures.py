@@ -86,7 +86,10 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
     # Grouped like the tables: by corpus, the Original row first.
     order = {c: n for n, c in enumerate(dict.fromkeys(table["corpus"]))}
     table = table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))]
-    metrics = [m for m in (metrics or infos) if m in table.columns and table[m].notna().any()]
+    # The unrescaled cosines and the chance levels stay in the tables: a panel each would only
+    # repeat the rescaled similarity's bars on another scale.
+    default = [m for m in infos if not m.endswith(("_raw", "_baseline"))]
+    metrics = [m for m in (metrics or default) if m in table.columns and table[m].notna().any()]
     corpora = list(dict.fromkeys(table["corpus"]))
     palette = plt.get_cmap("tab10")
     colour = {c: palette(n % 10) for n, c in enumerate(corpora)}
