@@ -69,15 +69,15 @@ def _json_type(value: object) -> str:
 def parse_span(item: object, index: int, fail: Fail) -> DoccanoSpan:
     """One entry of `label` / `entities`: [start, end, LABEL(, ENTITY)] or doccano's object form."""
     if isinstance(item, dict):  # doccano's newer exports and relation projects write objects
-        span = DoccanoSpan(item.get("start_offset"), item.get("end_offset"), str(item.get("label")),
-                           item.get("id"), None)
-        entity = _entity_value(item.get("entity_id"), span.where(index), fail)
-        return DoccanoSpan(span.start, span.end, span.label, span.span_id, entity)
-    if not (isinstance(item, list) and len(item) in (3, 4)):
+        start, end, label = item.get("start_offset"), item.get("end_offset"), str(item.get("label"))
+        span_id, entity = item.get("id"), item.get("entity_id")
+    elif isinstance(item, list) and len(item) in (3, 4):
+        start, end, label = item[0], item[1], str(item[2])
+        span_id, entity = None, item[3] if len(item) == 4 else None
+    else:
         fail(f"label #{index} is not [start, end, LABEL] or [start, end, LABEL, ENTITY]", f"#{index} {item!r}")
-    span = DoccanoSpan(item[0], item[1], str(item[2]), None, None)
-    entity = _entity_value(item[3], span.where(index), fail) if len(item) == 4 else None
-    return DoccanoSpan(span.start, span.end, span.label, None, entity)
+    where = DoccanoSpan(start, end, label, span_id, None).where(index)
+    return DoccanoSpan(start, end, label, span_id, _entity_value(entity, where, fail))
 
 
 def _relation_ends(relations: object, by_id: dict, fail: Fail) -> list[tuple[int, int]]:
