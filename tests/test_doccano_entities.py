@@ -161,6 +161,9 @@ def test_consistent_run_gives_linked_mentions_one_pseudonym(tmp_path, store, for
     picks = {p.span_index: p.pseudonym for p in store.predictions(result.run_id)}
     assert picks[0] == picks[3] and not any(p.failed for p in store.predictions(result.run_id))
     assert _entity_metrics(store, result.run_id)["consistency"] == 1.0
+    from workbench.tidy_frame import run_frame  # what the merged-entity rate groups by, too
+    frame = run_frame(store, [result.run_id])
+    assert frame.groupby("entity_id")["original"].apply(set).map(len).max() == 2  # {"Ahmed Karim", "Ahmed"}
 
     bare = write(tmp_path, [line([[*KARIM, "PERSON"], [*LINA, "PERSON"], [*AHMED, "PERSON"]])], "bare.jsonl")
     plain = generate_run(str(bare), generator, options={"consistent": "document"}, store=store, tagger="spacy",
@@ -197,3 +200,17 @@ def test_generate_prints_the_entity_counts(tmp_path):
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert f"file {bad}, document d1: line 1: relation #0 (id 9) has to_id 5" in refused.stderr
     assert not (tmp_path / "other.sqlite").exists()  # nothing written for a bad file
+
+
+def test_corpus_scope_joins_the_files_entities_across_documents(tmp_path, store):
+    """Ids name entities within their line; `--consistent corpus` joins look-alike mentions across
+    documents, so E1 of d1 and E1 of d2 (both with an "Ahmed Karim") get one pseudonym, and with
+    them each document's linked "Ahmed"."""
+    from workbench.pipeline import generate_run
+    spans = [[*KARIM, "PERSON", "E1"], [*LINA, "PERSON"], [*AHMED, "PERSON", "E1"]]
+    path = write(tmp_path, [line(spans), line(spans, doc_id="d2")])
+    result = generate_run(str(path), "random", options={"consistent": "corpus", "mode": "repL"}, store=store,
+                          tagger="spacy", progress=False, quiet_tagger=True)
+    picks = {(p.doc_id, p.span_index): p.pseudonym for p in store.predictions(result.run_id)}
+    assert len({picks[d, i] for d in ("d1", "d2") for i in (0, 2)}) == 1
+    assert picks["d1", 1] == picks["d2", 1]  # Lina: the rule, across documents
