@@ -80,6 +80,7 @@ def register(main: click.Group) -> None:
           workbench generate -c tab-test -g random --leak-guard
           workbench generate -c pgv-pii-en -g upos --consistent document
         """
+        from workbench.loaders.entity_grouping import entity_counts
         from workbench.pipeline import generate_run
 
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator,
@@ -92,6 +93,7 @@ def register(main: click.Group) -> None:
                               progress=progress, retry_failed=retry_failed)
         click.echo(f"run {result.run_id} {result.run.status}: {result.run.n_slots} spans, {result.failed} FAILED")
         click.echo(f"  {result.run.signature}")
+        click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
         if result.unreachable:
             click.echo(f"error: {result.unreachable} span(s) FAILED because the server could not be reached; "
                        f"when it is back, rerun this command with --retry-failed", err=True)
