@@ -79,10 +79,20 @@ def _legend(fig, colours: dict, with_original: bool, extra: list | None = None) 
     for handle, label in extra or []:
         handles.append(handle)
         labels.append(label)
-    fig.legend(handles, labels, loc="outside upper center", ncols=min(len(labels), 6), fontsize=8, frameon=False)
+    # Below the panels: above them it would share the suptitle's line.
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), fontsize=8, frameon=False)
 
 
 def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
+    """003 Figure 1 (figure1_figure) written to path as PNG."""
+    plt = _pyplot()
+    fig = figure1_figure(ratios, table)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+def figure1_figure(ratios: pd.DataFrame, table: pd.DataFrame):
     """Boxplot of distinct replacements / spans per document, one panel per corpus (003 Figure 1).
 
     ratios: run_id, doc_id, ratio (workbench.metrics.diversity.figure1_ratios), including the
@@ -103,7 +113,7 @@ def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
         runs = runs_by_corpus[corpus]
         data = [ratios.loc[ratios["run_id"] == r, "ratio"].to_numpy() for r in runs]
         box = ax.boxplot(data, orientation="horizontal", patch_artist=True, showmeans=True, widths=0.6,
-                         flierprops={"markersize": 3},
+                         flierprops={"markersize": 3}, medianprops={"color": "black"},
                          meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black",
                                     "markersize": 4})
         for patch, run in zip(box["boxes"], runs):
@@ -117,9 +127,7 @@ def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
     _legend(fig, colours, any(is_original_run(i) for i in table.index))
     fig.suptitle("Rate of unique PII and replacements per configuration on document level (003 Figure 1)",
                  fontsize=10)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return fig
 
 
 def _value_text(v: float) -> str:
@@ -145,11 +153,24 @@ def _bar_panel(ax, values: pd.Series, colours: list, info) -> None:
                 ha="left" if x >= 0 else "right", fontsize=5.5, color="grey" if math.isnan(v) else "black")
     if info.better == CHANCE:
         ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
+    from matplotlib.ticker import MaxNLocator
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # few ticks: a narrow panel holds them apart
+    ax.ticklabel_format(axis="x", style="sci", scilimits=(-2, 4))  # seconds per span: 1e-4, not 0.00010
     ax.tick_params(axis="x", labelsize=5.5)
+    ax.xaxis.get_offset_text().set_fontsize(5.5)
     ax.grid(axis="x", alpha=0.3)
 
 
 def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = None) -> Path:
+    """The per-metric bars (metric_bars_figure) written to path as PNG."""
+    plt = _pyplot()
+    fig = metric_bars_figure(table, metrics)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None):
     """One small bar chart per metric and corpus, one bar per run (Original rows where defined).
 
     A block of panels per corpus; within a block the panels of a row share the runs' axis, so
@@ -191,6 +212,4 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
     _legend(fig, colours, any(is_original_run(i) for i in table.index), extra)
     fig.suptitle("Metrics per run, by corpus (↑ higher is better, ↓ lower is better, →0.5 chance is best)",
                  fontsize=10)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig

@@ -56,16 +56,16 @@ def _integer(value) -> str:
 # The options a report table shows as columns where they vary between its runs, in this order
 # (model and generator are in the name; the signature in the run legend has everything).
 OPTIONS = (
-    RunOption("mode", "mode"),
+    RunOption("mode", "Mode"),
     RunOption("upos_filter", "UPOS filter", _on_off),
-    RunOption("leak_guard", "leak guard", _on_off),
-    RunOption("window", "window", _integer),
-    RunOption("seed", "seed", _integer),
-    RunOption("top_k", "top-k", _integer),
-    RunOption("consistent", "consistency"),
-    RunOption("sees", "sees"),
-    RunOption("dtype", "dtype"),
-    RunOption("tagger", "tagger"),
+    RunOption("leak_guard", "Leak guard", _on_off),
+    RunOption("window", "Window", _integer),
+    RunOption("seed", "Seed", _integer),
+    RunOption("top_k", "Top-k", _integer),
+    RunOption("consistent", "Consistency"),
+    RunOption("sees", "Sees"),
+    RunOption("dtype", "Dtype"),
+    RunOption("tagger", "Tagger"),
 )
 _BY_COLUMN = {o.column: o for o in OPTIONS}
 
@@ -127,7 +127,7 @@ def _config(row: pd.Series) -> dict:
 def _settings(row: pd.Series) -> dict[str, str]:
     """Every setting a name may need to tell runs apart, as "option" -> value text."""
     out = {"model": short_model(str(row["model"]))}
-    out |= {o.header: option_text(row, o.column) for o in OPTIONS if o.column in row}
+    out |= {o.header.lower(): option_text(row, o.column) for o in OPTIONS if o.column in row}
     out |= {k: json.dumps(v, default=str) if not isinstance(v, str) else v for k, v in _config(row).items()}
     return out
 
