@@ -190,3 +190,18 @@ def varying_options(table: pd.DataFrame) -> list[RunOption]:
         if len(values) > 1:
             out.append(option)
     return out
+
+
+def record_table(records) -> pd.DataFrame:
+    """The run columns run_names reads, from stored runs (RunRecord) rather than a metric table:
+    for pages and tables that have no metric table (003 Table 6 and Figure 2)."""
+    from workbench.signature import GENERATED
+    rows = [{"run_id": r.run_id, "corpus": r.corpus_name, "generator": r.generator, "model": r.model, "mode": r.mode,
+             "upos_filter": r.upos_filter, "consistent": r.consistency if r.source == GENERATED else "-",
+             "sees": r.sees_level if r.source == GENERATED else "-", "source": r.source, "signature": r.signature,
+             "name": r.name or "", "tagger": r.tagger, "window": r.window, "seed": r.seed, "top_k": r.top_k,
+             "leak_guard": r.leak_guard, "dtype": r.dtype, "config": json.dumps(r.config, sort_keys=True, default=str)}
+            for r in records]
+    return pd.DataFrame(rows, columns=["run_id", "corpus", "generator", "model", "mode", "upos_filter", "consistent",
+                                       "sees", "source", "signature", "name", "tagger", "window", "seed", "top_k",
+                                       "leak_guard", "dtype", "config"]).set_index("run_id")
