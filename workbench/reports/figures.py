@@ -154,10 +154,11 @@ def _bar_panel(ax, values: pd.Series, colours: list, info) -> None:
     if info.better == CHANCE:
         ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
     from matplotlib.ticker import FixedLocator, MaxNLocator
-    if high == 1.0 and low == 0.0:  # the room right of 1 is for the values, not the scale
-        ax.xaxis.set_major_locator(FixedLocator([0, 0.25, 0.5, 0.75, 1]))
-    else:
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # few ticks: a narrow panel holds them apart
+    # Ticks only over the data's range: the room right of it is for the values, and a tick at
+    # the panel's right edge would run into the next panel's first one.
+    ticks = [0, 0.25, 0.5, 0.75, 1] if (low, high) == (0.0, 1.0) else \
+        [t for t in MaxNLocator(nbins=3).tick_values(low, high) if low - 1e-12 <= t <= high + 1e-12]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.ticklabel_format(axis="x", style="sci", scilimits=(-2, 4))  # seconds per span: 1e-4, not 0.00010
     ax.tick_params(axis="x", labelsize=5.5)
     ax.xaxis.get_offset_text().set_fontsize(5.5)
