@@ -14,12 +14,18 @@ Columns
     n_candidates, failed, note, seconds, requests
     sees, consistent    what the generator saw of the originals (Generator.sees_summary; "-" for
                         runs not generated) and the entity consistency option (off | document | corpus)
+    name                the run's stored name ("" when it has none: reports then build one)
+    window, seed, top_k, leak_guard
+                        the generation options (None for imported and reference runs)
+    dtype               the number format of a torch generator (None for one without a model)
+    config              the generator's config as JSON (every generator-specific setting)
 Columns added later go at the end, so those that `export --format csv/parquet` readers
 already use keep their places.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Iterable
 
 import pandas as pd
@@ -31,7 +37,7 @@ COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "
            "tagger",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests",
-           "sees", "consistent"]
+           "sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config"]
 
 
 def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -46,6 +52,9 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
         rows = []
         generated = run.source == GENERATED
         sees, consistent = (run.sees_level, run.consistency) if generated else ("-", "-")
+        # One string object per run: the frame holds a pointer per row, not a copy.
+        run_facts = (run.name or "", run.window, run.seed, run.top_k, run.leak_guard, run.dtype,
+                     json.dumps(run.config, sort_keys=True, default=str))
         for doc in corpus.documents:
             for i, span in enumerate(doc.spans):
                 p = preds.get((doc.doc_id, i))
@@ -56,7 +65,7 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                              doc.doc_id, i, span.start, span.end, span.label, span.entity_id, span.text,
                              upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
-                             p.requests, sees, consistent))
+                             p.requests, sees, consistent, *run_facts))
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
     if not frames:
         return pd.DataFrame(columns=COLUMNS)

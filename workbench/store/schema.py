@@ -163,7 +163,14 @@ SCHEMA_5 = """
 ALTER TABLE runs ADD COLUMN identifier_types TEXT;
 """
 
+# Migration 6 (issue 15): a run's short readable name. Not a signature column: earlier runs
+# keep NULL (reports give them a default name) and every run id stays as it was.
+SCHEMA_6 = """
+ALTER TABLE runs ADD COLUMN name TEXT;
+"""
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
-                                                                _script(SCHEMA_4), _script(SCHEMA_5))
+                                                                _script(SCHEMA_4), _script(SCHEMA_5),
+                                                                _script(SCHEMA_6))
 VERSION = len(MIGRATIONS)
