@@ -14,7 +14,7 @@ from workbench.reports import write_report
 from workbench.store import RunStore
 
 EXPECTED_FILES = {f"{t}.{ext}" for t in ("table2_diversity", "table3_quality", "table4_rouge", "table5_beyond",
-                                          "table_privacy") for ext in ("md", "tex", "csv")} | {
+                                          "table_privacy", "run_legend") for ext in ("md", "tex", "csv")} | {
     "metrics.csv", "metric_definitions.csv", "figure1_unique_ratio.csv", "figure1_unique_ratio.png",
     "metrics_comparison.png", "report.md", "privacy_utility.csv"}  # privacy_utility.png: only with a stored TRIR
 
@@ -54,9 +54,11 @@ def test_tables_have_one_row_per_run_and_signatures(baseline_report):
         text = (out / f"table4_rouge.{ext}").read_text(encoding="utf-8")
         for r in runs:
             assert r.run_id[:8] in text
-        assert "gen=random" in text and "gen=upos" in text  # the signatures themselves
+        assert "gen=random" not in text  # the signatures are given once, in the run legend
+        legend = (out / f"run_legend.{ext}").read_text(encoding="utf-8")
+        assert "gen=random" in legend and "gen=upos" in legend and "tagger=spacy" in legend
     tex = (out / "table3_quality.tex").read_text(encoding="utf-8")
-    assert r"\multicolumn{2}{c}{PII overlap \%}" in tex and r"\caption{" in tex and "tagger=spacy" in tex
+    assert r"\multicolumn{2}{c}{PII overlap \%}" in tex and r"\caption{" in tex
 
 
 def test_metric_values_are_plausible_for_the_baselines(baseline_report):
