@@ -124,6 +124,14 @@ def cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[list[st
     return headers, rows
 
 
+def flat_cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[list[str]]]:
+    """cells() with each spanning group header as a prefix ("Similarity raw: word"), for the
+    formats that have no colspan (Markdown, the dashboard): the headers are then unique."""
+    headers, rows = cells(table, spec)
+    groups = [""] * (len(headers) - len(spec.columns)) + [c.group for c in spec.columns]
+    return [f"{g}: {h}" if g else h for g, h in zip(groups, headers)], rows
+
+
 def legend(table: pd.DataFrame) -> list[tuple[str, str, str, str]]:
     """The run legend: (corpus, name, short id, signature) of every real run, in table order."""
     names = run_names(table)
@@ -178,11 +186,8 @@ def caption(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
 def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str, *, legend_note: str = "") -> str:
     """The table; its caption names the metric models, and `legend_note` where the run legend
     is (report.md: above; a table file on its own: run_legend.md)."""
-    headers, rows = cells(table, spec)
+    headers, rows = flat_cells(table, spec)
     labels = len(headers) - len(spec.columns)
-    groups = [""] * labels + [c.group for c in spec.columns]
-    if any(groups):  # the spanning header as a prefix, since Markdown has no colspan
-        headers = [f"{g}: {h}" if g else h for g, h in zip(groups, headers)]
     lines = ["| " + " | ".join(headers) + " |",
              "|" + "|".join(["---"] * labels + ["---:"] * len(spec.columns)) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]

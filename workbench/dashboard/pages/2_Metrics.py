@@ -120,7 +120,7 @@ with paper:
     for spec in report_tables.TABLES:
         if not any(c.metric in metric_columns for c in spec.columns):
             continue
-        headers, rows = report_tables.cells(table, spec)
+        headers, rows = report_tables.flat_cells(table, spec)
         st.markdown(f"**{spec.title}**")
         st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
         with st.expander("caption (run signatures)"):
@@ -152,10 +152,7 @@ with figures_tab:
 with privacy_tab:
     from workbench.reports import privacy as report_privacy
     private, _, _, attacks = privacy_view(str(path), tuple(chosen), version, False)
-    headers, rows = report_tables.cells(private, report_privacy.TABLE)
-    # Headers as the report's Markdown names them.
-    groups = [""] * (len(headers) - len(report_privacy.TABLE.columns)) + [c.group for c in report_privacy.TABLE.columns]
-    headers = [f"{g}: {h}" if g else h for g, h in zip(groups, headers)]
+    headers, rows = report_tables.flat_cells(private, report_privacy.TABLE)  # as the report's Markdown names them
     st.markdown(f"**{report_privacy.TABLE.title}**")
     st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
     st.caption(render.escape_markdown(attacks))  # attack keys, or how to store results
