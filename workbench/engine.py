@@ -204,7 +204,7 @@ def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: 
     for w, p, c in zip(batch, predictions, choices):
         seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure
         rows.append(StoredPrediction(corpus.documents[w.doc].doc_id, w.span, c.pseudonym, p.candidates, c.rank,
-                                     c.pick_upos, c.failed, c.note, seconds, p.requests))
+                                     c.pick_upos, c.failed, c.note, seconds, p.requests, c.upos_fallback))
     return rows
 
 

@@ -14,6 +14,8 @@ Columns
     n_candidates, failed, note, seconds, requests
     sees, consistent    what the generator saw of the originals (Generator.sees_summary; "-" for
                         runs not generated) and the entity consistency option (off | document | corpus)
+    upos_fallback       the UPOS filter found no candidate of the original's UPOS and kept the top-1
+                        (True), found one (False); empty where the filter did not choose
 Columns added later go at the end, so those that `export --format csv/parquet` readers
 already use keep their places.
 """
@@ -31,7 +33,7 @@ COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "
            "tagger",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests",
-           "sees", "consistent"]
+           "sees", "consistent", "upos_fallback"]
 
 
 def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -56,7 +58,7 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                              doc.doc_id, i, span.start, span.end, span.label, span.entity_id, span.text,
                              upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
-                             p.requests, sees, consistent))
+                             p.requests, sees, consistent, p.upos_fallback))
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
     if not frames:
         return pd.DataFrame(columns=COLUMNS)
