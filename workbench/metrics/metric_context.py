@@ -75,6 +75,7 @@ class MetricContext:
     _caches: dict = field(default_factory=dict)
     _tagger: object = None  # set_tagger: one tagger for every run, whatever its signature says
     timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
+    progress: bool = False  # a bar over the metric families on stderr (workbench.progress), on a terminal
 
     def cache(self, kind: str):
         if kind not in self._caches:
