@@ -254,7 +254,7 @@ def test_reports_and_the_runs_list_show_the_level(store):
     table = compute_metrics(metric_frame(store, list(runs.values())), make_context(), families=("entities",))
     spec = TableSpec("entities", "Entities", (Column("consistency", "consist."),), originals=True)
     headers, rows = cells(table, spec)
-    sees = dict(zip([r[headers.index("Run")] for r in rows], [r[headers.index("Sees")] for r in rows]))
+    sees = dict(zip([r[headers.index("Id")] for r in rows], [r[headers.index("Sees")] for r in rows]))
     assert sees == {"": "", runs["context"][:8]: "context;CODE=original", runs["shape"][:8]: "shape;CODE=original"}
     assert set(to_csv_frame(table, spec)["sees"]) == {"", "context;CODE=original", "shape;CODE=original"}
     lines = {line.split()[0]: line for line in run_lines(store)}
@@ -273,5 +273,7 @@ def test_exports_keep_the_earlier_columns_in_place_and_add_sees_and_consistent_a
               "requests"]
     run = run_generation(store, distinctive_corpus(), LevelSpy(sees="shape"), WordListTagger(), progress=False)
     frame = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "run.csv"))
-    assert list(frame.columns) == before + ["sees", "consistent"]
+    # Issue 15 appended the run's name and remaining options after them.
+    assert list(frame.columns) == before + ["sees", "consistent", "name", "window", "seed", "top_k", "leak_guard",
+                                            "dtype", "config"]
     assert set(frame["sees"]) == {"shape"} and set(frame["consistent"]) == {"off"}

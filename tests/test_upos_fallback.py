@@ -75,10 +75,10 @@ def test_a_store_from_before_the_column_is_backfilled_from_the_picks_it_stored(t
         run = _run(s, tiny_corpus)
         expected = {(p.doc_id, p.span_index): p.upos_fallback for p in s.predictions(run.run_id)}
     assert {True, False, None} <= set(expected.values())
-    db = sqlite3.connect(path)  # as migration 5 left it: no hidden_runs, no upos_fallback column
+    db = sqlite3.connect(path)  # as migration 6 left it: no hidden_runs, no upos_fallback column
     db.execute("DROP TABLE hidden_runs")
     db.execute("ALTER TABLE predictions DROP COLUMN upos_fallback")
-    db.execute("PRAGMA user_version=5")
+    db.execute("PRAGMA user_version=6")
     db.commit()
     db.close()
     with RunStore(path) as s:

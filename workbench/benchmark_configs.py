@@ -16,6 +16,9 @@ A configuration is a TOML file (shipped ones in workbench/benchmarks/, or any pa
     docs = "@{cache}/mtc/ss-mtc-en/heldout_docs.txt"   # optional: as --docs ({cache}: the cache
                                        # folder; {here}: this file's folder)
     skip_docs = "doc-1,doc-2"          # optional: as --skip-docs
+    run_name = "fill-mask offline"     # optional: as --name (the runs' name in reports; `name`
+                                       # is the generator's). Runs of one entry that share a
+                                       # corpus are told apart in reports by what differs.
 
 Every combination becomes one run in the store; rerunning resumes or reuses finished
 runs (run ids come from signatures), so a benchmark is cheap to repeat.
@@ -39,8 +42,8 @@ SHIPPED_DIR = Path(__file__).resolve().parent / "benchmarks"
 _LISTED_KEYS = ("mode", "upos_filter", "consistent")
 _OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in _LISTED_KEYS)
 _TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", *_OPTION_KEYS}
-_GENERATOR_KEYS = {"name", "corpora", "modes", "upos_filter", "consistent", "options", "docs", "skip_docs",
-                   *_OPTION_KEYS}
+_GENERATOR_KEYS = {"name", "run_name", "corpora", "modes", "upos_filter", "consistent", "options", "docs",
+                   "skip_docs", *_OPTION_KEYS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,7 @@ class PlannedRun:
     settings: tuple[tuple[str, str], ...]  # generator Config values, as CLI strings
     docs: str | None = None  # --docs: ids or @file, for a held-out split
     skip_docs: str | None = None  # --skip-docs
+    run_name: str | None = None  # --name: the run's name in reports (workbench.run_name)
 
     # The options' fields, as the planned run had them before it carried GenerationOptions.
     mode = property(lambda self: self.options.mode)
@@ -142,8 +146,12 @@ def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRu
     settings = tuple(sorted((k, setting_text(v)) for k, v in settings.items()))
     common = {k: g.get(k, data.get(k, getattr(GenerationOptions(), k))) for k in _OPTION_KEYS}
     docs, skip = (_expand(_optional_text(g.get(k), k), path) for k in ("docs", "skip_docs"))
+    run_name = g.get("run_name")
+    if run_name is not None:
+        from workbench.run_name import check_run_name
+        run_name = check_run_name(_text(run_name, "run_name"))
     return [PlannedRun(corpus, name, GenerationOptions(mode=mode, upos_filter=upos, consistent=consistent, **common),
-                       settings, docs, skip)
+                       settings, docs, skip, run_name)
             for corpus, mode, upos, consistent in itertools.product(corpora, modes, upos_filters, consistents)]
 
 
@@ -231,7 +239,7 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
     for prepared in checked:
         result = generate_run(prepared.corpus, prepared.generator, store=store,
                               tagger=make_tagger(tagger, prepared.corpus, quiet=bool(results)),
-                              batch_size=batch_size, progress=progress)
+                              batch_size=batch_size, progress=progress, name=prepared.planned.run_name)
         results.append(result)
         if on_run is not None:
             on_run(prepared.planned, result)

@@ -6,10 +6,11 @@ this way). It lives in the engine, so it works for every generator.
 
 Which mentions are one entity
     document  mentions of one document with the same `entity_id`. A corpus's own entity
-              ids are used where it has them (the TAB release: "doc|E1"); formats without
-              ids (PGV-PII, the TAB text/span pair) get them from the grouping rule of
-              workbench.loaders.entity_grouping: same label, same text after collapsing
-              white space and ignoring case, within one document.
+              ids are used where it has them (the TAB release: "doc|E1"; a doccano file's
+              entity ids and coreference relations, workbench.loaders.doccano_entities);
+              mentions without (PGV-PII, the TAB text/span pair) get them from the grouping
+              rule of workbench.loaders.entity_grouping: same label, same text after
+              collapsing white space and ignoring case, within one document.
     corpus    entity ids name entities within a document only (TAB's "E1" is another
               person in another judgment; inferred ids carry their document's id), so two
               mentions are also one entity when they have the same label and the same

@@ -21,13 +21,14 @@ options, a tagger by name); run_generation takes the objects ready-made.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Sequence
 
 from workbench.consistency import Batch, ConsistentPlan
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
+from workbench.run_name import check_run_name
 from workbench.selection import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
@@ -106,7 +107,7 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
 
 def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
                    batch_size: int = 32, progress: bool = True, retry_failed: bool = False,
-                   after_batch: Callable[[int], None] | None = None) -> RunRecord:
+                   after_batch: Callable[[int], None] | None = None, name: str | None = None) -> RunRecord:
     """Generate (or resume) the run and return its record. `after_batch(n_done)` is a test hook.
 
     Nothing is written to the store before the corpus is known to have spans, the run is
@@ -114,12 +115,19 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
     WorkbenchError) and the generator has loaded: a model that cannot load leaves no run.
     retry_failed: generate the run's FAILED spans again (they are deleted, then the run
     resumes as an interrupted one does, so a retry killed half-way loses nothing).
+    name: the run's short name (workbench.run_name); not in the signature, so giving it to a
+    stored run (finished or not) renames that run and never starts another.
     """
     if batch_size < 1:
         raise InvalidValue(f"batch_size must be >= 1, not {batch_size}")
     check_corpus(corpus)
     record = plan_run(corpus, generator, tagger)
+    if name is not None:
+        record = replace(record, name=check_run_name(name))
     existing = store.get_run(record.run_id)
+    if existing is not None and name is not None and existing.name != record.name:
+        store.set_run_name(record.run_id, record.name)
+        existing = store.get_run(record.run_id)
     if existing is not None and existing.status == "complete" and not (
             retry_failed and store.count_predictions(record.run_id, failed=True)):
         return existing

@@ -4,7 +4,9 @@ tab      {doc_id: [[start, end], …]}: the spans masked, as TAB's evaluation sc
 intact   {doc_id: [[start, end, replacement], …]}: original offsets with their replacement
 doccano  JSONL: the pseudonymised text, each replacement a span labelled with its original
          label (a suppressed span, replaced by nothing, gets no label); metadata run_id/doc_id
-         so annotation can come back (see workbench.annotation)
+         so annotation can come back (see workbench.annotation); a span whose entity the corpus
+         file stated (doccano ids or relations, TAB's entity_id) carries it as a 4th element,
+         [start, end, LABEL, ENTITY], so the file loads back with its entities
 A suppressed span (empty replacement, workbench.alignment.SUPPRESSED) is written as it is:
 `[start, end, ""]` in intact (TAE reads an empty replacement as suppression), masked in tab.
 csv / parquet: the tidy frame (workbench.tidy_frame)
@@ -22,6 +24,7 @@ import json
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
+from workbench.loaders.entity_grouping import inferred_entity_id
 from workbench.replace import pseudonymise
 from workbench.store import RunRecord, RunStore
 
@@ -38,6 +41,15 @@ def _jsonl_line(value) -> str:
     except ImportError:  # the shared JSONL module not there: the same escaping here
         return json.dumps(value, ensure_ascii=False).translate(_JSONL_ESCAPES)
     return dumps(value)
+
+
+def _stated_entity(doc, span) -> list[str]:
+    """[entity id] when the corpus file stated the span's entity, so a reload keeps the entity
+    (the pseudonymised text no longer groups its mentions); [] for the grouping rule's."""
+    if span.entity_id == inferred_entity_id(doc.doc_id, span.label, span.text):
+        return []
+    prefix = f"{doc.doc_id}|"  # the doccano loader puts the document's id in front again
+    return [span.entity_id[len(prefix):] if span.entity_id.startswith(prefix) else span.entity_id]
 
 
 def unfilled_spans(store: RunStore, run: RunRecord) -> int:
@@ -107,7 +119,8 @@ def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: boo
             for d in corpus.documents:
                 text, placed = pseudonymise(d, preds.get(d.doc_id, {}))
                 # A suppressed span (empty replacement) leaves nothing to label: no zero-width label.
-                line = {"text": text, "label": [[r.start, r.end, d.spans[r.span_index].label] for r in placed
+                line = {"text": text, "label": [[r.start, r.end, d.spans[r.span_index].label]
+                                                + _stated_entity(d, d.spans[r.span_index]) for r in placed
                                                 if r.end > r.start],
                         "run_id": run.run_id, "doc_id": d.doc_id, "lang": d.lang}
                 out.write(_jsonl_line(line) + "\n")

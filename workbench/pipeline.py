@@ -29,6 +29,7 @@ from typing import Callable, Mapping, Sequence
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions, Generator, is_unreachable
 from workbench.model import Corpus
+from workbench.run_name import check_run_name
 from workbench.store import RunRecord, RunStore
 from workbench.upos.base import Tagger
 
@@ -92,7 +93,7 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
                  options: GenerationOptions | Mapping | None = None, *, store: RunStore | str | Path,
                  tagger: str | Tagger = "auto", batch_size: int = 32, progress: bool = True,
                  retry_failed: bool = False, quiet_tagger: bool = False,
-                 after_batch: Callable[[int], None] | None = None) -> GenerationResult:
+                 after_batch: Callable[[int], None] | None = None, name: str | None = None) -> GenerationResult:
     """Generate (or resume, or reuse) the run of `generator` over `corpus` and return it with its counts.
 
     corpus: a Corpus, or a shipped corpus name or corpus file (format from the extension).
@@ -104,12 +105,16 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     store: a RunStore, or the path of one (opened only once the input is checked, so a
     mistake does not even create the file).
     tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.
+    name: the run's short name for tables and figures (workbench.run_name.check_run_name); not
+    in the signature: the same run with another name is renamed, never generated again.
     Raises WorkbenchError for every mistake of input, before anything is written.
     """
     from workbench.engine import check_corpus, run_generation
 
     loaded = load_named_corpus(corpus)
     check_corpus(loaded)
+    if name is not None:
+        name = check_run_name(name)
     if isinstance(generator, Generator):
         if settings or options is not None:
             raise ValueError("a ready Generator carries its own settings and options")
@@ -120,7 +125,7 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     if not isinstance(store, RunStore):
         store = RunStore(store)
     record = run_generation(store, loaded, gen, tagging, batch_size=batch_size, progress=progress,
-                            retry_failed=retry_failed, after_batch=after_batch)
+                            retry_failed=retry_failed, after_batch=after_batch, name=name)
     return result_of(store, record)
 
 

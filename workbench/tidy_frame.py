@@ -14,6 +14,11 @@ Columns
     n_candidates, failed, note, seconds, requests
     sees, consistent    what the generator saw of the originals (Generator.sees_summary; "-" for
                         runs not generated) and the entity consistency option (off | document | corpus)
+    name                the run's stored name ("" when it has none: reports then build one)
+    window, seed, top_k, leak_guard
+                        the generation options (None for imported and reference runs)
+    dtype               the number format of a torch generator (None for one without a model)
+    config              the generator's config as JSON (every generator-specific setting)
     upos_fallback       the UPOS filter found no candidate of the original's UPOS and kept the top-1
                         (True), found one (False); empty where the filter did not choose
 Columns added later go at the end, so those that `export --format csv/parquet` readers
@@ -22,6 +27,7 @@ already use keep their places.
 
 from __future__ import annotations
 
+import json
 from typing import Iterable
 
 import pandas as pd
@@ -33,7 +39,8 @@ COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "
            "tagger",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests",
-           "sees", "consistent", "upos_fallback"]
+           "sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config",
+           "upos_fallback"]
 
 
 def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -48,6 +55,9 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
         rows = []
         generated = run.source == GENERATED
         sees, consistent = (run.sees_level, run.consistency) if generated else ("-", "-")
+        # One string object per run: the frame holds a pointer per row, not a copy.
+        run_facts = (run.name or "", run.window, run.seed, run.top_k, run.leak_guard, run.dtype,
+                     json.dumps(run.config, sort_keys=True, default=str))
         for doc in corpus.documents:
             for i, span in enumerate(doc.spans):
                 p = preds.get((doc.doc_id, i))
@@ -58,7 +68,7 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                              doc.doc_id, i, span.start, span.end, span.label, span.entity_id, span.text,
                              upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
-                             p.requests, sees, consistent, p.upos_fallback))
+                             p.requests, sees, consistent, *run_facts, p.upos_fallback))
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
     if not frames:
         return pd.DataFrame(columns=COLUMNS)

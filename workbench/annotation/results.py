@@ -46,8 +46,21 @@ def annotation_frame(store: AnnotationStore, run_ids: list[str] | None = None,
                       "corpus", "label", "original", "pseudonym"]
     frame = pd.DataFrame(store.db.execute(sql, args).fetchall(), columns=columns)
     frame["upos_filter"] = frame["upos_filter"].astype(bool)
-    frame["system"] = [system_name(g, m, u) for g, m, u in zip(frame["generator"], frame["mode"], frame["upos_filter"])]
+    frame["system"] = system_names(store, frame)
     return frame.sort_values(ITEM + ["annotator"], ignore_index=True)
+
+
+def system_names(store: AnnotationStore, frame: pd.DataFrame) -> list[str]:
+    """Each row's run by the name reports give it (workbench.reports.run_names: the stored name
+    or generator, mode, "+upos" …, made unique within a corpus), so Table 6 and Figure 2 name
+    runs as the report does and two runs of one configuration are never merged into one column."""
+    if frame.empty:
+        return []
+    from workbench.reports.run_names import record_table, run_names
+    records = [store.run_store.get_run(r) for r in dict.fromkeys(frame["run_id"])]
+    names = run_names(record_table([r for r in records if r is not None]))
+    return [names.get(r, system_name(g, m, u)) for r, g, m, u in
+            zip(frame["run_id"], frame["generator"], frame["mode"], frame["upos_filter"])]
 
 
 def item_tags(frame: pd.DataFrame, tagset: Tagset, annotator: str | None = None) -> pd.DataFrame:
@@ -115,7 +128,7 @@ def figure2(table: pd.DataFrame, tagset: Tagset, path: str | Path | None = None,
     import matplotlib.pyplot as plt
 
     labels = [f"{lang}\n{system}" for lang, system in table.columns]
-    fig, ax = plt.subplots(figsize=(10, 0.7 * len(labels) + 2.2))
+    fig, ax = plt.subplots(figsize=(10, 0.7 * len(labels) + 2.2), layout="constrained")
     left = [0.0] * len(labels)
     for tag in tagset.tags:
         values = table.loc[tag.tag].fillna(0).tolist()
@@ -127,9 +140,11 @@ def figure2(table: pd.DataFrame, tagset: Tagset, path: str | Path | None = None,
     ax.set_xlim(0, 1)
     ax.invert_yaxis()
     ax.set_xlabel("relative frequency")
-    ax.set_title(title or "Relative frequencies of pseudonym annotation types per generation method and language")
-    ax.legend(ncol=5, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
-    fig.tight_layout()
+    ax.set_title(title or "Relative frequencies of pseudonym annotation types per generation method and language",
+                 fontsize=10)
+    # Below the axis label, laid out with it: at a fixed offset under the axis the legend ran
+    # into "relative frequency" as soon as the bars were few.
+    fig.legend(*ax.get_legend_handles_labels(), ncols=5, fontsize=7, loc="outside lower center", frameon=False)
     if path is not None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=120)

@@ -9,12 +9,13 @@ def register(main: click.Group) -> None:
     @main.command("corpora")
     @click.option("--counts/--no-counts", default=True, help="Load each corpus to count documents and spans.")
     def corpora(counts: bool) -> None:
-        """List the shipped corpora with their documents and spans per language.
+        """List the shipped corpora with their documents and spans per language, and their entities.
 
         \b
         Example:
           workbench corpora
         """
+        from workbench.loaders.entity_grouping import entity_counts
         from workbench.loaders.shipped import SHIPPED
         for name, entry in SHIPPED.items():
             line = f"{name:<12} {entry.description}"
@@ -26,6 +27,7 @@ def register(main: click.Group) -> None:
                     c[0] += 1
                     c[1] += len(d.masked_spans)
                 line += "  [" + "; ".join(f"{lang}: {n} docs, {s} spans" for lang, (n, s) in sorted(per_lang.items())) + "]"
+                line += f"  ({entity_counts(corpus)})"
             click.echo(line)
 
     @main.command("generators")

@@ -63,11 +63,14 @@ def register(main: click.Group) -> None:
     @generation_options
     @store_option
     @click.option("--progress/--no-progress", default=True, show_default=True)
+    @click.option("--name", "run_name", default=None, metavar="TEXT",
+                  help="A short name for the run in report tables and figures (default: built from generator, "
+                       "mode, filter, guard). Not part of the run id: giving another name renames the run.")
     @click.option("--retry-failed", is_flag=True,
                   help="Generate the run's FAILED spans again (after an outage); resumable like a run.")
     def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, generator, mode,
                  upos_filter, window, seed, top_k, leak_guard, consistent, model, extra, batch_size, tagger, store_path,
-                 progress, retry_failed) -> None:
+                 progress, run_name, retry_failed) -> None:
         """Generate pseudonyms for every span of a corpus and store them as a run.
 
         Running the same command again resumes an interrupted run (or reports the
@@ -79,7 +82,9 @@ def register(main: click.Group) -> None:
           workbench generate -c pgv-pii-sv -g upos --mode repL
           workbench generate -c tab-test -g random --leak-guard
           workbench generate -c pgv-pii-en -g upos --consistent document
+          workbench generate -c pgv-pii-en -g random --seed 14 --name "random seed 14"
         """
+        from workbench.loaders.entity_grouping import entity_counts
         from workbench.pipeline import generate_run
 
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator,
@@ -89,9 +94,11 @@ def register(main: click.Group) -> None:
         # The store is given by path: generate_run opens it once the input is checked.
         result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
                               store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
-                              progress=progress, retry_failed=retry_failed)
-        click.echo(f"run {result.run_id} {result.run.status}: {result.run.n_slots} spans, {result.failed} FAILED")
+                              progress=progress, retry_failed=retry_failed, name=run_name)
+        named = f" ({result.run.name})" if result.run.name else ""
+        click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, {result.failed} FAILED")
         click.echo(f"  {result.run.signature}")
+        click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
         if result.unreachable:
             click.echo(f"error: {result.unreachable} span(s) FAILED because the server could not be reached; "
                        f"when it is back, rerun this command with --retry-failed", err=True)

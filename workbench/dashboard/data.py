@@ -133,6 +133,8 @@ def run_label(r: RunRecord) -> str:
     differ only there must not read the same in a select box."""
     extra = "".join(f" {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
                                                        ("sees", r.sees_level, "context")) if v != default)
+    if r.name:  # the run's own name (`--name`), as report tables and figures show it
+        return f"{r.run_id[:8]} · {r.corpus_name} · {r.name}"
     return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' +UPOS' if r.upos_filter else ''}{extra}"
 
 

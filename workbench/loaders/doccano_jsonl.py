@@ -1,17 +1,34 @@
 """doccano sequence-labelling JSONL exports, such as PGV-PII.
 
-Each line: {"text": …, "label": [[start, end, LABEL], …], …metadata}. The language
-comes from the `lang` metadata when it names one (PGV-PII: "gv-eng-swe-105_ENG.json"
-→ en), else from the caller. The document id is, in order of preference: `doc_id`,
-the stem of a PGV-PII `lang` file name, doccano's `id`, the line number.
+Each line: {"text": …, "label": [[start, end, LABEL], …], …metadata}, or doccano's object
+form {"text": …, "entities": [{"id": 11, "start_offset": 0, "end_offset": 11, "label": …}, …],
+"relations": […]} (a project with relations). The language comes from the `lang` metadata
+when it names one (PGV-PII: "gv-eng-swe-105_ENG.json" → en), else from the caller. The
+document id is, in order of preference: `doc_id`, the stem of a PGV-PII `lang` file name,
+doccano's `id`, the line number.
+
+Entities: a span may carry the id of the entity it mentions, and coreference relations
+join spans into one entity; the forms are in workbench.loaders.doccano_entities, e.g.
+
+    {"text": "Ahmed Karim left. Ahmed came back.", "lang": "en",
+     "label": [[0, 11, "PERSON", "E1"], [18, 23, "PERSON", "E1"]]}
+    {"text": "Ahmed Karim left. Ahmed came back.", "lang": "en",
+     "entities": [{"id": 1, "start_offset": 0, "end_offset": 11, "label": "PERSON"},
+                  {"id": 2, "start_offset": 18, "end_offset": 23, "label": "PERSON"}],
+     "relations": [{"id": 1, "from_id": 2, "to_id": 1, "type": "coref"}]}
+
+Both make "Ahmed Karim" and "Ahmed" one entity (id "<doc_id>|E1", "<doc_id>|linked:1").
+Spans the file says nothing about are grouped by the rule of workbench.loaders.entity_grouping.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NoReturn
 
 from workbench.errors import CorpusError
+from workbench.loaders.doccano_entities import file_entities, parse_span
 from workbench.loaders.files import read_jsonl
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import LANGUAGES, Corpus
@@ -58,6 +75,23 @@ def _doc_id(obj: dict, number: int) -> str:
     return str(obj.get("id", f"line{number}"))
 
 
+def _raw_spans(path: Path, number: int, doc_id: str, obj: dict) -> list[RawSpan]:
+    """The line's spans with the entity ids the file states (none: the grouping rule decides)."""
+    def fail(problem: str, span: str | None) -> NoReturn:
+        raise CorpusError(str(path), f"line {number}: {problem}", doc_id=doc_id, span=span)
+
+    key = "entities" if "entities" in obj else "label" if "label" in obj else "labels"
+    if key == "entities" and obj.get("label"):
+        fail("has both `label` and `entities`: which are the spans?", None)
+    labels = obj.get(key, [])
+    if not isinstance(labels, list):
+        fail(f"`{key}` is not a list", None)
+    spans = [parse_span(item, i, fail) for i, item in enumerate(labels)]
+    entities = file_entities(spans, obj.get("relations"), fail)
+    return [RawSpan(s.start, s.end, s.label, entity_id=f"{doc_id}|{e}" if e is not None else None)
+            for s, e in zip(spans, entities)]
+
+
 def load_doccano_jsonl(path: str | Path, *, lang: str | None = None, name: str | None = None,
                        languages: tuple[str, ...] | None = None) -> Corpus:
     """Load a doccano export; `lang` overrides the metadata; `languages` keeps only those."""
@@ -70,17 +104,7 @@ def load_doccano_jsonl(path: str | Path, *, lang: str | None = None, name: str |
         doc_lang = lang or _document_language(path, number, doc_id, obj)
         if languages is not None and doc_lang not in languages:
             continue
-        labels = obj.get("label", obj.get("labels", []))
-        if not isinstance(labels, list):
-            raise CorpusError(str(path), f"line {number}: `label` is not a list", doc_id=doc_id)
-        raw = []
-        for i, item in enumerate(labels):
-            if isinstance(item, dict):  # doccano's newer export writes objects
-                item = [item.get("start_offset"), item.get("end_offset"), item.get("label")]
-            if not (isinstance(item, list) and len(item) == 3):
-                raise CorpusError(str(path), f"line {number}: label #{i} is not [start, end, LABEL]",
-                                  doc_id=doc_id, span=f"#{i} {item!r}")
-            raw.append(RawSpan(item[0], item[1], str(item[2])))
+        raw = _raw_spans(path, number, doc_id, obj)
         meta = {k: v for k, v in obj.items() if k in ("id", "pair", "lang") and v is not None}
         documents.append(build_document(str(path), doc_id, obj.get("text"), doc_lang, raw, meta=meta))
     try:

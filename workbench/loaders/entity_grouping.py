@@ -1,14 +1,24 @@
-"""Entity ids for formats that carry none (PGV-PII doccano JSONL, the TAB text/span pair).
+"""Entity ids for mentions the file gives none (PGV-PII doccano JSONL, the TAB text/span pair).
 
 Rule, stated once: within one document, mentions with the same label whose texts are
 equal after collapsing white space and ignoring case are one entity. "Elizabeth Rivera"
 twice is one person; "Elizabeth" and "Elizabeth Rivera" stay two entities, because
 telling a short mention from a different person needs coreference we do not have.
+
+Where the file gives ids to some mentions (the TAB release's entity_id, a doccano entity id or
+relation: workbench.loaders.doccano_entities), its ids win and the rule fills in the rest: a
+mention without an id joins the file's entity that has a mention reading like it (same label,
+same normalised text), when exactly one entity of the document does; with none it is grouped
+by the rule; with two (a father and son both "Jan Berg") the file kept them apart on purpose,
+so the rule cannot choose and the mention is an entity of its own (grouped by the rule with
+its unlinked look-alikes). Two of the file's entities are never joined by the rule.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Sequence
 
 
 def normalise_mention(text: str) -> str:
@@ -17,3 +27,44 @@ def normalise_mention(text: str) -> str:
 
 def inferred_entity_id(doc_id: str, label: str, text: str) -> str:
     return f"{doc_id}|{label}|{normalise_mention(text)}"
+
+
+def assign_entities(doc_id: str, mentions: Sequence[tuple[str, str, str | None]]) -> list[str]:
+    """The entity id of each (label, text, id the file gives or None) mention of one document."""
+    given: dict[tuple[str, str], set[str]] = {}
+    for label, text, entity in mentions:
+        if entity is not None:
+            given.setdefault((label, normalise_mention(text)), set()).add(entity)
+    ids = []
+    for label, text, entity in mentions:
+        if entity is None:
+            alike = given.get((label, normalise_mention(text)), set())
+            entity = next(iter(alike)) if len(alike) == 1 else inferred_entity_id(doc_id, label, text)
+        ids.append(entity)
+    return ids
+
+
+@dataclass(frozen=True, slots=True)
+class EntityCounts:
+    """How many entities (per document, over the spans to replace) each source gave."""
+    from_file: int  # entities whose id the file stated (TAB entity_id, doccano entity id or relation)
+    by_rule: int  # entities the grouping rule formed
+
+    def __str__(self) -> str:
+        return f"{self.from_file} entities from the file's ids, {self.by_rule} by the grouping rule"
+
+
+def entity_counts(corpus) -> EntityCounts:
+    """Counts for a loaded corpus (or one read back from the run store: the ids are stored).
+
+    An entity is the rule's when its id is the one the rule gives its mentions; a file's id
+    never has that form unless it equals the rule's (then the two agree anyway)."""
+    entities: dict[tuple[str, str], bool] = {}
+    for doc in corpus.documents:
+        for i in doc.masked_spans:
+            span = doc.spans[i]
+            key = (doc.doc_id, span.entity_id)
+            by_rule = span.entity_id == inferred_entity_id(doc.doc_id, span.label, span.text)
+            entities[key] = entities.get(key, True) and by_rule
+    rule = sum(entities.values())
+    return EntityCounts(len(entities) - rule, rule)

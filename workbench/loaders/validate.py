@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import CorpusError
-from workbench.loaders.entity_grouping import inferred_entity_id
+from workbench.loaders.entity_grouping import assign_entities
 from workbench.model import LANGUAGES, Document, Span
 
 
@@ -20,7 +20,7 @@ class RawSpan:
     start: object  # as found in the file; checked to be an int here
     end: object
     label: str
-    entity_id: str | None = None
+    entity_id: str | None = None  # the file's, with its document's id in front; None: the grouping rule
     mask: bool = True
     stated_text: str | None = None  # formats that repeat the span text (TAB span_text)
     identifier_type: str = ""  # TAB's DIRECT / QUASI / NO_MASK; "" where the format has none
@@ -118,9 +118,8 @@ def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans
                               doc_id=doc_id, span=f"#{i} [{raw.start}, {raw.end}) {raw.label}")
         kept.append(item)
 
-    spans = tuple(
-        Span(start, end, text[start:end], raw.label,
-             raw.entity_id if raw.entity_id is not None else inferred_entity_id(doc_id, raw.label, text[start:end]),
-             raw.mask, raw.identifier_type)
-        for start, end, _, raw in kept)
+    # The file's ids where it gives them, the grouping rule for the rest (entity_grouping).
+    entities = assign_entities(doc_id, [(raw.label, text[start:end], raw.entity_id) for start, end, _, raw in kept])
+    spans = tuple(Span(start, end, text[start:end], raw.label, entity, raw.mask, raw.identifier_type)
+                  for (start, end, _, raw), entity in zip(kept, entities))
     return Document(doc_id, text, lang, spans, tuple(sorted((k, str(v)) for k, v in (meta or {}).items())))

@@ -37,7 +37,9 @@ FAMILY_MODULES = {"entities": "entity_coherence"}
 # Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).
 ORIGINAL_FAMILIES = ("diversity", "entities")
 RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "consistent", "sees",
-               "source", "signature"]
+               "source", "signature",
+               # the run's name and remaining options, for report names and option columns (issue 15)
+               "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config"]
 
 __all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
            "family", "is_original_run", "metric_frame", "metric_infos", "originals_frame"]

@@ -5,6 +5,8 @@ The defaults are what runs offline here; the paper's choices are one setting awa
     summariser  "extractive" (no weights) — 003: SEBIS/legal_t5_small_summ_en (HF seq2seq)
     classifier  "tfidf-logreg" — 003: google-bert/bert-base-cased ("bert")
     tagger      "run": the tagger each run recorded (RunRecord.tagger: its original UPOS were tagged with it)
+    similarity_baseline  "ud-pud": cosines rescaled against unrelated UD PUD pairs (similarity_baseline.py);
+                "none": no rescaling
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from workbench.devices import FLOAT32, check_device, check_dtype, placement
 from workbench.errors import WorkbenchError
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
+from workbench.metrics.similarity_baseline import (BASELINE_PAIRS, BASELINE_SEED, NONE, SOURCES, SimilarityBaseline,
+                                                   compute_baseline)
 
 PAPER_SUMMARISER = "SEBIS/legal_t5_small_summ_en"
 PAPER_CLASSIFIER = "google-bert/bert-base-cased"
@@ -34,10 +38,16 @@ class MetricConfig:
     # HF classifier and summariser) run: workbench.devices; "auto" resolved per machine.
     device: str = "auto"
     dtype: str = "auto"
+    # What a cosine of 0 after rescaling means: the mean cosine of unrelated pairs drawn from
+    # UD PUD ("ud-pud", baseline_pairs word pairs and as many sentence pairs), or "none".
+    similarity_baseline: str = "ud-pud"
+    baseline_pairs: int = BASELINE_PAIRS
 
     def __post_init__(self) -> None:
         if self.summary_sentences < 1 or self.folds < 2:
             raise ValueError("summary_sentences must be >= 1 and folds >= 2")
+        if self.similarity_baseline not in SOURCES or self.baseline_pairs < 1:
+            raise ValueError(f"similarity_baseline must be one of {', '.join(SOURCES)} and baseline_pairs >= 1")
         check_device(self.device)
         check_dtype(self.dtype)
 
@@ -57,11 +67,16 @@ class MetricConfig:
         from dataclasses import replace
         return replace(self, embedders=tuple(sorted({**dict(self.embedders), lang: spec}.items())))
 
+    def baseline_text(self) -> str:
+        if self.similarity_baseline == NONE:
+            return NONE
+        return f"{self.similarity_baseline}:{self.baseline_pairs}:{BASELINE_SEED}"
+
     def describe(self) -> str:
         """For report captions: the metric models, so a number can be reproduced."""
         emb = ",".join(f"{k}:{v}" for k, v in self.embedders)
         described = (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
-                     f"|tagger={self.tagger}|seed={self.seed}")
+                     f"|tagger={self.tagger}|seed={self.seed}|similarity_baseline={self.baseline_text()}")
         dtype = self.placement()[1]
         return described + (f"|dtype={dtype}" if dtype != FLOAT32 else "")  # float32 captions stay as they were
 
@@ -74,6 +89,7 @@ class MetricContext:
     _summariser: object = None
     _caches: dict = field(default_factory=dict)
     _tagger: object = None  # set_tagger: one tagger for every run, whatever its signature says
+    _baselines: dict = field(default_factory=dict)  # (lang, embedder id) -> SimilarityBaseline
     timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
     progress: bool = False  # a bar over the metric families on stderr (workbench.progress), on a terminal
 
@@ -96,6 +112,22 @@ class MetricContext:
         spec = f"custom:{embedder.id}"
         self.config = self.config.with_embedder(lang, spec)
         self._embedders[spec] = CachedEmbedder(embedder, self.cache("embeddings"))
+
+    def similarity_baseline(self, lang: str) -> SimilarityBaseline:
+        """The language's baselines under its embedder, computed once (and cached on disk)."""
+        embedder = self.embedder(lang)
+        key = (lang, embedder.id)  # one embedder may serve two languages: each has its own chance level
+        if key not in self._baselines:
+            if self.config.similarity_baseline == NONE:
+                self._baselines[key] = SimilarityBaseline()
+            else:
+                self._baselines[key] = compute_baseline(embedder, lang, self.cache("results"),
+                                                        pairs=self.config.baseline_pairs, seed=BASELINE_SEED)
+        return self._baselines[key]
+
+    def set_similarity_baseline(self, lang: str, baseline: SimilarityBaseline) -> None:
+        """Plug in a baseline for the language's current embedder (tests, a baseline measured elsewhere)."""
+        self._baselines[(lang, self.embedder(lang).id)] = baseline
 
     def summariser(self):
         if self._summariser is None:

@@ -55,6 +55,9 @@ def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
                       for c, h in zip(rows["corpus"], rows["corpus_hash"])]
     rows["generator"], rows["model"], rows["mode"], rows["upos_filter"] = ORIGINAL, "-", "-", False
     rows["sees"], rows["consistent"] = "-", "-"
+    rows["name"], rows["config"] = "", "{}"
+    for column in ("window", "seed", "top_k", "leak_guard", "dtype"):  # options of no generation
+        rows[column] = None
     rows["signature"] = "corpus=" + rows["corpus"] + "@" + rows["corpus_hash"].str[:12] + "|original spans"
     rows["source"] = ORIGINAL
     rows["pseudonym"] = rows["original"]

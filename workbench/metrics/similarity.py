@@ -10,34 +10,70 @@ carries. Identical texts score exactly 1 without asking the model. A suppressed 
 (empty replacement) scores 0 for word similarity, on purpose: nothing of the original's
 meaning is left, and an embedding of the empty string would only say what the model makes
 of nothing; its sentence is compared as it reads with the span removed.
+
+Rescaled against chance (workbench/metrics/similarity_baseline.py, BERTScore's baseline
+rescaling): similarity_word and similarity_sentence are (cos − b) / (1 − b) per span, b the
+language's mean cosine of unrelated UD PUD word pairs (word) or sentence pairs (sentence)
+under the same embedder, so 0 = no closer than two unrelated texts, in English and Swedish
+alike. Not clipped: a mean below 0 says a run's replacements are further from the originals
+than chance. Identical texts stay 1 and a suppressed span stays 0 (= chance: nothing kept),
+the conventions above. The cosines themselves are kept as *_raw, the baselines as *_baseline
+(the mean over a run's spans of its language's b: one value for a one-language run).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from workbench.metrics.base import HIGHER, MetricInfo, per_run
+from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run
 from workbench.metrics.embedders import cosine_rows
 from workbench.metrics.metric_frame import document_views
+from workbench.metrics.similarity_baseline import rescale
 
 FAMILY = "similarity"
+_RESCALED = "; rescaled (cos − b) / (1 − b) against unrelated UD PUD {} pairs of the language (0 = chance)"
 METRICS = (
-    MetricInfo("similarity_word", "word", FAMILY, -1, 1, HIGHER, "003 Table 3",
-               "cosine of original span and replacement embeddings, mean over spans"),
-    MetricInfo("similarity_sentence", "sent.", FAMILY, -1, 1, HIGHER, "003 Table 3",
-               "cosine of original and pseudonymised sentence embeddings, mean over spans"),
+    # Rescaled: 1 at identity, 0 at chance, below -1 only when a cosine falls far below the baseline.
+    MetricInfo("similarity_word", "word", FAMILY, -math.inf, 1, HIGHER, "003 Table 3; BERTScore rescaling",
+               "cosine of original span and replacement embeddings, mean over spans" + _RESCALED.format("word")),
+    MetricInfo("similarity_sentence", "sent.", FAMILY, -math.inf, 1, HIGHER, "003 Table 3; BERTScore rescaling",
+               "cosine of original and pseudonymised sentence embeddings, mean over spans"
+               + _RESCALED.format("sentence")),
+    MetricInfo("similarity_word_raw", "word raw", FAMILY, -1, 1, HIGHER, "003 Table 3",
+               "cosine of original span and replacement embeddings, mean over spans, not rescaled"),
+    MetricInfo("similarity_sentence_raw", "sent. raw", FAMILY, -1, 1, HIGHER, "003 Table 3",
+               "cosine of original and pseudonymised sentence embeddings, mean over spans, not rescaled"),
+    MetricInfo("similarity_word_baseline", "word b", FAMILY, -1, 1, NEUTRAL, "BERTScore rescaling",
+               "mean cosine of unrelated UD PUD content-word pairs of the run's language (0 = not rescaled)"),
+    MetricInfo("similarity_sentence_baseline", "sent. b", FAMILY, -1, 1, NEUTRAL, "BERTScore rescaling",
+               "mean cosine of unrelated UD PUD sentence pairs of the run's language (0 = not rescaled)"),
 )
 
 
-def pair_cosines(context, lang: str, left: Sequence[str], right: Sequence[str]) -> np.ndarray:
+def pair_cosines(context, lang: str, left: Sequence[str], right: Sequence[str], *,
+                 baseline: float | None = None) -> np.ndarray:
     """Cosine of each (left[i], right[i]) with the language's embedder; 1 for identical texts,
     0 where exactly one side is empty or only white space (a suppressed span keeps nothing of
-    its original's meaning; the embedding of an empty string is the model's, not the text's)."""
+    its original's meaning; the embedding of an empty string is the model's, not the text's).
+    With a baseline b, the model's cosines are rescaled to (cos − b) / (1 − b); 1 and 0 stay."""
+    raw, modelled = raw_pair_cosines(context, lang, left, right)
+    return raw if baseline is None else rescaled(raw, modelled, baseline)
+
+
+def rescaled(raw: np.ndarray, modelled: np.ndarray, baseline: float) -> np.ndarray:
+    """Rescale the cosines the model gave (`modelled`); identical (1) and suppressed (0) keep their value."""
+    return np.where(modelled, rescale(raw, baseline), raw)
+
+
+def raw_pair_cosines(context, lang: str, left: Sequence[str], right: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(cosines as in pair_cosines without a baseline, mask of those the embedder computed)."""
     left, right = list(left), list(right)
     out = np.ones(len(left), dtype=np.float64)
+    modelled = np.zeros(len(left), dtype=bool)
     blank = [not a.strip() or not b.strip() for a, b in zip(left, right)]
     differ = []
     for i, (a, b) in enumerate(zip(left, right)):
@@ -51,7 +87,8 @@ def pair_cosines(context, lang: str, left: Sequence[str], right: Sequence[str]) 
         embedder = context.embedder(lang)
         vectors = embedder.embed([left[i] for i in differ] + [right[i] for i in differ])
         out[differ] = cosine_rows(vectors[:len(differ)], vectors[len(differ):])
-    return out
+        modelled[differ] = True
+    return out, modelled
 
 
 def span_pairs(frame: pd.DataFrame) -> pd.DataFrame:
@@ -68,11 +105,18 @@ def span_pairs(frame: pd.DataFrame) -> pd.DataFrame:
 
 def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
     pairs = span_pairs(frame)
-    word = pd.Series(np.nan, index=frame.index)
-    sentence = pd.Series(np.nan, index=frame.index)
+    columns = {name: pd.Series(np.nan, index=frame.index) for name in
+               ("word", "sentence", "word_raw", "sentence_raw", "word_baseline", "sentence_baseline")}
     for lang, g in pairs.groupby("lang", sort=False):
         # Words and sentences in one call per language: one model load, one cache pass.
-        both = pair_cosines(context, lang, list(g["word_a"]) + list(g["sent_a"]), list(g["word_b"]) + list(g["sent_b"]))
-        word.loc[g.index] = both[:len(g)]
-        sentence.loc[g.index] = both[len(g):]
-    return pd.DataFrame({"similarity_word": per_run(frame, word), "similarity_sentence": per_run(frame, sentence)})
+        both, modelled = raw_pair_cosines(context, lang, list(g["word_a"]) + list(g["sent_a"]),
+                                          list(g["word_b"]) + list(g["sent_b"]))
+        baseline = context.similarity_baseline(lang)
+        n = len(g)
+        columns["word_raw"].loc[g.index] = both[:n]
+        columns["sentence_raw"].loc[g.index] = both[n:]
+        columns["word"].loc[g.index] = rescaled(both[:n], modelled[:n], baseline.word)
+        columns["sentence"].loc[g.index] = rescaled(both[n:], modelled[n:], baseline.sentence)
+        columns["word_baseline"].loc[g.index] = baseline.word
+        columns["sentence_baseline"].loc[g.index] = baseline.sentence
+    return pd.DataFrame({f"similarity_{name}": per_run(frame, values) for name, values in columns.items()})

@@ -16,6 +16,14 @@ Offline stand-ins, both named in docs/metrics.md:
     (all-MiniLM-L6-v2 / multilingual-e5-small), which keeps TPS and word similarity on
     one scale.
 TPS is computed per document and averaged over a run's documents.
+
+Rescaled against chance (workbench/metrics/similarity_baseline.py): cos is first rescaled to
+(cos − b) / (1 − b) with b the language's word baseline (unrelated UD PUD content-word pairs:
+a TPS term compares a span or a word, not a sentence), then 004's max(0, ·) applies, so a
+replacement no closer to its original than two unrelated words keeps nothing. With e5's
+cosines (≈ 0.8 for unrelated Swedish words) the unrescaled TPS credits a random word with
+80 % of a span's information and reads ≈ 0.975 for every Swedish run. The unrescaled value,
+max(0, cos), is kept as tps_raw.
 """
 
 from __future__ import annotations
@@ -30,13 +38,16 @@ import pandas as pd
 
 from workbench.metrics.base import HIGHER, MetricInfo
 from workbench.metrics.metric_frame import document_views, runs_of
-from workbench.metrics.similarity import pair_cosines
+from workbench.metrics.similarity import raw_pair_cosines, rescaled
 from workbench.metrics.stopwords import is_content_word
 
 FAMILY = "tps"
 METRICS = (
-    MetricInfo("tps", "TPS", FAMILY, 0, 1, HIGHER, "004 §4.1",
-               "information-weighted mean similarity of text spans, original vs pseudonymised, mean over documents"),
+    MetricInfo("tps", "TPS", FAMILY, 0, 1, HIGHER, "004 §4.1; BERTScore rescaling",
+               "information-weighted mean similarity of text spans, original vs pseudonymised, mean over documents; "
+               "similarity = max(0, cosine rescaled against unrelated UD PUD word pairs)"),
+    MetricInfo("tps_raw", "TPS raw", FAMILY, 0, 1, HIGHER, "004 §4.1",
+               "as tps with 004's max(0, cosine), not rescaled"),
 )
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -78,14 +89,16 @@ def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
     for corpus_hash, g in frame.drop_duplicates(["corpus_hash", "doc_id"]).groupby("corpus_hash", sort=False):
         ics[corpus_hash] = InformationContent(g["text"])
     unedited: dict[tuple[str, str], float] = {}
-    sims: dict[tuple[str, str], np.ndarray] = {}
+    sims: dict[str, dict[tuple[str, str], np.ndarray]] = {"tps": {}, "tps_raw": {}}
     for lang in dict.fromkeys(v.lang for v in views):
         mine = [v for v in views if v.lang == lang]
-        cos = pair_cosines(context, lang, [o for v in mine for o in v.originals],
-                           [r for v in mine for r in v.replacements])
+        raw, modelled = raw_pair_cosines(context, lang, [o for v in mine for o in v.originals],
+                                         [r for v in mine for r in v.replacements])
+        cos = {"tps": rescaled(raw, modelled, context.similarity_baseline(lang).word), "tps_raw": raw}
         offset = 0
         for v in mine:
-            sims[(v.run_id, v.doc_id)] = np.maximum(cos[offset:offset + len(v.rows)], 0.0)
+            for name, values in cos.items():  # 004's max(0, ·), after rescaling
+                sims[name][(v.run_id, v.doc_id)] = np.maximum(values[offset:offset + len(v.rows)], 0.0)
             offset += len(v.rows)
     records = []
     for v in views:
@@ -95,11 +108,15 @@ def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
             unedited[key] = _unedited_ic(v.text, v.lang, v.spans, ic)
         span_ic = np.array([ic.span(o, v.lang) for o in v.originals])
         total = unedited[key] + span_ic.sum()
-        kept = unedited[key] + float((span_ic * sims[(v.run_id, v.doc_id)]).sum())
-        records.append((v.run_id, v.doc_id, kept / total if total > 0 else 1.0))
-    return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tps"])
+        scores = []
+        for name in ("tps", "tps_raw"):
+            kept = unedited[key] + float((span_ic * sims[name][(v.run_id, v.doc_id)]).sum())
+            scores.append(kept / total if total > 0 else 1.0)
+        records.append((v.run_id, v.doc_id, *scores))
+    return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tps", "tps_raw"])
 
 
 def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
     per_doc = document_tps(frame, context)
-    return per_doc.groupby("run_id", sort=False)[["tps"]].mean().reindex(runs_of(frame)).astype(np.float64)
+    return (per_doc.groupby("run_id", sort=False)[["tps", "tps_raw"]].mean().reindex(runs_of(frame))
+            .astype(np.float64))

@@ -12,6 +12,8 @@ writes into out_dir:
                                     disclosure, PII overlap (stored attack results; reports.privacy)
     privacy_utility.csv/.png        utility (TPS, word similarity) against TRIR per corpus, Pareto
                                     front marked (the PNG when some run has a stored TRIR)
+    run_legend.{md,tex,csv}         every run's name, id and signature (the csv: every option too);
+                                    tables name runs by name and refer here for signatures
     metrics.csv                     every metric, raw, one row per run (+ Original rows)
     metric_definitions.csv          name, range, direction, source, definition
     figure1_unique_ratio.png/.csv   003 Figure 1 and its per-document data
@@ -90,9 +92,17 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     described = context.config.describe()
     written: list[Path] = []
 
+    note = "Runs and their signatures: run_legend.md."
+    if "md" in formats:
+        written.append(_write_text(out / "run_legend.md", "# Runs\n\n" + tables.legend_markdown(table)))
+    if "tex" in formats:
+        written.append(_write_text(out / "run_legend.tex", tables.legend_latex(table)))
+    if "csv" in formats:
+        written.append(_write_csv(out / "run_legend.csv", tables.legend_frame(table)))
     for spec in tables.TABLES:
         if "md" in formats:
-            written.append(_write_text(out / f"{spec.name}.md", tables.to_markdown(table, spec, described)))
+            written.append(_write_text(out / f"{spec.name}.md", tables.to_markdown(table, spec, described,
+                                                                                    legend_note=note)))
         if "tex" in formats:
             written.append(_write_text(out / f"{spec.name}.tex", tables.to_latex(table, spec, described)))
         if "csv" in formats:
@@ -102,7 +112,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     attacks = f"{described}|{privacy.attacks_caption(measures)}"
     if "md" in formats:
         written.append(_write_text(out / f"{privacy.TABLE.name}.md", tables.to_markdown(private, privacy.TABLE,
-                                                                                          attacks)))
+                                                                                          attacks, legend_note=note)))
     if "tex" in formats:
         written.append(_write_text(out / f"{privacy.TABLE.name}.tex", tables.to_latex(private, privacy.TABLE, attacks)))
     points = privacy.privacy_utility_points(private)
@@ -134,7 +144,10 @@ def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFram
     from workbench.metrics.metric_frame import is_original_run
     from workbench.reports import tables
     parts = ["# Pseudonym Workbench report", "",
-             f"{sum(not is_original_run(i) for i in table.index)} runs. Metric models: `{described}`.", ""]
+             f"{sum(not is_original_run(i) for i in table.index)} runs. Metric models: `{described}`.", "",
+             # The signatures once, here; the tables below name runs by these names.
+             "## Runs", "", "Each run's name in the tables and figures, its id (`workbench show ID`) and its "
+             "signature (everything that makes it reproducible).", "", tables.legend_markdown(table)]
     from workbench.reports.privacy import TABLE
     for spec in tables.TABLES:
         parts += [f"## {spec.title}", "", tables.to_markdown(table, spec, described)]

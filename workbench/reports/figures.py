@@ -1,5 +1,10 @@
 """PNG figures: 003 Figure 1 (per-document unique-replacement ratio) and per-metric bars.
 
+Both are faceted by corpus and name runs by their short names (workbench.reports.run_names),
+one run per row of horizontal boxes or bars, so labels never share a line and the figure
+grows with the number of runs instead of squeezing them (checked from 2 to 30 runs). Bars
+and boxes are coloured by generator, with one legend for the whole figure.
+
 matplotlib with the Agg backend (no display needed), imported inside the functions so
 that importing the reports package stays light.
 """
@@ -14,7 +19,11 @@ import pandas as pd
 from workbench.metrics import metric_infos
 from workbench.metrics.base import CHANCE
 from workbench.metrics.metric_frame import is_original_run
-from workbench.reports.labels import mode_label, short_id, system_label
+from workbench.reports.run_names import ORIGINAL_NAME, is_original_row, run_names
+
+# Inches per run row and per panel title/axis; sizes in points. One row holds a 7-point label.
+ROW_IN = 0.19
+ORIGINAL_COLOUR = "#bdbdbd"
 
 
 # Panel titles where a short table header does not read well on its own.
@@ -40,87 +49,174 @@ def _pyplot():
     return plt
 
 
-def _box_label(table: pd.DataFrame, run_id: str) -> str:
+def _ordered(table: pd.DataFrame) -> pd.DataFrame:
+    """Grouped like the tables: by corpus in first-seen order, the Original row first."""
+    order = {c: n for n, c in enumerate(dict.fromkeys(table["corpus"]))}
+    return table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))]
+
+
+def generator_colours(table: pd.DataFrame, plt) -> dict[str, tuple]:
+    """One colour per generator of the table (the legend's entries), the same in every facet."""
+    palette = plt.get_cmap("tab10")
+    generators = list(dict.fromkeys(str(table.at[i, "generator"]) for i in table.index
+                                    if not is_original_row(i, table.loc[i])))
+    return {g: palette(n % 10) for n, g in enumerate(generators)}
+
+
+def _colour(table: pd.DataFrame, run_id, colours: dict) -> tuple | str:
     row = table.loc[run_id]
-    if is_original_run(run_id):
-        return "Original"
-    mode = mode_label(row)
-    return f"{system_label(row)}\n{mode}\n[{short_id(run_id)}]"
+    return ORIGINAL_COLOUR if is_original_row(run_id, row) else colours[str(row["generator"])]
+
+
+def _legend(fig, colours: dict, with_original: bool, extra: list | None = None) -> None:
+    """The figure's one legend, above the panels."""
+    plt = _pyplot()
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
+    labels = [f"generator: {g}" for g in colours]
+    if with_original:
+        handles.append(plt.Rectangle((0, 0), 1, 1, color=ORIGINAL_COLOUR))
+        labels.append(ORIGINAL_NAME)
+    for handle, label in extra or []:
+        handles.append(handle)
+        labels.append(label)
+    # Below the panels: above them it would share the suptitle's line.
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), fontsize=8, frameon=False)
 
 
 def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
-    """Boxplot of distinct replacements / spans per document, one panel per corpus (003 Figure 1).
-
-    ratios: run_id, doc_id, ratio (workbench.metrics.diversity.figure1_ratios), including the
-    original:<corpus> pseudo-runs. The white diamond marks the mean.
-    """
+    """003 Figure 1 (figure1_figure) written to path as PNG."""
     plt = _pyplot()
-    corpora = list(dict.fromkeys(table["corpus"]))
-    runs_by_corpus = {c: [i for i in table.index if table.at[i, "corpus"] == c] for c in corpora}
-    widths = [max(2, len(runs_by_corpus[c])) for c in corpora]
-    fig, axes = plt.subplots(1, len(corpora), figsize=(1.4 * sum(widths) + 1.5, 4.6), squeeze=False,
-                             gridspec_kw={"width_ratios": widths}, sharey=True)
-    for ax, corpus in zip(axes[0], corpora):
-        runs = [r for r in runs_by_corpus[corpus] if (ratios["run_id"] == r).any()]
-        data = [ratios.loc[ratios["run_id"] == r, "ratio"].to_numpy() for r in runs]
-        box = ax.boxplot(data, patch_artist=True, showmeans=True, widths=0.6,
-                         meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black"})
-        for patch, run in zip(box["boxes"], runs):
-            patch.set_facecolor("#d9d9d9" if is_original_run(run) else "#9ecae1")
-        ax.set_xticks(range(1, len(runs) + 1), [_box_label(table, r) for r in runs], fontsize=7)
-        ax.set_title(corpus, fontsize=10)
-        ax.set_ylim(-0.02, 1.05)
-        ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("unique replacements / spans per document")
-    fig.suptitle("Rate of unique PII and replacements per configuration on document level (003 Figure 1)", fontsize=10)
-    fig.tight_layout()
+    fig = figure1_figure(ratios, table)
     fig.savefig(path, dpi=130)
     plt.close(fig)
     return path
 
 
-def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = None) -> Path:
-    """One small bar chart per metric, one bar per run (Original rows where defined)."""
+def figure1_figure(ratios: pd.DataFrame, table: pd.DataFrame):
+    """Boxplot of distinct replacements / spans per document, one panel per corpus (003 Figure 1).
+
+    ratios: run_id, doc_id, ratio (workbench.metrics.diversity.figure1_ratios), including the
+    original:<corpus> pseudo-runs. Boxes are horizontal, one row per run named by its name, so
+    the labels stay readable with many runs; the white diamond marks the mean.
+    """
     plt = _pyplot()
-    infos = metric_infos()
-    # Grouped like the tables: by corpus, the Original row first.
-    order = {c: n for n, c in enumerate(dict.fromkeys(table["corpus"]))}
-    table = table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))]
-    metrics = [m for m in (metrics or infos) if m in table.columns and table[m].notna().any()]
+    table = _ordered(table)
+    names = run_names(table)
+    colours = generator_colours(table, plt)
     corpora = list(dict.fromkeys(table["corpus"]))
-    palette = plt.get_cmap("tab10")
-    colour = {c: palette(n % 10) for n, c in enumerate(corpora)}
-    ncols = 4
-    nrows = max(1, math.ceil(len(metrics) / ncols))
-    height = 0.22 * len(table) + 1.0
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, height * nrows + 0.8), squeeze=False)
-    labels = [(f"Original ({r['corpus']})" if is_original_run(i)
-               else f"{system_label(r)} {mode_label(r)} [{short_id(str(i))}]") for i, r in table.iterrows()]
-    for ax, metric in zip(axes.flat, metrics):
-        info = infos[metric]
-        values = table[metric].astype(float)
-        ax.barh(range(len(table)), values.fillna(0).to_numpy(), color=[colour[c] for c in table["corpus"]])
-        top = float(values.abs().max()) or 1.0
-        if info.high == 1 and info.low >= -1 and values.min() >= 0:
-            top = 1.0  # ratios and similarities on their full scale
-            ax.set_xlim(0, 1.12)
-        for y, v in enumerate(values):  # the value itself, so 0 and n/a are visible too
-            ax.text(0 if math.isnan(v) else max(v, 0) + 0.01 * top, y,
-                    " n/a" if math.isnan(v) else f"{v:.0f}" if v == int(v) else f"{v:.3g}", va="center", fontsize=5.5,
-                    color="grey" if math.isnan(v) else "black")
-        if info.better == CHANCE:
-            ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
-        ax.set_yticks(range(len(table)), labels, fontsize=6)
+    runs_by_corpus = {c: [i for i in table.index if table.at[i, "corpus"] == c and (ratios["run_id"] == i).any()]
+                      for c in corpora}
+    heights = [max(2, len(runs_by_corpus[c])) * ROW_IN * 1.6 + 0.6 for c in corpora]
+    fig, axes = plt.subplots(len(corpora), 1, figsize=(9, sum(heights) + 1.2), squeeze=False, sharex=True,
+                             gridspec_kw={"height_ratios": heights}, layout="constrained")
+    for ax, corpus in zip(axes[:, 0], corpora):
+        runs = runs_by_corpus[corpus]
+        data = [ratios.loc[ratios["run_id"] == r, "ratio"].to_numpy() for r in runs]
+        box = ax.boxplot(data, orientation="horizontal", patch_artist=True, showmeans=True, widths=0.6,
+                         flierprops={"markersize": 3}, medianprops={"color": "black"},
+                         meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black",
+                                    "markersize": 4})
+        for patch, run in zip(box["boxes"], runs):
+            patch.set_facecolor(_colour(table, run, colours))
+        ax.set_yticks(range(1, len(runs) + 1), [names[r] for r in runs], fontsize=7)
         ax.invert_yaxis()
-        ax.set_title(f"{TITLES.get(metric, info.label)} {info.arrow}  {info.range_text}", fontsize=8)
-        ax.tick_params(axis="x", labelsize=6)
+        ax.set_title(corpus, fontsize=9, loc="left", fontweight="bold")
+        ax.set_xlim(-0.02, 1.05)
         ax.grid(axis="x", alpha=0.3)
-    for ax in list(axes.flat)[len(metrics):]:
-        ax.axis("off")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colour[c]) for c in corpora]
-    fig.legend(handles, corpora, loc="lower right", fontsize=8, title="corpus")
-    fig.suptitle("Metrics per run (↑ higher is better, ↓ lower is better, →0.5 chance is best)", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    axes[-1][0].set_xlabel("unique replacements / spans per document (◇ mean)", fontsize=8)
+    _legend(fig, colours, any(is_original_run(i) for i in table.index))
+    fig.suptitle("Rate of unique PII and replacements per configuration on document level (003 Figure 1)",
+                 fontsize=10)
+    return fig
+
+
+def _value_text(v: float) -> str:
+    if math.isnan(v):
+        return "n/a"
+    return f"{v:.0f}" if v == int(v) and abs(v) >= 1 else f"{v:.3g}"
+
+
+def _bar_panel(ax, values: pd.Series, colours: list, info) -> None:
+    """Horizontal bars with their values beside them; the x range leaves room for the values,
+    so a value never runs into the next panel."""
+    finite = values.dropna()
+    ax.barh(range(len(values)), values.fillna(0).to_numpy(), color=colours, height=0.72)
+    low = min(0.0, float(finite.min())) if len(finite) else 0.0
+    high = max(0.0, float(finite.max())) if len(finite) else 1.0
+    if info.high == 1 and (info.low or 0) >= -1 and low >= 0:
+        high = 1.0  # ratios and similarities on their full scale
+    span = (high - low) or 1.0
+    ax.set_xlim(low - (0.3 * span if low < 0 else 0), high + 0.3 * span)
+    for y, v in enumerate(values):  # the value itself, so 0 and n/a are visible too
+        x = 0.0 if math.isnan(v) else v
+        ax.text(x + (0.02 * span if x >= 0 else -0.02 * span), y, _value_text(v), va="center",
+                ha="left" if x >= 0 else "right", fontsize=5.5, color="grey" if math.isnan(v) else "black")
+    if info.better == CHANCE:
+        ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
+    from matplotlib.ticker import FixedLocator, MaxNLocator
+    # Ticks only over the data's range: the room right of it is for the values, and a tick at
+    # the panel's right edge would run into the next panel's first one.
+    ticks = [0, 0.25, 0.5, 0.75, 1] if (low, high) == (0.0, 1.0) else \
+        [t for t in MaxNLocator(nbins=3).tick_values(low, high) if low - 1e-12 <= t <= high + 1e-12]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.ticklabel_format(axis="x", style="sci", scilimits=(-2, 4))  # seconds per span: 1e-4, not 0.00010
+    ax.tick_params(axis="x", labelsize=5.5)
+    ax.xaxis.get_offset_text().set_fontsize(5.5)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = None) -> Path:
+    """The per-metric bars (metric_bars_figure) written to path as PNG."""
+    plt = _pyplot()
+    fig = metric_bars_figure(table, metrics)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None):
+    """One small bar chart per metric and corpus, one bar per run (Original rows where defined).
+
+    A block of panels per corpus; within a block the panels of a row share the runs' axis, so
+    each run's name is written once per row of panels, beside the first."""
+    import textwrap
+    plt = _pyplot()
+    infos = metric_infos()
+    table = _ordered(table)
+    names = run_names(table)
+    colours = generator_colours(table, plt)
+    # The unrescaled cosines and the chance levels stay in the tables: a panel each would only
+    # repeat the rescaled similarity's bars on another scale.
+    default = [m for m in infos if not m.endswith(("_raw", "_baseline"))]
+    metrics = [m for m in (metrics or default) if m in table.columns and table[m].notna().any()]
+    corpora = list(dict.fromkeys(table["corpus"]))
+    ncols = min(6, max(1, len(metrics)))
+    nrows = max(1, math.ceil(len(metrics) / ncols))
+    runs_by_corpus = {c: [i for i in table.index if table.at[i, "corpus"] == c] for c in corpora}
+    # A panel row: its runs, plus room for a two-line title and the x tick labels.
+    heights = [nrows * (ROW_IN * len(runs_by_corpus[c]) + 0.75) + 0.35 for c in corpora]
+    longest = max((len(names[i]) for i in table.index), default=10)
+    fig = plt.figure(figsize=(0.055 * longest + 2.1 * ncols + 0.5, sum(heights) + 1.0), layout="constrained")
+    blocks = fig.subfigures(len(corpora), 1, height_ratios=heights, squeeze=False)[:, 0]
+    for block, corpus in zip(blocks, corpora):
+        runs = runs_by_corpus[corpus]
+        sub = table.loc[runs]
+        axes = block.subplots(nrows, ncols, squeeze=False, sharey=True)
+        bar_colours = [_colour(table, r, colours) for r in runs]
+        for n, (ax, metric) in enumerate(zip(axes.flat, metrics)):
+            info = infos[metric]
+            _bar_panel(ax, sub[metric].astype(float), bar_colours, info)
+            title = f"{TITLES.get(metric, info.label)} {info.arrow} {info.range_text}"
+            ax.set_title("\n".join(textwrap.wrap(title, 30)), fontsize=7)
+            if n % ncols == 0:
+                ax.set_yticks(range(len(runs)), [names[r] for r in runs], fontsize=7)
+                ax.set_ylim(len(runs) - 0.5, -0.5)  # first run on top
+        for ax in list(axes.flat)[len(metrics):]:
+            ax.axis("off")
+        block.suptitle(corpus, fontsize=10, fontweight="bold", x=0.01, ha="left")
+    extra = [(plt.Line2D([], [], color="black", linestyle="--", linewidth=0.8), "chance (0.5)")] \
+        if any(infos[m].better == CHANCE for m in metrics) else []
+    _legend(fig, colours, any(is_original_run(i) for i in table.index), extra)
+    fig.suptitle("Metrics per run, by corpus (↑ higher is better, ↓ lower is better, →0.5 chance is best)",
+                 fontsize=10)
+    return fig

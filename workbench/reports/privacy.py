@@ -163,7 +163,7 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
     """Per corpus and run: label, TRIR (of the attacker reid_axis picks), each utility measure and
     whether the run is on that measure's Pareto front. Runs without TRIR are left out."""
     from workbench.metrics.metric_frame import is_original_run
-    from workbench.reports.labels import mode_label, short_id, system_label
+    from workbench.reports.run_names import run_names
     attacker = reid_axis(table)
     columns = ["corpus", "run_id", "label", "attacker", "trir", *UTILITY, *(f"front_{u}" for u in UTILITY)]
     if attacker is None:
@@ -172,8 +172,7 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
     rows = table[keep.to_numpy()]
     out = pd.DataFrame({
         "corpus": rows["corpus"].to_numpy(), "run_id": rows.index.to_numpy(),
-        "label": [" ".join(x for x in (system_label(r), mode_label(r), f"[{short_id(str(i))}]") if x not in ("", "-"))
-                  for i, r in rows.iterrows()],
+        "label": run_names(table)[rows.index].tolist(),  # the names of the tables and the other figures
         "attacker": attacker, "trir": rows[f"trir_{attacker}"].to_numpy(dtype=float)})
     for u in UTILITY:
         out[u] = rows[u].to_numpy(dtype=float) if u in rows else np.nan
@@ -211,8 +210,11 @@ def privacy_utility_figure(points: pd.DataFrame, path: Path, attack_keys: dict |
     from workbench.reports.figures import _pyplot
     plt = _pyplot()
     corpora = list(dict.fromkeys(points["corpus"])) or ["(no run with stored TRIR)"]
-    fig, axes = plt.subplots(len(corpora), len(UTILITY), figsize=(5.2 * len(UTILITY) + 3.4, 4.4 * len(corpora)),
-                             squeeze=False)
+    # A row is tall enough for its key (one line per run beside the panels), so the key of one
+    # corpus never runs into the next row's.
+    heights = [max(4.4, 0.17 * (int((points["corpus"] == c).sum()) + 2) + 0.8) for c in corpora]
+    fig, axes = plt.subplots(len(corpora), len(UTILITY), figsize=(5.2 * len(UTILITY) + 3.4, sum(heights)),
+                             squeeze=False, gridspec_kw={"height_ratios": heights})
     attacker = points["attacker"].iloc[0] if len(points) else "retrieval"
     key = (attack_keys or {}).get(attacker, "")
     for row, corpus in zip(axes, corpora):

@@ -1,8 +1,11 @@
 """Report tables shaped like 003 Tables 2, 3 and 4, plus one for the measures beyond them.
 
-One row per run (Original rows per corpus where the paper has them), the run's short id
-in a column, and every run's signature in the caption. Rendered as Markdown, LaTeX
-(booktabs) and CSV; the CSV carries raw values, run ids and signatures for machines.
+One row per run (Original rows per corpus where the paper has them), named by its short name
+(workbench.reports.run_names) with its short id, and a column for each option that varies
+between the table's runs (leak guard, window, seed …; only those). The signatures are not
+repeated under each table: the run legend (`legend`, report.md's "Runs" section and
+run_legend.{md,tex,csv}) gives each name its signature once. Rendered as Markdown, LaTeX
+(booktabs) and CSV; the CSV carries raw values, run ids, signatures and every option.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.metric_frame import is_original_run
-from workbench.reports.labels import mode_label, sees_label, short_id, signature_lines, system_label
+from workbench.reports.labels import mode_label, sees_label, short_id, system_label
+from workbench.reports.run_names import OPTIONS, option_text, run_names, varying_options
 
-# The columns that name a run, before its metrics.
-LABEL_HEADERS = ("Corpus", "Model", "Mode", "Sees", "Run")
+# The columns that name a run, before the varying options and the metrics.
+LABEL_HEADERS = ("Corpus", "Run", "Id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,11 @@ TABLES = (
         Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
         Column("similarity_word", "word", "Similarity", digits=3),
         Column("similarity_sentence", "sent.", "Similarity", digits=3),
+        # Similarity is rescaled against chance (docs/metrics.md); the cosines and the chance levels beside it.
+        Column("similarity_word_raw", "word", "Cosine (raw)", digits=3),
+        Column("similarity_sentence_raw", "sent.", "Cosine (raw)", digits=3),
+        Column("similarity_word_baseline", "word", "Chance b", digits=3),
+        Column("similarity_sentence_baseline", "sent.", "Chance b", digits=3),
     )),
     TableSpec("table4_rouge", "Average ROUGE-1/2/L/Lsum between summaries of original and pseudonymised "
               "documents (003 Table 4)", (
@@ -71,6 +80,7 @@ TABLES = (
         Column("consistency", "consist.", "Entities", digits=3),
         Column("merged_entity_rate", "merged", "Entities", digits=3),
         Column("tps", "TPS", digits=3),
+        Column("tps_raw", "TPS raw", digits=3),
     ), originals=True),
 )
 
@@ -94,31 +104,89 @@ def _arrow(metric: str) -> str:
     return info.arrow if info else ""
 
 
+def label_headers(table: pd.DataFrame, spec: TableSpec) -> list[str]:
+    """The columns before the metrics: Corpus, Run (the name), Id, then the varying options."""
+    return list(LABEL_HEADERS) + [o.header for o in varying_options(_rows(table, spec))]
+
+
 def cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[list[str]]]:
-    """Headers and formatted rows (Corpus, Model, Mode, Sees, Run, metrics…)."""
-    headers = list(LABEL_HEADERS) + [c.header + _arrow(c.metric) for c in spec.columns]
+    """Headers and formatted rows (Corpus, Run, Id, varying options…, metrics…)."""
+    rows_of = _rows(table, spec)
+    names = run_names(table)  # over the whole table, so every table and figure names a run alike
+    options = varying_options(rows_of)
+    headers = list(LABEL_HEADERS) + [o.header for o in options] + [c.header + _arrow(c.metric) for c in spec.columns]
     rows = []
-    for run_id, row in _rows(table, spec).iterrows():
-        rows.append([str(row["corpus"]), system_label(row), mode_label(row), sees_label(row), short_id(str(run_id))]
+    for run_id, row in rows_of.iterrows():
+        original = is_original_run(run_id)
+        rows.append([str(row["corpus"]), names[run_id], short_id(str(run_id))]
+                    + ["" if original else option_text(row, o.column) for o in options]
                     + [_format(row.get(c.metric), c) for c in spec.columns])
     return headers, rows
 
 
+def legend(table: pd.DataFrame) -> list[tuple[str, str, str, str]]:
+    """The run legend: (corpus, name, short id, signature) of every real run, in table order."""
+    names = run_names(table)
+    order = _rows(table, TableSpec("legend", "", ()))
+    return [(str(row["corpus"]), names[i], short_id(str(i)), str(row["signature"])) for i, row in order.iterrows()]
+
+
+def legend_markdown(table: pd.DataFrame) -> str:
+    """One line per run, grouped by corpus: its name, id and signature (a list, not a table: a
+    600-character signature would make a table cell as wide as the page, and holds '|')."""
+    lines, corpus = [], None
+    for c, n, i, sig in legend(table):
+        if c != corpus:
+            lines += ([""] if corpus is not None else []) + [f"**{c}**", ""]
+            corpus = c
+        lines.append(f"- **{n}** (`{i}`): `{sig}`")
+    return "\n".join(lines) + "\n"
+
+
+def _breakable(signature: str) -> str:
+    # A signature has no spaces: let LaTeX break it after each field separator.
+    return tex_escape(signature).replace(r"\textbar{}", r"\textbar{}\allowbreak{}")
+
+
+def legend_latex(table: pd.DataFrame) -> str:
+    rows = [rf"{tex_escape(c)} & {tex_escape(n)} & \texttt{{{tex_escape(i)}}} & \texttt{{{_breakable(sig)}}} \\"
+            for c, n, i, sig in legend(table)]
+    return "\n".join([r"\begin{table}[t]", r"\centering", r"\scriptsize",
+                      r"\begin{tabular}{lllp{0.55\linewidth}}", r"\toprule", r"Corpus & Run & Id & Signature \\",
+                      r"\midrule", *rows, r"\bottomrule", r"\end{tabular}",
+                      r"\caption{Runs: each run's name in the tables and figures, its id and its full signature.}",
+                      r"\label{tab:run_legend}", r"\end{table}"]) + "\n"
+
+
+def legend_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """run_legend.csv: one row per run, its name, every option and its signature."""
+    names = run_names(table)
+    rows = _rows(table, TableSpec("legend", "", ()))
+    return pd.DataFrame({"run_id": rows.index, "corpus": rows["corpus"].to_numpy(),
+                         "name": [names[i] for i in rows.index], **_all_options(rows),
+                         "signature": rows["signature"].to_numpy()})
+
+
 def caption(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
-    runs = "; ".join(f"[{i}] {sig}" for i, sig in signature_lines(_rows(table, spec)))
+    """The caption with every run's signature (the dashboard's expander; files use the legend)."""
+    names = run_names(table)
+    runs = "; ".join(f"[{names[i]} · {short_id(str(i))}] {row['signature']}"
+                     for i, row in _rows(table, spec).iterrows() if not is_original_run(i))
     return f"{spec.title}. Metrics: {metric_config}. Runs: {runs}"
 
 
-def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
+def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str, *, legend_note: str = "") -> str:
+    """The table; its caption names the metric models, and `legend_note` where the run legend
+    is (report.md: above; a table file on its own: run_legend.md)."""
     headers, rows = cells(table, spec)
-    groups = [""] * len(LABEL_HEADERS) + [c.group for c in spec.columns]
+    labels = len(headers) - len(spec.columns)
+    groups = [""] * labels + [c.group for c in spec.columns]
     if any(groups):  # the spanning header as a prefix, since Markdown has no colspan
         headers = [f"{g}: {h}" if g else h for g, h in zip(groups, headers)]
     lines = ["| " + " | ".join(headers) + " |",
-             "|" + "|".join(["---"] * len(LABEL_HEADERS) + ["---:"] * len(spec.columns)) + "|"]
+             "|" + "|".join(["---"] * labels + ["---:"] * len(spec.columns)) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    lines += ["", f"*Table: {spec.title}.* Metrics: `{metric_config}`", "", "Runs:", ""]
-    lines += [f"- `{i}`: `{sig}`" for i, sig in signature_lines(_rows(table, spec))]
+    lines += ["", f"*Table: {spec.title}.* Metrics: `{metric_config}`." + (f" {legend_note}" if legend_note else "")]
     return "\n".join(lines) + "\n"
 
 
@@ -136,13 +204,14 @@ def tex_escape(text: str) -> str:
 
 def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
     headers, rows = cells(table, spec)
-    columns = "l" * len(LABEL_HEADERS) + "r" * len(spec.columns)
+    labels = len(headers) - len(spec.columns)
+    columns = "l" * labels + "r" * len(spec.columns)
     out = [r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{" + columns + "}",
            r"\toprule"]
     # Spanning group headers with cmidrules, as in 003's tables.
     if any(c.group for c in spec.columns):
         # Columns are 1-based; the label columns come first.
-        parts, rules, col = [""] * len(LABEL_HEADERS), [], len(LABEL_HEADERS) + 1
+        parts, rules, col = [""] * labels, [], labels + 1
         for group, members in itertools.groupby(spec.columns, key=lambda c: c.group):
             width = len(list(members))
             if group:
@@ -162,18 +231,28 @@ def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
         corpus = r[0]
         out.append(" & ".join(tex_escape(c) for c in r) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
-    runs = "; ".join(rf"[{tex_escape(i)}] \texttt{{{tex_escape(sig)}}}"
-                     for i, sig in signature_lines(_rows(table, spec)))
     out.append(rf"\caption{{{tex_escape(spec.title)}. Metrics: \texttt{{{tex_escape(metric_config)}}}. "
-               rf"Runs: {runs}}}")
+               r"Runs and their signatures: Table~\ref{tab:run_legend}.}")
     out.append(rf"\label{{tab:{spec.name}}}")
     out.append(r"\end{table}")
     return "\n".join(out) + "\n"
 
 
+def _all_options(rows: pd.DataFrame) -> dict[str, list]:
+    """Every option of every run, whether or not it varies (CSV files are for machines)."""
+    out = {"generator": rows["generator"].tolist(), "model_id": rows["model"].tolist()}
+    for option in OPTIONS:
+        out[option.column] = [None if is_original_run(i) or option_text(r, option.column) == "-"
+                              else r[option.column] for i, r in rows.iterrows()] if option.column in rows else None
+    out["source"] = rows["source"].tolist()
+    out["config"] = rows["config"].tolist() if "config" in rows else None
+    return out
+
+
 def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
-    """Raw values (no rounding, no scaling) with run ids and signatures."""
+    """Raw values (no rounding, no scaling) with run ids, names, every option and signatures."""
     rows = _rows(table, spec)
+    names = run_names(table)
     out = pd.DataFrame({
         "run_id": rows.index, "corpus": rows["corpus"].to_numpy(),
         "model": [system_label(r) for _, r in rows.iterrows()], "mode": [mode_label(r) for _, r in rows.iterrows()],
@@ -183,4 +262,9 @@ def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     # Appended after the metrics, so the columns machines already read keep their places.
     out["sees"] = [sees_label(r) for _, r in rows.iterrows()]
     out["signature"] = rows["signature"].to_numpy()
+    out["name"] = [names[i] for i in rows.index]
+    for column, values in _all_options(rows).items():
+        if column in ("mode", "sees"):  # already there, as the labels above
+            continue
+        out[column] = values
     return out

@@ -67,6 +67,10 @@ class RunRecord:
     # Generated runs over a corpus with identifier types (migration 5): their digest; None
     # (read as "") for every other run.
     identifier_types: str | None = None
+    # A short readable name for tables and figures (migration 6; `--name`, a benchmark entry's
+    # `run_name`). Not part of the signature: naming or renaming a run never changes its id.
+    # None: reports build a default from the run's settings (workbench.reports.run_names).
+    name: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.signature, RunSignature):
@@ -85,6 +89,14 @@ class RunRecord:
                             seed=self.seed, top_k=self.top_k, leak_guard=self.leak_guard, source=self.source,
                             file_sha256=self.file_sha256, missing=self.missing, sees=self.sees_level,
                             consistent=self.consistency, identifier_types=self.identifier_types or "")
+
+    @property
+    def dtype(self) -> str | None:
+        """The number format a torch generator ran in (its config records "dtype" only when it is
+        not float32, and "device" always); None for a generator without a model of its own."""
+        if "dtype" in self.config:
+            return str(self.config["dtype"])
+        return "float32" if "device" in self.config else None
 
     @property
     def sees_level(self) -> str:

@@ -163,11 +163,17 @@ SCHEMA_5 = """
 ALTER TABLE runs ADD COLUMN identifier_types TEXT;
 """
 
-# Migration 6 (issue 15, run lifecycle): runs hidden on the dashboard (a row per hidden run, so
+# Migration 6 (issue 15): a run's short readable name. Not a signature column: earlier runs
+# keep NULL (reports give them a default name) and every run id stays as it was.
+SCHEMA_6 = """
+ALTER TABLE runs ADD COLUMN name TEXT;
+"""
+
+# Migration 7 (issue 15, run lifecycle): runs hidden on the dashboard (a row per hidden run, so
 # hiding never touches the run record or its signature), and whether a pick is the UPOS
 # filter's fallback to the top-1 candidate (1), a candidate of the wanted UPOS (0), or neither
 # applies (NULL: no filter, the original's UPOS unknown, FAILED, reused or imported).
-SCHEMA_6 = """
+SCHEMA_7 = """
 CREATE TABLE hidden_runs (run_id TEXT PRIMARY KEY REFERENCES runs, hidden REAL NOT NULL);
 ALTER TABLE predictions ADD COLUMN upos_fallback INTEGER;
 """
@@ -186,12 +192,13 @@ WHERE failed = 0 AND note NOT LIKE 'reused:%'
 """
 
 
-def _migration_6(db: sqlite3.Connection) -> None:
-    _script(SCHEMA_6)(db)
+def _migration_7(db: sqlite3.Connection) -> None:
+    _script(SCHEMA_7)(db)
     db.execute(_BACKFILL_UPOS_FALLBACK)
 
 
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
-                                                                _script(SCHEMA_4), _script(SCHEMA_5), _migration_6)
+                                                                _script(SCHEMA_4), _script(SCHEMA_5),
+                                                                _script(SCHEMA_6), _migration_7)
 VERSION = len(MIGRATIONS)

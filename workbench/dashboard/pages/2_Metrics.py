@@ -154,7 +154,7 @@ with privacy_tab:
     private, _, _, attacks = privacy_view(str(path), tuple(chosen), version, False)
     headers, rows = report_tables.cells(private, report_privacy.TABLE)
     # Headers as the report's Markdown names them.
-    groups = [""] * len(report_tables.LABEL_HEADERS) + [c.group for c in report_privacy.TABLE.columns]
+    groups = [""] * (len(headers) - len(report_privacy.TABLE.columns)) + [c.group for c in report_privacy.TABLE.columns]
     headers = [f"{g}: {h}" if g else h for g, h in zip(groups, headers)]
     st.markdown(f"**{report_privacy.TABLE.title}**")
     st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
