@@ -273,7 +273,7 @@ def test_exports_keep_the_earlier_columns_in_place_and_add_sees_and_consistent_a
               "requests"]
     run = run_generation(store, distinctive_corpus(), LevelSpy(sees="shape"), WordListTagger(), progress=False)
     frame = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "run.csv"))
-    # Issue 15 appended the run's name and remaining options after them.
+    # Issue 15 appended the run's name and remaining options after them, then the UPOS fallback.
     assert list(frame.columns) == before + ["sees", "consistent", "name", "window", "seed", "top_k", "leak_guard",
-                                            "dtype", "config"]
+                                            "dtype", "config", "upos_fallback"]
     assert set(frame["sees"]) == {"shape"} and set(frame["consistent"]) == {"off"}

@@ -199,10 +199,19 @@ def test_damaged_or_unrelated_files_are_refused_in_words(tmp_path, tiny_corpus, 
 
 def test_read_commands_never_create_a_store(tmp_path):
     typo = tmp_path / "typo.sqlite"
+    annotations = tmp_path / "a.jsonl"
+    annotations.write_text("")
+    # Every command that reads stored runs (the annotations and privacy attacks too, which
+    # write results but have nothing to work on in a new store) names the path and stops.
     for args in (["runs"], ["show", "abc"], ["export", "abc", "--format", "csv", "-o", tmp_path / "x.csv"],
-                 ["report", "abc", "--out", tmp_path / "report"]):
+                 ["report", "abc", "--out", tmp_path / "report"], ["run-report", "abc"], ["dashboard"],
+                 ["annotations", "status"], ["annotations", "agreement"], ["annotations", "sample", "s", "-r", "abc"],
+                 ["annotations", "export", "-o", tmp_path / "y.jsonl"], ["annotations", "import", annotations],
+                 ["annotations", "table6", "-o", tmp_path / "t6"], ["privacy", "reid", "abc"],
+                 ["privacy", "infer", "abc"], ["privacy", "disclosure"]):
         result = workbench(*args, "--store", typo)
-        assert result.returncode == 2 and "no run store at" in result.stderr, args
+        assert result.returncode == 2 and "no run store at" in result.stderr and "typo.sqlite" in result.stderr, args
+        assert "Traceback" not in result.stderr, args
     assert not typo.exists()
 
 

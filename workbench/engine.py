@@ -20,7 +20,6 @@ options, a tagger by name); run_generation takes the objects ready-made.
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Sequence
@@ -212,7 +211,7 @@ def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: 
     for w, p, c in zip(batch, predictions, choices):
         seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure
         rows.append(StoredPrediction(corpus.documents[w.doc].doc_id, w.span, c.pseudonym, p.candidates, c.rank,
-                                     c.pick_upos, c.failed, c.note, seconds, p.requests))
+                                     c.pick_upos, c.failed, c.note, seconds, p.requests, c.upos_fallback))
     return rows
 
 
@@ -246,16 +245,6 @@ def _schedule(corpus: Corpus, done: set[tuple[str, int]], mode: str, batch_size:
         yield from (list(b) for b in _batches(todo, batch_size))
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 def _progress(enabled: bool, total: int, initial: int, label: str):
-    if not enabled:
-        return _NoBar()
-    from tqdm import tqdm
-    return tqdm(total=total, initial=initial, desc=label, unit="span", file=sys.stderr, leave=False)
+    from workbench.progress import progress_bar
+    return progress_bar(enabled, total, label, unit="span", initial=initial)

@@ -139,16 +139,19 @@ def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
 
 def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complete: bool = False,
                 formats: Sequence[str] | None = None, config=None, allow_incomplete: bool = False,
-                k: int = 10) -> list:
+                k: int = 10, progress: bool = False) -> list:
     """What `workbench report` does: the named runs (ids or unique prefixes), plus every
     complete run of the store with all_complete, reported by reports.write_report into
     out_dir. config: a metrics.MetricConfig (default: the offline defaults); k: the privacy
-    table's rank <= k. Returns the paths written."""
+    table's rank <= k; progress: a bar over the metric families on stderr (on a terminal).
+    Returns the paths written."""
     from workbench.reports import FORMATS, write_report
     ids = list(run_ids)
     if all_complete:
         ids += [r.run_id for r in store.runs() if r.status == "complete" and r.run_id not in ids]
     if not ids:
         raise WorkbenchError("name at least one run (see `workbench runs`), or use --all")
-    return write_report(store, ids, out_dir, formats or FORMATS, config=config, allow_incomplete=allow_incomplete,
+    from workbench.metrics import MetricConfig, MetricContext
+    context = MetricContext(config or MetricConfig(), progress=progress)
+    return write_report(store, ids, out_dir, formats or FORMATS, context=context, allow_incomplete=allow_incomplete,
                         k=k)

@@ -28,6 +28,7 @@ class Choice:
     pick_upos: str | None
     failed: bool
     note: str
+    upos_fallback: bool | None = None  # the filter found no candidate of the wanted UPOS: the top-1
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +89,9 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
         if not cands:
             choices.append(Choice(FAILED, None, None, True, "leak guard: every candidate overlaps the original"))
             continue
-        pick = cands[0]
+        pick, fallback = cands[0], None
         if upos_filter and item.wanted_upos is not None:
-            pick = next(((r, c) for r, c in cands if upos.get((n, r)) == item.wanted_upos), cands[0])
-        choices.append(Choice(pick[1], pick[0], upos.get((n, pick[0])), False, pred.note))
+            matching = next(((r, c) for r, c in cands if upos.get((n, r)) == item.wanted_upos), None)
+            pick, fallback = (cands[0], True) if matching is None else (matching, False)
+        choices.append(Choice(pick[1], pick[0], upos.get((n, pick[0])), False, pred.note, fallback))
     return choices

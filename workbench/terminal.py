@@ -50,11 +50,37 @@ def printable(text: str, *, layout: bool = False) -> str:
     return "".join(out)
 
 
-def span_lines(doc: Document, picks: Mapping[int, str]) -> list[str]:
+def span_lines(doc: Document, picks: Mapping[int, str], remarks: Mapping[int, str] | None = None) -> list[str]:
     """One line per replaced span: index, label, original → replacement (a suppressed span,
-    replaced by nothing, shows '' and says so; in the columns it is an empty ⟦⟧)."""
+    replaced by nothing, shows '' and says so; in the columns it is an empty ⟦⟧), then the
+    span's remark (a FAILED span's note, a UPOS fallback) where it has one."""
+    remarks = remarks or {}
     return [f"{i:>4} {printable(doc.spans[i].label):<14} {printable(repr(doc.spans[i].text)):<40} → "
-            f"{printable(repr(picks[i]))}{'  (suppressed)' if picks[i] == '' else ''}" for i in sorted(picks)]
+            f"{printable(repr(picks[i]))}{'  (suppressed)' if picks[i] == '' else ''}"
+            f"{f'  ({printable(remarks[i])})' if remarks.get(i) else ''}" for i in sorted(picks)]
+
+
+UPOS_FALLBACK = "UPOS filter: no candidate of the original's UPOS, kept the top-1"
+
+
+def remark(p) -> str:
+    """What `show` says about a stored prediction beside its replacement ("" for a plain pick)."""
+    if p.failed:
+        return f"FAILED: {p.note}" if p.note else "FAILED"
+    return UPOS_FALLBACK if p.upos_fallback else ""
+
+
+def failed_note_lines(predictions) -> Iterator[str]:
+    """The run's FAILED notes, each once with how many spans it has and the first of them
+    (a run against an unreachable server has thousands of one note)."""
+    seen: dict[str, list] = {}
+    for p in predictions:
+        if p.failed:
+            seen.setdefault(p.note or "(no note)", []).append(p)
+    if seen:
+        yield f"FAILED notes ({sum(map(len, seen.values()))} span(s)):"
+    for note, ps in sorted(seen.items(), key=lambda item: -len(item[1])):
+        yield f"  {len(ps):>5} × {printable(note)}  (first: {printable(ps[0].doc_id)} #{ps[0].span_index})"
 
 
 def _marked(doc: Document, picks: Mapping[int, str], sentence: tuple[int, int], new: bool) -> str:
@@ -86,12 +112,22 @@ def side_by_side_lines(doc: Document, picks: Mapping[int, str], width: int = 70)
 
 def show_run(store, run_id: str, doc_id: str | None = None, *, width: int = 70,
              spans_only: bool = False) -> Iterator[str]:
-    """What `workbench show` prints: the run's documents, or one document side by side."""
+    """What `workbench show` prints: the run's documents (with their FAILED spans and UPOS
+    fallbacks, then the FAILED notes), or one document side by side."""
     run = store.resolve_run(run_id)
     corpus = store.load_corpus(run.corpus_hash)
+    predictions = store.predictions(run.run_id)
     if doc_id is None:
+        counts: dict[str, list[int]] = {}
+        for p in predictions:
+            counts.setdefault(p.doc_id, [0, 0])
+            counts[p.doc_id][0] += p.failed
+            counts[p.doc_id][1] += bool(p.upos_fallback)
         for d in corpus.documents:
-            yield f"{printable(d.doc_id)}  {d.lang}  {len(d.masked_spans)} spans"
+            failed, fallback = counts.get(d.doc_id, (0, 0))
+            extra = (f"  {failed} FAILED" if failed else "") + (f"  {fallback} UPOS fallback" if fallback else "")
+            yield f"{printable(d.doc_id)}  {d.lang}  {len(d.masked_spans)} spans{extra}"
+        yield from failed_note_lines(predictions)
         return
     try:
         doc = corpus.document(doc_id)
@@ -99,26 +135,37 @@ def show_run(store, run_id: str, doc_id: str | None = None, *, width: int = 70,
         raise WorkbenchError(f"no document '{printable(doc_id)}' in run {run.run_id} (corpus "
                              f"{printable(corpus.name)}); `workbench show {run.run_id[:8]}` lists its "
                              "documents") from None
-    picks = {p.span_index: p.pseudonym for p in store.predictions(run.run_id) if p.doc_id == doc_id}
+    mine = [p for p in predictions if p.doc_id == doc_id]
+    picks = {p.span_index: p.pseudonym for p in mine}
     yield f"run {run.run_id}  {printable(run.signature)}\n"
-    yield from span_lines(doc, picks)
+    yield from span_lines(doc, picks, {p.span_index: remark(p) for p in mine})
     if spans_only:
         return
     yield ""
     yield from side_by_side_lines(doc, picks, width)
 
 
+RUNS_HEADER = ("run_id", "corpus", "generator", "mode", "upos", "done/slots", "status", "model")
+
+
 def run_lines(store, *, signatures: bool = False) -> Iterator[str]:
-    """What `workbench runs` prints: one line per run (and its signature if asked)."""
-    for r in store.runs():
+    """What `workbench runs` prints: a header row, then one line per run (and its signature if asked)."""
+    runs = store.runs()
+    if not runs:
+        yield f"no runs in {store.path}"
+        return
+    width = max(len(r.run_id) for r in runs)
+    h = RUNS_HEADER
+    yield f"{h[0]:<{width}}  {h[1]:<11} {h[2]:<9} {h[3]:<5} {h[4]:<8} {h[5]:>11} {h[6]:<8}  {h[7]}"
+    for r in runs:
         n = store.count_predictions(r.run_id)
         # What the generator saw and the consistency option only where they differ from the
         # defaults (context, off), so the lines of paper 003's runs read as before.
         extra = "".join(f"  {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
                                                             ("sees", r.sees_level, "context"))
                         if r.source == "generated" and v != default)
-        yield (f"{r.run_id}  {printable(r.corpus_name):<11} {printable(r.generator):<9} {r.mode:<5} "
-               f"upos={'on ' if r.upos_filter else 'off'} {n:>5}/{r.n_slots:<5} {r.status}  {printable(r.model)}"
+        yield (f"{r.run_id:<{width}}  {printable(r.corpus_name):<11} {printable(r.generator):<9} {r.mode:<5} "
+               f"upos={'on ' if r.upos_filter else 'off'} {n:>5}/{r.n_slots:<5} {r.status:<8}  {printable(r.model)}"
                f"{printable(extra)}")
         if signatures:
             yield f"    {printable(r.signature)}"

@@ -19,6 +19,8 @@ Columns
                         the generation options (None for imported and reference runs)
     dtype               the number format of a torch generator (None for one without a model)
     config              the generator's config as JSON (every generator-specific setting)
+    upos_fallback       the UPOS filter found no candidate of the original's UPOS and kept the top-1
+                        (True), found one (False); empty where the filter did not choose
 Columns added later go at the end, so those that `export --format csv/parquet` readers
 already use keep their places.
 """
@@ -37,7 +39,8 @@ COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "
            "tagger",
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests",
-           "sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config"]
+           "sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config",
+           "upos_fallback"]
 
 
 def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -65,7 +68,7 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                              doc.doc_id, i, span.start, span.end, span.label, span.entity_id, span.text,
                              upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
-                             p.requests, sees, consistent, *run_facts))
+                             p.requests, sees, consistent, *run_facts, p.upos_fallback))
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
     if not frames:
         return pd.DataFrame(columns=COLUMNS)

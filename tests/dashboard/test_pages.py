@@ -138,13 +138,27 @@ def test_annotate_page_draws_a_sample(fresh_store):
     at.session_state["selected_runs"] = [run]
     at.run()
     at.sidebar.text_input(key="ann_name").input("dana").run()
+    # Enter in the form's fields does not submit it (the browser reads this flag of the form)
+    form = next(b for b in _blocks(at.sidebar) if b.proto.HasField("form") and b.proto.form.form_id == "ann_new_sample")
+    assert form.proto.form.enter_to_submit is False
     form_submit = next(b for b in at.sidebar.button if b.label == "Draw sample")
     at.sidebar.number_input[0].set_value(12)
-    form_submit.click().run()
+    form_submit.click().run()  # no name given: nothing drawn under a default one
+    assert not s.samples() and any("name" in w.value for w in at.sidebar.warning)
+    next(t for t in at.sidebar.text_input if t.label == "Name").input("pilot-1")
+    next(b for b in at.sidebar.button if b.label == "Draw sample").click().run()
     ok(at)
     (name, recipe, size), = s.samples()
-    assert recipe["runs"] == [run] and recipe["per_run"] == 12 and size >= 12
+    assert name == "pilot-1" and recipe["runs"] == [run] and recipe["per_run"] == 12 and size >= 12
     assert at.caption[1].value.startswith(f"item 1 of {size}")
+
+
+def _blocks(node):
+    """Every block (container, form …) under an AppTest node."""
+    for child in getattr(node, "children", {}).values():
+        if getattr(child, "proto", None) is not None and type(child.proto).__name__ == "Block":
+            yield child
+        yield from _blocks(child)
 
 
 def test_agreement_page_shows_the_library_numbers(annotated_store):

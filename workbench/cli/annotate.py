@@ -10,12 +10,14 @@ import math
 
 import click
 
-from workbench.cli._options import open_store, store_option
+from workbench.cli._options import open_existing_store, store_option
 
 
 def annotation_store(store_path):
+    # Every annotations command needs stored runs: a mistyped --store is an error, never a new
+    # empty store (even sample and import, which write, have nothing to work on in one).
     from workbench.annotation.storage import AnnotationStore
-    return AnnotationStore(open_store(store_path))
+    return AnnotationStore(open_existing_store(store_path))
 
 
 def _kappa(value: float) -> str:

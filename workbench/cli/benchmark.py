@@ -61,7 +61,7 @@ def register(main: click.Group) -> None:
             return
         from workbench.pipeline import report_runs
         out = out or f"out/{config.name}"
-        written = report_runs(open_store(store_path), [r.run_id for r in results], out)
+        written = report_runs(open_store(store_path), [r.run_id for r in results], out, progress=progress)
         click.echo(f"report written to {out} ({len(written)} files)")
         if unreachable:
             raise SystemExit(EXIT_UNREACHABLE)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -54,8 +53,6 @@ def register(main: click.Group) -> None:
         from workbench.local_guard import bind_loopback
         bind_loopback(port).close()  # a port in use: a message now, not Streamlit's traceback later
         click.echo(f"dashboard on http://127.0.0.1:{port}  (store {store}; Ctrl-C stops it)")
-        env = dict(os.environ, WORKBENCH_STORE=str(store))
-        try:
-            sys.exit(subprocess.call(command, env=env))
-        except KeyboardInterrupt:
-            pass
+        from workbench.child_process import run_child
+        # run_child: Ctrl-C or a SIGTERM to this process stops Streamlit too (no orphan left listening).
+        sys.exit(run_child(command, env=dict(os.environ, WORKBENCH_STORE=str(store))))

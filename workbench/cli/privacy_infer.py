@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import name_value_pairs, open_existing_store, open_store, store_option
+from workbench.cli._options import name_value_pairs, open_existing_store, store_option
 
 
 def _privacy_group(main: click.Group) -> click.Group:
@@ -60,7 +60,7 @@ def register(main: click.Group) -> None:
         config = name_value_pairs(options, "-o/--option")
         if model is not None:
             config["model"] = model
-        store = open_store(store_path)
+        store = open_existing_store(store_path)  # the runs to attack must be stored already
         frame = inference_disclosure(store, run_ids, attacker=attacker, n=n, config=config, progress=True,
                                      log=lambda message: click.echo(message, err=True))
         for line in disclosure_lines(frame):

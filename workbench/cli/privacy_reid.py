@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import name_value_pairs, open_store, store_option
+from workbench.cli._options import name_value_pairs, open_existing_store, store_option
 
 
 def _privacy_group(main: click.Group) -> click.Group:
@@ -53,7 +53,7 @@ def register(main: click.Group) -> None:
           workbench privacy reid 832a7ed4 --background my_background.json
         """
         from workbench.privacy.reid import reid_lines, reid_risk
-        store = open_store(store_path)
+        store = open_existing_store(store_path)  # the runs to attack must be stored already
         frame = reid_risk(store, run_ids, attacker=attacker, k=k, background=background,
                           config=name_value_pairs(options, "-o/--option"), progress=True,
                           log=lambda message: click.echo(message, err=True))

@@ -32,10 +32,12 @@ def register(main: click.Group) -> None:
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
     @click.option("--k", "k", type=click.IntRange(1), default=10, show_default=True,
                   help="Privacy table: the share of documents whose individual ranks within k (paper 001).")
+    @click.option("--progress/--no-progress", default=True, show_default=True,
+                  help="A bar over the metric families on stderr (drawn only on a terminal).")
     @placement_options
     @store_option
     def report(run_ids, out_dir, all_runs, formats, embedders, summariser, summary_sentences, classifier, folds,
-               tagger, no_cache, allow_incomplete, k, device, dtype, store_path) -> None:
+               tagger, no_cache, allow_incomplete, k, progress, device, dtype, store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
@@ -55,6 +57,6 @@ def register(main: click.Group) -> None:
         for lang, spec in name_value_pairs(embedders, "--embedder", "LANG", "SPEC").items():
             config = config.with_embedder(lang, spec)
         written = report_runs(open_existing_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
-                              config=config, allow_incomplete=allow_incomplete, k=k)
+                              config=config, allow_incomplete=allow_incomplete, k=k, progress=progress)
         for path in written:
             click.echo(f"wrote {path}")

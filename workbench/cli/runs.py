@@ -16,13 +16,27 @@ def register(main: click.Group) -> None:
     @main.command("runs")
     @store_option
     @click.option("--signatures", is_flag=True, help="Print each run's full signature.")
-    def runs(store_path, signatures) -> None:
-        """List the stored runs.
+    @click.option("--delete", "delete", multiple=True, metavar="RUN",
+                  help="Delete this run (id or unique prefix; repeatable) and everything stored for it: its "
+                       "pseudonyms, privacy results, reports, and its corpus snapshot when no other run uses it.")
+    @click.option("--yes", is_flag=True, help="Delete without asking (needed when stdin is not a terminal).")
+    @click.option("--with-annotations", is_flag=True,
+                  help="Also delete the runs' error annotations and take them out of annotation samples "
+                       "(without it, an annotated run is not deleted).")
+    def runs(store_path, signatures, delete, yes, with_annotations) -> None:
+        """List the stored runs, or delete some.
+
+        A deletion is one transaction; it asks for confirmation on a terminal, and without
+        a terminal (a script, a pipe) it needs --yes. A run being generated is not deleted.
 
         \b
         Example:
           workbench runs --signatures
+          workbench runs --delete 832a7ed4 --yes
         """
+        if delete:
+            _delete(store_path, list(delete), yes, with_annotations)
+            return
         from workbench.terminal import run_lines
         for line in run_lines(open_existing_store(store_path), signatures=signatures):
             click.echo(line)
@@ -70,3 +84,23 @@ def register(main: click.Group) -> None:
         if masked:
             click.echo(f"the run is not complete: {masked} span(s) not generated yet are written as "
                        "[MASKED:LABEL], not as their original text", err=True)
+
+
+def _delete(store_path, prefixes: list[str], yes: bool, with_annotations: bool) -> None:
+    import sys
+
+    from workbench.errors import WorkbenchError
+    from workbench.store.run_deletion import delete_runs, plan_deletion
+    store = open_existing_store(store_path)
+    planned = plan_deletion(store, prefixes, with_annotations=with_annotations)
+    click.echo("to delete:")
+    for line in planned.lines():
+        click.echo(line)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise WorkbenchError("nothing deleted: stdin is not a terminal, so nobody can confirm; pass --yes")
+        if not click.confirm("delete these runs and everything stored for them?", default=False):
+            click.echo("nothing deleted")
+            return
+    for run in delete_runs(store, prefixes, with_annotations=with_annotations).runs:
+        click.echo(f"deleted run {run.run_id}")

@@ -68,6 +68,20 @@ def runs(path: str, version: tuple) -> list[RunRecord]:
 
 
 @st.cache_data(show_spinner=False)
+def hidden(path: str, version: tuple) -> frozenset[str]:
+    """Runs hidden on the Runs page (workbench.store.hidden_runs): left out of the run pickers."""
+    from workbench.store.hidden_runs import hidden_runs
+    with closing(RunStore(path, create=False)) as s:
+        return frozenset(hidden_runs(s))
+
+
+def set_hidden(run_ids: list[str], hide: bool) -> None:
+    """Hide or unhide through this session's connection (a write, so the caches refresh)."""
+    from workbench.store.hidden_runs import set_hidden as store_set_hidden
+    store_set_hidden(session_store().run_store, run_ids, hide)
+
+
+@st.cache_data(show_spinner=False)
 def runs_table(path: str, version: tuple) -> pd.DataFrame:
     with closing(RunStore(path, create=False)) as s:
         rows = []
@@ -81,6 +95,10 @@ def runs_table(path: str, version: tuple) -> pd.DataFrame:
                          "done": s.count_predictions(r.run_id), "slots": r.n_slots, "status": r.status,
                          "source": r.source, "created": pd.Timestamp(r.created, unit="s").floor("s"),
                          "signature": r.signature})
+    if rows:  # hidden at the end: the columns readers use keep their places
+        gone = hidden(path, version)
+        for row in rows:
+            row["hidden"] = row["run_id"] in gone
     return pd.DataFrame(rows)
 
 
@@ -148,7 +166,13 @@ class Page:
     """What every page starts from: the store, its version (the cache key) and its runs by id."""
     path: Path
     version: tuple
-    runs: dict[str, RunRecord]
+    runs: dict[str, RunRecord]  # every run, hidden ones too (samples and annotations name them)
+    hidden: frozenset[str] = frozenset()
+
+    @property
+    def shown(self) -> dict[str, RunRecord]:
+        """The runs the pickers offer: all but the hidden ones."""
+        return {r: run for r, run in self.runs.items() if r not in self.hidden}
 
 
 NO_RUNS = "The store holds no runs yet: `workbench generate -c pgv-pii-en -g upos` makes one."
@@ -163,4 +187,15 @@ def open_page(title: str, caption: str = "", *, need_runs: bool = True) -> Page:
     if need_runs and not by_id:
         st.warning(NO_RUNS)
         st.stop()
-    return Page(path, version, by_id)
+    return Page(path, version, by_id, hidden(str(path), version))
+
+
+ALL_HIDDEN = "Every run is hidden: unhide some on the Runs page (tick \"Show hidden runs\")."
+
+
+def shown_runs(page: Page) -> dict[str, RunRecord]:
+    """The runs a picker offers (not hidden); stops the page with a note when every run is hidden."""
+    if page.runs and not page.shown:
+        st.warning(ALL_HIDDEN)
+        st.stop()
+    return page.shown

@@ -73,17 +73,29 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     context = context or MetricContext()
     if frame.empty:
         return pd.DataFrame(columns=RUN_COLUMNS + ["spans", "documents"] + list(metric_infos(families)))
-    parts = []
-    for name in families:
+    from workbench.progress import progress_bar
+    wanted = [f for f in families if f in ORIGINAL_FAMILIES] if originals else []
+    # One step per family (and per family of the originals' rows): the slow ones (similarity,
+    # rouge, detectability, tps) take minutes on a large report, and a bar naming the family
+    # says which one is running.
+    bar = progress_bar(context.progress, len(families) + len(wanted), "metrics", unit="family")
+
+    def step(name: str, rows: pd.DataFrame, label: str) -> pd.DataFrame:
+        bar.set_description_str(f"metrics: {label}")
         started = time.perf_counter()
-        parts.append(family(name).compute(frame, context))
+        part = family(name).compute(rows, context)
         context.timings[name] = context.timings.get(name, 0.0) + time.perf_counter() - started
-    table = pd.concat([_run_info(frame), *parts], axis=1)
-    if originals:
-        orig = originals_frame(frame)
-        wanted = [f for f in families if f in ORIGINAL_FAMILIES]
-        orig_table = pd.concat([_run_info(orig), *(family(f).compute(orig, context) for f in wanted)], axis=1)
-        table = pd.concat([orig_table, table])
+        bar.update(1)
+        return part
+
+    try:
+        table = pd.concat([_run_info(frame), *(step(f, frame, f) for f in families)], axis=1)
+        if wanted:
+            orig = originals_frame(frame)
+            orig_table = pd.concat([_run_info(orig), *(step(f, orig, f"{f} (originals)") for f in wanted)], axis=1)
+            table = pd.concat([orig_table, table])
+    finally:
+        bar.close()  # leave=False: the finished (or failed) bar is wiped, the terminal left clean
     table.index.name = "run_id"
     return table.reindex(columns=list(dict.fromkeys(
         [*RUN_COLUMNS, "spans", "documents", *metric_infos(families)])))

@@ -468,7 +468,9 @@ class RunStore:
         for row in self.db.execute(f"SELECT {quoted_columns(names)} FROM predictions WHERE run_id=? "
                                    "ORDER BY doc_id, span_index", (run_id,)):
             values = dict(zip(names, row))
-            values.update(candidates=tuple(json.loads(values["candidates"])), failed=bool(values["failed"]))
+            fallback = values["upos_fallback"]
+            values.update(candidates=tuple(json.loads(values["candidates"])), failed=bool(values["failed"]),
+                          upos_fallback=None if fallback is None else bool(fallback))
             out.append(StoredPrediction(**values))
         return out
 

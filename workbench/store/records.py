@@ -26,6 +26,9 @@ class StoredPrediction:
     note: str
     seconds: float
     requests: int
+    # The UPOS filter found no candidate of the original's UPOS and kept the top-1 (003 §4):
+    # True; a candidate of that UPOS: False; None where the filter did not choose (migration 6).
+    upos_fallback: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,5 +143,6 @@ def record_of(row: sqlite3.Row | tuple) -> RunRecord:
 
 def prediction_row(run_id: str, p: StoredPrediction) -> dict:
     row = {name: getattr(p, name) for name in PREDICTION_COLUMNS[1:]}
-    row.update(run_id=run_id, candidates=json.dumps(p.candidates, ensure_ascii=False), failed=int(p.failed))
+    row.update(run_id=run_id, candidates=json.dumps(p.candidates, ensure_ascii=False), failed=int(p.failed),
+               upos_fallback=None if p.upos_fallback is None else int(p.upos_fallback))
     return row

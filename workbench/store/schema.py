@@ -23,7 +23,7 @@ APPLICATION_ID = 0x50574231
 # The tables every store has; a store missing one of them is damaged, never silently repaired.
 REQUIRED_TABLES = ("corpora", "documents", "spans", "runs", "span_upos", "predictions",
                    "annotations", "annotation_log", "annotation_sample_info", "annotation_samples", "run_leases",
-                   "run_reports", "reid_results", "inference_results")
+                   "run_reports", "reid_results", "inference_results", "hidden_runs")
 # Tables a store written before schema versions has at least (annotation tables came later).
 LEGACY_TABLES = {"corpora", "documents", "spans", "runs", "span_upos", "predictions"}
 
@@ -169,8 +169,36 @@ SCHEMA_6 = """
 ALTER TABLE runs ADD COLUMN name TEXT;
 """
 
+# Migration 7 (issue 15, run lifecycle): runs hidden on the dashboard (a row per hidden run, so
+# hiding never touches the run record or its signature), and whether a pick is the UPOS
+# filter's fallback to the top-1 candidate (1), a candidate of the wanted UPOS (0), or neither
+# applies (NULL: no filter, the original's UPOS unknown, FAILED, reused or imported).
+SCHEMA_7 = """
+CREATE TABLE hidden_runs (run_id TEXT PRIMARY KEY REFERENCES runs, hidden REAL NOT NULL);
+ALTER TABLE predictions ADD COLUMN upos_fallback INTEGER;
+"""
+
+# Earlier runs did not record the fallback, but it follows from what they stored: the filter
+# picks a candidate of the original's UPOS when one exists (003 §4), so a filtered pick whose
+# UPOS differs from the original's (by the run's tagger) is the top-1 fallback.
+_BACKFILL_UPOS_FALLBACK = """
+UPDATE predictions SET upos_fallback = (
+    SELECT CASE WHEN predictions.pick_upos IS u.upos THEN 0 ELSE 1 END
+    FROM runs r JOIN span_upos u ON u.corpus_hash = r.corpus_hash AND u.tagger = r.tagger
+    WHERE r.run_id = predictions.run_id AND u.doc_id = predictions.doc_id AND u.span_index = predictions.span_index
+      AND u.upos IS NOT NULL)
+WHERE failed = 0 AND note NOT LIKE 'reused:%'
+  AND run_id IN (SELECT run_id FROM runs WHERE upos_filter = 1 AND source = 'generated')
+"""
+
+
+def _migration_7(db: sqlite3.Connection) -> None:
+    _script(SCHEMA_7)(db)
+    db.execute(_BACKFILL_UPOS_FALLBACK)
+
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
                                                                 _script(SCHEMA_4), _script(SCHEMA_5),
-                                                                _script(SCHEMA_6))
+                                                                _script(SCHEMA_6), _migration_7)
 VERSION = len(MIGRATIONS)

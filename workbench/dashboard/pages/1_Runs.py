@@ -1,10 +1,15 @@
-"""Runs: every stored run with its signature, corpus, generator, options and size; filter and select."""
+"""Runs: every stored run with its signature, corpus, generator, options and size; filter, select, hide.
+
+Hidden runs (stored in the run store, so they stay hidden for everyone and across restarts) are
+left out of this table unless "Show hidden runs" is ticked, and out of the Metrics and Compare
+pickers; nothing of them is deleted (`workbench runs --delete` does that)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from workbench.dashboard import data
+from workbench.dashboard import data, render
+from workbench.errors import WorkbenchError
 
 page = data.open_page("Runs", "Every stored run. Filter, then select the runs the other pages work on.")
 table = data.runs_table(str(page.path), page.version)
@@ -15,30 +20,41 @@ generators = f2.multiselect("Generator", sorted(table["generator"].unique()), ke
 modes = f3.multiselect("Mode", sorted(table["mode"].unique()), key="runs_f_mode")
 upos = f4.multiselect("UPOS filter", ["on", "off"], key="runs_f_upos")
 text = st.text_input("Signature contains", key="runs_f_text", placeholder="e.g. seed=0 or model=…")
+show_hidden = st.checkbox(f"Show hidden runs ({len(page.hidden)})", key="runs_show_hidden")
 
-shown = table
+shown = table if show_hidden or table.empty else table[~table["hidden"]]
 for column, wanted in (("corpus", corpora), ("generator", generators), ("mode", modes), ("upos", upos)):
     if wanted:
         shown = shown[shown[column].isin(wanted)]
 if text:
     shown = shown[shown["signature"].str.contains(text, regex=False)]
 
-st.caption(f"{len(shown)} of {len(table)} runs")
+st.caption(f"{len(shown)} of {len(table)} runs" + (f" ({len(page.hidden)} hidden)" if page.hidden else ""))
 st.dataframe(shown, hide_index=True, width="stretch",
              column_config={"done": st.column_config.NumberColumn("done", help="pseudonyms stored"),
                             "slots": st.column_config.NumberColumn("slots", help="spans to replace"),
                             "signature": st.column_config.TextColumn("signature", width="large")})
 
 labels = {r.run_id: data.run_label(r) for r in page.runs.values()}
-previous = [r for r in data.selected_runs() if r in labels]
+previous = [r for r in data.selected_runs() if r in labels and (show_hidden or r not in page.hidden)]
 if "runs_pick" not in st.session_state:
     st.session_state["runs_pick"] = previous
 options = list(dict.fromkeys(list(shown["run_id"]) + st.session_state["runs_pick"]))
-b1, b2, _ = st.columns([1, 1, 4])
+b1, b2, b3, b4, _ = st.columns([1, 1, 1, 1, 2])
 if b1.button("Select all shown", key="runs_all"):
     st.session_state["runs_pick"] = list(dict.fromkeys(st.session_state["runs_pick"] + list(shown["run_id"])))
 if b2.button("Clear selection", key="runs_clear"):
     st.session_state["runs_pick"] = []
+hide, unhide = b3.button("Hide selected", key="runs_hide"), b4.button("Unhide selected", key="runs_unhide")
+if (hide or unhide) and st.session_state["runs_pick"]:
+    try:
+        data.set_hidden(st.session_state["runs_pick"], hide)
+    except WorkbenchError as exc:  # e.g. a store the dashboard may only read
+        st.error(render.escape_markdown(exc))
+    else:
+        if hide and not show_hidden:
+            st.session_state["runs_pick"] = []  # what is hidden is no longer offered
+        st.rerun()
 picked = st.multiselect("Selected runs (used by Metrics, Compare, Annotate and Agreement)", options,
                         format_func=lambda r: labels.get(r, r), key="runs_pick")
 st.session_state["selected_runs"] = list(picked)

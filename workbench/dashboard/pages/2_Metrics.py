@@ -17,7 +17,7 @@ from workbench.dashboard import data, render
 
 page = data.open_page("Metrics", "Report tables for the selected runs (paper 003 Tables 2–4, Figure 1 and more), "
                                  "computed by workbench.metrics.")
-path, version, runs = page.path, page.version, page.runs
+path, version, runs = page.path, page.version, data.shown_runs(page)  # hidden runs: not offered
 
 try:
     from workbench import metrics

@@ -17,7 +17,7 @@ from workbench.text.sentences import split_sentences
 
 page = data.open_page("Compare", "The original beside each run's pseudonymised document. Hover a highlighted "
                                  "replacement to see what it replaced.")
-path, version, runs = page.path, page.version, page.runs
+path, version, runs = page.path, page.version, data.shown_runs(page)  # hidden runs: not offered
 
 selected = [r for r in data.selected_runs() if r in runs]
 corpus_names = list(dict.fromkeys([runs[r].corpus_name for r in selected] + [r.corpus_name for r in runs.values()]))

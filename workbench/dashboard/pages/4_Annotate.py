@@ -41,7 +41,9 @@ with st.sidebar.expander("Guidelines (Appendix C)"):
 
 # -- which sample -------------------------------------------------------------------
 with st.sidebar.expander("New sample", expanded=not store.samples()):
-    with st.form("ann_new_sample", clear_on_submit=False):
+    # Enter in a field (a count, the name) must not draw: a sample is shared by every annotator,
+    # so it is drawn by the button only, and only under a name the user typed.
+    with st.form("ann_new_sample", clear_on_submit=False, enter_to_submit=False):
         default_runs = [r for r in data.selected_runs() if r in runs]
         sample_runs = st.multiselect("Runs", list(runs), default=default_runs,
                                      format_func=lambda r: data.run_label(runs[r]))
@@ -50,16 +52,19 @@ with st.sidebar.expander("New sample", expanded=not store.samples()):
                         help="document: whole documents until the count is reached (entity-level tags need "
                              "earlier mentions); span: single spans at random")
         seed = st.number_input("Seed", min_value=0, value=0, step=1)
-        sample_name = st.text_input("Name", value=f"session-{len(store.samples()) + 1}")
+        sample_name = st.text_input("Name", placeholder=f"e.g. session-{len(store.samples()) + 1}").strip()
         if st.form_submit_button("Draw sample"):
-            try:
-                recipe = SampleRecipe(tuple(sample_runs), int(per_run), unit, int(seed))
-                items = draw_sample(store.run_store, recipe)
-                store.create_sample(sample_name, items, recipe.to_dict())
-                st.session_state["ann_sample"] = sample_name.strip()
-                st.success(f"sample {md(repr(sample_name))}: {len(items)} pseudonyms")
-            except WorkbenchError as exc:
-                st.error(md(exc))
+            if not sample_name:
+                st.warning("Give the sample a name first: annotators choose samples by name.")
+            else:
+                try:
+                    recipe = SampleRecipe(tuple(sample_runs), int(per_run), unit, int(seed))
+                    items = draw_sample(store.run_store, recipe)
+                    store.create_sample(sample_name, items, recipe.to_dict())
+                    st.session_state["ann_sample"] = sample_name
+                    st.success(f"sample {md(repr(sample_name))}: {len(items)} pseudonyms")
+                except WorkbenchError as exc:
+                    st.error(md(exc))
 
 samples = store.samples()
 if not samples:
