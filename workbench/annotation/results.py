@@ -102,6 +102,46 @@ def table6_counts(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
     return counts.astype(int)
 
 
+def table6_by_label_counts(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
+    """Table 6 per entity label (issue 15): one row per (language, system, label) with its
+    count of each tag (columns in precedence order) and n, the annotated pseudonyms of the
+    label. Rows: systems in order of first appearance, labels by n (most first)."""
+    table6_counts(items, tagset)  # the same checks: something to tabulate, no unknown tag
+    keys = ["language", "system", "label"]
+    data = pd.DataFrame({"language": items["lang"].map(lambda x: LANGUAGE_NAMES.get(x, x)),
+                         "system": items["system"], "label": items["label"].astype(str),
+                         "tag": pd.Categorical(items["tag"], categories=list(tagset.names))})
+    counts = pd.crosstab([data["language"], data["system"], data["label"]], data["tag"], dropna=False)
+    counts = counts.reindex(columns=list(tagset.names), fill_value=0)
+    counts = counts[counts.sum(axis=1) > 0]  # a (system, label) pair nobody annotated is no row
+    counts["n"] = counts.sum(axis=1)
+    systems = {s: n for n, s in enumerate(dict.fromkeys(data["system"]))}
+    sizes = data["label"].value_counts()
+    order = sorted(counts.index, key=lambda k: (k[0], systems[k[1]], -sizes[k[2]], k[2]))
+    out = counts.loc[order].astype(int)
+    out.index.names, out.columns.name = keys, None
+    return out
+
+
+def table6_by_label(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
+    """Relative frequency of each tag per (language, system, label) (each row sums to 1), and n."""
+    counts = table6_by_label_counts(items, tagset)
+    rates = counts[list(tagset.names)].div(counts["n"], axis=0)
+    rates["n"] = counts["n"]
+    return rates
+
+
+def table6_by_label_markdown(rates: pd.DataFrame) -> str:
+    """One row per (language, system, label); the tags as columns, 3 decimals, then n."""
+    tags = [c for c in rates.columns if c != "n"]
+    lines = ["| language | run | label | " + " | ".join(tags) + " | n |",
+             "|---|---|---|" + "---:|" * (len(tags) + 1)]
+    for (lang, system, label), row in rates.iterrows():
+        lines.append(f"| {lang} | {system} | {label} | " + " | ".join(f"{row[t]:.3f}" for t in tags)
+                     + f" | {int(row['n'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_table6(table: pd.DataFrame, counts: pd.DataFrame, outdir: str | Path, caption: str = "") -> list[Path]:
     """table6.csv, table6.md and table6.tex (4 decimals, as in 003), plus the counts as CSV."""
     outdir = Path(outdir)
@@ -161,7 +201,7 @@ def table6_caption(items: pd.DataFrame, frame: pd.DataFrame, annotator: str | No
 @dataclass(frozen=True, slots=True)
 class Table6Report:
     table: pd.DataFrame
-    paths: list[Path]  # table6.csv, table6_counts.csv, table6.md, table6.tex, figure2.png
+    paths: list[Path]  # table6.csv, table6_counts.csv, table6.md, table6.tex, table6_by_label.{csv,md}, figure2.png
 
 
 def write_table6_report(store: AnnotationStore, outdir: str | Path, run_ids: list[str] | None = None,
@@ -180,6 +220,12 @@ def write_table6_report(store: AnnotationStore, outdir: str | Path, run_ids: lis
     items = item_tags(frame, store.tagset, annotator)
     table, counts = table6(items, store.tagset), table6_counts(items, store.tagset)
     paths = write_table6(table, counts, outdir, table6_caption(items, frame, annotator))
+    # Per entity label (issue 15): the same tags over each label's pseudonyms.
+    by_label = table6_by_label(items, store.tagset)
+    paths.append(Path(outdir) / "table6_by_label.csv")
+    by_label.to_csv(paths[-1], float_format="%.4f")
+    paths.append(Path(outdir) / "table6_by_label.md")
+    paths[-1].write_text(table6_by_label_markdown(by_label), encoding="utf-8")
     figure = Path(outdir) / "figure2.png"
     plt.close(figure2(table, store.tagset, figure))
     return Table6Report(table, paths + [figure])

@@ -91,6 +91,7 @@ class MetricContext:
     _tagger: object = None  # set_tagger: one tagger for every run, whatever its signature says
     _baselines: dict = field(default_factory=dict)  # (lang, embedder id) -> SimilarityBaseline
     timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
+    span_values: dict = field(default_factory=dict)  # family -> (frame, per-span values): base.remembered
 
     def cache(self, kind: str):
         if kind not in self._caches:
