@@ -311,7 +311,8 @@ def label_heatmaps_figure(table: pd.DataFrame, by_label: pd.DataFrame, metrics: 
         block.suptitle(corpus, fontsize=10, fontweight="bold", x=0.01, ha="left")
     # One legend for every panel, below them as in the other figures: the colour scale's ends.
     handles = [plt.Rectangle((0, 0), 1, 1, color=cmap(v)) for v in (0.0, 0.5, 1.0)]
-    fig.legend(handles, ["worse (low for ↑, high for ↓)", "middle of the metric's range", "better"],
+    fig.legend(handles, ["worse (low for ↑, high for ↓; descriptive: low)", "middle of the metric's range",
+                         "better (descriptive: high)"],
                loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     fig.suptitle("Metrics per entity label and run, by corpus (– no span of the label in the run, or no value)",
                  fontsize=10)
