@@ -128,7 +128,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
             points, p, measures.attrs.get("attack_keys"))))
     # Per entity label: the per-span values compute_metrics kept on the context, regrouped.
     by_label = label_metrics(frame, context)
-    label_table6 = _label_table6(store, table)
+    label_table6 = table6_by_label_of(store, table)
     if "md" in formats:
         written.append(_write_text(out / "per_label.md", "# Per-label results\n\n"
                                    + label_tables.to_markdown(table, by_label)))
@@ -156,7 +156,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     return written
 
 
-def _label_table6(store, table: pd.DataFrame) -> pd.DataFrame | None:
+def table6_by_label_of(store, table: pd.DataFrame) -> pd.DataFrame | None:
     """003 Table 6 per entity label over the annotations of the report's runs (None: none),
     runs named as in the report's tables."""
     from workbench.annotation.results import annotation_frame, item_tags, table6_by_label
