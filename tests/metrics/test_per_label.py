@@ -114,3 +114,46 @@ def test_a_label_with_no_spans_in_a_run(store, tiny_corpus):
     assert by_run[partial[:8]]["all"] == f"{100 / 4:.2f}"
     csv = label_tables.to_csv_frame(metrics, table)
     assert len(csv) == len(table) and {"name", "signature", "spans", "overlap_absolute"} <= set(csv.columns)
+
+
+def _annotate(store, run_id):
+    from workbench.annotation import Annotation, AnnotationStore
+    annotations = AnnotationStore(store)
+    # PERSON: Anna Berg → Maria Lund, Olle → Per, Eva Nowak → Eva Nowak; LOC: Oslo → Bergen; DEM: FAILED.
+    annotations.save_many([Annotation(run_id, d, i, "anna", tag, "", "api") for d, i, tag in (
+        ("en-1", 0, "NO_ERROR"), ("en-1", 7, "SEM:CATEGORY"), ("en-2", 1, "OVERLAP"), ("en-1", 1, "NO_ERROR"),
+        ("en-1", 9, "FAILED"))])
+    return annotations
+
+
+def test_table6_per_label_by_hand(run_a, store):
+    from workbench.annotation import results
+    run_id, _ = run_a
+    annotations = _annotate(store, run_id)
+    items = results.item_tags(results.annotation_frame(annotations, [run_id]), annotations.tagset)
+    rates = results.table6_by_label(items, annotations.tagset)
+    assert [k[2] for k in rates.index] == ["PERSON", "DEM", "LOC"]  # by n, then name; DATETIME: no row
+    person = rates.xs("PERSON", level="label").iloc[0]
+    assert person["n"] == 3 and person[["NO_ERROR", "SEM:CATEGORY", "OVERLAP"]].tolist() == pytest.approx([1 / 3] * 3)
+    assert person[["FAILED", "POS", "GRAMMAR"]].sum() == 0
+    assert rates.xs("DEM", level="label").iloc[0]["FAILED"] == 1.0
+    counts = results.table6_by_label_counts(items, annotations.tagset)
+    assert counts["n"].sum() == 5 and (counts.drop(columns="n").sum(axis=1) == counts["n"]).all()
+    assert "| English | hand maskL | PERSON | " in results.table6_by_label_markdown(rates)
+
+
+def test_report_has_per_label_table6_where_annotated(run_a, store, tmp_path):
+    from workbench.reports import write_report
+    run_id, _ = run_a
+    _annotate(store, run_id)
+    written = {p.name for p in write_report(store, [run_id], tmp_path, formats=("md", "csv"),
+                                            context=make_context())}
+    assert {"per_label.md", "per_label.csv", "table6_by_label.csv"} <= written
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    section = report[report.index("### Error tags per label (003 Table 6)"):]
+    assert "| English | hand maskL | PERSON | " in section and "No annotated pseudonyms" not in section
+    table6 = pd.read_csv(tmp_path / "table6_by_label.csv")
+    assert list(table6["label"]) == ["PERSON", "DEM", "LOC"] and table6["n"].tolist() == [3, 1, 1]
+    per_label = pd.read_csv(tmp_path / "per_label.csv")
+    dem = per_label[per_label["label"] == "DEM"].iloc[0]
+    assert dem["failed_rate"] == 1.0 and dem["name"] == "hand maskL" and dem["run_id"] == run_id
