@@ -18,7 +18,7 @@ EXPECTED_FILES = {f"{t}.{ext}" for t in ("table2_diversity", "table3_quality", "
     "metrics.csv", "metric_definitions.csv", "figure1_unique_ratio.csv", "figure1_unique_ratio.png",
     "metrics_comparison.png", "report.md", "privacy_utility.csv",
     # privacy_utility.png: only with a stored TRIR; table6_by_label.csv: only with annotations
-    "per_label.md", "per_label.csv", "per_label.png"}
+    "per_label.md", "per_label.tex", "per_label.csv", "per_label.png"}
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +102,9 @@ def test_report_has_per_label_tables_and_figure(baseline_report):
     upos_table = section[section.index("### UPOS acc.%"):section.index("### PII overlap part. %")]
     for label in en["label"].unique():
         assert f"| {label} |" in upos_table or f" {label} |" in upos_table
+    tex = (out / "per_label.tex").read_text(encoding="utf-8")
+    assert tex.count(r"\begin{table}") == section.count("### ") - 1  # a float per metric, not Table 6
+    assert r"\textbf{tab-test-20}" in tex and "personal\\_name" in tex
     png = (out / "per_label.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
 

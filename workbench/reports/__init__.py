@@ -17,7 +17,7 @@ writes into out_dir:
     metrics.csv                     every metric, raw, one row per run (+ Original rows)
     metric_definitions.csv          name, range, direction, source, definition
     figure1_unique_ratio.png/.csv   003 Figure 1 and its per-document data
-    per_label.{md,csv,png}          every span-level metric per entity label (metrics.per_label):
+    per_label.{md,tex,csv,png}      every span-level metric per entity label (metrics.per_label):
                                     a table per metric, runs × labels; heatmaps per corpus
     table6_by_label.csv             003 Table 6's error tags per label, where the runs were annotated
     metrics_comparison.png          one bar chart per metric
@@ -132,6 +132,8 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     if "md" in formats:
         written.append(_write_text(out / "per_label.md", "# Per-label results\n\n"
                                    + label_tables.to_markdown(table, by_label)))
+    if "tex" in formats:
+        written.append(_write_text(out / "per_label.tex", label_tables.to_latex(table, by_label)))
     if "csv" in formats:
         written.append(_write_csv(out / "per_label.csv", label_tables.to_csv_frame(table, by_label)))
         if label_table6 is not None:

@@ -19,7 +19,7 @@ from workbench.metrics.metric_frame import is_original_run
 from workbench.metrics.per_label import ID_COLUMNS
 from workbench.reports.labels import short_id
 from workbench.reports.run_names import option_text, run_names, varying_options
-from workbench.reports.tables import Column, _all_options, _arrow, _format, _rows, TableSpec
+from workbench.reports.tables import Column, TableSpec, _all_options, _arrow, _format, _rows, tex_escape
 
 # The per-label metrics report.md shows, as the report's other tables scale them. The raw
 # cosines and the pick's UPOS accuracy are in per_label.csv (Table 3 shows the raw cosines).
@@ -105,6 +105,27 @@ def to_markdown(table: pd.DataFrame, by_label: pd.DataFrame, *, heading: str = "
                 parts += [f"**{corpus}**", ""]
             parts += _markdown(headers, rows, len(headers) - len(corpus_labels(by_label, run_ids)) - 1) + [""]
     return "\n".join(parts)
+
+
+def to_latex(table: pd.DataFrame, by_label: pd.DataFrame) -> str:
+    """per_label.tex: one booktabs table float per metric (spans first); within it a tabular per
+    corpus under the corpus's name, since the corpora's labels differ."""
+    out = []
+    for column in [SPANS, *shown_columns(table, by_label)]:
+        title = "Spans" if column is SPANS else f"{column.header} {_arrow(column.metric)}".strip()
+        out += [r"\begin{table}[t]", r"\centering", r"\small"]
+        for corpus, run_ids in corpus_blocks(table).items():
+            headers, rows = label_cells(table, by_label, column, run_ids)
+            numeric = len(corpus_labels(by_label, run_ids)) + 1
+            out += [r"\textbf{" + tex_escape(corpus) + r"}\\[2pt]",
+                    r"\begin{tabular}{" + "l" * (len(headers) - numeric) + "r" * numeric + "}", r"\toprule",
+                    " & ".join(tex_escape(h) for h in headers) + r" \\", r"\midrule",
+                    *(" & ".join(tex_escape(c) for c in r) + r" \\" for r in rows),
+                    r"\bottomrule", r"\end{tabular}", r"\medskip", ""]
+        out += [r"\caption{" + tex_escape(title) + r" per entity label; \emph{all}: the run's value. "
+                r"Runs and their signatures: Table~\ref{tab:run_legend}.}",
+                r"\label{tab:per_label_" + column.metric.replace("_", "-") + "}", r"\end{table}", ""]
+    return "\n".join(out)
 
 
 def to_csv_frame(table: pd.DataFrame, by_label: pd.DataFrame) -> pd.DataFrame:
