@@ -146,12 +146,13 @@ def test_report_has_per_label_table6_where_annotated(run_a, store, tmp_path):
     from workbench.reports import write_report
     run_id, _ = run_a
     _annotate(store, run_id)
-    written = {p.name for p in write_report(store, [run_id], tmp_path, formats=("md", "csv"),
-                                            context=make_context())}
-    assert {"per_label.md", "per_label.csv", "table6_by_label.csv"} <= written
+    written = {p.name for p in write_report(store, [run_id], tmp_path, context=make_context())}
+    assert {"per_label.md", "per_label.csv", "per_label.png", "table6_by_label.csv", "table6_by_label.png"} <= written
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
     section = report[report.index("### Error tags per label (003 Table 6)"):]
     assert "| English | hand maskL | PERSON | " in section and "No annotated pseudonyms" not in section
+    assert "![Error tags per label](table6_by_label.png)" in section
+    assert (tmp_path / "table6_by_label.png").read_bytes()[:4] == b"\x89PNG"
     table6 = pd.read_csv(tmp_path / "table6_by_label.csv")
     assert list(table6["label"]) == ["PERSON", "DEM", "LOC"] and table6["n"].tolist() == [3, 1, 1]
     per_label = pd.read_csv(tmp_path / "per_label.csv")

@@ -19,7 +19,7 @@ writes into out_dir:
     figure1_unique_ratio.png/.csv   003 Figure 1 and its per-document data
     per_label.{md,tex,csv,png}      every span-level metric per entity label (metrics.per_label):
                                     a table per metric, runs × labels; heatmaps per corpus
-    table6_by_label.csv             003 Table 6's error tags per label, where the runs were annotated
+    table6_by_label.{csv,png}       003 Table 6 / Figure 2's error tags per label, where the runs were annotated
     metrics_comparison.png          one bar chart per metric
     report.md                       all tables and figures on one page
 Each file is written to a temporary name and renamed, so a failed report leaves no
@@ -140,6 +140,8 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
             written.append(_write_csv(out / "table6_by_label.csv", label_table6, index=True))
     if "png" in formats:
         written.append(_write_png(out / "per_label.png", lambda p: figures.label_heatmaps(table, by_label, p)))
+        if label_table6 is not None:
+            written.append(_write_png(out / "table6_by_label.png", lambda p: _figure2_by_label(label_table6, p)))
     ratios = figure1_ratios(frame)
     if "csv" in formats:
         written.append(_write_csv(out / "metrics.csv", table, index=True))
@@ -175,6 +177,14 @@ def table6_by_label_of(store, table: pd.DataFrame) -> pd.DataFrame | None:
     return table6_by_label(items, annotations.tagset)
 
 
+def _figure2_by_label(rates: pd.DataFrame, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    from workbench.annotation.results import figure2_by_label
+    from workbench.annotation.tagset import load_tagset
+    plt.close(figure2_by_label(rates, load_tagset(), path))
+
+
 def _label_section(table: pd.DataFrame, by_label: pd.DataFrame, label_table6: pd.DataFrame | None,
                    formats) -> str:
     """report.md's per-label part: the tables, the heatmaps, Table 6 per label."""
@@ -194,6 +204,8 @@ def _label_section(table: pd.DataFrame, by_label: pd.DataFrame, label_table6: pd
         parts += ["Relative frequency of each tag among the annotated pseudonyms of a label (each row sums to 1; "
                   "majority tag where several annotators tagged a pseudonym).", "",
                   table6_by_label_markdown(label_table6)]
+        if "png" in formats:
+            parts += ["![Error tags per label](table6_by_label.png)", ""]
     return "\n".join(parts)
 
 

@@ -74,6 +74,23 @@ def label_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], or
         return out.read_bytes()
 
 
+@st.cache_data(show_spinner="drawing …", max_entries=16)
+def label_table6_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool,
+                     version: tuple) -> bytes:
+    """Table 6 per label as stacked bars (workbench.annotation.results.figure2_by_label), PNG bytes."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from workbench.annotation.results import figure2_by_label
+    from workbench.annotation.tagset import load_tagset
+    fig = figure2_by_label(label_table6(path, run_ids, families, originals, version), load_tagset())
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    return buffer.getvalue()
+
+
 @st.cache_data(show_spinner="reading annotations …", max_entries=16)
 def label_table6(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool, version: tuple):
     """003 Table 6 per entity label over the selected runs' annotations (None: none), as the report gives it."""
@@ -219,6 +236,8 @@ with label_tab:
         st.info("No annotated pseudonyms in the selected runs (Annotate page).")
     else:
         st.dataframe(tags.reset_index(), hide_index=True, width="stretch")
+        st.image(label_table6_png(str(path), tuple(chosen), tuple(families), originals, version),
+                 caption="Error tags per entity label, a stacked bar per run (workbench.annotation.results)")
 with privacy_tab:
     from workbench.reports import privacy as report_privacy
     private, _, _, attacks = privacy_view(str(path), tuple(chosen), version, False)
