@@ -65,9 +65,42 @@ def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs)
         expected = metrics.compute_metrics(metrics.metric_frame(s, chosen), families=("diversity",))
     column = next(c for c in table2.columns if c.startswith("unique spans"))
     assert sorted(int(v) for v in table2[column]) == sorted(int(v) for v in expected["unique_forms"])
-    assert len(at.get("image")) == 2  # Figure 1 and the per-metric bars
+    # Figure 1, the per-metric bars, the per-label heatmaps and (these runs are annotated) Table 6 per label
+    assert len(at.get("image")) == 4
     at.sidebar.multiselect(key="met_families").unselect("diversity").run()
-    assert len(ok(at).get("image")) == 1
+    assert len(ok(at).get("image")) == 3
+
+
+def test_metrics_page_shows_metrics_and_error_tags_per_label(annotated_store, runs):
+    pytest.importorskip("workbench.reports")
+    from workbench import metrics
+    from workbench.metrics.per_label import label_metrics
+    chosen = [r.run_id for r in runs if r.corpus_name == "pgv-pii-en"]
+    at = ok(page("pages/2_Metrics.py", annotated_store, chosen))
+
+    def per_label_table():
+        return next(d.value for d in at.dataframe if {"all", "personal_name", "Run", "Id"} <= set(d.value.columns))
+
+    with closing(RunStore(annotated_store)) as s:
+        frame = metrics.metric_frame(s, chosen)
+    spans = per_label_table()  # the first view: spans per label
+    counts = frame[frame["run_id"] == chosen[0]]["label"].value_counts()
+    row = spans[spans["Id"] == chosen[0][:8]].iloc[0]
+    assert {label: int(row[label]) for label in counts.index} == counts.to_dict()
+    box = at.selectbox(key="met_label_metric")
+    box.select_index(next(n for n, o in enumerate(box.options) if o.startswith("PII overlap part."))).run()
+    shown = ok(at) and per_label_table()
+    expected = label_metrics(frame, families=("overlap",)).set_index(["run_id", "label"])["overlap_partial"]
+    for run_id in chosen:
+        row = shown[shown["Id"] == run_id[:8]].iloc[0]
+        for label in counts.index:
+            assert row[label] == f"{100 * expected[(run_id, label)]:.2f}"
+    # Table 6 per label over the simulated annotations: every annotated pseudonym of these runs once.
+    tags = next(d.value for d in at.dataframe if {"language", "system", "label", "n"} <= set(d.value.columns))
+    store = AnnotationStore(annotated_store)
+    items = results.item_tags(results.annotation_frame(store, chosen), store.tagset)
+    assert tags["n"].sum() == len(items) and set(tags["label"]) <= set(counts.index)
+    assert tags.drop(columns=["language", "system", "label", "n"]).sum(axis=1).round(9).eq(1).all()
 
 
 def test_compare_page_marks_every_replacement_and_jumps(annotated_store, runs):

@@ -16,7 +16,9 @@ from workbench.store import RunStore
 EXPECTED_FILES = {f"{t}.{ext}" for t in ("table2_diversity", "table3_quality", "table4_rouge", "table5_beyond",
                                           "table_privacy", "run_legend") for ext in ("md", "tex", "csv")} | {
     "metrics.csv", "metric_definitions.csv", "figure1_unique_ratio.csv", "figure1_unique_ratio.png",
-    "metrics_comparison.png", "report.md", "privacy_utility.csv"}  # privacy_utility.png: only with a stored TRIR
+    "metrics_comparison.png", "report.md", "privacy_utility.csv",
+    # privacy_utility.png: only with a stored TRIR; table6_by_label.csv: only with annotations
+    "per_label.md", "per_label.tex", "per_label.csv", "per_label.png"}
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +80,33 @@ def test_metric_values_are_plausible_for_the_baselines(baseline_report):
     ratios = pd.read_csv(out / "figure1_unique_ratio.csv")
     assert ratios["ratio"].between(0, 1).all()
     assert set(ratios["run_id"]) == set(metrics.index)
+
+
+def test_report_has_per_label_tables_and_figure(baseline_report):
+    """report.md holds a table per metric with a column per label, the heatmaps and the Table 6
+    section; per_label.csv one row per (run, label) whose span counts add up to the run's."""
+    out, _, runs = baseline_report
+    report = (out / "report.md").read_text(encoding="utf-8")
+    section = report[report.index("## Per-label results"):]
+    assert "### Spans per label" in section and "### UPOS acc.%" in section and "### PII overlap part. %" in section
+    assert "![Metrics per label](per_label.png)" in section
+    assert "### Error tags per label (003 Table 6)" in section and "No annotated pseudonyms" in section
+    per_label = pd.read_csv(out / "per_label.csv")
+    metrics = pd.read_csv(out / "metrics.csv", index_col="run_id")
+    assert set(per_label["run_id"]) == {r.run_id for r in runs}
+    assert (per_label.groupby("run_id")["spans"].sum() == metrics.loc[[r.run_id for r in runs], "spans"]
+            .groupby(level=0).first()).all()
+    en = per_label[per_label["corpus"] == "pgv-pii-en"]
+    assert en["label"].nunique() > 1 and en["upos_accuracy"].between(0, 1).all()
+    # A label of one corpus is a column of that corpus's block only, and every label is a header.
+    upos_table = section[section.index("### UPOS acc.%"):section.index("### PII overlap part. %")]
+    for label in en["label"].unique():
+        assert f"| {label} |" in upos_table or f" {label} |" in upos_table
+    tex = (out / "per_label.tex").read_text(encoding="utf-8")
+    assert tex.count(r"\begin{table}") == section.count("### ") - 1  # a float per metric, not Table 6
+    assert r"\textbf{tab-test-20}" in tex and "personal\\_name" in tex
+    png = (out / "per_label.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
 
 
 def test_incomplete_and_unknown_runs_are_refused(store, tiny_corpus, tmp_path):

@@ -102,6 +102,46 @@ def table6_counts(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
     return counts.astype(int)
 
 
+def table6_by_label_counts(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
+    """Table 6 per entity label (issue 15): one row per (language, system, label) with its
+    count of each tag (columns in precedence order) and n, the annotated pseudonyms of the
+    label. Rows: systems in order of first appearance, labels by n (most first)."""
+    table6_counts(items, tagset)  # the same checks: something to tabulate, no unknown tag
+    keys = ["language", "system", "label"]
+    data = pd.DataFrame({"language": items["lang"].map(lambda x: LANGUAGE_NAMES.get(x, x)),
+                         "system": items["system"], "label": items["label"].astype(str),
+                         "tag": pd.Categorical(items["tag"], categories=list(tagset.names))})
+    counts = pd.crosstab([data["language"], data["system"], data["label"]], data["tag"], dropna=False)
+    counts = counts.reindex(columns=list(tagset.names), fill_value=0)
+    counts = counts[counts.sum(axis=1) > 0]  # a (system, label) pair nobody annotated is no row
+    counts["n"] = counts.sum(axis=1)
+    systems = {s: n for n, s in enumerate(dict.fromkeys(data["system"]))}
+    sizes = data["label"].value_counts()
+    order = sorted(counts.index, key=lambda k: (k[0], systems[k[1]], -sizes[k[2]], k[2]))
+    out = counts.loc[order].astype(int)
+    out.index.names, out.columns.name = keys, None
+    return out
+
+
+def table6_by_label(items: pd.DataFrame, tagset: Tagset) -> pd.DataFrame:
+    """Relative frequency of each tag per (language, system, label) (each row sums to 1), and n."""
+    counts = table6_by_label_counts(items, tagset)
+    rates = counts[list(tagset.names)].div(counts["n"], axis=0)
+    rates["n"] = counts["n"]
+    return rates
+
+
+def table6_by_label_markdown(rates: pd.DataFrame) -> str:
+    """One row per (language, system, label); the tags as columns, 3 decimals, then n."""
+    tags = [c for c in rates.columns if c != "n"]
+    lines = ["| language | run | label | " + " | ".join(tags) + " | n |",
+             "|---|---|---|" + "---:|" * (len(tags) + 1)]
+    for (lang, system, label), row in rates.iterrows():
+        lines.append(f"| {lang} | {system} | {label} | " + " | ".join(f"{row[t]:.3f}" for t in tags)
+                     + f" | {int(row['n'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_table6(table: pd.DataFrame, counts: pd.DataFrame, outdir: str | Path, caption: str = "") -> list[Path]:
     """table6.csv, table6.md and table6.tex (4 decimals, as in 003), plus the counts as CSV."""
     outdir = Path(outdir)
@@ -151,6 +191,55 @@ def figure2(table: pd.DataFrame, tagset: Tagset, path: str | Path | None = None,
     return fig
 
 
+def figure2_by_label(rates: pd.DataFrame, tagset: Tagset, path: str | Path | None = None):
+    """Figure 2 per entity label: a panel per label (most annotated first), one stacked bar per
+    (language, run) in it, a segment per tag in the tagset's colours, one legend for all panels.
+    rates: table6_by_label."""
+    import math
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = rates.groupby(level="label", sort=False)["n"].sum()
+    labels = sorted(sizes.index, key=lambda x: (-sizes[x], x))
+    bars = list(dict.fromkeys((lang, system) for lang, system, _ in rates.index))
+    ncols = min(4, len(labels))
+    nrows = math.ceil(len(labels) / ncols)
+    longest = max(len(f"{lang} · {system}") for lang, system in bars)
+    fig, axes = plt.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True, layout="constrained",
+                             figsize=(0.06 * longest + 2.4 * ncols + 0.5, nrows * (0.22 * len(bars) + 0.8) + 1.2))
+    for ax, label in zip(axes.flat, labels):
+        left = [0.0] * len(bars)
+        for tag in tagset.tags:
+            values = [float(rates[tag.tag].get((lang, system, label), 0.0)) for lang, system in bars]
+            ax.barh(range(len(bars)), values, left=left, color=tag.color, edgecolor="white", linewidth=0.4,
+                    label=tag.tag)
+            left = [a + b for a, b in zip(left, values)]
+        n = [int(rates["n"].get((lang, system, label), 0)) for lang, system in bars]
+        for y, count in enumerate(n):  # how many pseudonyms a bar stands on; none: no bar
+            ax.text(1.02, y, f"n={count}" if count else "–", va="center", fontsize=6)
+        ax.set_title(label, fontsize=8)
+        # Room right of 1 for the counts; ticks only over 0–1, so none runs into the next panel.
+        ax.set_xlim(0, 1.2)
+        ax.set_xticks([0, 0.5, 1])
+        ax.tick_params(axis="x", labelsize=6)
+    for ax in axes[:, 0]:
+        ax.set_yticks(range(len(bars)), [f"{lang} · {system}" for lang, system in bars], fontsize=7)
+        ax.set_ylim(len(bars) - 0.5, -0.5)
+    for ax in list(axes.flat)[len(labels):]:
+        ax.axis("off")
+    for ax in axes[-1, :]:  # an axis label, laid out above the legend (a figure-level one ran into it)
+        ax.set_xlabel("relative frequency", fontsize=7)
+    fig.suptitle("Error tags per entity label and run (003 Table 6 / Figure 2 per label)", fontsize=10)
+    fig.legend(*axes.flat[0].get_legend_handles_labels(), ncols=5, fontsize=7, loc="outside lower center",
+               frameon=False)
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120)
+    return fig
+
+
 def table6_caption(items: pd.DataFrame, frame: pd.DataFrame, annotator: str | None = None) -> str:
     """The caption of Table 6: whose tags, how many pseudonyms, which runs."""
     basis = f"annotator {annotator}" if annotator else f"majority of {frame['annotator'].nunique()} annotator(s)"
@@ -161,7 +250,7 @@ def table6_caption(items: pd.DataFrame, frame: pd.DataFrame, annotator: str | No
 @dataclass(frozen=True, slots=True)
 class Table6Report:
     table: pd.DataFrame
-    paths: list[Path]  # table6.csv, table6_counts.csv, table6.md, table6.tex, figure2.png
+    paths: list[Path]  # table6.csv, table6_counts.csv, table6.md, table6.tex, table6_by_label.{csv,md}, figure2_by_label.png, figure2.png
 
 
 def write_table6_report(store: AnnotationStore, outdir: str | Path, run_ids: list[str] | None = None,
@@ -180,6 +269,14 @@ def write_table6_report(store: AnnotationStore, outdir: str | Path, run_ids: lis
     items = item_tags(frame, store.tagset, annotator)
     table, counts = table6(items, store.tagset), table6_counts(items, store.tagset)
     paths = write_table6(table, counts, outdir, table6_caption(items, frame, annotator))
+    # Per entity label (issue 15): the same tags over each label's pseudonyms.
+    by_label = table6_by_label(items, store.tagset)
+    paths.append(Path(outdir) / "table6_by_label.csv")
+    by_label.to_csv(paths[-1], float_format="%.4f")
+    paths.append(Path(outdir) / "table6_by_label.md")
+    paths[-1].write_text(table6_by_label_markdown(by_label), encoding="utf-8")
+    paths.append(Path(outdir) / "figure2_by_label.png")
+    plt.close(figure2_by_label(by_label, store.tagset, paths[-1]))
     figure = Path(outdir) / "figure2.png"
     plt.close(figure2(table, store.tagset, figure))
     return Table6Report(table, paths + [figure])

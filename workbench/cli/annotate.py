@@ -133,7 +133,7 @@ def register(main: click.Group) -> None:
     @click.option("--annotator", default=None, help="Use this annotator's tags (default: the majority).")
     @store_option
     def table6(outdir, runs, annotator, store_path) -> None:
-        """Write 003 Table 6 (CSV, Markdown, LaTeX) and Figure 2 (PNG) of the annotations.
+        """Write 003 Table 6 (CSV, Markdown, LaTeX; also per entity label) and Figure 2 (PNG) of the annotations.
 
         \b
         Example:

@@ -40,6 +40,23 @@ def per_run(frame: pd.DataFrame, values: pd.Series, how: str = "mean") -> pd.Ser
     return values.groupby(frame["run_id"], sort=False).agg(how).reindex(runs)
 
 
+def remembered(context, family: str, frame: pd.DataFrame, compute):
+    """A family's per-span values (index: the frame's), computed once per metric context and frame.
+
+    compute_metrics needs them for its per-run means and workbench.metrics.per_label for its
+    per-label means: without this the per-label breakdown would tag and embed every span a
+    second time. One frame per family is held (the latest), so memory stays bounded; the
+    frame is compared by identity, so a new frame is never served old values."""
+    if context is None:
+        return compute()
+    held = context.span_values.get(family)
+    if held is not None and held[0] is frame:
+        return held[1]
+    values = compute()
+    context.span_values[family] = (frame, values)
+    return values
+
+
 def empty_result(frame: pd.DataFrame, names) -> pd.DataFrame:
     runs = list(dict.fromkeys(frame["run_id"]))
     return pd.DataFrame(index=pd.Index(runs, name="run_id"), columns=list(names), dtype=float)

@@ -77,6 +77,12 @@ def multiword(frame: pd.DataFrame) -> pd.Series:
                      index=frame.index)
 
 
+def span_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    """The one per-span measure of this family (the form statistics are over a run's
+    vocabulary, not means over spans): multi-word, 1.0/0.0 per row."""
+    return pd.DataFrame({"multiword_rate": multiword(frame).astype(float)})
+
+
 def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     result = form_frequencies(frame)
     ratios = document_unique_ratios(frame)

@@ -40,27 +40,38 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+def entity_values(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per entity of each run: run_id, doc_id, entity, label (of its first mention),
+    consistency (1/0 for an entity mentioned twice or more, else NaN) and merged_entity_rate
+    (1/0 for an entity with a named mention, else NaN). The means of these columns over a run's
+    entities are the run's metrics, over one label's entities its per-label metrics."""
     data = pd.DataFrame({"run_id": frame["run_id"], "doc_id": frame["doc_id"], "entity": frame["entity_id"],
+                         "label": frame["label"],
                          "form": [None if f else _normal(p) for p, f in zip(frame["pseudonym"], frame["failed"])]})
-    consistency, merged = {}, {}
+    parts = []
     for run_id, run in data.groupby("run_id", sort=False):
-        per_entity = run.groupby(["doc_id", "entity"], sort=False)["form"]
+        per_entity = run.groupby(["doc_id", "entity"], sort=False)
         sizes = per_entity.size()
-        repeated = sizes[sizes >= 2].index
-        if len(repeated):
-            # nunique ignores None, so a FAILED mention is checked separately.
-            ok = (per_entity.nunique(dropna=True) == 1) & (per_entity.count() == sizes)
-            consistency[run_id] = float(ok.loc[repeated].mean())
+        # nunique ignores None, so a FAILED mention is checked separately.
+        ok = (per_entity["form"].nunique(dropna=True) == 1) & (per_entity["form"].count() == sizes)
+        entities = pd.DataFrame({"label": per_entity["label"].first(),
+                                 "consistency": ok.astype(float).where(sizes >= 2)})
         # Suppressed mentions (empty replacement) name no entity, so they merge none.
         named = run[run["form"].notna() & (run["form"] != "")]
-        if len(named):
-            owners = named.groupby(["doc_id", "form"], sort=False)["entity"].nunique()
-            shared = owners[owners >= 2].index
-            shared_rows = named.set_index(["doc_id", "form"]).index.isin(shared)
-            entities = named[["doc_id", "entity"]].drop_duplicates()
-            merged_entities = named.loc[shared_rows, ["doc_id", "entity"]].drop_duplicates()
-            merged[run_id] = len(merged_entities) / len(entities)
-    runs = runs_of(frame)
-    return pd.DataFrame({"consistency": pd.Series(consistency, dtype=float),
-                         "merged_entity_rate": pd.Series(merged, dtype=float)}).reindex(runs).astype(np.float64)
+        owners = named.groupby(["doc_id", "form"], sort=False)["entity"].nunique()
+        shared = owners[owners >= 2].index
+        shared_rows = named.set_index(["doc_id", "form"]).index.isin(shared)
+        merged = pd.Series(shared_rows, index=pd.MultiIndex.from_frame(named[["doc_id", "entity"]])) \
+            .groupby(level=[0, 1], sort=False).any()
+        entities["merged_entity_rate"] = merged.astype(float).reindex(entities.index)
+        parts.append(entities.reset_index().assign(run_id=run_id))
+    columns = ["run_id", "doc_id", "entity", "label", "consistency", "merged_entity_rate"]
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(parts, ignore_index=True)[columns]
+
+
+def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    values = entity_values(frame)
+    means = values.groupby("run_id", sort=False)[["consistency", "merged_entity_rate"]].mean()
+    return means.reindex(runs_of(frame)).astype(np.float64)

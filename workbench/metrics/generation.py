@@ -16,10 +16,14 @@ METRICS = (
 )
 
 
-def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
-    result = pd.DataFrame({"failed_rate": per_run(frame, frame["failed"].astype(float))})
+def span_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    """Per row (index: the frame's): FAILED (1.0/0.0) and the span's seconds."""
     # Only a generated run was timed by the workbench: an imported or reference run's seconds
     # are unknown (or meaningless), not zero.
     seconds = frame["seconds"].astype(float).where(frame["source"] == "generated", np.nan)
-    result["seconds_per_span"] = per_run(frame, seconds)
-    return result
+    return pd.DataFrame({"failed_rate": frame["failed"].astype(float), "seconds_per_span": seconds})
+
+
+def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    values = span_values(frame)
+    return pd.DataFrame({name: per_run(frame, values[name]) for name in values.columns})

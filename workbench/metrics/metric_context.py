@@ -92,6 +92,7 @@ class MetricContext:
     _baselines: dict = field(default_factory=dict)  # (lang, embedder id) -> SimilarityBaseline
     timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
     progress: bool = False  # a bar over the metric families on stderr (workbench.progress), on a terminal
+    span_values: dict = field(default_factory=dict)  # family -> (frame, per-span values): base.remembered
 
     def cache(self, kind: str):
         if kind not in self._caches:

@@ -21,8 +21,14 @@ METRICS = (
 )
 
 
-def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+def span_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    """Per row (index: the frame's): 1.0 where the pseudonym overlaps its original, else 0.0."""
     rows = list(zip(frame["pseudonym"].tolist(), frame["original"].tolist(), frame["failed"].tolist()))
     partial = pd.Series([not f and partial_overlap(p, o) for p, o, f in rows], index=frame.index, dtype=float)
     absolute = pd.Series([not f and absolute_overlap(p, o) for p, o, f in rows], index=frame.index, dtype=float)
-    return pd.DataFrame({"overlap_partial": per_run(frame, partial), "overlap_absolute": per_run(frame, absolute)})
+    return pd.DataFrame({"overlap_partial": partial, "overlap_absolute": absolute})
+
+
+def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    values = span_values(frame)
+    return pd.DataFrame({name: per_run(frame, values[name]) for name in values.columns})

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run
+from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
 from workbench.metrics.embedders import cosine_rows
 from workbench.metrics.metric_frame import document_views
 from workbench.metrics.similarity_baseline import rescale
@@ -103,7 +103,13 @@ def span_pairs(frame: pd.DataFrame) -> pd.DataFrame:
     return pairs.set_index("row").reindex(frame.index)
 
 
-def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
+def span_values(frame: pd.DataFrame, context) -> pd.DataFrame:
+    """Per row (index: the frame's): every metric of this family for that span; embedded once
+    per context and frame."""
+    return remembered(context, FAMILY, frame, lambda: _span_values(frame, context))
+
+
+def _span_values(frame: pd.DataFrame, context) -> pd.DataFrame:
     pairs = span_pairs(frame)
     columns = {name: pd.Series(np.nan, index=frame.index) for name in
                ("word", "sentence", "word_raw", "sentence_raw", "word_baseline", "sentence_baseline")}
@@ -119,4 +125,9 @@ def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
         columns["sentence"].loc[g.index] = rescaled(both[n:], modelled[n:], baseline.sentence)
         columns["word_baseline"].loc[g.index] = baseline.word
         columns["sentence_baseline"].loc[g.index] = baseline.sentence
-    return pd.DataFrame({f"similarity_{name}": per_run(frame, values) for name, values in columns.items()})
+    return pd.DataFrame({f"similarity_{name}": values for name, values in columns.items()})
+
+
+def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
+    values = span_values(frame, context)
+    return pd.DataFrame({name: per_run(frame, values[name]) for name in values.columns})

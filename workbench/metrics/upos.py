@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workbench.metrics.base import HIGHER, MetricInfo, per_run
+from workbench.metrics.base import HIGHER, MetricInfo, per_run, remembered
 from workbench.metrics.metric_frame import document_views
 
 FAMILY = "upos"
@@ -67,13 +67,22 @@ def pick_upos(frame: pd.DataFrame, in_context: pd.Series) -> pd.Series:
     return pd.Series(np.where(recorded.notna(), recorded, in_context), index=frame.index, dtype=object)
 
 
-def _accuracy(frame: pd.DataFrame, tags: pd.Series) -> pd.Series:
+def _correct(frame: pd.DataFrame, tags: pd.Series) -> pd.Series:
+    """Per row: 1 where the tag is the original's, 0 where not, NaN where the original has no UPOS."""
     known = frame["original_upos"].notna()
     correct = (tags == frame["original_upos"]) & ~frame["failed"].astype(bool)
-    return per_run(frame, pd.Series(np.where(known, correct, np.nan), index=frame.index))
+    return pd.Series(np.where(known, correct, np.nan), index=frame.index)
+
+
+def span_values(frame: pd.DataFrame, context) -> pd.DataFrame:
+    """Per row (index: the frame's): 1/0/NaN for each metric; tagged once per context and frame."""
+    def compute() -> pd.DataFrame:
+        in_context = context_upos(frame, context)
+        return pd.DataFrame({"upos_accuracy": _correct(frame, in_context),
+                             "upos_accuracy_pick": _correct(frame, pick_upos(frame, in_context))})
+    return remembered(context, FAMILY, frame, compute)
 
 
 def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
-    in_context = context_upos(frame, context)
-    return pd.DataFrame({"upos_accuracy": _accuracy(frame, in_context),
-                         "upos_accuracy_pick": _accuracy(frame, pick_upos(frame, in_context))})
+    values = span_values(frame, context)
+    return pd.DataFrame({name: per_run(frame, values[name]) for name in values.columns})

@@ -17,6 +17,9 @@ writes into out_dir:
     metrics.csv                     every metric, raw, one row per run (+ Original rows)
     metric_definitions.csv          name, range, direction, source, definition
     figure1_unique_ratio.png/.csv   003 Figure 1 and its per-document data
+    per_label.{md,tex,csv,png}      every span-level metric per entity label (metrics.per_label):
+                                    a table per metric, runs × labels; heatmaps per corpus
+    table6_by_label.{csv,png}       003 Table 6 / Figure 2's error tags per label, where the runs were annotated
     metrics_comparison.png          one bar chart per metric
     report.md                       all tables and figures on one page
 Each file is written to a temporary name and renamed, so a failed report leaves no
@@ -68,7 +71,8 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     from workbench.metrics import MetricContext, compute_metrics, metric_infos
     from workbench.metrics.diversity import figure1_ratios
     from workbench.metrics.metric_frame import metric_frame
-    from workbench.reports import figures, privacy, tables
+    from workbench.metrics.per_label import label_metrics
+    from workbench.reports import figures, label_tables, privacy, tables
 
     formats = tuple(formats)
     unknown = sorted(set(formats) - set(FORMATS))
@@ -122,6 +126,22 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     if "png" in formats and len(points):
         written.append(_write_png(out / "privacy_utility.png", lambda p: privacy.privacy_utility_figure(
             points, p, measures.attrs.get("attack_keys"))))
+    # Per entity label: the per-span values compute_metrics kept on the context, regrouped.
+    by_label = label_metrics(frame, context)
+    label_table6 = table6_by_label_of(store, table)
+    if "md" in formats:
+        written.append(_write_text(out / "per_label.md", "# Per-label results\n\n"
+                                   + label_tables.to_markdown(table, by_label)))
+    if "tex" in formats:
+        written.append(_write_text(out / "per_label.tex", label_tables.to_latex(table, by_label)))
+    if "csv" in formats:
+        written.append(_write_csv(out / "per_label.csv", label_tables.to_csv_frame(table, by_label)))
+        if label_table6 is not None:
+            written.append(_write_csv(out / "table6_by_label.csv", label_table6, index=True))
+    if "png" in formats:
+        written.append(_write_png(out / "per_label.png", lambda p: figures.label_heatmaps(table, by_label, p)))
+        if label_table6 is not None:
+            written.append(_write_png(out / "table6_by_label.png", lambda p: _figure2_by_label(label_table6, p)))
     ratios = figure1_ratios(frame)
     if "csv" in formats:
         written.append(_write_csv(out / "metrics.csv", table, index=True))
@@ -135,8 +155,58 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
         written.append(_write_png(out / "metrics_comparison.png", lambda p: figures.metric_bars(table, p)))
     if "md" in formats:
         written.append(_write_text(out / "report.md", _overview(table, described, formats, private, attacks,
-                                                                len(points) > 0)))
+                                                                len(points) > 0)
+                                   + _label_section(table, by_label, label_table6, formats)))
     return written
+
+
+def table6_by_label_of(store, table: pd.DataFrame) -> pd.DataFrame | None:
+    """003 Table 6 per entity label over the annotations of the report's runs (None: none),
+    runs named as in the report's tables."""
+    from workbench.annotation.results import annotation_frame, item_tags, table6_by_label
+    from workbench.annotation.storage import AnnotationStore
+    from workbench.metrics.metric_frame import is_original_run
+    from workbench.reports.run_names import run_names
+    annotations = AnnotationStore(store)  # over the report's own connection: nothing to close
+    frame = annotation_frame(annotations, [i for i in table.index if not is_original_run(i)])
+    if frame.empty:
+        return None
+    items = item_tags(frame, annotations.tagset)
+    names = run_names(table)
+    items["system"] = [names.get(r, s) for r, s in zip(items["run_id"], items["system"])]
+    return table6_by_label(items, annotations.tagset)
+
+
+def _figure2_by_label(rates: pd.DataFrame, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    from workbench.annotation.results import figure2_by_label
+    from workbench.annotation.tagset import load_tagset
+    plt.close(figure2_by_label(rates, load_tagset(), path))
+
+
+def _label_section(table: pd.DataFrame, by_label: pd.DataFrame, label_table6: pd.DataFrame | None,
+                   formats) -> str:
+    """report.md's per-label part: the tables, the heatmaps, Table 6 per label."""
+    from workbench.annotation.results import table6_by_label_markdown
+    from workbench.reports import label_tables
+    parts = ["", "## Per-label results", "",
+             "Every span-level metric per entity label (docs/metrics.md, \"Per label\"): one table per metric, "
+             "a row per run, a column per label of the corpus, `all` the run's value; per_label.csv has every "
+             "value (and the raw cosines).", "", label_tables.to_markdown(table, by_label)]
+    if "png" in formats:
+        parts += ["![Metrics per label](per_label.png)", ""]
+    parts += ["### Error tags per label (003 Table 6)", ""]
+    if label_table6 is None:
+        parts += ["No annotated pseudonyms in these runs (dashboard Annotate page, `workbench annotations import`).",
+                  ""]
+    else:
+        parts += ["Relative frequency of each tag among the annotated pseudonyms of a label (each row sums to 1; "
+                  "majority tag where several annotators tagged a pseudonym).", "",
+                  table6_by_label_markdown(label_table6)]
+        if "png" in formats:
+            parts += ["![Error tags per label](table6_by_label.png)", ""]
+    return "\n".join(parts)
 
 
 def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFrame, attacks: str,

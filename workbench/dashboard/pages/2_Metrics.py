@@ -41,13 +41,66 @@ if not chosen or not families:
 
 
 @st.cache_data(show_spinner="computing metrics …", max_entries=32)
-def metric_table(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool, version: tuple):
+def metric_views(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool, version: tuple):
+    """The metric table and the per-label table (workbench.metrics.per_label), from one metric
+    context: the per-label values regroup the per-span values the table was computed from."""
     from contextlib import closing
 
+    from workbench.metrics.per_label import label_metrics
     from workbench.store import RunStore
     with closing(RunStore(path)) as store:
         frame = metrics.metric_frame(store, run_ids)
-    return metrics.compute_metrics(frame, metrics.MetricContext(), families=families, originals=originals)
+    context = metrics.MetricContext()
+    table = metrics.compute_metrics(frame, context, families=families, originals=originals)
+    return table, label_metrics(frame, context, families=families)
+
+
+def metric_table(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool, version: tuple):
+    return metric_views(path, run_ids, families, originals, version)[0]
+
+
+@st.cache_data(show_spinner="drawing …", max_entries=16)
+def label_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool,
+              version: tuple) -> bytes:
+    """The report's per-label heatmaps as PNG bytes (workbench.reports.figures.label_heatmaps)."""
+    import tempfile
+    from pathlib import Path
+
+    from workbench.reports import figures
+    table, by_label = metric_views(path, run_ids, families, originals, version)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "per_label.png"
+        figures.label_heatmaps(table, by_label, out)
+        return out.read_bytes()
+
+
+@st.cache_data(show_spinner="drawing …", max_entries=16)
+def label_table6_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool,
+                     version: tuple) -> bytes:
+    """Table 6 per label as stacked bars (workbench.annotation.results.figure2_by_label), PNG bytes."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from workbench.annotation.results import figure2_by_label
+    from workbench.annotation.tagset import load_tagset
+    fig = figure2_by_label(label_table6(path, run_ids, families, originals, version), load_tagset())
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+@st.cache_data(show_spinner="reading annotations …", max_entries=16)
+def label_table6(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool, version: tuple):
+    """003 Table 6 per entity label over the selected runs' annotations (None: none), as the report gives it."""
+    from contextlib import closing
+
+    from workbench.reports import table6_by_label_of
+    from workbench.store import RunStore
+    table = metric_table(path, run_ids, families, originals, version)
+    with closing(RunStore(path, create=False)) as store:
+        return table6_by_label_of(store, table)
 
 
 @st.cache_data(show_spinner="drawing …", max_entries=16)
@@ -114,7 +167,9 @@ described = metrics.MetricConfig().describe()
 labels = {r: (f"Original ({table.at[r, 'corpus']})" if metrics.is_original_run(r)
               else data.run_label(runs[r]) if r in runs else r) for r in table.index}
 
-paper, everything, figures_tab, privacy_tab = st.tabs(["Tables as in 003", "All metrics", "Figures", "Privacy"])
+
+paper, everything, figures_tab, label_tab, privacy_tab = st.tabs(
+    ["Tables as in 003", "All metrics", "Figures", "Per label", "Privacy"])
 with paper:
     # The report layer's own table shapes (003 Tables 2–4 and one beyond), as `workbench report` writes them.
     for spec in report_tables.TABLES:
@@ -149,6 +204,33 @@ with figures_tab:
                  caption="003 Figure 1: unique replacements / spans per document (workbench.reports)")
     st.image(figure_png(str(path), tuple(chosen), tuple(families), originals, version, "bars"),
              caption="Every metric, one bar per run (workbench.reports)")
+with label_tab:
+    # The report's per-label tables and heatmaps (workbench.reports.label_tables / figures).
+    from workbench.reports import label_tables
+    _, by_label = metric_views(str(path), tuple(chosen), tuple(families), originals, version)
+    label_columns = [label_tables.SPANS, *label_tables.shown_columns(table, by_label)]
+    column = st.selectbox("Metric per label", label_columns, key="met_label_metric",
+                          format_func=lambda c: "spans per label" if c is label_tables.SPANS
+                          else f"{c.header} {infos[c.metric].arrow}".strip())
+    if column is not label_tables.SPANS:
+        st.caption(render.escape_markdown(infos[column.metric].description) + "; per label; `all`: the run's value.")
+    for corpus, run_ids in label_tables.corpus_blocks(table).items():
+        headers, rows = label_tables.label_cells(table, by_label, column, run_ids)
+        st.markdown(f"**{render.escape_markdown(corpus)}**")
+        st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
+    st.download_button("Per-label table (CSV)", label_tables.to_csv_frame(table, by_label).to_csv(index=False),
+                       "per_label.csv", "text/csv")
+    st.image(label_png(str(path), tuple(chosen), tuple(families), originals, version),
+             caption="Every per-label metric, a heatmap per metric and corpus (workbench.reports, as in "
+                     "`workbench report`)")
+    st.markdown("**Error tags per label (003 Table 6)**")
+    tags = label_table6(str(path), tuple(chosen), tuple(families), originals, version)
+    if tags is None:
+        st.info("No annotated pseudonyms in the selected runs (Annotate page).")
+    else:
+        st.dataframe(tags.reset_index(), hide_index=True, width="stretch")
+        st.image(label_table6_png(str(path), tuple(chosen), tuple(families), originals, version),
+                 caption="Error tags per entity label, a stacked bar per run (workbench.annotation.results)")
 with privacy_tab:
     from workbench.reports import privacy as report_privacy
     private, _, _, attacks = privacy_view(str(path), tuple(chosen), version, False)
