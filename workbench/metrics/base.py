@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import pandas as pd
 
 HIGHER, LOWER, CHANCE, NEUTRAL = "higher", "lower", "closer to 0.5", "descriptive"
@@ -30,8 +32,9 @@ class MetricInfo:
 
     @property
     def range_text(self) -> str:
-        high = "∞" if self.high is None else f"{self.high:g}"
-        return f"[{self.low:g}, {high}]"
+        def bound(x, infinite: str) -> str:
+            return infinite if x is None or math.isinf(x) else f"{x:g}"
+        return f"[{bound(self.low, '-∞')}, {bound(self.high, '∞')}]"
 
 
 def per_run(frame: pd.DataFrame, values: pd.Series, how: str = "mean") -> pd.Series:

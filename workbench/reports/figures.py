@@ -159,7 +159,7 @@ def _bar_panel(ax, values: pd.Series, colours: list, info) -> None:
     ticks = [0, 0.25, 0.5, 0.75, 1] if (low, high) == (0.0, 1.0) else \
         [t for t in MaxNLocator(nbins=3).tick_values(low, high) if low - 1e-12 <= t <= high + 1e-12]
     ax.xaxis.set_major_locator(FixedLocator(ticks))
-    ax.ticklabel_format(axis="x", style="sci", scilimits=(-2, 4))  # seconds per span: 1e-4, not 0.00010
+    ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))  # seconds per span: 1e-4, not 0.00010; similarities stay decimals
     ax.tick_params(axis="x", labelsize=5.5)
     ax.xaxis.get_offset_text().set_fontsize(5.5)
     ax.grid(axis="x", alpha=0.3)
@@ -206,7 +206,8 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None):
         for n, (ax, metric) in enumerate(zip(axes.flat, metrics)):
             info = infos[metric]
             _bar_panel(ax, sub[metric].astype(float), bar_colours, info)
-            title = f"{TITLES.get(metric, info.label)} {info.arrow} {info.range_text}"
+            # A no-break space inside the range: a wrapped title keeps "[0, 1]" on one line.
+            title = f"{TITLES.get(metric, info.label)} {info.arrow} {info.range_text.replace(' ', chr(0xA0))}"
             ax.set_title("\n".join(textwrap.wrap(title, 30)), fontsize=7)
             if n % ncols == 0:
                 ax.set_yticks(range(len(runs)), [names[r] for r in runs], fontsize=7)
