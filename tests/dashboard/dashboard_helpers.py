@@ -19,6 +19,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from streamlit.testing.v1 import AppTest
+
 from entry_point import WORKBENCH  # noqa: F401  (re-exported for the dashboard tests)
 
 from workbench.annotation import Annotation, AnnotationStore, load_tagset
@@ -27,6 +29,23 @@ from workbench.tidy_frame import run_frame
 from workbench.overlap_rules import partial_overlap
 
 PAGES = Path(__file__).resolve().parents[2] / "workbench" / "dashboard"
+
+
+def page(name: str, store, selected=None) -> AppTest:
+    """A dashboard page run once through Streamlit's AppTest over `store` (selected_runs: the
+    runs picked on the Runs page)."""
+    at = AppTest.from_file(str(PAGES / name), default_timeout=120)
+    at.session_state["store_path"] = str(store)
+    if selected is not None:
+        at.session_state["selected_runs"] = selected
+    return at.run()
+
+
+def ok(at: AppTest) -> AppTest:
+    """The page as it ran, after checking it raised and showed no error."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
 
 
 def copy_store(src: Path, dst_dir: Path) -> Path:

@@ -4,7 +4,7 @@ Runs table unless asked and out of the Metrics and Compare pickers (issue 15 ite
 from __future__ import annotations
 
 import pytest
-from dashboard_helpers import PAGES
+from dashboard_helpers import PAGES, ok, page
 from streamlit.testing.v1 import AppTest
 
 from tests.store_helpers import generated_run
@@ -20,23 +20,9 @@ def two_runs(tmp_path, tiny_corpus):
     return path, runs
 
 
-def page(name: str, store, selected=None) -> AppTest:
-    at = AppTest.from_file(str(PAGES / name), default_timeout=120)
-    at.session_state["store_path"] = str(store)
-    if selected is not None:
-        at.session_state["selected_runs"] = selected
-    return at.run()
-
-
 def offered(widget) -> list[str]:
     """The run ids a picker offers (its options are shown as labels that start with the id's first 8)."""
     return [o.split(" · ")[0] for o in widget.options]
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
 
 
 def test_a_hidden_run_leaves_the_runs_table_and_the_pickers_and_comes_back(two_runs):

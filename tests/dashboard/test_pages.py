@@ -5,25 +5,11 @@ from __future__ import annotations
 from contextlib import closing
 
 import pytest
-from dashboard_helpers import PAGES, pgv_runs
+from dashboard_helpers import PAGES, ok, page, pgv_runs
 from streamlit.testing.v1 import AppTest
 
 from workbench.annotation import AnnotationStore, agreement, results
 from workbench.store import RunStore
-
-
-def page(name: str, store, selected=None) -> AppTest:
-    at = AppTest.from_file(str(PAGES / name), default_timeout=120)
-    at.session_state["store_path"] = str(store)
-    if selected is not None:
-        at.session_state["selected_runs"] = selected
-    return at.run()
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
 
 
 @pytest.fixture(scope="module")
