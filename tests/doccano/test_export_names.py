@@ -23,7 +23,8 @@ def run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("names")
     corpus = folder / "mine.jsonl"
     corpus.write_text("\n".join(json.dumps(r) for r in [
-        {"doc_id": "d1", "lang": "en", "text": "Anna Berg lives in Oslo.", "label": [[0, 9, "PERSON"], [19, 23, "LOC"]]},
+        {"doc_id": "d1", "lang": "en", "text": "Anna Berg lives in Oslo.",
+         "label": [[0, 9, "PERSON"], [19, 23, "LOC"]]},
         {"doc_id": "d2", "lang": "en", "text": "Per met Anna.", "label": [[0, 3, "PERSON"]]},
     ]) + "\n", encoding="utf-8")
     store = folder / "runs.sqlite"

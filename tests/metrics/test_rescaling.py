@@ -60,7 +60,8 @@ def test_run_a_word_similarity_rescaled_per_language_and_raw_kept(run_a):
     assert en["similarity_sentence"] < en["similarity_sentence_raw"]
     unscaled = compute_metrics(frame, make_context(), families=("similarity",), originals=False)
     assert table["similarity_sentence_raw"].tolist() == pytest.approx(unscaled["similarity_sentence"].tolist())
-    assert unscaled["similarity_word"].tolist() == unscaled["similarity_word_raw"].tolist()  # no baseline: nothing moves
+    # No baseline: nothing moves.
+    assert unscaled["similarity_word"].tolist() == unscaled["similarity_word_raw"].tolist()
 
 
 def test_tps_takes_max_zero_after_rescaling(run_a):

@@ -42,7 +42,8 @@ def _load(texts_path, spans_path, name: str, lang: str) -> Corpus:
                                   "not a list of [start, end, TYPE]", doc_id=doc_id)
             for i, item in enumerate(listed):
                 if not (isinstance(item, list) and len(item) == 3):
-                    raise CorpusError(str(spans_path), "span is not [start, end, TYPE]", doc_id=doc_id, span=f"#{i} {item!r}")
+                    raise CorpusError(str(spans_path), "span is not [start, end, TYPE]", doc_id=doc_id,
+                                      span=f"#{i} {item!r}")
                 raw.append(RawSpan(item[0], item[1], str(item[2])))
             documents.append(build_document(str(spans_path), doc_id, texts[doc_id], lang, raw, drop_nested=True))
     return Corpus(name, f"{texts_path} + {spans_path}", tuple(documents))
