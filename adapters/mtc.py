@@ -92,7 +92,14 @@ class _EmatGenerator(Generator):
         other = sorted(set(langs) - {self.lang})
         if other:
             raise WorkbenchError(f"{self.name} checkpoint {self._path()} is for {self.lang!r} text; "
-                                 f"the corpus has {', '.join(map(repr, other))} documents (select some with --docs)")
+                                 f"the corpus has {', '.join(map(repr, other))} documents (select some with --docs)"
+                                 + ("" if self.config.checkpoint else self._no_default(other[0])))
+
+    def _no_default(self, lang: str) -> str:
+        """What to do where only the English default exists (the README says it too)."""
+        return (f"; {self.name} has no default {lang!r} checkpoint: train one over a {lang!r} masked LM with "
+                f"`workbench mtc train --kind {self.kind} --lang {lang} --base-model DIR --out CKPT` and pass "
+                f"`-o checkpoint=CKPT` (README: Multi-token completion)")
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         from workbench.adapters.mlm_base import one_mask, window_parts

@@ -151,12 +151,13 @@ def test_tps_worked_example(store):
 def test_compute_metrics_has_original_rows(run_a):
     _, frame = run_a
     table = compute_metrics(frame, make_context(), families=("diversity", "entities", "overlap"))
-    assert list(table.index) == ["original:tiny", run_a[0]]
-    # Originals of tiny_corpus: 21 spans, 16 distinct forms (Anna Berg, Oslo, Karin Ström twice each... see below).
-    original = table.loc["original:tiny"]
-    # Distinct originals: en-1 has 10 spans with Anna Berg and Oslo twice (8 forms), en-2 4, sv-1 7 with
-    # Karin Ström twice (6) -> 18 forms.
-    assert original["unique_forms"] == 18
+    # tiny_corpus mixes English and Swedish: rows per language (workbench.metrics.languages).
+    assert list(table.index) == ["original:tiny [en]", "original:tiny [sv]", f"{run_a[0]}@en", f"{run_a[0]}@sv"]
+    # Distinct originals: en-1 has 10 spans with Anna Berg and Oslo twice (8 forms), en-2 4 -> 12;
+    # sv-1 7 with Karin Ström twice -> 6.
+    assert table.loc["original:tiny [en]", "unique_forms"] == 12
+    assert table.loc["original:tiny [sv]", "unique_forms"] == 6
+    original = table.loc["original:tiny [en]"]
     assert original["consistency"] == 1.0
     assert math.isnan(original["overlap_partial"])  # not a metric of the originals
 

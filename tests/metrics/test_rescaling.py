@@ -45,18 +45,23 @@ def test_pair_cosines_rescale_model_cosines_and_keep_identity_and_suppression():
 def test_run_a_word_similarity_rescaled_per_language_and_raw_kept(run_a):
     # Run A (test_golden): en 14 spans (Oslo and Eva Nowak identical: 1; Jan Kowalski/Jan Nowak 1/2;
     # 11 others 0, [FAILED] included), sv 7 spans all at 0. Rescaled: en b=0.5 → 1, 1, 0, 11 × -1;
-    # sv b=0.25 → 7 × -1/3.
-    _, frame = run_a
-    row = compute_metrics(frame, plugged(), families=("similarity",), originals=False).iloc[0]
-    assert row["similarity_word"] == pytest.approx((2 + 0 - 11 - 7 / 3) / 21, abs=1e-6)
-    assert row["similarity_word_raw"] == pytest.approx(2.5 / 21, abs=1e-6)  # test_golden's value, unchanged
-    assert row["similarity_word_baseline"] == pytest.approx((14 * 0.5 + 7 * 0.25) / 21)
-    assert row["similarity_sentence_baseline"] == pytest.approx((14 * 0.2 + 7 * 0.6) / 21)
+    # sv b=0.25 → 7 × -1/3. tiny_corpus mixes languages: one row per language, each with its own
+    # baseline, never a mean across them (workbench.metrics.languages).
+    run_id, frame = run_a
+    table = compute_metrics(frame, plugged(), families=("similarity",), originals=False)
+    assert list(table.index) == [f"{run_id}@en", f"{run_id}@sv"]
+    en, sv = table.loc[f"{run_id}@en"], table.loc[f"{run_id}@sv"]
+    assert en["similarity_word"] == pytest.approx((2 + 0 - 11) / 14, abs=1e-6)
+    assert sv["similarity_word"] == pytest.approx(-1 / 3, abs=1e-6)
+    assert en["similarity_word_raw"] == pytest.approx(2.5 / 14, abs=1e-6) and sv["similarity_word_raw"] == 0
+    assert (en["similarity_word_baseline"], en["similarity_sentence_baseline"]) == pytest.approx((0.5, 0.2))
+    assert (sv["similarity_word_baseline"], sv["similarity_sentence_baseline"]) == pytest.approx((0.25, 0.6))
     # Sentences: every sentence of run A has a modelled cosine below 1 or is identical; rescaling lowers the mean.
-    assert row["similarity_sentence"] < row["similarity_sentence_raw"]
-    unscaled = compute_metrics(frame, make_context(), families=("similarity",), originals=False).iloc[0]
-    assert row["similarity_sentence_raw"] == pytest.approx(unscaled["similarity_sentence"])
-    assert unscaled["similarity_word"] == unscaled["similarity_word_raw"]  # no baseline: nothing moves
+    assert en["similarity_sentence"] < en["similarity_sentence_raw"]
+    unscaled = compute_metrics(frame, make_context(), families=("similarity",), originals=False)
+    assert table["similarity_sentence_raw"].tolist() == pytest.approx(unscaled["similarity_sentence"].tolist())
+    # No baseline: nothing moves.
+    assert unscaled["similarity_word"].tolist() == unscaled["similarity_word_raw"].tolist()
 
 
 def test_tps_takes_max_zero_after_rescaling(run_a):
@@ -86,8 +91,8 @@ def test_raw_values_and_baselines_are_reported(run_a, tmp_path, store):
     metrics = pd.read_csv(tmp_path / "r" / "metrics.csv")
     for name in ("similarity_word_raw", "similarity_sentence_raw", "tps_raw", "similarity_word_baseline"):
         assert name in metrics.columns and name in metric_infos()
-    run = metrics[metrics["run_id"] == run_id].iloc[0]
-    assert run["similarity_word_raw"] == pytest.approx(2.5 / 21, abs=1e-6)
+    run = metrics[metrics["run_id"] == f"{run_id}@en"].iloc[0]  # tiny_corpus's English part
+    assert run["similarity_word_raw"] == pytest.approx(2.5 / 14, abs=1e-6)
     assert run["similarity_word"] < 0 < run["similarity_word_raw"]
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from workbench.errors import WorkbenchError
+from workbench.metrics.languages import stored_run_id
 from workbench.reports.run_names import run_names, short_model, varying_options
 
 
@@ -169,10 +170,12 @@ def test_options_that_vary_are_columns_and_the_csv_has_every_option(three_run_re
                    "tagger", "source", "config", "signature"):
         assert column in csv.columns, column
     by_id = {r.run_id: r for r in runs}
-    assert {i: (bool(row["leak_guard"]), int(row["seed"]), int(row["window"])) for i, row in csv.iterrows()} == {
-        i: (r.leak_guard, r.seed, r.window) for i, r in by_id.items()}
-    legend = pd.read_csv(out / "run_legend.csv")
+    # tiny_corpus mixes languages: a row per run and language ("<run_id>@en"), the same options on both.
+    assert {(stored_run_id(i), bool(row["leak_guard"]), int(row["seed"]), int(row["window"]))
+            for i, row in csv.iterrows()} == {(i, r.leak_guard, r.seed, r.window) for i, r in by_id.items()}
+    legend = pd.read_csv(out / "run_legend.csv")  # each run once, under its stored corpus and id
     assert sorted(legend["name"]) == ["guarded", "random maskL · seed=13", "random maskL · seed=14"]
+    assert set(legend["run_id"]) == set(by_id) and set(legend["corpus"]) == {"tiny"}
     assert set(legend["top_k"]) == {10}
 
 

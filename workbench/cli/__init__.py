@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+import warnings
 
 import click
 
@@ -43,6 +44,17 @@ def main() -> None:
       workbench generate -c pgv-pii-en -g upos --mode maskL
       workbench runs
     """
+    warnings.showwarning = _show_warning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A corpus warning as a line for the user; any other warning as Python shows it."""
+    from workbench.loaders.problems import CorpusWarning
+    if issubclass(category, CorpusWarning):
+        from workbench.terminal import printable
+        click.echo(f"warning: {printable(str(message))}", err=True)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):

@@ -31,6 +31,13 @@ def corpus_options(func):
                         help="Leave out these documents (comma-separated ids, or @file with one id a line).")(func)
     func = click.option("--docs", default=None, metavar="IDS|@FILE",
                         help="Keep only these documents (comma-separated ids, or @file with one id a line).")(func)
+    func = corpus_reading_options(func)
+    return click.option("-c", "--corpus", required=True,
+                        help="A shipped corpus name (see `workbench corpora`) or a corpus file.")(func)
+
+
+def corpus_reading_options(func):
+    """How to read a corpus file (also `workbench validate`'s options)."""
     func = click.option("--annotator", default=None, help="TAB release: which annotator's layer (default: the first).")(func)
     func = click.option("--quality-checked", is_flag=True, help="TAB release: only quality-checked documents.")(func)
     func = click.option("--spans", default=None, type=click.Path(exists=True, dir_okay=False),
@@ -39,8 +46,6 @@ def corpus_options(func):
                         help="Language of every document (doccano: overrides the metadata).")(func)
     func = click.option("--format", "corpus_format", default=None, type=click.Choice(CORPUS_FORMATS),
                         help="Format of a corpus file (default: from its extension).")(func)
-    func = click.option("-c", "--corpus", required=True,
-                        help="A shipped corpus name (see `workbench corpora`) or a corpus file.")(func)
     return func
 
 

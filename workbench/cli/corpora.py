@@ -16,11 +16,11 @@ def register(main: click.Group) -> None:
           workbench corpora
         """
         from workbench.loaders.entity_grouping import entity_counts
-        from workbench.loaders.shipped import SHIPPED
+        from workbench.loaders.shipped import SHIPPED, shipped_corpus
         for name, entry in SHIPPED.items():
             line = f"{name:<12} {entry.description}"
             if counts:
-                corpus = entry.load()
+                corpus = shipped_corpus(name)
                 per_lang: dict[str, list[int]] = {}
                 for d in corpus.documents:
                     c = per_lang.setdefault(d.lang, [0, 0])

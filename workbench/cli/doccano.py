@@ -36,32 +36,59 @@ def register(main: click.Group) -> None:
 
         \b
         Example:
-          workbench doccano export 2d97c2f2 -o out/doccano.jsonl
+          workbench doccano export-task 2d97c2f2 -o out/doccano-task.jsonl
           DOCCANO_PASSWORD=… workbench doccano sync 2d97c2f2 --url http://127.0.0.1:8000
         """
 
-    @doccano.command("export")
-    @click.argument("run_id")
-    @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
-    @click.option("-a", "--annotator", default=None, help="Pre-label spans with this annotator's tags.")
-    @store_option
-    def export(run_id, output, annotator, store_path) -> None:
-        """Write a run as a doccano sequence-labelling JSONL (labels = the error tagset).
+    def task_options(func):
+        for decorator in reversed([
+            click.argument("run_id"),
+            click.option("-o", "--output", type=click.Path(dir_okay=False), required=True),
+            click.option("-a", "--annotator", default=None, help="Pre-label spans with this annotator's tags."),
+            store_option,
+        ]):
+            func = decorator(func)
+        return func
+
+    @doccano.command("export-task")
+    @task_options
+    def export_task(run_id, output, annotator, store_path) -> None:
+        """Write a run as a file for a doccano error-annotation project (labels = the error tagset).
+
+        Each replacement is a span labelled UNTAGGED (or the annotator's tag) for annotators to
+        tag in doccano; upload the file to a project by hand (`push` does it over REST) and read
+        the tags back with `workbench doccano import`. Not the pseudonymised corpus itself: that
+        is `workbench export RUN --format doccano` (spans labelled PERSON, LOC …).
 
         \b
         Example:
-          workbench doccano export 2d97c2f2 -o out/doccano.jsonl
+          workbench doccano export-task 2d97c2f2 -o out/doccano-task.jsonl
         """
         from workbench.doccano.format import export_project
         n = export_project(annotation_store(store_path), run_id, output, annotator)
         click.echo(f"wrote {n} documents to {output}")
+
+    @doccano.command("export", hidden=True)
+    @task_options
+    @click.pass_context
+    def export(ctx, run_id, output, annotator, store_path) -> None:
+        """The old name of `workbench doccano export-task` (kept working).
+
+        \b
+        Example:
+          workbench doccano export 2d97c2f2 -o out/doccano-task.jsonl
+        """
+        click.echo("note: `workbench doccano export` is now `workbench doccano export-task` (an error-annotation "
+                   "task); the pseudonymised corpus as doccano JSONL is `workbench export RUN --format doccano`",
+                   err=True)
+        ctx.invoke(export_task, run_id=run_id, output=output, annotator=annotator, store_path=store_path)
 
     @doccano.command("import")
     @click.argument("path", type=click.Path(exists=True, dir_okay=False))
     @click.option("-a", "--annotator", default=None, help="Annotator name (default: the file's stem, doccano's user).")
     @store_option
     def import_(path, annotator, store_path) -> None:
-        """Read a doccano JSONL export (of a project made by `doccano export`) as error tags.
+        """Read a doccano JSONL export (of a project made from `doccano export-task` or `push`) as error tags.
 
         \b
         Example:

@@ -72,6 +72,10 @@ def register(main: click.Group) -> None:
     def export(run_id, fmt, output, unfinished, store_path) -> None:
         """Export a run: TAB-masked or INTACT-style JSON, doccano JSONL, CSV or Parquet.
 
+        --format doccano writes the pseudonymised corpus (each replacement labelled with its entity
+        label, PERSON, LOC …), a corpus file that loads back; an error-annotation task for doccano
+        is `workbench doccano export-task`.
+
         \b
         Example:
           workbench export 832a7ed4 --format intact -o out/run.json

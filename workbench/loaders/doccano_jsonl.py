@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from workbench.errors import CorpusError
+from workbench.loaders import problems
 from workbench.loaders.doccano_entities import file_entities, parse_span
 from workbench.loaders.files import read_jsonl
 from workbench.loaders.validate import RawSpan, build_document
@@ -98,16 +99,18 @@ def load_doccano_jsonl(path: str | Path, *, lang: str | None = None, name: str |
     path = Path(path)
     if lang is not None and lang not in LANGUAGES:
         raise CorpusError(str(path), f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
-    documents = []
-    for number, obj in read_jsonl(path):
-        doc_id = _doc_id(obj, number)
-        doc_lang = lang or _document_language(path, number, doc_id, obj)
-        if languages is not None and doc_lang not in languages:
-            continue
-        raw = _raw_spans(path, number, doc_id, obj)
-        meta = {k: v for k, v in obj.items() if k in ("id", "pair", "lang") and v is not None}
-        documents.append(build_document(str(path), doc_id, obj.get("text"), doc_lang, raw, meta=meta))
-    try:
-        return Corpus(name or path.stem, str(path), tuple(documents))
-    except ValueError as exc:
-        raise CorpusError(str(path), str(exc)) from None
+    with problems.loading_file():
+        documents = []
+        for number, obj in read_jsonl(path):
+            doc_id = _doc_id(obj, number)
+            with problems.checking_document():
+                doc_lang = lang or _document_language(path, number, doc_id, obj)
+                if languages is not None and doc_lang not in languages:
+                    continue
+                raw = _raw_spans(path, number, doc_id, obj)
+                meta = {k: v for k, v in obj.items() if k in ("id", "pair", "lang") and v is not None}
+                documents.append(build_document(str(path), doc_id, obj.get("text"), doc_lang, raw, meta=meta))
+        try:
+            return Corpus(name or path.stem, str(path), tuple(documents))
+        except ValueError as exc:
+            raise CorpusError(str(path), str(exc)) from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.errors import CorpusError
+from workbench.loaders import problems
 from workbench.loaders.files import read_json
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
@@ -18,6 +19,11 @@ from workbench.model import Corpus
 
 def load_tab_pair(texts_path: str | Path, spans_path: str | Path, *, name: str = "tab-test",
                   lang: str = "en") -> Corpus:
+    with problems.loading_file():
+        return _load(texts_path, spans_path, name, lang)
+
+
+def _load(texts_path, spans_path, name: str, lang: str) -> Corpus:
     texts = read_json(Path(texts_path))
     spans = read_json(Path(spans_path))
     for path, obj in ((texts_path, texts), (spans_path, spans)):
@@ -28,14 +34,16 @@ def load_tab_pair(texts_path: str | Path, spans_path: str | Path, *, name: str =
         raise CorpusError(str(spans_path), f"spans for documents with no text: {missing[:5]}", doc_id=missing[0])
     documents = []
     for doc_id in texts:
-        raw = []
-        listed = spans.get(doc_id, [])
-        if not isinstance(listed, list):
-            raise CorpusError(str(spans_path), f"the spans are a JSON {type(listed).__name__} ({listed!r:.40}), "
-                              "not a list of [start, end, TYPE]", doc_id=doc_id)
-        for i, item in enumerate(listed):
-            if not (isinstance(item, list) and len(item) == 3):
-                raise CorpusError(str(spans_path), "span is not [start, end, TYPE]", doc_id=doc_id, span=f"#{i} {item!r}")
-            raw.append(RawSpan(item[0], item[1], str(item[2])))
-        documents.append(build_document(str(spans_path), doc_id, texts[doc_id], lang, raw, drop_nested=True))
+        with problems.checking_document():  # `workbench validate` reads on past a bad document
+            raw = []
+            listed = spans.get(doc_id, [])
+            if not isinstance(listed, list):
+                raise CorpusError(str(spans_path), f"the spans are a JSON {type(listed).__name__} ({listed!r:.40}), "
+                                  "not a list of [start, end, TYPE]", doc_id=doc_id)
+            for i, item in enumerate(listed):
+                if not (isinstance(item, list) and len(item) == 3):
+                    raise CorpusError(str(spans_path), "span is not [start, end, TYPE]", doc_id=doc_id,
+                                      span=f"#{i} {item!r}")
+                raw.append(RawSpan(item[0], item[1], str(item[2])))
+            documents.append(build_document(str(spans_path), doc_id, texts[doc_id], lang, raw, drop_nested=True))
     return Corpus(name, f"{texts_path} + {spans_path}", tuple(documents))

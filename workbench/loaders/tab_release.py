@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.errors import CorpusError
+from workbench.loaders import problems
 from workbench.loaders.files import read_json
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
@@ -31,45 +32,52 @@ def load_tab_release(path: str | Path, *, annotator: str | None = None,
     data = read_json(path)
     if not isinstance(data, list):
         raise CorpusError(str(path), f"expected a JSON list of documents, found a {type(data).__name__}")
+    with problems.loading_file():
+        return _load(path, data, annotator, identifier_types, keep_unmasked_as_context, quality_checked_only, name)
+
+
+def _load(path: Path, data: list, annotator, identifier_types, keep_unmasked_as_context, quality_checked_only,
+          name) -> Corpus:
     documents, first_seen = [], {}
     for position, item in enumerate(data):
         if not isinstance(item, dict) or "doc_id" not in item:
             raise CorpusError(str(path), f"item {position} is not a document with a doc_id")
         doc_id = str(item["doc_id"])
-        if doc_id in first_seen:
-            raise CorpusError(str(path), f"duplicate document id: items {first_seen[doc_id]} and {position}",
-                              doc_id=doc_id)
-        first_seen[doc_id] = position
-        if quality_checked_only and not item.get("quality_checked", False):
-            continue
-        layers = item.get("annotations") or {}
-        if not isinstance(layers, dict) or not layers:
-            raise CorpusError(str(path), "has no annotation layers", doc_id=doc_id)
-        chosen = annotator or next(iter(layers))
-        if chosen not in layers:
-            raise CorpusError(str(path), f"no annotator {chosen!r} (has: {', '.join(layers)})", doc_id=doc_id)
-        layer = layers[chosen]
-        mentions = layer.get("entity_mentions", []) if isinstance(layer, dict) else None
-        if not isinstance(mentions, list):
-            found = type(layer if mentions is None else mentions).__name__
-            raise CorpusError(str(path), f"annotation layer {chosen!r} is not {{\"entity_mentions\": [...]}} "
-                              f"(found a JSON {found})", doc_id=doc_id)
-        raw = []
-        for i, m in enumerate(mentions):
-            if not isinstance(m, dict):
-                raise CorpusError(str(path), f"mention of annotator {chosen!r} is a JSON {type(m).__name__}, "
-                                  "not an object", doc_id=doc_id, span=f"#{i} {m!r:.40}")
-            masked = m.get("identifier_type") in identifier_types
-            if not masked and not keep_unmasked_as_context:
+        with problems.checking_document():  # `workbench validate` reads on past a bad document
+            if doc_id in first_seen:
+                raise CorpusError(str(path), f"duplicate document id: items {first_seen[doc_id]} and {position}",
+                                  doc_id=doc_id)
+            first_seen[doc_id] = position
+            if quality_checked_only and not item.get("quality_checked", False):
                 continue
-            entity = m.get("entity_id")
-            raw.append(RawSpan(m.get("start_offset"), m.get("end_offset"), str(m.get("entity_type")),
-                               entity_id=f"{doc_id}|{entity}" if entity is not None else None,
-                               mask=masked, stated_text=m.get("span_text"),
-                               identifier_type=str(m.get("identifier_type") or "")))
-        meta = {"annotator": chosen, "dataset_type": item.get("dataset_type"),
-                "quality_checked": item.get("quality_checked")}
-        # Nested mentions (as in the test split derived from this release) fold into the outer one.
-        documents.append(build_document(str(path), doc_id, item.get("text"), "en", raw, drop_nested=True,
-                                        meta={k: v for k, v in meta.items() if v is not None}))
+            layers = item.get("annotations") or {}
+            if not isinstance(layers, dict) or not layers:
+                raise CorpusError(str(path), "has no annotation layers", doc_id=doc_id)
+            chosen = annotator or next(iter(layers))
+            if chosen not in layers:
+                raise CorpusError(str(path), f"no annotator {chosen!r} (has: {', '.join(layers)})", doc_id=doc_id)
+            layer = layers[chosen]
+            mentions = layer.get("entity_mentions", []) if isinstance(layer, dict) else None
+            if not isinstance(mentions, list):
+                found = type(layer if mentions is None else mentions).__name__
+                raise CorpusError(str(path), f"annotation layer {chosen!r} is not {{\"entity_mentions\": [...]}} "
+                                  f"(found a JSON {found})", doc_id=doc_id)
+            raw = []
+            for i, m in enumerate(mentions):
+                if not isinstance(m, dict):
+                    raise CorpusError(str(path), f"mention of annotator {chosen!r} is a JSON {type(m).__name__}, "
+                                      "not an object", doc_id=doc_id, span=f"#{i} {m!r:.40}")
+                masked = m.get("identifier_type") in identifier_types
+                if not masked and not keep_unmasked_as_context:
+                    continue
+                entity = m.get("entity_id")
+                raw.append(RawSpan(m.get("start_offset"), m.get("end_offset"), str(m.get("entity_type")),
+                                   entity_id=f"{doc_id}|{entity}" if entity is not None else None,
+                                   mask=masked, stated_text=m.get("span_text"),
+                                   identifier_type=str(m.get("identifier_type") or "")))
+            meta = {"annotator": chosen, "dataset_type": item.get("dataset_type"),
+                    "quality_checked": item.get("quality_checked")}
+            # Nested mentions (as in the test split derived from this release) fold into the outer one.
+            documents.append(build_document(str(path), doc_id, item.get("text"), "en", raw, drop_nested=True,
+                                            meta={k: v for k, v in meta.items() if v is not None}))
     return Corpus(name or path.stem, str(path), tuple(documents))

@@ -2,7 +2,8 @@
 
 Every check names the file, document and span (index in the source order and its
 offsets), so a user can find the record. Nothing is returned half-built: the first
-problem raises CorpusError.
+error raises CorpusError (`workbench validate` collects them all: workbench.loaders.problems).
+A span edge inside a word is a warning, counted per document, not an error.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import CorpusError
+from workbench.loaders import problems
 from workbench.loaders.entity_grouping import assign_entities
 from workbench.model import LANGUAGES, Document, Span
 
@@ -42,6 +44,9 @@ def _regional_indicator(ch: str) -> bool:
     return 0x1F1E6 <= ord(ch) <= 0x1F1FF
 
 
+WORD_CUT = "cut a word in two"  # the warning's kind, counted per document
+
+
 def cuts_a_character(text: str, offset: int) -> str | None:
     """Why a span boundary at `offset` splits a user-perceived character (a grapheme cluster),
     or None. The rule: no boundary before a combining mark, a variation selector, an emoji
@@ -67,6 +72,56 @@ def cuts_a_character(text: str, offset: int) -> str | None:
     return None
 
 
+def _where(i: int, raw: RawSpan) -> str:
+    return f"#{i} [{raw.start}, {raw.end}) {raw.label}"
+
+
+def _checked_span(path: str, doc_id: str, text: str, i: int, raw: RawSpan) -> tuple[int, int, int, RawSpan]:
+    """(start, end, index, raw) with the edges trimmed of white space, or a CorpusError; a
+    warning for an edge inside a word."""
+    where = _where(i, raw)
+    if not (isinstance(raw.start, int) and isinstance(raw.end, int)) or isinstance(raw.start, bool):
+        raise CorpusError(path, "offsets must be integers", doc_id=doc_id, span=where)
+    if raw.end <= raw.start:
+        raise CorpusError(path, "end is not after start (reversed or empty span)", doc_id=doc_id, span=where)
+    if raw.start < 0 or raw.end > len(text):
+        raise CorpusError(path, f"span lies outside the text (length {len(text)})", doc_id=doc_id, span=where)
+    found = text[raw.start:raw.end]
+    if raw.stated_text is not None and raw.stated_text != found:
+        raise CorpusError(path, f"span text {raw.stated_text!r} does not match the text at its offsets {found!r}",
+                          doc_id=doc_id, span=where)
+    # A few PGV-PII spans include a space at an edge; the span is the trimmed text, so a
+    # replacement does not eat the space next to it.
+    start = raw.start + (len(found) - len(found.lstrip()))
+    end = raw.end - (len(found) - len(found.rstrip()))
+    if end <= start:
+        raise CorpusError(path, "span covers only white space", doc_id=doc_id, span=where)
+    for edge, offset in (("start", start), ("end", end)):
+        why = cuts_a_character(text, offset)
+        if why is not None:
+            raise CorpusError(path, f"the span's {edge} cuts a character in two: {why}", doc_id=doc_id, span=where)
+    cuts = [f"its {edge} cuts the word {word!r}" for edge, word in
+            (("start", word_cut_at(text, start)), ("end", word_cut_at(text, end))) if word is not None]
+    if cuts:  # one warning per span, so the summary counts spans
+        problems.warn(path, f"{' and '.join(cuts)} in two; a replacement keeps the rest of the word (extend the "
+                      "span to the whole word, or check the offsets)", kind=WORD_CUT, doc_id=doc_id, span=where)
+    return start, end, i, raw
+
+
+def word_cut_at(text: str, offset: int) -> str | None:
+    """The word (letters and digits, marked where it is cut) that a span edge at `offset` falls
+    inside, or None: "Ahm|ed" for "Ahm[ed Karim]". Genitive "Farzana[s]" and "1970[s]" count:
+    the replacement would keep the suffix, which may be wanted but should be seen."""
+    if offset <= 0 or offset >= len(text) or not (text[offset - 1].isalnum() and text[offset].isalnum()):
+        return None
+    left, right = offset, offset
+    while left > 0 and text[left - 1].isalnum():
+        left -= 1
+    while right < len(text) and text[right].isalnum():
+        right += 1
+    return f"{text[left:offset]}|{text[offset:right]}"
+
+
 def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans: list[RawSpan],
                    *, meta: dict | None = None, drop_nested: bool = False) -> Document:
     """Validate and build one document.
@@ -83,28 +138,10 @@ def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans
 
     checked: list[tuple[int, int, int, RawSpan]] = []
     for i, raw in enumerate(raw_spans):
-        where = f"#{i} [{raw.start}, {raw.end}) {raw.label}"
-        if not (isinstance(raw.start, int) and isinstance(raw.end, int)) or isinstance(raw.start, bool):
-            raise CorpusError(path, "offsets must be integers", doc_id=doc_id, span=where)
-        if raw.end <= raw.start:
-            raise CorpusError(path, "end is not after start (reversed or empty span)", doc_id=doc_id, span=where)
-        if raw.start < 0 or raw.end > len(text):
-            raise CorpusError(path, f"span lies outside the text (length {len(text)})", doc_id=doc_id, span=where)
-        found = text[raw.start:raw.end]
-        if raw.stated_text is not None and raw.stated_text != found:
-            raise CorpusError(path, f"span text {raw.stated_text!r} does not match the text at its offsets {found!r}",
-                              doc_id=doc_id, span=where)
-        # A few PGV-PII spans include a space at an edge; the span is the trimmed text, so a
-        # replacement does not eat the space next to it.
-        start = raw.start + (len(found) - len(found.lstrip()))
-        end = raw.end - (len(found) - len(found.rstrip()))
-        if end <= start:
-            raise CorpusError(path, "span covers only white space", doc_id=doc_id, span=where)
-        for edge, offset in (("start", start), ("end", end)):
-            why = cuts_a_character(text, offset)
-            if why is not None:
-                raise CorpusError(path, f"the span's {edge} cuts a character in two: {why}", doc_id=doc_id, span=where)
-        checked.append((start, end, i, raw))
+        try:
+            checked.append(_checked_span(path, doc_id, text, i, raw))
+        except CorpusError as exc:
+            problems.error(exc)  # raises, unless `workbench validate` is collecting: then the span is left out
 
     checked.sort(key=lambda c: (c[0], -c[1]))
     kept: list[tuple[int, int, int, RawSpan]] = []
@@ -114,8 +151,9 @@ def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans
             outer = kept[-1]
             if drop_nested and end <= outer[1]:
                 continue
-            raise CorpusError(path, f"overlaps span #{outer[2]} [{outer[3].start}, {outer[3].end})",
-                              doc_id=doc_id, span=f"#{i} [{raw.start}, {raw.end}) {raw.label}")
+            problems.error(CorpusError(path, f"overlaps span #{outer[2]} [{outer[3].start}, {outer[3].end})",
+                                       doc_id=doc_id, span=_where(i, raw)))
+            continue
         kept.append(item)
 
     # The file's ids where it gives them, the grouping rule for the rest (entity_grouping).

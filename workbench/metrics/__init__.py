@@ -13,6 +13,8 @@ the code computing them, and a `compute(frame, context)` returning one row per r
     entities       consistency and merged-entity rate (beyond 003)
     tps            Text Preserved Similarity (004 §4.1)
 
+A corpus mixing languages is reported per language (workbench.metrics.languages).
+
     frame = metric_frame(store, run_ids)
     table = compute_metrics(frame)               # offline defaults (MetricConfig())
 """
@@ -26,6 +28,7 @@ from typing import Sequence
 import pandas as pd
 
 from workbench.metrics.base import MetricInfo
+from workbench.metrics.languages import by_language
 from workbench.metrics.metric_context import MetricConfig, MetricContext
 from workbench.metrics.metric_frame import (ORIGINAL, ORIGINAL_RUN_PREFIX, is_original_run, metric_frame,
                                             originals_frame, runs_of)
@@ -64,13 +67,19 @@ def _run_info(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *,
-                    families: Sequence[str] = FAMILIES, originals: bool = True) -> pd.DataFrame:
-    """One row per run (and, with originals, one `original:<corpus>` row per corpus first).
+                    families: Sequence[str] = FAMILIES, originals: bool = True,
+                    per_language: bool = True) -> pd.DataFrame:
+    """One row per run (and, with originals, one `original:<corpus>` row per corpus first); a run
+    over a corpus in several languages gives one row per language (workbench.metrics.languages);
+    per_language=False gives one row per run whatever its languages (only for metrics that use no
+    language's model, or where every language has the same one, as in tests).
 
     Columns: the run's description (corpus, generator, mode …, spans, documents), then
     every metric of the chosen families; NaN where a metric does not apply.
     """
     context = context or MetricContext()
+    if per_language:  # a mixed-language corpus: one row per (run, language), never a mean across them
+        frame = by_language(frame)
     if frame.empty:
         return pd.DataFrame(columns=RUN_COLUMNS + ["spans", "documents"] + list(metric_infos(families)))
     from workbench.progress import progress_bar

@@ -67,7 +67,10 @@ def document_unique_ratios(frame: pd.DataFrame) -> pd.DataFrame:
 def figure1_ratios(frame: pd.DataFrame) -> pd.DataFrame:
     """003 Figure 1's data for a metric frame: document_unique_ratios of every run and of
     the originals (one `original:<corpus>` pseudo-run per corpus, listed first). The report
-    and the dashboard's Metrics page both draw from this."""
+    and the dashboard's Metrics page both draw from this. Split by language as compute_metrics
+    splits, so its run ids are the metric table's."""
+    from workbench.metrics.languages import by_language
+    frame = by_language(frame)
     return document_unique_ratios(pd.concat([originals_frame(frame), frame], ignore_index=True))
 
 

@@ -9,8 +9,8 @@ information-weighted share of meaning a pseudonymisation keeps: 1 = nothing lost
 
 Offline stand-ins, both named in docs/metrics.md:
   * p(t): 004 asks BERT for the probability of the masked span in context; here p comes
-    from word frequencies in the run's own corpus with add-one smoothing, one of the
-    estimates 004 §4.1.1 lists (frequency of appearance in a corpus). A multi-word span
+    from word frequencies in the run's own corpus (its documents in the span's language) with
+    add-one smoothing, one of the estimates 004 §4.1.1 lists (frequency of appearance in a corpus). A multi-word span
     takes its least probable word, as 004 does for multi-token spans.
   * embed: 004 used paraphrase-albert-base-v2; here the language's similarity embedder
     (all-MiniLM-L6-v2 / multilingual-e5-small), which keeps TPS and word similarity on
@@ -85,9 +85,11 @@ def _unedited_ic(text: str, lang: str, spans, ic: InformationContent) -> float:
 
 def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
     views = list(document_views(frame))
-    ics: dict[str, InformationContent] = {}
-    for corpus_hash, g in frame.drop_duplicates(["corpus_hash", "doc_id"]).groupby("corpus_hash", sort=False):
-        ics[corpus_hash] = InformationContent(g["text"])
+    # Word frequencies per corpus and language: a Swedish word's probability is not diluted by
+    # the English half of a mixed corpus (workbench.metrics.languages reports each part alone).
+    ics: dict[tuple[str, str], InformationContent] = {}
+    for key, g in frame.drop_duplicates(["corpus_hash", "doc_id"]).groupby(["corpus_hash", "lang"], sort=False):
+        ics[key] = InformationContent(g["text"])
     unedited: dict[tuple[str, str], float] = {}
     sims: dict[str, dict[tuple[str, str], np.ndarray]] = {"tps": {}, "tps_raw": {}}
     for lang in dict.fromkeys(v.lang for v in views):
@@ -102,7 +104,7 @@ def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
             offset += len(v.rows)
     records = []
     for v in views:
-        ic = ics[v.corpus_hash]
+        ic = ics[(v.corpus_hash, v.lang)]
         key = (v.corpus_hash, v.doc_id)
         if key not in unedited:
             unedited[key] = _unedited_ic(v.text, v.lang, v.spans, ic)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from workbench.metrics import metric_infos
+from workbench.metrics.languages import stored_corpus, stored_run_id
 from workbench.metrics.metric_frame import is_original_run
 from workbench.reports.labels import mode_label, sees_label, short_id, system_label
 from workbench.reports.run_names import OPTIONS, option_text, run_names, varying_options
@@ -132,11 +133,18 @@ def flat_cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[li
     return [f"{g}: {h}" if g else h for g, h in zip(groups, headers)], rows
 
 
+def _legend_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Every real run once: a run over a mixed-language corpus has a row per language
+    (workbench.metrics.languages) but one signature."""
+    rows = _rows(table, TableSpec("legend", "", ()))
+    return rows[~pd.Index([stored_run_id(i) for i in rows.index]).duplicated()]
+
+
 def legend(table: pd.DataFrame) -> list[tuple[str, str, str, str]]:
     """The run legend: (corpus, name, short id, signature) of every real run, in table order."""
     names = run_names(table)
-    order = _rows(table, TableSpec("legend", "", ()))
-    return [(str(row["corpus"]), names[i], short_id(str(i)), str(row["signature"])) for i, row in order.iterrows()]
+    return [(stored_corpus(row["corpus"]), names[i], short_id(str(i)), str(row["signature"]))
+            for i, row in _legend_rows(table).iterrows()]
 
 
 def legend_markdown(table: pd.DataFrame) -> str:
@@ -169,8 +177,9 @@ def legend_latex(table: pd.DataFrame) -> str:
 def legend_frame(table: pd.DataFrame) -> pd.DataFrame:
     """run_legend.csv: one row per run, its name, every option and its signature."""
     names = run_names(table)
-    rows = _rows(table, TableSpec("legend", "", ()))
-    return pd.DataFrame({"run_id": rows.index, "corpus": rows["corpus"].to_numpy(),
+    rows = _legend_rows(table)
+    return pd.DataFrame({"run_id": [stored_run_id(i) for i in rows.index],
+                         "corpus": [stored_corpus(c) for c in rows["corpus"]],
                          "name": [names[i] for i in rows.index], **_all_options(rows),
                          "signature": rows["signature"].to_numpy()})
 

@@ -1,0 +1,37 @@
+"""`workbench validate`: every problem of a corpus file, before a run is started on it."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.cli._options import corpus_reading_options
+
+
+def register(main: click.Group) -> None:
+    @main.command("validate")
+    @click.argument("corpus_file")
+    @corpus_reading_options
+    def validate(corpus_file, corpus_format, lang, spans, quality_checked, annotator) -> None:
+        """Load a corpus file as `generate` would and list every error and warning, per document and span.
+
+        Errors (a span outside the text, overlapping spans, an unknown language …) stop
+        `generate`; warnings (a span edge inside a word) do not. Exits 2 when there is an
+        error, 0 otherwise. Writes nothing.
+
+        \b
+        Example:
+          workbench validate my_corpus.jsonl
+          workbench validate texts.json --format tab-pair --spans spans.json
+        """
+        from workbench.errors import WorkbenchError
+        from workbench.loaders.check import check_corpus
+        from workbench.terminal import printable
+        check = check_corpus(corpus_file, format=corpus_format, lang=lang, spans=spans, annotator=annotator,
+                             quality_checked_only=quality_checked)
+        for problem in check.problems:
+            click.echo(printable(str(problem)))
+        summary = (f"{corpus_file}: {check.documents} document(s), {check.spans} span(s) loaded; "
+                   f"{check.errors} error(s), {check.warnings} warning(s)")
+        if check.errors:
+            raise WorkbenchError(summary)
+        click.echo(summary)
