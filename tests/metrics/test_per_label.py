@@ -14,11 +14,13 @@ import pytest
 
 from tests.metrics.conftest import RUN_A, UPOS_A, add_run, make_context
 from workbench.metrics import compute_metrics, metric_frame
+from workbench.metrics.languages import stored_run_id
 from workbench.metrics.per_label import label_metric_names, label_metrics
 
 
 def _row(table: pd.DataFrame, run_id: str, label: str) -> pd.Series:
-    rows = table[(table["run_id"] == run_id) & (table["label"] == label)]
+    # tiny_corpus mixes English and Swedish: its runs have a row per language ("<run_id>@en").
+    rows = table[(table["run_id"].map(stored_run_id) == run_id) & (table["label"] == label)]
     assert len(rows) == 1, f"{label}: {len(rows)} rows"
     return rows.iloc[0]
 
@@ -56,11 +58,14 @@ def test_labels_recombine_to_the_run_value(run_a):
     """A rate over all spans is the span-weighted mean of its per-label rates."""
     run_id, frame = run_a
     context = make_context()
-    run = compute_metrics(frame, context, originals=False).loc[run_id]
+    runs = compute_metrics(frame, context, originals=False)
     table = label_metrics(frame, context)
-    for metric in ("overlap_partial", "similarity_word", "similarity_sentence", "failed_rate", "multiword_rate"):
-        weighted = (table[metric] * table["spans"]).sum() / table["spans"].sum()
-        assert weighted == pytest.approx(run[metric]), metric
+    assert sorted(runs.index) == sorted(set(table["run_id"])) == [f"{run_id}@en", f"{run_id}@sv"]
+    for row_id, run in runs.iterrows():  # each language's row of the run
+        labels = table[table["run_id"] == row_id]
+        for metric in ("overlap_partial", "similarity_word", "similarity_sentence", "failed_rate", "multiword_rate"):
+            weighted = (labels[metric] * labels["spans"]).sum() / labels["spans"].sum()
+            assert weighted == pytest.approx(run[metric]), (row_id, metric)
     # Labels ordered by spans, most first: PERSON (6) leads.
     assert table["label"].iat[0] == "PERSON"
     assert set(table.columns) >= set(label_metric_names())
@@ -105,6 +110,8 @@ def test_a_label_with_no_spans_in_a_run(store, tiny_corpus):
     context = make_context()
     metrics = compute_metrics(frame, context)
     table = label_metrics(frame, context)
+    # tiny_corpus mixes languages: the English labels are in each run's English row.
+    full, partial = f"{full}@en", f"{partial}@en"
     assert set(table.loc[table["run_id"] == partial, "label"]) == {"PERSON", "LOC"}
     assert {"DATETIME", "ORG", "DEM"} <= set(table.loc[table["run_id"] == full, "label"])
     headers, rows = label_tables.label_cells(metrics, table, label_tables.COLUMNS[2], [full, partial])
@@ -157,4 +164,4 @@ def test_report_has_per_label_table6_where_annotated(run_a, store, tmp_path):
     assert list(table6["label"]) == ["PERSON", "DEM", "LOC"] and table6["n"].tolist() == [3, 1, 1]
     per_label = pd.read_csv(tmp_path / "per_label.csv")
     dem = per_label[per_label["label"] == "DEM"].iloc[0]
-    assert dem["failed_rate"] == 1.0 and dem["name"] == "hand maskL" and dem["run_id"] == run_id
+    assert dem["failed_rate"] == 1.0 and dem["name"] == "hand maskL" and dem["run_id"] == f"{run_id}@en"

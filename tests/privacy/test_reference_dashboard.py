@@ -41,7 +41,7 @@ def test_the_privacy_tab_shows_the_table_and_the_figure(attacked_store):
     privacy = next(t for t in at.tabs if t.label == "Privacy")
     table = privacy.dataframe[0].value
     trir = next(c for c in table.columns if c.startswith("Retrieval re-id.: TRIR"))
-    shown = dict(zip(table["Run"], table[trir]))
+    shown = dict(zip(table["Id"], table[trir]))  # "Run" holds the run's name
     for run_id in runs.values():
         assert float(shown[run_id[:8]]) == pytest.approx(stored.at[run_id, "trir"], abs=5e-4)
     images = len(at.get("image"))

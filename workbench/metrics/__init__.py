@@ -28,7 +28,6 @@ from typing import Sequence
 import pandas as pd
 
 from workbench.metrics.base import MetricInfo
-from workbench.metrics.languages import by_language
 from workbench.metrics.metric_context import MetricConfig, MetricContext
 from workbench.metrics.metric_frame import (ORIGINAL, ORIGINAL_RUN_PREFIX, is_original_run, metric_frame,
                                             originals_frame, runs_of)
@@ -79,7 +78,7 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     """
     context = context or MetricContext()
     if per_language:  # a mixed-language corpus: one row per (run, language), never a mean across them
-        frame = by_language(frame)
+        frame = context.split_by_language(frame)
     if frame.empty:
         return pd.DataFrame(columns=RUN_COLUMNS + ["spans", "documents"] + list(metric_infos(families)))
     from workbench.progress import progress_bar

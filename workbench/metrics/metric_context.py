@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pandas as pd
+
 from workbench.devices import FLOAT32, check_device, check_dtype, placement
 from workbench.errors import WorkbenchError
+from workbench.metrics.languages import by_language
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
 from workbench.metrics.similarity_baseline import (BASELINE_PAIRS, BASELINE_SEED, NONE, SOURCES, SimilarityBaseline,
@@ -93,6 +96,17 @@ class MetricContext:
     timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
     progress: bool = False  # a bar over the metric families on stderr (workbench.progress), on a terminal
     span_values: dict = field(default_factory=dict)  # family -> (frame, per-span values): base.remembered
+    _language_split: tuple = ()  # (frame, by_language(frame)): split_by_language
+
+    def split_by_language(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """by_language(frame) (workbench.metrics.languages), the same object each time for the same
+        frame: the per-span values remembered for it (base.remembered) then serve both
+        compute_metrics and the per-label breakdown of one report."""
+        if self._language_split and self._language_split[0] is frame:
+            return self._language_split[1]
+        split = by_language(frame)
+        self._language_split = (frame, split)
+        return split
 
     def cache(self, kind: str):
         if kind not in self._caches:

@@ -64,6 +64,7 @@ def label_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *,
     defined value for the label's spans (no original UPOS, no repeated entity) is NaN.
     """
     context = context or MetricContext()
+    frame = context.split_by_language(frame)  # rows as compute_metrics has them: per (run, language)
     names = label_metric_names(families)
     if frame.empty:
         return pd.DataFrame(columns=ID_COLUMNS + names)

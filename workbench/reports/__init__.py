@@ -167,12 +167,15 @@ def table6_by_label_of(store, table: pd.DataFrame) -> pd.DataFrame | None:
     from workbench.annotation.storage import AnnotationStore
     from workbench.metrics.metric_frame import is_original_run
     from workbench.reports.run_names import run_names
+    from workbench.metrics.languages import stored_run_id
     annotations = AnnotationStore(store)  # over the report's own connection: nothing to close
-    frame = annotation_frame(annotations, [i for i in table.index if not is_original_run(i)])
+    # A run over a mixed-language corpus has a row per language ("<run_id>@sv"); its
+    # annotations are stored under the run, and Table 6 splits by language itself.
+    names = {stored_run_id(i): name for i, name in run_names(table).items() if not is_original_run(i)}
+    frame = annotation_frame(annotations, list(names))
     if frame.empty:
         return None
     items = item_tags(frame, annotations.tagset)
-    names = run_names(table)
     items["system"] = [names.get(r, s) for r, s in zip(items["run_id"], items["system"])]
     return table6_by_label(items, annotations.tagset)
 

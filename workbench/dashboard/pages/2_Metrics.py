@@ -21,7 +21,9 @@ path, version, runs = page.path, page.version, data.shown_runs(page)  # hidden r
 
 try:
     from workbench import metrics
+    from workbench.metrics.languages import stored_run_id
     from workbench.reports import tables as report_tables
+    from workbench.reports.run_names import run_names
 except ImportError as exc:  # the metrics layer is an optional part of an install
     st.error(f"The metrics layer is not available: {render.escape_markdown(exc)}")
     st.stop()
@@ -164,8 +166,11 @@ table = metric_table(str(path), tuple(chosen), tuple(families), originals, versi
 infos = metrics.metric_infos(families)
 metric_columns = [c for c in table.columns if c in infos and table[c].notna().any()]
 described = metrics.MetricConfig().describe()
+# Rows named as the report names them (a run over a mixed-language corpus has a row per
+# language, its corpus "name [sv]"), with the short id of the stored run.
+names = run_names(table)
 labels = {r: (f"Original ({table.at[r, 'corpus']})" if metrics.is_original_run(r)
-              else data.run_label(runs[r]) if r in runs else r) for r in table.index}
+              else f"{stored_run_id(r)[:8]} · {table.at[r, 'corpus']} · {names[r]}") for r in table.index}
 
 
 paper, everything, figures_tab, label_tab, privacy_tab = st.tabs(
