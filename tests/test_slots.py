@@ -78,7 +78,7 @@ def test_a_span_across_a_sentence_boundary_merges_the_two_sentences():
 
 
 def test_unmasked_spans_stay_original_text_and_get_no_slot():
-    raw = [RawSpan(0, 4, "PERSON"), RawSpan(13, 17, "LOC", mask=False)]
+    raw = [RawSpan(0, 4, "PERSON"), RawSpan(14, 18, "LOC", mask=False)]
     doc = build_document("t", "d", "Anna lives in Oslo.", "en", raw)
     builder = SlotBuilder(doc)
     assert builder.slot(0).render("_") == "_ lives in Oslo."
