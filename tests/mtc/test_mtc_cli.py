@@ -42,6 +42,7 @@ def test_train_info_and_generate_with_an_mtc_checkpoint(tiny_bert, conllu, tmp_p
                   "--min-count", "1", "--test-fraction", "0", "--epochs", "2", "--out", str(out), "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "mtc checkpoint" in result.output and "2 phrases" in result.output
+    assert "use it with" not in result.output  # English: the generators' default place
     meta = json.loads((out / "metadata.json").read_text())
     assert meta["kind"] == "mtc" and meta["source"]["conllu"] == [str(conllu)]
     phrases = [json.loads(line)["text"] for line in (out / "phrases.jsonl").read_text().splitlines()]
@@ -56,6 +57,17 @@ def test_train_info_and_generate_with_an_mtc_checkpoint(tiny_bert, conllu, tmp_p
                "--store", str(store), "--no-progress", "--tagger", "spacy"])
     assert gen.exit_code == 0, gen.output
     assert "32 spans, 0 FAILED" in gen.output and "model=mtc:" in gen.output
+
+
+def test_a_checkpoint_of_another_language_says_how_to_use_it(tiny_bert, conllu, tmp_path):
+    """The generators read only the English default without -o checkpoint=DIR: a Swedish
+    checkpoint's summary says how to point them at it."""
+    out = tmp_path / "sv"
+    result = run(["mtc", "train", "--kind", "mtc", "--lang", "sv", "--base-model", str(tiny_bert), "--conllu",
+                  str(conllu), "--min-count", "1", "--test-fraction", "0", "--epochs", "1", "--out", str(out),
+                  "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert f"use it with: workbench generate … -g mtc -o checkpoint={out}" in result.output
 
 
 def test_ss_mtc_training_writes_the_document_split(tiny_bert, tmp_path):

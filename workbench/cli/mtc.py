@@ -106,7 +106,8 @@ def register(main: click.Group) -> None:
     @mtc.command("train")
     @vocabulary_options
     @click.option("--out", type=click.Path(file_okay=False), default=None,
-                  help="Checkpoint directory [default: the generators' default for --kind/--lang].")
+                  help="Checkpoint directory [default: .cache/mtc/KIND-LANG; the generators read "
+                       "KIND-en without -o checkpoint=DIR, any other language only with it].")
     @click.option("--init", type=click.Choice(INITS), default=TRAIN.init, show_default=True,
                   help="Phrase rows start at the mean of their sub-words' rows, or random (the reference).")
     @click.option("--epochs", type=click.IntRange(1), default=TRAIN.epochs, show_default=True)
@@ -151,6 +152,8 @@ def register(main: click.Group) -> None:
         finally:
             close()
         click.echo(summary(out, meta))
+        if lang != "en":  # the generators' default is the English checkpoint (README: no Swedish default)
+            click.echo(f"use it with: workbench generate … -g {kind} -o checkpoint={out}")
 
     @mtc.command("phrases")
     @vocabulary_options
