@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 
 import pandas as pd
 
+from workbench.privacy.result_table import ResultTable
 from workbench.store import RunStore
 
 
@@ -41,9 +42,8 @@ class InferenceRow:
     created: float
 
 
-COLUMNS = tuple(f.name for f in fields(InferenceRow))
-_INSERT = (f"INSERT OR REPLACE INTO inference_results ({', '.join(COLUMNS)}) "
-           f"VALUES ({', '.join(':' + c for c in COLUMNS)})")
+TABLE = ResultTable.of("inference_results", InferenceRow, order=("run_id", "attack_key", "doc_id", "span_index"))
+COLUMNS = TABLE.columns
 
 
 def new_row(run_id: str, attack_key: str, doc_id: str, span_index: int, attacker: str, config: dict,
@@ -64,26 +64,11 @@ def stored_inputs(store: RunStore, run_id: str, attack_key: str) -> dict[tuple[s
 
 def save_rows(store: RunStore, rows: list[InferenceRow]) -> None:
     """One transaction: a batch lands whole or not at all (a stale row is replaced)."""
-    if rows:
-        with store.transaction() as db:
-            db.executemany(_INSERT, [asdict(r) for r in rows])
+    TABLE.save_rows(store, rows)
 
 
 def rows_frame(store: RunStore, run_ids: list[str] | None = None, attack_key: str | None = None) -> pd.DataFrame:
     """Stored rows (all runs, or these; all attack keys, or this one), guesses as lists."""
-    where, args = [], []
-    if run_ids is not None:
-        if not run_ids:
-            return pd.DataFrame(columns=list(COLUMNS))
-        where.append(f"run_id IN ({', '.join('?' * len(run_ids))})")
-        args.extend(run_ids)
-    if attack_key is not None:
-        where.append("attack_key=?")
-        args.append(attack_key)
-    sql = f"SELECT {', '.join(COLUMNS)} FROM inference_results"
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    rows = store.db.execute(sql + " ORDER BY run_id, attack_key, doc_id, span_index", args).fetchall()
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame = TABLE.rows_frame(store, run_ids, attack_key)
     frame["guesses"] = [json.loads(g) for g in frame["guesses"]]
     return frame

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 
 import pandas as pd
 
+from workbench.privacy.result_table import ResultTable
 from workbench.store import RunStore
 
 
@@ -36,9 +37,8 @@ class ReidRow:
     created: float
 
 
-COLUMNS = tuple(f.name for f in fields(ReidRow))
-_INSERT = (f"INSERT OR REPLACE INTO reid_results ({', '.join(COLUMNS)}) "
-           f"VALUES ({', '.join(':' + c for c in COLUMNS)})")
+TABLE = ResultTable.of("reid_results", ReidRow, order=("run_id", "attack_key", "doc_id"))
+COLUMNS = TABLE.columns
 
 
 def stored_rows(store: RunStore, run_id: str, attack_key: str) -> dict[str, ReidRow]:
@@ -50,27 +50,12 @@ def stored_rows(store: RunStore, run_id: str, attack_key: str) -> dict[str, Reid
 
 def save_rows(store: RunStore, rows: list[ReidRow]) -> None:
     """One transaction: a batch lands whole or not at all (a stale row, of another text, is replaced)."""
-    if rows:
-        with store.transaction() as db:
-            db.executemany(_INSERT, [asdict(r) for r in rows])
+    TABLE.save_rows(store, rows)
 
 
 def rows_frame(store: RunStore, run_ids: list[str] | None = None, attack_key: str | None = None) -> pd.DataFrame:
     """Stored rows as a frame (all runs, or these run ids; all attack keys, or this one)."""
-    where, args = [], []
-    if run_ids is not None:
-        if not run_ids:
-            return pd.DataFrame(columns=list(COLUMNS))
-        where.append(f"run_id IN ({', '.join('?' * len(run_ids))})")
-        args.extend(run_ids)
-    if attack_key is not None:
-        where.append("attack_key=?")
-        args.append(attack_key)
-    sql = f"SELECT {', '.join(COLUMNS)} FROM reid_results"
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    rows = store.db.execute(sql + " ORDER BY run_id, attack_key, doc_id", args).fetchall()
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    return TABLE.rows_frame(store, run_ids, attack_key)
 
 
 def new_row(run_id: str, attack_key: str, doc_id: str, attacker: str, config: dict, background: str,
