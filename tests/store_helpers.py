@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import random
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tests.metrics.conftest import WordListTagger
@@ -31,3 +36,35 @@ def workbench(*args, cwd=None) -> subprocess.CompletedProcess:
     """The CLI through the interpreter's own entry point."""
     return subprocess.run([sys.executable, "-m", "workbench.cli", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd)
+
+
+def stored_predictions(store) -> int:
+    """Rows a concurrent reader sees in the store (0 before the tables exist)."""
+    try:
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as con:
+            return con.execute("SELECT count(*) FROM predictions").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def kill_at_stored_rows(command: list[str], store, targets: list[int], rng: random.Random) -> list[int]:
+    """Start `command` (a `workbench generate` into `store`) once per target and SIGKILL it as soon
+    as the store holds at least that many predictions; target 0 kills during start-up, after a
+    seeded pause. Kill points are counted in stored rows, not seconds, so they fall mid-run
+    however fast the machine is. Returns the rows stored at each kill (a run that finished
+    first is not a kill, and must have succeeded)."""
+    seen = []
+    for target in targets:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if target == 0:
+            time.sleep(rng.uniform(0.05, 0.3))  # during start-up, before any row is stored
+        else:
+            while proc.poll() is None and stored_predictions(store) < target:
+                time.sleep(0.002)
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+            seen.append(stored_predictions(store))
+        else:
+            assert proc.returncode == 0, proc.stderr.read().decode()
+    return seen

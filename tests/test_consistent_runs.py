@@ -3,16 +3,14 @@ the entity metrics of a consistent run, the CLI and benchmark files, and SIGKILL
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
+from tests.store_helpers import kill_at_stored_rows
 from workbench.consistency import entity_keys, is_reused
 from workbench.engine import run_generation
 from workbench.generators import GenerationOptions, create_generator
@@ -143,14 +141,6 @@ def test_benchmark_lines_say_the_stored_runs_consistency(tmp_path, tiny_corpus, 
     assert out.output.rstrip().endswith("complete consistent=document"), out.output
 
 
-def _stored_predictions(store) -> int:
-    try:
-        with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as con:
-            return con.execute("SELECT count(*) FROM predictions").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
 @pytest.mark.slow
 def test_killing_a_consistent_cli_run_at_seeded_points_and_resuming_gives_identical_output(tmp_path):
     """SIGKILL a real `workbench generate --consistent corpus --mode repL` over the TAB test
@@ -165,18 +155,8 @@ def test_killing_a_consistent_cli_run_at_seeded_points_and_resuming_gives_identi
     killed = tmp_path / "killed.sqlite"
     rng = random.Random(13)
     targets = sorted(rng.randrange(1, 7000) for _ in range(5))
-    kills, seen = 0, []
-    for target in targets:
-        proc = subprocess.Popen(command(killed), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        while proc.poll() is None and _stored_predictions(killed) < target:
-            time.sleep(0.002)
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-            kills += 1
-            seen.append(_stored_predictions(killed))
-        else:
-            assert proc.returncode == 0, proc.stderr.read().decode()
+    seen = kill_at_stored_rows(command(killed), killed, targets, rng)
+    kills = len(seen)
     subprocess.run(command(killed), check=True, capture_output=True)
     assert kills >= 3 and any(0 < n < 7320 for n in seen), f"only {kills} kills, rows at the kills {seen}"
     query = "SELECT doc_id, span_index, pseudonym, candidates, rank, failed, note FROM predictions ORDER BY 1, 2"

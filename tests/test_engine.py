@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
+from tests.store_helpers import kill_at_stored_rows
 from workbench.engine import run_generation
 from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
 from workbench.generators.base import Generator
@@ -135,15 +133,6 @@ def test_a_run_interrupted_between_batches_resumes_to_the_same_output(tiny_corpu
     assert picks(broken, record.run_id) == reference
 
 
-def _stored_predictions(store) -> int:
-    """Rows a concurrent reader sees in the store (0 before the tables exist)."""
-    try:
-        with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as con:
-            return con.execute("SELECT count(*) FROM predictions").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["maskL", "repL"])
 def test_killing_the_cli_at_random_points_and_resuming_gives_identical_output(tmp_path, mode):
@@ -161,21 +150,8 @@ def test_killing_the_cli_at_random_points_and_resuming_gives_identical_output(tm
     killed = tmp_path / "killed.sqlite"
     rng = random.Random(7)
     targets = [0] + sorted(rng.randrange(1, 7000) for _ in range(5))
-    kills, seen = 0, []
-    for target in targets:
-        proc = subprocess.Popen(command(killed), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if target == 0:
-            time.sleep(rng.uniform(0.05, 0.3))  # during start-up, before any row is stored
-        else:
-            while proc.poll() is None and _stored_predictions(killed) < target:
-                time.sleep(0.002)
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-            kills += 1
-            seen.append(_stored_predictions(killed))
-        else:
-            assert proc.returncode == 0, proc.stderr.read().decode()
+    seen = kill_at_stored_rows(command(killed), killed, targets, rng)
+    kills = len(seen)
     subprocess.run(command(killed), check=True, capture_output=True)
     assert kills >= 3 and any(0 < n < 7320 for n in seen), \
         f"only {kills} kills, rows at the kills {seen}: the test did not kill mid-run"
