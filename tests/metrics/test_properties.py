@@ -91,3 +91,11 @@ def test_embedding_cache_is_used_on_a_warm_run(tmp_path):
     assert warm.computed == 0 and fake.calls == 1
     assert np.array_equal(second, first[[1, 0]])
     assert math.isclose(float(first[0] @ first[2]), 1.0, rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("bad", [{"tagger": "bogus"}, {"folds": 1}, {"summary_sentences": 0},
+                                 {"similarity_baseline": "bogus"}, {"baseline_pairs": 0}])
+def test_a_bad_metric_setting_is_refused_when_the_config_is_made(bad):
+    from workbench.metrics import MetricConfig
+    with pytest.raises(ValueError):
+        MetricConfig(**bad)

@@ -51,14 +51,14 @@ class MetricConfig:
             raise ValueError("summary_sentences must be >= 1 and folds >= 2")
         if self.similarity_baseline not in SOURCES or self.baseline_pairs < 1:
             raise ValueError(f"similarity_baseline must be one of {', '.join(SOURCES)} and baseline_pairs >= 1")
+        if self.tagger not in ("run", "auto", "spacy", "stanza"):
+            raise ValueError(f"tagger must be run, auto, spacy or stanza, not {self.tagger!r}")
         check_device(self.device)
         check_dtype(self.dtype)
 
     def placement(self) -> tuple[str, str]:
         """(device, dtype) resolved: "auto" → what this machine has."""
         return placement(self.device, self.dtype)
-        if self.tagger not in ("run", "auto", "spacy", "stanza"):
-            raise ValueError(f"tagger must be run, auto, spacy or stanza, not {self.tagger!r}")
 
     def embedder_spec(self, lang: str) -> str:
         specs = dict(self.embedders)

@@ -35,6 +35,7 @@ from workbench.errors import WorkbenchError
 from workbench.loaders.conllu import read_conllu_tokens
 from workbench.loaders.files import read_text
 from workbench.metrics.cache import content_hash, text_key
+from workbench.metrics.embedders import cosine_rows
 from workbench.paths import pud_treebank
 
 PUD = "ud-pud"
@@ -98,8 +99,7 @@ def unrelated_pairs(items: list[str], pairs: int, seed: int) -> tuple[list[str],
 
 def mean_pair_cosine(embedder, left: list[str], right: list[str]) -> float:
     vectors = embedder.embed(list(left) + list(right))
-    a, b = vectors[:len(left)], vectors[len(left):]
-    return float(np.clip(np.einsum("ij,ij->i", a, b).astype(np.float64), -1.0, 1.0).mean())
+    return float(cosine_rows(vectors[:len(left)], vectors[len(left):]).mean())
 
 
 def compute_baseline(embedder, lang: str, cache, *, pairs: int = BASELINE_PAIRS,
