@@ -85,4 +85,5 @@ def test_the_report_lists_a_mixed_run_once_and_its_tables_per_language(run_a, st
     legend = pd.read_csv(tmp_path / "run_legend.csv")
     assert list(legend["run_id"]) == [run_id] and list(legend["corpus"]) == ["tiny"]
     signature = store.resolve_run(run_id).signature
-    assert (tmp_path / "report.md").read_text(encoding="utf-8").count(signature) == 1
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert report.count(signature) == 1 and "\n1 run. Metric models" in report  # one run, two rows

@@ -214,10 +214,12 @@ def _label_section(table: pd.DataFrame, by_label: pd.DataFrame, label_table6: pd
 
 def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFrame, attacks: str,
               figure: bool) -> str:
+    from workbench.metrics.languages import stored_run_id
     from workbench.metrics.metric_frame import is_original_run
     from workbench.reports import tables
+    runs = {stored_run_id(i) for i in table.index if not is_original_run(i)}  # a mixed-language run has a row per language
     parts = ["# Pseudonym Workbench report", "",
-             f"{sum(not is_original_run(i) for i in table.index)} runs. Metric models: `{described}`.", "",
+             f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", "",
              # The signatures once, here; the tables below name runs by these names.
              "## Runs", "", "Each run's name in the tables and figures, its id (`workbench show ID`) and its "
              "signature (everything that makes it reproducible).", "", tables.legend_markdown(table)]
