@@ -140,3 +140,63 @@ def test_runs_has_a_header_row(tmp_path, tiny_corpus):
     assert lines[1].startswith(run.run_id)
     # the columns line up: each header word starts where its column starts
     assert lines[1].index(" random ") + 1 == lines[0].index("generator")
+
+
+def test_deleting_the_last_run_of_a_corpus_while_another_run_of_it_starts_keeps_the_snapshot(tmp_path, tiny_corpus):
+    """Issue 24 item 15: `runs --delete` (a real process) between a generation's saving of the corpus
+    snapshot and its storing of the run made create_run fail with "FOREIGN KEY constraint failed".
+    The generation (a thread, on its own connection to the same file) is held exactly there."""
+    import threading
+    path = tmp_path / "runs.sqlite"
+    with RunStore(path) as s:
+        old = generated_run(s, tiny_corpus, seed=1)
+        upos_rows = s.db.execute("SELECT COUNT(*) FROM span_upos").fetchone()[0]
+    starting = RunStore(path)
+    saved, go_on, outcome = threading.Event(), threading.Event(), {}
+    save_corpus = starting.save_corpus
+
+    def save_then_wait(corpus):
+        save_corpus(corpus)
+        saved.set()
+        go_on.wait(120)
+    starting.save_corpus = save_then_wait
+
+    def generate():
+        try:
+            outcome["run"] = generated_run(starting, tiny_corpus, seed=2)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+            outcome["error"] = exc
+    thread = threading.Thread(target=generate)
+    thread.start()
+    try:
+        assert saved.wait(120)
+        result = workbench("runs", "--delete", old.run_id, "--yes", "--store", path)
+    finally:
+        go_on.set()
+        thread.join(120)
+    starting.close()
+    assert result.returncode == 0, result.stderr
+    assert "corpus snapshots kept: process" in result.stdout and f"deleted run {old.run_id}" in result.stdout
+    assert "error" not in outcome, outcome.get("error")
+    with RunStore(path) as s:
+        new = outcome["run"]
+        assert [r.run_id for r in s.runs()] == [new.run_id] and new.status == "complete"
+        assert s.load_corpus(new.corpus_hash).n_slots == tiny_corpus.n_slots
+        assert s.db.execute("SELECT COUNT(*) FROM span_upos").fetchone()[0] == upos_rows  # its originals' UPOS
+        delete_runs(s, [new.run_id])  # nobody starting now: the snapshot goes with its last run
+        assert s.corpora() == [] and s.db.execute("SELECT COUNT(*) FROM span_upos").fetchone()[0] == 0
+
+
+def test_a_dead_process_lease_on_an_unstored_run_does_not_keep_the_snapshot(store, tiny_corpus):
+    run = generated_run(store, tiny_corpus)
+    store.db.execute("INSERT INTO run_leases VALUES ('never-stored', ?, ?, 0, 0)",
+                     (2**22 + 12345, socket.gethostname()))  # a pid no process has here
+    planned = plan_deletion(store, [run.run_id])
+    assert planned.starting == () and planned.rows["corpora"] == 1
+    delete_runs(store, [run.run_id])
+    assert store.corpora() == []
+    store.db.execute("UPDATE run_leases SET host='another-host.example'")  # elsewhere: cannot tell, so kept
+    again = generated_run(store, tiny_corpus)
+    assert plan_deletion(store, [again.run_id]).starting == ("4206649 on another-host.example",)
+    delete_runs(store, [again.run_id])
+    assert store.corpora() != [] and store.get_run(again.run_id) is None

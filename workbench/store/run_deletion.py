@@ -5,6 +5,13 @@ privacy attacks' results, its stored reports, a stale lease, its hidden mark, an
 added later), found from the schema so that a new per-run table is never left behind; and
 its corpus snapshot (documents, spans, their UPOS) when no other run was made from it.
 
+A corpus snapshot no remaining run uses is kept while another process is starting a run (it
+holds a lease on a run not stored yet): that process saves the snapshot, then stores its run,
+in two transactions, and the run may be of this corpus; deleting the snapshot in between made
+its run's insert fail (issue 24 item 15) or left it without its originals' UPOS. The plan says
+so; a snapshot kept this way that no run comes to use stays (a few rows, reused by the next run
+of that corpus).
+
 What a run deletion refuses, and why:
 - a run another process is generating (a live lease): it would write into a deleted run;
 - a run with error annotations or in an annotation sample, unless `with_annotations`:
@@ -36,12 +43,17 @@ class Deletion:
     runs: tuple[RunRecord, ...]
     rows: dict[str, int] = field(default_factory=dict)  # table -> rows
     emptied_samples: tuple[str, ...] = ()
+    # Processes starting a run meanwhile, "PID on HOST": the corpus snapshots are kept for them.
+    starting: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         from workbench.terminal import printable
         out = [f"run {r.run_id}  {printable(r.corpus_name)} {printable(r.generator)} {r.mode} ({r.source})"
                for r in self.runs]
         out += [f"  {table}: {n} row(s)" for table, n in self.rows.items() if n]
+        if self.starting:
+            out.append(f"  corpus snapshots kept: process {', '.join(self.starting)} is starting a run that may "
+                       "use them")
         if self.emptied_samples:
             out.append(f"  annotation samples left empty, deleted: {', '.join(map(printable, self.emptied_samples))}")
         return out
@@ -80,6 +92,15 @@ def _alive(pid: int) -> bool:
     return _pid_alive(pid)
 
 
+def _starting(store: RunStore) -> tuple[str, ...]:
+    """Live processes holding a lease on a run that is not stored yet: each is between saving its
+    corpus snapshot and storing its run (see the module docstring)."""
+    here = socket.gethostname()
+    return tuple(f"{pid} on {host}" for pid, host in store.db.execute(
+        "SELECT pid, host FROM run_leases WHERE run_id NOT IN (SELECT run_id FROM runs) ORDER BY run_id")
+        if host != here or _alive(pid))
+
+
 def _orphan_corpora(db, run_ids: list[str]) -> list[str]:
     marks = ",".join("?" * len(run_ids))
     return [h for h, in db.execute(
@@ -87,11 +108,19 @@ def _orphan_corpora(db, run_ids: list[str]) -> list[str]:
         f"(SELECT corpus_hash FROM runs WHERE run_id NOT IN ({marks}))", run_ids + run_ids)]
 
 
-def _count(db, run_ids: list[str], with_annotations: bool) -> dict[str, int]:
+def _snapshots(store: RunStore, run_ids: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """The corpus snapshots that go with the runs, and the processes for which they are kept
+    instead (when some would go and a run is being started: see the module docstring)."""
+    orphans = _orphan_corpora(store.db, run_ids)
+    starting = _starting(store) if orphans else ()
+    return ([] if starting else orphans), starting
+
+
+def _count(db, run_ids: list[str], snapshots: list[str], with_annotations: bool) -> dict[str, int]:
     marks = ",".join("?" * len(run_ids))
     rows = {t: db.execute(f'SELECT COUNT(*) FROM "{t}" WHERE run_id IN ({marks})', run_ids).fetchone()[0]
             for t in _run_tables(db) if with_annotations or t not in ANNOTATION_TABLES}
-    for corpus_hash in _orphan_corpora(db, run_ids):
+    for corpus_hash in snapshots:
         for t in CORPUS_TABLES:
             rows[t] = rows.get(t, 0) + db.execute(f"SELECT COUNT(*) FROM {t} WHERE corpus_hash=?",
                                                   (corpus_hash,)).fetchone()[0]
@@ -103,7 +132,9 @@ def plan_deletion(store: RunStore, prefixes: list[str], *, with_annotations: boo
     Raises the WorkbenchError delete_runs would raise."""
     runs = list({r.run_id: r for r in (store.resolve_run(p) for p in prefixes)}.values())
     _check_deletable(store, runs, with_annotations)
-    return Deletion(tuple(runs), _count(store.db, [r.run_id for r in runs], with_annotations))
+    ids = [r.run_id for r in runs]
+    snapshots, starting = _snapshots(store, ids)
+    return Deletion(tuple(runs), _count(store.db, ids, snapshots, with_annotations), starting=starting)
 
 
 def _renumber_samples(db, run_ids: list[str]) -> tuple[str, ...]:
@@ -132,12 +163,12 @@ def delete_runs(store: RunStore, prefixes: list[str], *, with_annotations: bool 
         planned = plan_deletion(store, prefixes, with_annotations=with_annotations)  # inside: nobody writes meanwhile
         ids = [r.run_id for r in planned.runs]
         marks = ",".join("?" * len(ids))
-        orphans = _orphan_corpora(db, ids)
+        snapshots, _ = _snapshots(store, ids)
         emptied = _renumber_samples(db, ids) if with_annotations else ()
         for table in _run_tables(db):
             if table != "annotation_samples":
                 db.execute(f'DELETE FROM "{table}" WHERE run_id IN ({marks})', ids)
-        for corpus_hash in orphans:
+        for corpus_hash in snapshots:
             for table in CORPUS_TABLES:
                 db.execute(f"DELETE FROM {table} WHERE corpus_hash=?", (corpus_hash,))
-    return Deletion(planned.runs, planned.rows, emptied)
+    return Deletion(planned.runs, planned.rows, emptied, planned.starting)
