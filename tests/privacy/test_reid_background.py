@@ -37,6 +37,9 @@ BAD = [
     ("blank.json", b"{\"doc-a\": \" \\n\"}", "entry 'doc-a' has an empty text"),
     ("twice.json", b"{\"doc-a\": \"x\", \"doc-a\": \"y\"}", "individual 'doc-a' is listed twice"),
     ("latin1.json", "{\"doc-a\": \"Göteborg\"}".encode("latin-1"), "not UTF-8"),
+    # Issue 24 item 16: a RecursionError and a ValueError before (import-run named both).
+    ("deep.json", b"[" * 100_000 + b"]" * 100_000, "invalid JSON: nested too deeply"),
+    ("huge.json", b"{\"doc-a\": " + b"9" * 5000 + b"}", "invalid JSON: Exceeds the limit"),
 ]
 
 
@@ -94,3 +97,18 @@ def test_cli_reports_risk_and_names_a_bad_background(store, tmp_path):
     refused = subprocess.run([WORKBENCH, "privacy", "reid", run[:10], "--background", str(bad),
                               "--store", str(store.path)], capture_output=True, text=True)
     assert refused.returncode == 2 and "bad.json" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_a_background_of_stop_words_only_is_refused_naming_the_file(store, tmp_path):
+    """Issue 24 item 16: bm25s's "max() arg is an empty sequence" before; nothing is stored."""
+    import subprocess
+    from entry_point import WORKBENCH
+    run = write_run(store, corpus(), "original", lambda s: s.text)
+    bk = tmp_path / "stop.json"
+    bk.write_text(json.dumps({f"doc-{c}": "The and of it, a: the." for c in "abcde"}), encoding="utf-8")
+    refused = subprocess.run([WORKBENCH, "privacy", "reid", run[:10], "--background", str(bk),
+                              "--store", str(store.path)], capture_output=True, text=True)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+    assert f"background knowledge {bk}: none of its 5 text(s) has a word" in refused.stderr
+    assert "not an English stop word" in refused.stderr and "-o stopwords=none" in refused.stderr
+    assert store.db.execute("SELECT COUNT(*) FROM reid_results").fetchone()[0] == 0

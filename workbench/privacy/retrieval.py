@@ -26,10 +26,11 @@ from typing import Sequence
 
 import numpy as np
 
-from workbench.errors import InvalidValue, MissingExtra
+from workbench.errors import InvalidValue, MissingExtra, WorkbenchError
 from workbench.privacy.background import Background
 
 STOPWORD_LANGUAGES = ("en", "sv", "none")
+_STOPWORD_NAMES = {"en": "an English stop word", "sv": "a Swedish stop word", "none": "left out"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,14 @@ class RetrievalAttacker:
         if self._index is None:
             bm25s = _bm25s()
             index = bm25s.BM25(k1=self.config.k1, b=self.config.b, method="lucene")
-            index.index(self._tokens(self.background.texts), show_progress=False)
+            tokens = self._tokens(self.background.texts)
+            if not any(tokens):  # bm25s would fail on the empty vocabulary ("max() arg is an empty sequence")
+                raise WorkbenchError(
+                    f"background knowledge {self.background.path}: none of its {len(tokens)} text(s) has a word the "
+                    f"retrieval attacker can index (two or more letters, not {_STOPWORD_NAMES[self.config.stopwords]}"
+                    "), so no individual can be told from another; give texts with content words"
+                    + ("" if self.config.stopwords == "none" else ", or keep stop words with -o stopwords=none"))
+            index.index(tokens, show_progress=False)
             self._index = index
         return self
 
