@@ -32,6 +32,10 @@ from workbench.errors import InvalidValue
 from workbench.text.slots import MODES, SEES_LEVELS, Slot
 
 FAILED = "[FAILED]"  # 003 §4: what a span gets when the model gave no usable answer
+# window, seed and top_k are INTEGER columns of the run store, which holds signed 64-bit
+# integers: a larger value would fail only when the run is stored (after its corpus snapshot),
+# so it is refused with the options (issue 24 item 17).
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,9 @@ class GenerationOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidValue(f"{name} must be an integer, not {value!r}")
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise InvalidValue(f"{name} must be an integer from {INT64_MIN} to {INT64_MAX} (what the run store "
+                                   f"holds), not {value}")
         if self.window < 0:
             raise InvalidValue(f"window must be >= 0, not {self.window}")
         if self.top_k < 1:
