@@ -100,6 +100,15 @@ def test_a_missing_or_unreadable_table_names_the_file(tmp_path):
 @pytest.mark.parametrize("content,message", [
     ("[labels.PERSON]\nkind = 'words'\ndictionaries = ['frist_name']", "no dictionary 'frist_name'"),
     ("[locales]\nsv = 'xx_XX'", "no locale 'xx_XX'"),
+    # Issue 24 item 19: attributes Faker answers to that are no word dictionary ("None None", a
+    # memory address, a two-minute hang drawing megabytes of bytes).
+    ("[labels.PERSON]\nkind = 'words'\ndictionaries = ['seed_instance']", "no dictionary 'seed_instance'"),
+    ("[labels.PERSON]\nkind = 'words'\ndictionaries = ['__class__']", "no dictionary '__class__'"),
+    ("[labels.PERSON]\nkind = 'words'\ndictionaries = ['binary']",
+     "'binary' is not a word dictionary (a method of its misc provider)"),
+    ("[labels.PERSON]\nkind = 'words'\ndictionaries = ['random_int']",
+     "'random_int' is not a word dictionary (a method of its base provider)"),
+    ("[labels.PERSON]\nkind = 'words'\ndictionaries = ['words']", "'words' gives a list, not text"),
 ])
 def test_a_table_whose_dictionaries_cannot_draw_stops_before_the_run(tmp_path, store, content, message):
     from tests.metrics.conftest import WordListTagger

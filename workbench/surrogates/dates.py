@@ -43,6 +43,7 @@ drawn (shape surrogate).
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from datetime import date, timedelta
@@ -150,6 +151,23 @@ def shift_date(text: str, lang: str, offset: int) -> str | None:
         new = _shifted(reading.fields, reading.weekday, offset)
         return _write(text, reading, new, lang) if new else None
     return _shift_range(text, lang, offset)
+
+
+def impossible_date(text: str, lang: str) -> str | None:
+    """What is wrong when `text`, or an end of the range it is, names a day its month does not
+    have ("31 February 2020", "30 February"; without a year, February has 29 days); None when
+    it names none. Such a date is refused, not shifted: no calendar date is its shift, and a
+    made-up one ("52 March 2021") would pass for a real one."""
+    pieces = [text] + [piece for m in _CONNECTOR.finditer(text) for piece in (text[:m.start()], text[m.end():])]
+    for piece in pieces:
+        reading = _read(piece, lang)
+        if reading is None or reading.day is None or reading.month is None:
+            continue
+        year = reading.year if reading.year is not None and 1 <= reading.year <= 9999 else LEAP_YEAR
+        if reading.day > calendar.monthrange(year, reading.month)[1]:
+            return (f"{piece.strip()!r} is not a calendar date (month {reading.month} has no day {reading.day}"
+                    f"{'' if reading.year is None else f' in {reading.year}'})")
+    return None
 
 
 def _read(text: str, lang: str) -> DateReading | None:
@@ -337,7 +355,8 @@ def _numeric(text: str, day: int, month: int, year: int) -> str:
     day_text, month_text, year_text = (c, b, a) if year_first else (a, b, c)
     # Zero-padded unless the original wrote a day or month with one digit (3.8.2003).
     width = 1 if len(day_text) == 1 or len(month_text) == 1 else 2
-    y = f"{year % 100:02d}" if len(year_text) == 2 else str(year)
+    # Four digits, zero-padded, for every year but a two-digit one: "0850" stays "0851", not "851".
+    y = f"{year % 100:02d}" if len(year_text) == 2 else f"{year:04d}"
     d, m = f"{day:0{width}d}", f"{month:0{width}d}"
     return f"{y}{sep1}{m}{sep2}{d}" if year_first else f"{d}{sep1}{m}{sep2}{y}"
 

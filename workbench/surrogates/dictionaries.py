@@ -32,6 +32,11 @@ _LISTS = {"first_name": ("first_names",), "first_name_male": ("first_names_male"
           "country": ("countries",), "city": ("cities",), "street_suffix": ("street_suffixes",),
           "company_suffix": ("company_suffixes",)}
 _SAMPLE = 500  # draws that stand for a method's words when its provider keeps no list
+# The Faker provider families whose methods give words (names, places, companies, jobs, colours,
+# currencies, month and weekday names, lorem). A dictionary must be a method of one of them that
+# returns text: anything else Faker answers to (its own `seed_instance`, Python's `__class__`,
+# misc's `binary`, a megabyte of bytes per call) gave "None None", a memory address or a hang.
+WORD_PROVIDERS = ("person", "address", "company", "job", "color", "currency", "date_time", "lorem")
 GENDERED = {"male": "first_name_male", "female": "first_name_female"}
 
 
@@ -99,13 +104,34 @@ class Dictionaries:
             if source.startswith(PUD):
                 self._pools[key] = self._pud_forms(lang, source[len(PUD):])
             else:
-                fake = self.faker(lang)
-                method = getattr(fake, source, None)
-                if not callable(method):
-                    raise WorkbenchError(f"Faker ({self.locales[lang]}) has no dictionary {source!r}")
-                fake.seed_instance(0)
-                self._pools[key] = sorted({w for _ in range(_SAMPLE) for w in words_of(str(method()))})
+                method = self._word_method(lang, source)
+                self.faker(lang).seed_instance(0)
+                self._pools[key] = sorted({w for _ in range(_SAMPLE) for w in words_of(method())})
         return self._pools[key]
+
+    def _word_method(self, lang: str, source: str):
+        """The Faker method `source` names, if it is a word dictionary (WORD_PROVIDERS) that gives
+        text; a WorkbenchError that says why not otherwise, before it is ever called in a draw."""
+        fake = self.faker(lang)
+        locale = self.locales[lang]
+        owner = None
+        if source.isidentifier() and not source.startswith("_"):
+            owner = next((cls for provider in fake.get_providers() for cls in type(provider).__mro__
+                          if source in vars(cls)), None)
+        if owner is None:
+            raise WorkbenchError(f"Faker ({locale}) has no dictionary {source!r}")
+        family = owner.__module__.split(".")[2] if owner.__module__.count(".") >= 2 else "base"
+        if family not in WORD_PROVIDERS:
+            raise WorkbenchError(f"Faker ({locale}) {source!r} is not a word dictionary (a method of its {family} "
+                                 f"provider): a dictionary is a method of Faker's {', '.join(WORD_PROVIDERS)} "
+                                 "providers that gives text, e.g. 'city'")
+        method = getattr(fake, source)
+        fake.seed_instance(0)
+        value = method()
+        if not isinstance(value, str):
+            raise WorkbenchError(f"Faker ({locale}) {source!r} gives a {type(value).__name__}, not text: not a word "
+                                 "dictionary")
+        return method
 
     def _members(self, lang: str, source: str) -> frozenset[str]:
         key = (lang, source)

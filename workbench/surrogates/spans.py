@@ -21,11 +21,12 @@ are the exception the level forces: see from_shape.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
 from workbench.surrogates.dates import (DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset,
-                                        redraw_date_pieces, shift_date)
+                                        impossible_date, redraw_date_pieces, shift_date)
 from workbench.surrogates.dictionaries import Dictionaries
 from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
 from workbench.surrogates.mapping import WordMapping
@@ -39,6 +40,8 @@ SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
 NOTE_DATE_PIECES = "surrogate: date not read, redrawn piece by piece (shape surrogate)"
 NOTE_WORDS_DRAWN = "surrogate: nothing of its kind to redraw, its words drawn from the dictionaries"
 NOTE_NOTHING = "surrogate: no letter or digit to redraw"
+# An impossible date is refused, not shifted (workbench.surrogates.dates.impossible_date).
+NOTE_IMPOSSIBLE_DATE = "surrogate: date refused"
 # The words rule of last resort, when a user's table makes its fallback another kind.
 LAST_RESORT = LabelRule(WORDS, ("pud:NOUN",))
 
@@ -102,10 +105,23 @@ class SurrogateMaker:
     # --- from the original text -------------------------------------------------------
 
     def from_original(self, text: str, label: str, lang: str, doc_id: str) -> SpanSurrogate:
+        """The span's surrogate. Read in composed form (NFC): in decomposed text (NFD) "Å" is
+        "A" and a combining ring, so names and dates were not recognised ("lördag") and letters
+        were drawn under the original's marks ("B̊nylander"). Written back in the original's
+        form: a decomposed original gets its surrogate decomposed too."""
+        composed = unicodedata.normalize("NFC", text)
+        made = self._from_composed(composed, label, lang, doc_id)
+        if composed != text and made.text and unicodedata.is_normalized("NFD", text):
+            return SpanSurrogate(unicodedata.normalize("NFD", made.text), made.note, made.failed)
+        return made
+
+    def _from_composed(self, text: str, label: str, lang: str, doc_id: str) -> SpanSurrogate:
         rule = self.table.rule(label)
         note = ""
         if rule.kind == WORDS:
             out = self._words(text, label, lang, doc_id, rule)
+        elif rule.kind == DATE and (impossible := impossible_date(text, lang)) is not None:
+            return SpanSurrogate("", f"{NOTE_IMPOSSIBLE_DATE}: {impossible}", failed=True)
         elif rule.kind == DATE:
             out = shift_date(text, lang, self.offset(doc_id))
             if out is None or _same(out, text):

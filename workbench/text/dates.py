@@ -122,8 +122,11 @@ def read_date(text: str, allowed_words: frozenset[str] = frozenset(), *, weekday
         ordinal = _ORDINAL.match(token)
         if numeric:
             a, b, c = int(numeric.group(1)), int(numeric.group(3)), int(numeric.group(5))
-            d, mo, y = (c, b, a) if len(numeric.group(1)) == 4 else (a, b, c)
-            if y < 100:
+            year_first = len(numeric.group(1)) == 4
+            d, mo, y = (c, b, a) if year_first else (a, b, c)
+            # A year of fewer than four digits is of 1931-2030 ("3/8/03"); one written with four
+            # is that year, "0099" the year 99 (not 1999).
+            if y < 100 and len(numeric.group(1 if year_first else 5)) < 4:
                 y += 1900 if y > 30 else 2000
             if not (1 <= mo <= 12 and 1 <= d <= 31) or (day, month, year) != (None, None, None):
                 return None
