@@ -66,3 +66,71 @@ def test_show_of_an_unknown_document_says_so(tmp_path, tiny_corpus):
     result = workbench("show", run.run_id[:8], "nope\x1b[2J", "--store", path)
     assert result.returncode == 2 and "no document 'nope\\x1b[2J'" in result.stderr
     assert "\x1b" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_word_longer_than_a_line_is_cut_up_front_not_one_line_at_a_time(monkeypatch):
+    """Issue 24 item 20: textwrap cuts a long word a line at a time, copying the rest each time
+    (quadratic: a 100 MB replacement kept `show` busy for over ten minutes). Its slow path is
+    never taken, and nothing of the word is lost or reordered."""
+    import textwrap
+    from workbench.terminal import wrap
+
+    def slow_path(*args):
+        raise AssertionError("TextWrapper._handle_long_word: one line at a time")
+    word = "".join(chr(ord("a") + i % 26) for i in range(200_003))
+    text = f"Before the word {word} and after it."
+    assert textwrap.wrap("The quick brown fox jumps over the lazy dog. " * 4, 30) == wrap(
+        "The quick brown fox jumps over the lazy dog. " * 4, 30)  # ordinary text: as textwrap wraps it
+    monkeypatch.setattr(textwrap.TextWrapper, "_handle_long_word", slow_path)
+    lines = wrap(text, 70)
+    assert all(len(line) <= 70 for line in lines)
+    assert lines[0] == "Before the word" and "".join(lines[1:]) == word + " and after it."
+
+
+def test_show_cuts_a_long_replacement_and_says_how_much_it_left_out(tmp_path, tiny_corpus):
+    from workbench.store import RunStore, StoredPrediction
+    from workbench.terminal import SHOW_MAX_CHARS, show_run
+    store = RunStore(tmp_path / "runs.sqlite")
+    run = import_replacements(store, tmp_path, tiny_corpus)
+    doc = tiny_corpus.documents[0]
+    huge = "x" * 3_000_000  # stored before import-run's cap, or written by another tool
+    store.db.execute("UPDATE predictions SET pseudonym=? WHERE run_id=? AND doc_id=? AND span_index=0",
+                     (huge, run.run_id, doc.doc_id))
+    lines = list(show_run(store, run.run_id, doc.doc_id, width=60))
+    left_out = f"… (+{len(huge) - SHOW_MAX_CHARS:,} characters)"
+    table = [line for line in lines if line.startswith("   0 ")]
+    assert len(table) == 1 and table[0].endswith(f"'{'x' * SHOW_MAX_CHARS}'{left_out}")
+    right = "".join("".join(line.split("│")[1].split()) for line in lines if "│" in line)  # wrapped: no spaces
+    assert "".join(f"⟦{'x' * SHOW_MAX_CHARS}{left_out}⟧".split()) in right
+    assert all(len(line.split(" │")[0]) <= 60 for line in lines if "│" in line)
+    store.close()
+
+
+def test_import_run_refuses_a_replacement_longer_than_its_cap_naming_document_and_span(tmp_path, tiny_corpus):
+    import json
+
+    import pytest
+    from workbench.errors import CorpusError
+    from workbench.importers import MAX_REPLACEMENT_CHARS
+    from workbench.store import RunStore
+    doc = tiny_corpus.documents[0]
+    data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in d.spans if s.mask] for d in tiny_corpus.documents}
+    data[doc.doc_id][1][2] = "y" * (MAX_REPLACEMENT_CHARS + 1)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    store = RunStore(tmp_path / "runs.sqlite")
+    for strict in (False, True):
+        with pytest.raises(CorpusError) as err:
+            import_replacements_file(store, path, tiny_corpus, strict)
+        message = str(err.value)
+        assert f"file {path}, document {doc.doc_id}, span " in message
+        assert f"is {MAX_REPLACEMENT_CHARS + 1:,} characters long" in message and f"at most {MAX_REPLACEMENT_CHARS:,}" \
+            in message
+    assert store.runs() == [] and store.corpora() == []
+    store.close()
+
+
+def import_replacements_file(store, path, corpus, strict):
+    from tests.metrics.conftest import WordListTagger
+    from workbench.importers import import_run
+    return import_run(store, path, corpus, tagger=WordListTagger(), strict=strict)

@@ -70,7 +70,9 @@ def _read(path: Path) -> tuple[dict, str]:
     except OSError as exc:
         raise CorpusError(str(path), f"cannot read: {exc.strerror or exc}") from None
     try:
-        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+        # utf-8-sig: a byte-order mark (left by some Windows editors) is dropped, as for every other
+        # JSON file the workbench reads (corpora, background knowledge).
+        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_no_duplicates)
     except _Duplicate as exc:
         raise CorpusError(str(path), "document listed twice", doc_id=str(exc)) from None
     except UnicodeDecodeError as exc:
@@ -155,8 +157,17 @@ def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error
 _INVISIBLE_CATEGORIES = {"Cf", "Cc", "Zs", "Zl", "Zp"}
 
 
+# The longest replacement an import takes, in characters. A replacement stands for one span
+# (the longest in the shipped corpora is a few hundred characters); a 100 MB one was accepted
+# and then made `workbench show` run for over ten minutes (issue 24 item 20).
+MAX_REPLACEMENT_CHARS = 10_000
+
+
 def _unstorable(replacement: str) -> str | None:
     """Why a replacement cannot be stored as a pseudonym, or None."""
+    if len(replacement) > MAX_REPLACEMENT_CHARS:
+        return (f"is {len(replacement):,} characters long; a replacement stands for one span, and an import takes "
+                f"at most {MAX_REPLACEMENT_CHARS:,}")
     surrogate = next((c for c in replacement if 0xD800 <= ord(c) <= 0xDFFF), None)
     if surrogate is not None:
         return (f"holds a lone surrogate U+{ord(surrogate):04X} (half of a UTF-16 pair), which is not a "

@@ -50,13 +50,49 @@ def printable(text: str, *, layout: bool = False) -> str:
     return "".join(out)
 
 
+# A span text or replacement longer than this is shown cut, saying how much is left out: a
+# column of thousands of lines helps nobody, and stores made before import-run's cap
+# (workbench.importers.MAX_REPLACEMENT_CHARS) may hold replacements of megabytes.
+SHOW_MAX_CHARS = 1000
+
+
+def _cut(text: str) -> str:
+    return text[:SHOW_MAX_CHARS]
+
+
+def _left_out(text: str) -> str:
+    """What `show` says after a text it cut ("" when it is whole)."""
+    return f"… (+{len(text) - SHOW_MAX_CHARS:,} characters)" if len(text) > SHOW_MAX_CHARS else ""
+
+
+class _LinearWrapper(textwrap.TextWrapper):
+    """textwrap's wrapping, with words longer than a line cut into line-long pieces up front.
+    TextWrapper cuts such a word one line at a time, copying the rest of the word each time:
+    quadratic in its length (a 100 MB replacement kept `show` busy for over ten minutes)."""
+
+    def _split(self, text: str) -> list[str]:
+        out = []
+        for chunk in super()._split(text):
+            if len(chunk) > self.width:
+                out.extend(chunk[i:i + self.width] for i in range(0, len(chunk), self.width))
+            else:
+                out.append(chunk)
+        return out
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """textwrap.wrap(text, width), in time linear in the text's length."""
+    return _LinearWrapper(width).wrap(text)
+
+
 def span_lines(doc: Document, picks: Mapping[int, str], remarks: Mapping[int, str] | None = None) -> list[str]:
     """One line per replaced span: index, label, original → replacement (a suppressed span,
     replaced by nothing, shows '' and says so; in the columns it is an empty ⟦⟧), then the
     span's remark (a FAILED span's note, a UPOS fallback) where it has one."""
     remarks = remarks or {}
-    return [f"{i:>4} {printable(doc.spans[i].label):<14} {printable(repr(doc.spans[i].text)):<40} → "
-            f"{printable(repr(picks[i]))}{'  (suppressed)' if picks[i] == '' else ''}"
+    return [f"{i:>4} {printable(doc.spans[i].label):<14} "
+            f"{printable(repr(_cut(doc.spans[i].text))) + _left_out(doc.spans[i].text):<40} → "
+            f"{printable(repr(_cut(picks[i])))}{_left_out(picks[i])}{'  (suppressed)' if picks[i] == '' else ''}"
             f"{f'  ({printable(remarks[i])})' if remarks.get(i) else ''}" for i in sorted(picks)]
 
 
@@ -91,7 +127,8 @@ def _marked(doc: Document, picks: Mapping[int, str], sentence: tuple[int, int], 
         if i not in picks or span.start < a or span.end > b:
             continue
         pieces.append(printable(doc.text[cursor:span.start], layout=True))
-        pieces.append(f"⟦{printable(picks[i] if new else span.text)}⟧")
+        shown = picks[i] if new else span.text
+        pieces.append(f"⟦{printable(_cut(shown))}{_left_out(shown)}⟧")
         cursor = span.end
     pieces.append(printable(doc.text[cursor:b], layout=True))
     return "".join(pieces)
@@ -102,8 +139,8 @@ def side_by_side_lines(doc: Document, picks: Mapping[int, str], width: int = 70)
     sentences = merge_across_spans(split_sentences(doc.text, doc.lang),
                                    [(s.start, s.end) for i, s in enumerate(doc.spans) if i in picks])
     for sentence in sentences:
-        left = textwrap.wrap(_marked(doc, picks, sentence, False), width) or [""]
-        right = textwrap.wrap(_marked(doc, picks, sentence, True), width) or [""]
+        left = wrap(_marked(doc, picks, sentence, False), width) or [""]
+        right = wrap(_marked(doc, picks, sentence, True), width) or [""]
         rows = max(len(left), len(right))
         for a, b in zip(left + [""] * (rows - len(left)), right + [""] * (rows - len(right))):
             yield f"{a:<{width}} │ {b}"
