@@ -27,6 +27,7 @@ runs (run ids come from signatures), so a benchmark is cheap to repeat.
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -101,10 +102,24 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
     for n, g in enumerate(generators, 1):
         where = f"benchmark file {path}, generator {n} ({g.get('name', 'no name')})"
         try:
-            runs += _planned_runs(data, g, path, where)
+            runs += _planned_runs(data, g, path)
         except WorkbenchError as exc:
             raise WorkbenchError(f"{where}: {exc}") from None
-    return BenchmarkConfig(str(data.get("name", path.stem)), str(data.get("description", "")), tuple(runs), str(path))
+    name = _plain_name(data["name"], path) if "name" in data else path.stem  # a file name: one folder name
+    return BenchmarkConfig(name, str(data.get("description", "")), tuple(runs), str(path))
+
+
+# A benchmark's name is its report folder under out/ (`workbench benchmark` without --out):
+# one plain folder name, so `name = "../../x"` or "/etc" cannot put the report elsewhere.
+_PLAIN_NAME = re.compile(r"\w[\w .+-]{0,99}")
+
+
+def _plain_name(name, path: Path) -> str:
+    if not isinstance(name, str) or not _PLAIN_NAME.fullmatch(name):
+        raise WorkbenchError(f"benchmark file {path}: name {name!r} is not a plain name: it names the report folder "
+                             "out/NAME, so it takes letters, digits, spaces and . + - _ (starting with a letter or "
+                             "digit, at most 100), no / or ..")
+    return name
 
 
 def with_settings(config: BenchmarkConfig, overrides: list[str]) -> BenchmarkConfig:
@@ -131,9 +146,9 @@ def with_settings(config: BenchmarkConfig, overrides: list[str]) -> BenchmarkCon
     return replace(config, runs=runs)
 
 
-def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRun]:
+def _planned_runs(data: dict, g: dict, path: Path) -> list[PlannedRun]:
     from workbench.pipeline import setting_text
-    _no_unknown_keys(g, _GENERATOR_KEYS, where)
+    _no_unknown_keys(g, _GENERATOR_KEYS)  # the caller puts `where` before the message, once
     name = _text(g.get("name"), "name")
     corpora = _list(g["corpora"] if "corpora" in g else data.get("corpora"), "corpora", str)
     modes = _list(g.get("modes", data.get("modes", [GenerationOptions().mode])), "modes", str)
@@ -155,10 +170,11 @@ def _planned_runs(data: dict, g: dict, path: Path, where: str) -> list[PlannedRu
             for corpus, mode, upos, consistent in itertools.product(corpora, modes, upos_filters, consistents)]
 
 
-def _no_unknown_keys(table: dict, known: set[str], where: str) -> None:
+def _no_unknown_keys(table: dict, known: set[str], where: str = "") -> None:
     unknown = sorted(set(table) - known)
     if unknown:
-        raise WorkbenchError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        raise WorkbenchError(f"{where + ': ' if where else ''}unknown key(s) {', '.join(unknown)} "
+                             f"(known: {', '.join(sorted(known))})")
 
 
 def _text(value, key: str) -> str:
@@ -222,18 +238,22 @@ def check_benchmark(config: BenchmarkConfig) -> list[PreparedRun]:
 
 
 def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch_size: int = 32,
-                  progress: bool = True, on_run: Callable | None = None) -> list:
+                  progress: bool = True, on_run: Callable | None = None,
+                  confirm: Callable | None = None) -> list | None:
     """Generate every run of the configuration (resuming unfinished ones, reusing finished ones).
 
     Every run is checked first (check_benchmark), so a mistake in the tenth stops the
     benchmark before the first is stored. store: a RunStore or its path. on_run(PlannedRun, GenerationResult) is called
-    after each run. Returns the GenerationResults in the configuration's order.
+    after each run. confirm(PlanSize) is asked once every run is checked (workbench.benchmark_plan):
+    False starts nothing and returns None. Returns the GenerationResults in the configuration's order.
     """
     from workbench.pipeline import generate_run, make_tagger
     from workbench.store import RunStore
 
     results = []
     checked = check_benchmark(config)
+    if confirm is not None and not _confirmed(confirm, checked, store):
+        return None
     if not isinstance(store, RunStore):  # a path: opened once every run is checked
         store = RunStore(store)
     for prepared in checked:
@@ -244,3 +264,15 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         if on_run is not None:
             on_run(prepared.planned, result)
     return results
+
+
+def _confirmed(confirm: Callable, checked: list[PreparedRun], store) -> bool:
+    """confirm(PlanSize), the rates taken from the store's runs; a store not there yet is not created."""
+    from workbench.benchmark_plan import plan_size
+    from workbench.store import RunStore
+    if isinstance(store, RunStore):
+        return confirm(plan_size(checked, store))
+    if not Path(store).exists():
+        return confirm(plan_size(checked))
+    with RunStore(store, create=False) as existing:
+        return confirm(plan_size(checked, existing))

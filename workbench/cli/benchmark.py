@@ -23,11 +23,15 @@ def register(main: click.Group) -> None:
                        "--set intact.model=smollm2:135m-instruct --set intact.host=http://127.0.0.1:11500.")
     @click.option("--no-report", is_flag=True, help="Only generate the runs.")
     @click.option("--progress/--no-progress", default=True, show_default=True)
-    def benchmark(name, store_path, out, batch_size, tagger, overrides, no_report, progress) -> None:
+    @click.option("--yes", is_flag=True,
+                  help="Start a large plan without asking (needed when stdin is not a terminal).")
+    def benchmark(name, store_path, out, batch_size, tagger, overrides, no_report, progress, yes) -> None:
         """Generate every run of a named benchmark (resuming any unfinished one) and report them.
 
         NAME is a shipped configuration (listed when NAME is left out) or a TOML file.
-        Every run is checked before the first one starts.
+        Every run is checked before the first one starts; the plan's size and estimated time
+        are printed, and a plan of more than 100 runs or 12 hours asks first (without a
+        terminal, it needs --yes).
 
         \b
         Example:
@@ -50,7 +54,10 @@ def register(main: click.Group) -> None:
                        f"upos={'on ' if planned.upos_filter else 'off'} {result.run.status}{consistent}")
 
         results = run_benchmark(config, store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
-                                progress=progress, on_run=echo)
+                                progress=progress, on_run=echo, confirm=lambda plan: _go_ahead(plan, yes))
+        if results is None:
+            click.echo("nothing started")
+            return
         unreachable = sum(r.unreachable for r in results)
         if unreachable:
             click.echo(f"error: {unreachable} span(s) FAILED because the server could not be reached; when it is "
@@ -65,3 +72,19 @@ def register(main: click.Group) -> None:
         click.echo(f"report written to {out} ({len(written)} files)")
         if unreachable:
             raise SystemExit(EXIT_UNREACHABLE)
+
+
+def _go_ahead(plan, yes: bool) -> bool:
+    """Print the plan; a large one starts only when confirmed (workbench.benchmark_plan)."""
+    import sys
+
+    from workbench.benchmark_plan import ASK_ABOVE_RUNS, ASK_ABOVE_SECONDS, duration
+    from workbench.errors import WorkbenchError
+    click.echo(plan.line(), err=True)
+    if yes or not plan.needs_confirmation:
+        return True
+    if not sys.stdin.isatty():
+        raise WorkbenchError(f"nothing started: the plan ({plan.runs} runs, about {duration(plan.seconds)}) is above "
+                             f"what starts without asking ({ASK_ABOVE_RUNS} runs or {duration(ASK_ABOVE_SECONDS)}), "
+                             "and stdin is not a terminal, so nobody can confirm; pass --yes to start it")
+    return click.confirm("start it?", default=False)

@@ -1,0 +1,76 @@
+"""How big a benchmark is before it starts: runs, spans and a rough time, and when to ask first.
+
+A benchmark file can plan a thousand masked-LM runs in four lines (issue 24 item 18: about
+9.5 days on a 2-core machine, started at once). `workbench benchmark` prints this plan and,
+above ASK_ABOVE_RUNS runs or ASK_ABOVE_SECONDS of estimated time, asks before it starts (or
+needs --yes without a terminal), as `runs --delete` does.
+
+The time is an estimate, not a promise: per generator, the mean generation time per span of
+the runs of that generator already in the store (the `seconds` each prediction records),
+else the rough rate in FALLBACK_SPANS_PER_SECOND; runs finished before are reused and cost
+nothing, so it is an upper bound when some are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ASK_ABOVE_RUNS = 100  # the shipped benchmarks plan 6 to 25 runs
+ASK_ABOVE_SECONDS = 12 * 3600  # more than a night's work
+# Spans per second where the store has no run of the generator yet. Masked LMs: fill-mask and
+# MTC at 40 to 80 spans/s in float32 on this project's 2-core CPU (docs/speed.md), rounded
+# down; the word-list generators take well under a millisecond a span. The LLM generators
+# (ollama, intact) depend on the server and model: not estimated without a stored run.
+FALLBACK_SPANS_PER_SECOND = {"random": 2000.0, "upos": 2000.0, "surrogate": 500.0, "fill-mask": 30.0,
+                             "ns3": 10.0, "nad": 10.0, "mtc": 30.0, "ss-mtc": 30.0}
+
+
+@dataclass(frozen=True, slots=True)
+class PlanSize:
+    runs: int
+    spans: int  # spans generated if no run is in the store yet
+    seconds: float  # estimated, over the runs whose generator has a rate
+    unestimated: tuple[str, ...] = ()  # generators without a rate (no stored run, no fallback)
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.runs > ASK_ABOVE_RUNS or self.seconds > ASK_ABOVE_SECONDS
+
+    def line(self) -> str:
+        time = f"about {duration(self.seconds)} here"
+        if self.unestimated:
+            time += f" plus the runs of {', '.join(self.unestimated)} (no stored run to estimate from)"
+        return (f"plan: {self.runs} run(s), {self.spans:,} spans; {time}; runs already finished in the store are "
+                "reused")
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def stored_rates(store) -> dict[str, float]:
+    """Spans per second per generator, from the generated runs in the store."""
+    rows = store.db.execute(
+        "SELECT r.generator, COUNT(*), SUM(p.seconds) FROM predictions p JOIN runs r ON r.run_id = p.run_id "
+        "WHERE r.source = 'generated' GROUP BY r.generator")
+    return {name: n / total for name, n, total in rows if n and total and total > 0}
+
+
+def plan_size(prepared: list, store=None) -> PlanSize:
+    """The size of the checked runs (workbench.benchmark_configs.PreparedRun); store: a RunStore
+    to take the rates from, or None (a store not created yet)."""
+    rates = {**FALLBACK_SPANS_PER_SECOND, **(stored_rates(store) if store is not None else {})}
+    seconds, unknown = 0.0, []
+    for run in prepared:
+        name = run.planned.generator
+        if name in rates:
+            seconds += run.corpus.n_slots / rates[name]
+        elif name not in unknown:
+            unknown.append(name)
+    return PlanSize(len(prepared), sum(run.corpus.n_slots for run in prepared), seconds, tuple(unknown))
