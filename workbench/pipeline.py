@@ -149,6 +149,12 @@ def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complet
     ids = list(run_ids)
     if all_complete:
         ids += [r.run_id for r in store.runs() if r.status == "complete" and r.run_id not in ids]
+    if not ids and all_complete:  # "use --all" would send the user round in a circle
+        stored = len(store.runs())
+        raise WorkbenchError(f"--all: the store {store.path} holds no runs yet; make one with `workbench generate`"
+                             if not stored else
+                             f"--all: none of the {stored} run(s) in the store {store.path} is complete; finish them "
+                             "(their generate command resumes them), or name them with --allow-incomplete")
     if not ids:
         raise WorkbenchError("name at least one run (see `workbench runs`), or use --all")
     from workbench.metrics import MetricConfig, MetricContext

@@ -144,3 +144,14 @@ def test_a_base_model_that_cannot_be_found_names_the_way_out(bk, tmp_path, monke
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(WorkbenchError, match="base_model=offline"):
         TrainedAttacker(bk, _config(tmp_path / "no-such-model"))
+
+
+def test_the_build_message_names_the_cache_folder_not_the_temporary_one(tiny_bert, bk, cache):
+    """Issue 24 item 21: it said "cached at trained-….partial", a folder renamed a moment later."""
+    from workbench.privacy.trained import TrainedAttacker
+    said = []
+    attacker = TrainedAttacker(bk, _config(tiny_bert, epochs=0.5), log=said.append)
+    attacker.build()
+    built = [line for line in said if "trained attacker built" in line]
+    assert len(built) == 1 and built[0].endswith(f"cached at {attacker.model_dir}"), said
+    assert ".partial" not in built[0] and attacker.model_dir.is_dir()

@@ -242,6 +242,8 @@ class TrainedAttacker:
                 (tmp / INFO_FILE).write_text(json.dumps(info, indent=2, ensure_ascii=False))
                 shutil.rmtree(path, ignore_errors=True)
                 tmp.rename(path)
+                # Said after the rename: the folder trained into is a temporary one (.partial).
+                self.log(f"trained attacker built in {info['seconds']:.0f} s; cached at {path}")
         return path
 
     def info(self) -> dict:
@@ -287,7 +289,6 @@ class TrainedAttacker:
                 "pretrain": pretrain, "probe": probe, "steps": steps,
                 "loss_first_last": [round(losses[0], 3), round(float(np.mean(losses[-20:])), 3)] if losses else None,
                 "seconds": round(time.time() - started, 1)}
-        self.log(f"trained attacker built in {info['seconds']:.0f} s; cached at {out.name}")
         return info
 
     def _order(self, torch, n_rows: int, epochs: float) -> list[int]:
