@@ -23,11 +23,12 @@ class MlmConfig:
     model_en: str = "FacebookAI/roberta-large"
     model_sv: str = "AI-Sweden-Models/roberta-large-1160k"
     max_tokens: int = 0  # window crop in tokens around the target; 0: the model's own limit
-    # Where and in which number format the model runs (workbench.devices): auto = CUDA, then
-    # MPS, then the CPU; bfloat16 where the hardware computes it, else float32. The run
-    # signature records what they resolved to.
+    # Where and in which number format the model runs (workbench.devices): device auto = CUDA,
+    # then MPS, then the CPU. dtype float32 by default, the same picks on every machine;
+    # bfloat16 (or auto: bfloat16 where the hardware computes it) is the user's explicit
+    # choice. The run signature records what they resolved to (docs/speed.md).
     device: str = "auto"
-    dtype: str = "auto"
+    dtype: str = "float32"
 
     def __post_init__(self) -> None:
         if self.max_tokens < 0:

@@ -32,11 +32,12 @@ class MtcConfig:
     # Tokens per window, cropped around the target (0: the model's own limit). The offline
     # test MLM was trained on windows of <= 128 tokens.
     max_tokens: int = 0
-    batch_size: int = 32  # windows per forward pass; results do not depend on it
+    batch_size: int = 32  # windows scored together (memory); results do not depend on it
     # Where and in which number format the encoder runs (workbench.devices); the extended
-    # head always scores in float32. The run signature records what they resolved to.
+    # head always scores in float32. float32 by default, like every generator: bfloat16
+    # (or auto) is the user's explicit choice. The run signature records what they resolved to.
     device: str = "auto"
-    dtype: str = "auto"
+    dtype: str = "float32"
 
     def __post_init__(self) -> None:
         check_device(self.device)

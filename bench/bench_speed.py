@@ -1,7 +1,7 @@
 """Speed near the hardware's limit (issue 14): float32 against bfloat16, one LLM request against several.
 
     python bench/bench_speed.py                          # everything, side by side (about 17 minutes here)
-    python bench/bench_speed.py --only matmul mlm        # parts: matmul mlm mtc metrics ollama
+    python bench/bench_speed.py --only matmul mlm        # parts: matmul shapes mlm mtc metrics ollama profile
     python bench/bench_speed.py --json out/bench_speed.json
 
 One run of each, on the same input, every measurement in a fresh subprocess (its peak
@@ -9,6 +9,9 @@ memory, ru_maxrss, is its own; models load before the clock starts):
 
   matmul   this machine's peak: GFLOP/s of square matrix products (1024, 2048, 4096) in
            float32 and in bfloat16 (the best), the ceiling for every model below
+  shapes   the offline English encoder's milliseconds per row for calls of R rows × L tokens,
+           in both formats: what an encoder call of CALL_TOKENS tokens (workbench.mlm.masked_lm)
+           costs a single window, and what it saves a batch
   mlm      fill-mask (the offline English MLM) over --docs documents × --spans spans of
            --corpus: maskL, repL batched (the k-th slot of 32 documents per call) and repL
            one slot at a time, in float32 and bfloat16, through the library's run call
@@ -23,6 +26,17 @@ memory, ru_maxrss, is its own; models load before the clock starts):
            of both (word and sentence similarity, TPS per run): their largest difference
   ollama   repL requests/s through the Ollama stand-in at parallel 1, 2 and 4
            (bench/bench_ollama.py measure_parallel), outputs compared
+
+  profile  where a fill-mask run's time goes (--profile-mode, --profile-dtype): the encoder's and
+           the head's forward passes against everything else, and the functions that take
+           the rest (cProfile, own time), over --docs × --spans of --corpus
+
+Every ratio is printed with the kernel family that computed bfloat16 here: "amx" (AMX
+tiles), "avx512_bf16" (AVX-512 BF16 dot products) or "emulated" (neither: torch converts to
+float32 and back, slower than float32). It is read from oneDNN's own log of a bfloat16
+matrix product in a child process (ONEDNN_VERBOSE), not guessed from the CPU's flags, so it
+also shows what ONEDNN_MAX_CPU_ISA left. A figure is only comparable with figures of its
+family.
 
 The ratios are what the issue asks about; wall times vary with other load on the machine
 (the load average is printed), CPU seconds less so.
@@ -46,7 +60,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 FORMATS = ("float32", "bfloat16")
 MODES = {"maskL": ("maskL", 32), "repL-batched": ("repL", 32), "repL-single": ("repL", 1)}
-PARTS = ("matmul", "mlm", "mtc", "metrics", "ollama")
+PARTS = ("matmul", "shapes", "mlm", "mtc", "metrics", "ollama", "profile")
 
 
 # ---- the machine -------------------------------------------------------------------------
@@ -59,7 +73,35 @@ def machine() -> dict:
     flags = set(Path("/proc/cpuinfo").read_text().split()) if Path("/proc/cpuinfo").exists() else set()
     return {"cpu": model, "cores": os.cpu_count(), "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
             "bf16_flags": sorted(f for f in flags if "bf16" in f or f.startswith("amx")),
-            "cpu_has_bf16": cpu_has_bf16(), "auto_placement": list(placement()), "load_average": os.getloadavg()[0]}
+            "cpu_has_bf16": cpu_has_bf16(), "auto_placement": list(placement()), "load_average": os.getloadavg()[0],
+            "onednn_max_cpu_isa": os.environ.get("ONEDNN_MAX_CPU_ISA", ""), **bf16_kernels_that_ran()}
+
+
+_PROBE = """
+import torch
+layer = torch.nn.Linear(384, 384).to(torch.bfloat16)
+with torch.inference_mode():
+    layer(torch.randn(64, 384, dtype=torch.bfloat16))
+    torch.matmul(torch.randn(256, 256, dtype=torch.bfloat16), torch.randn(256, 256, dtype=torch.bfloat16))
+"""
+
+
+def bf16_kernels_that_ran() -> dict:
+    """The kernel family of a bfloat16 linear layer and matrix product in a child process, from
+    oneDNN's verbose log: "amx", "avx512_bf16", or "emulated" when no oneDNN kernel ran (torch's
+    own fallback). The implementations' names are kept as they were logged."""
+    from workbench.devices import cpu_bf16_kernels
+    out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
+                         env=os.environ | {"ONEDNN_VERBOSE": "1"})
+    impls = sorted({field for line in out.stdout.splitlines() if line.startswith("onednn_verbose") and ",exec," in line
+                    for field in line.split(",") if ":" in field and any(k in field for k in ("avx", "amx", "sse"))})
+    if any("amx" in i for i in impls):
+        family = "amx"
+    elif any("bf16" in i for i in impls):
+        family = "avx512_bf16"
+    else:
+        family = "emulated"
+    return {"bf16_kernels": family, "bf16_kernels_from_flags": cpu_bf16_kernels(), "onednn_impls": impls}
 
 
 def matmul_peak(sizes=(1024, 2048, 4096), repeats: int = 5) -> dict:
@@ -79,6 +121,28 @@ def matmul_peak(sizes=(1024, 2048, 4096), repeats: int = 5) -> dict:
             best = max(best, 2 * size ** 3 / seconds / 1e9)
         out[name] = round(best, 1)
     out["bfloat16_over_float32"] = round(out["bfloat16"] / out["float32"], 2)
+    return out
+
+
+def encoder_shapes(lengths=(16, 32, 64, 128), rows=(1, 2, 4, 8, 16, 32), repeats: int = 5) -> dict:
+    """Milliseconds per call and per row of the offline English encoder for calls of rows × length,
+    per format (the best of `repeats`, after one warm-up call of each shape)."""
+    import torch
+
+    from workbench.mlm.loading import load_masked_lm
+    from workbench.mlm.offline import offline_model_path
+    out: dict = {}
+    for dtype in FORMATS:
+        lm = load_masked_lm(str(offline_model_path("en")), dtype=dtype)
+        for length in lengths:
+            for r in rows:
+                ids = torch.randint(1000, 2000, (r, length))
+                attention = torch.ones_like(ids)
+                with torch.inference_mode():
+                    lm.encoder_states(ids, attention)
+                    ms = 1000 * min(_timed(lambda: lm.encoder_states(ids, attention)) for _ in range(repeats))
+                out.setdefault(dtype, []).append({"rows": r, "length": length, "tokens": r * length,
+                                                  "ms_per_call": round(ms, 2), "ms_per_row": round(ms / r, 2)})
     return out
 
 
@@ -130,13 +194,12 @@ class FlopCounter:
                 for part in self.flops}
 
 
-def child_generate(args) -> dict:
-    """One generator × mode × format over the bench corpus, into a fresh store."""
-    import resource
-
+def _prepared_run(args):
+    """The bench corpus, the generator loaded, a FLOP counter on its model, the tagger, and a fresh
+    store with the originals' UPOS already tagged: what a timed run needs before its clock starts."""
     from bench_mlm import bench_corpus
     from workbench.engine import original_upos
-    from workbench.pipeline import generate_run, make_generator
+    from workbench.pipeline import make_generator
     from workbench.store import RunStore
     from workbench.upos import get_tagger
 
@@ -151,6 +214,16 @@ def child_generate(args) -> dict:
     store = RunStore(Path(args.store))
     store.save_corpus(corpus)
     original_upos(store, corpus, tagger)  # tagged once, outside the clock
+    return corpus, gen, counter, tagger, store, batch
+
+
+def child_generate(args) -> dict:
+    """One generator × mode × format over the bench corpus, into a fresh store."""
+    import resource
+
+    from workbench.pipeline import generate_run
+
+    corpus, gen, counter, tagger, store, batch = _prepared_run(args)
     wall, cpu = time.perf_counter(), time.process_time()
     record = generate_run(corpus, gen, store=store, tagger=tagger, batch_size=batch, progress=False).run
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -159,6 +232,33 @@ def child_generate(args) -> dict:
             "spans": n, "seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "spans_per_s": round(n / wall, 2),
             "batch_size": batch, "model": counter.report(),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+
+
+def child_profile(args, top: int = 18) -> dict:
+    """One fill-mask run under cProfile: the seconds in the encoder's and the head's forward
+    passes (hooks, as FlopCounter) against the whole run, and the functions that take the rest,
+    by own time. cProfile slows Python code more than the model's C++ kernels, so the shares of
+    "the rest" are upper bounds; the run's plain wall time is child_generate's."""
+    import cProfile
+    import pstats
+
+    from workbench.pipeline import generate_run
+
+    corpus, gen, counter, tagger, store, batch = _prepared_run(args)
+    profiler = cProfile.Profile()
+    wall = time.perf_counter()
+    profiler.enable()
+    generate_run(corpus, gen, store=store, tagger=tagger, batch_size=batch, progress=False)
+    profiler.disable()
+    wall = time.perf_counter() - wall
+    stats = pstats.Stats(profiler).stats
+    ranked = sorted(stats.items(), key=lambda item: item[1][2], reverse=True)[:top]
+    model = counter.report()
+    return {"mode": args.mode, "dtype": args.dtype, "spans": corpus.n_slots, "seconds": round(wall, 2),
+            "encoder_s": model["encoder"]["seconds"], "head_s": model["head"]["seconds"],
+            "rest_s": round(wall - model["encoder"]["seconds"] - model["head"]["seconds"], 2),
+            "top_own_time": [{"function": f"{Path(file).name}:{line}({name})", "own_s": round(own, 3), "calls": calls}
+                             for (file, line, name), (_, calls, own, _, _) in ranked]}
 
 
 def agreement(store_a: Path, run_a: str, store_b: Path, run_b: str) -> dict:
@@ -301,7 +401,9 @@ def main() -> None:
     ap.add_argument("--ollama-docs", type=int, default=8, help="documents of the parallel-request measurement")
     ap.add_argument("--ollama-spans", type=int, default=6, help="masked spans per document there")
     ap.add_argument("--json", type=Path, default=None)
-    ap.add_argument("--child", choices=["generate", "matmul", "why"], help=argparse.SUPPRESS)
+    ap.add_argument("--profile-mode", choices=list(MODES), default="maskL", help="the profiled run's mode")
+    ap.add_argument("--profile-dtype", choices=FORMATS, default="float32", help="the profiled run's number format")
+    ap.add_argument("--child", choices=["generate", "matmul", "why", "profile", "shapes"], help=argparse.SUPPRESS)
     ap.add_argument("--generator", help=argparse.SUPPRESS)
     ap.add_argument("--mode", choices=list(MODES), help=argparse.SUPPRESS)
     ap.add_argument("--dtype", choices=FORMATS, help=argparse.SUPPRESS)
@@ -309,6 +411,12 @@ def main() -> None:
     args = ap.parse_args()
     if args.child == "generate":
         print(json.dumps(child_generate(args)))
+        return
+    if args.child == "profile":
+        print(json.dumps(child_profile(args)))
+        return
+    if args.child == "shapes":
+        print(json.dumps(encoder_shapes()))
         return
     if args.child == "matmul":
         print(json.dumps(matmul_peak()))
@@ -324,6 +432,8 @@ def main() -> None:
             started = time.perf_counter()
             if part == "matmul":
                 summary["matmul"] = _run_child([sys.executable, __file__, "--child", "matmul"])
+            elif part == "shapes":
+                summary["shapes"] = _run_child([sys.executable, __file__, "--child", "shapes"])
             elif part in ("mlm", "mtc"):
                 summary[part] = generators(args, "fill-mask" if part == "mlm" else "mtc", Path(tmp))
                 if part == "mlm":
@@ -331,6 +441,12 @@ def main() -> None:
                                                      args.corpus, "--docs", str(args.docs), "--spans", str(args.spans)])
             elif part == "metrics":
                 summary["metrics"] = metrics(args, Path(tmp))
+            elif part == "profile":
+                summary["profile"] = _run_child([sys.executable, __file__, "--child", "profile", "--generator",
+                                                 "fill-mask", "--mode", args.profile_mode, "--dtype",
+                                                 args.profile_dtype, "--store", str(Path(tmp) / "profile.sqlite"),
+                                                 "--corpus", args.corpus, "--docs", str(args.docs),
+                                                 "--spans", str(args.spans)])
             else:
                 summary["ollama"] = ollama(args)
             print(f"{part}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
@@ -343,28 +459,38 @@ def main() -> None:
 
 def print_summary(s: dict) -> None:
     m = s["machine"]
+    fam = m["bf16_kernels"]  # printed beside every bfloat16 ratio: the ratio means this family's
     print(f"{m['cpu']}, {m['cores']} cores, torch {m['torch']} ({m['torch_threads']} threads), bf16 flags "
-          f"{m['bf16_flags'] or 'none'}; auto picks {m['auto_placement']}; load average {m['load_average']:.1f} "
-          f"before, {s['load_average_after']:.1f} after")
+          f"{m['bf16_flags'] or 'none'}; bfloat16 kernels that ran: {fam} (oneDNN: {m['onednn_impls'] or 'none'}; "
+          f"ONEDNN_MAX_CPU_ISA={m['onednn_max_cpu_isa'] or 'unset'}); auto picks {m['auto_placement']}; "
+          f"load average {m['load_average']:.1f} before, {s['load_average_after']:.1f} after")
     peak = s.get("matmul")
     if peak:
         print(f"\nmatmul peak (best of 1024², 2048², 4096²): float32 {peak['float32']} GFLOP/s, bfloat16 {peak['bfloat16']} GFLOP/s "
-              f"-> {peak['bfloat16_over_float32']}x")
+              f"-> {peak['bfloat16_over_float32']}x [{fam}]")
+    if "shapes" in s:
+        print("\nthe offline encoder, ms per row (ms per call) for calls of rows x length tokens:")
+        for dtype, cells in s["shapes"].items():
+            kernels = f" [{fam}]" if dtype != "float32" else ""
+            print(f"  {dtype}{kernels}")
+            for length in sorted({c["length"] for c in cells}):
+                print(f"    length {length:>3}: " + "  ".join(f"{c['rows']}x: {c['ms_per_row']} ({c['ms_per_call']})"
+                                                        for c in cells if c["length"] == length))
     for part in ("mlm", "mtc"):
         if part not in s:
             continue
         r = s[part]
         print(f"\n{part}: {s['input']['docs']} documents x {s['input']['spans']} spans of {s['input']['corpus']}")
-        print("| mode | float32 spans/s | bfloat16 spans/s | ratio | top-1 agree | top-10 overlap | same picks "
-              "| peak MB f32 / bf16 |")
-        print("|---|---:|---:|---:|---:|---:|---:|---|")
+        print("| mode | float32 spans/s | bfloat16 spans/s | ratio | kernels | top-1 agree | top-10 overlap "
+              "| same picks | peak MB f32 / bf16 |")
+        print("|---|---:|---:|---:|---|---:|---:|---:|---|")
         for mode in MODES:
             f, b, a = r[mode]["float32"], r[mode]["bfloat16"], r[mode]["agreement"]
-            print(f"| {mode} | {f['spans_per_s']} | {b['spans_per_s']} | {r[mode]['bfloat16_over_float32']}x | "
+            print(f"| {mode} | {f['spans_per_s']} | {b['spans_per_s']} | {r[mode]['bfloat16_over_float32']}x | {fam} | "
                   f"{a['top1_agreement']:.3f} | {a['top10_overlap']:.3f} | {a['identical_picks']:.3f} | "
                   f"{f['peak_rss_mb']} / {b['peak_rss_mb']} |")
         print(f"repL batched / one at a time: float32 {r['repL_batched_over_single_float32']}x, "
-              f"bfloat16 {r['repL_batched_over_single_bfloat16']}x")
+              f"bfloat16 {r['repL_batched_over_single_bfloat16']}x [{fam}]")
         if part == "mlm" and peak:
             for mode in MODES:
                 for dtype in FORMATS:
@@ -385,11 +511,19 @@ def print_summary(s: dict) -> None:
         r = s["metrics"]
         print(f"\ncold metrics pass over {r['float32']['spans']} spans: float32 {r['float32']['seconds_total']:.1f} s "
               f"(peak {r['float32']['peak_rss_mb']:.0f} MB), bfloat16 {r['bfloat16']['seconds_total']:.1f} s "
-              f"(peak {r['bfloat16']['peak_rss_mb']:.0f} MB) -> {r['bfloat16_over_float32']}x; similarity family "
-              f"{r['similarity_bfloat16_over_float32']}x; largest metric difference {r['largest_difference']}")
+              f"(peak {r['bfloat16']['peak_rss_mb']:.0f} MB) -> {r['bfloat16_over_float32']}x [{fam}]; similarity family "
+              f"{r['similarity_bfloat16_over_float32']}x [{fam}]; largest metric difference {r['largest_difference']}")
         for dtype in FORMATS:
             fams = " ".join(f"{k}={v:.1f}" for k, v in r[dtype]["families"].items())
             print(f"  {dtype}: {fams}")
+    if "profile" in s:
+        r = s["profile"]
+        kernels = f" [{fam}]" if r["dtype"] != "float32" else ""
+        print(f"\nwhere the time goes: fill-mask {r['mode']} {r['dtype']}{kernels}, {r['spans']} spans, {r['seconds']} s "
+              f"under cProfile: encoder {r['encoder_s']} s, head {r['head_s']} s, the rest {r['rest_s']} s; "
+              "the rest's largest own times:")
+        for row in r["top_own_time"]:
+            print(f"  {row['own_s']:>8.3f} s  {row['calls']:>8}  {row['function']}")
     if "ollama" in s:
         from bench_ollama import parallel_table
         print("\nollama repL through the stand-in:")

@@ -41,8 +41,22 @@ def test_auto_prefers_cuda_then_mps_and_half_precision_on_gpus(monkeypatch):
 def test_the_cpu_flags_are_read_from_proc_cpuinfo():
     from pathlib import Path
     text = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
-    devices.cpu_has_bf16.cache_clear()
+    devices.cpu_flags.cache_clear()
     assert devices.cpu_has_bf16() == any(f in text.split() for f in ("amx_bf16", "avx512_bf16"))
+
+
+@pytest.mark.parametrize("flags, limit, expected", [
+    ({"amx_bf16", "amx_tile", "avx512_bf16"}, "", "amx"),
+    ({"amx_bf16", "amx_tile", "avx512_bf16"}, "ALL", "amx"),
+    ({"amx_bf16", "amx_tile", "avx512_bf16"}, "avx512_core_amx", "amx"),
+    ({"amx_bf16", "amx_tile", "avx512_bf16"}, "AVX512_CORE_BF16", "avx512_bf16"),
+    ({"amx_bf16", "amx_tile", "avx512_bf16"}, "AVX2", "emulated"),
+    ({"avx512_bf16"}, "", "avx512_bf16"),
+    ({"avx512_bf16"}, "AVX512_CORE", "emulated"),
+    ({"avx2", "fma"}, "", "emulated"),
+])
+def test_the_bfloat16_kernel_family_follows_the_flags_and_onednns_isa_limit(flags, limit, expected):
+    assert devices.cpu_bf16_kernels(frozenset(flags), limit) == expected
 
 
 def test_the_signature_records_what_auto_resolved_to_and_float32_runs_keep_their_ids(monkeypatch):
@@ -51,20 +65,35 @@ def test_the_signature_records_what_auto_resolved_to_and_float32_runs_keep_their
                   "model_sv": "AI-Sweden-Models/roberta-large-1160k", "max_tokens": 0, "device": "cpu"}
     f32 = make_generator("fill-mask", {"model": "offline", "dtype": "float32", "device": "cpu"}, {})
     assert f32.signature_config() == old_config  # as every run before these settings recorded it
-    b16 = make_generator("fill-mask", {"model": "offline", "dtype": "bfloat16"}, {})
-    assert b16.signature_config() == old_config | {"dtype": "bfloat16"}
-    monkeypatch.setattr(devices, "cpu_has_bf16", lambda: False)
-    auto = make_generator("fill-mask", {"model": "offline"}, {})
-    assert auto.config.dtype == "auto" and auto.signature_config() == old_config
+    # float32 is the default on every machine, whatever its bfloat16 kernels (issue 23).
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    monkeypatch.setattr(devices, "cpu_flags", lambda: frozenset({"amx_bf16", "avx512_bf16"}))
+    default = make_generator("fill-mask", {"model": "offline", "device": "cpu"}, {})
+    assert default.config.dtype == "float32" and default.signature_config() == old_config
+    # bfloat16, asked for or by auto, records the kernels that compute it: AMX and AVX-512 BF16
+    # round differently, so the same command on the two CPUs makes two runs.
+    b16 = make_generator("fill-mask", {"model": "offline", "dtype": "bfloat16", "device": "cpu"}, {})
+    assert b16.signature_config() == old_config | {"dtype": "bfloat16", "kernels": "amx"}
+    auto = make_generator("fill-mask", {"model": "offline", "dtype": "auto", "device": "cpu"}, {})
+    assert auto.signature_config() == b16.signature_config()
+    monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_BF16")
+    limited = make_generator("fill-mask", {"model": "offline", "dtype": "bfloat16", "device": "cpu"}, {})
+    assert limited.signature_config()["kernels"] == "avx512_bf16"
+    monkeypatch.setattr(devices, "cpu_flags", lambda: frozenset())
+    assert make_generator("fill-mask", {"model": "offline", "dtype": "auto", "device": "cpu"}, {}
+                          ).signature_config() == old_config
     with pytest.raises(WorkbenchError, match="dtype must be one of"):
         make_generator("fill-mask", {"model": "offline", "dtype": "half"}, {})
 
 
-def test_mtc_records_its_placement_the_same_way():
+def test_mtc_records_its_placement_the_same_way(monkeypatch):
     from workbench.adapters.mtc import MtcConfig, SSMTC
+    monkeypatch.setattr(devices, "cpu_flags", lambda: frozenset({"avx512_bf16"}))
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
     gen = SSMTC(MtcConfig(checkpoint="/nonexistent", device="cpu", dtype="bfloat16"))
-    assert {k: gen.signature_config()[k] for k in ("device", "dtype")} == {"device": "cpu", "dtype": "bfloat16"}
-    assert "dtype" not in SSMTC(MtcConfig(checkpoint="/x", device="cpu", dtype="float32")).signature_config()
+    assert {k: gen.signature_config()[k] for k in ("device", "dtype", "kernels")} == \
+        {"device": "cpu", "dtype": "bfloat16", "kernels": "avx512_bf16"}
+    assert "dtype" not in SSMTC(MtcConfig(checkpoint="/x", device="cpu")).signature_config()
 
 
 def test_a_bfloat16_encoder_keeps_a_float32_head_that_the_pipeline_can_call(offline_en):

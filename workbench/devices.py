@@ -2,25 +2,28 @@
 
 Every torch model of the workbench (the masked-LM generators, MTC/SS-MTC, the metrics'
 embedders, classifier and TPS model, the trained re-identification attacker, the MLM
-inference attacker) takes `device` and `dtype`, each "auto" by default:
+inference attacker) takes `device` and `dtype`:
 
     device=auto   CUDA if torch sees a GPU, else Apple's MPS, else the CPU
     dtype=auto    bfloat16 on a CPU with AMX or AVX-512 BF16 instructions and on a CUDA
                   device that supports it, float16 on other GPUs, float32 otherwise
 
-Why bfloat16 by default where the hardware has it: on this machine's two AVX-512 BF16
-cores a MiniLM batch runs 4.9x faster in bfloat16 than in float32, and float32 already
-runs near what two cores can do (issue 14; bench/bench_speed.py measures it). What it
-costs in picks is measured there too and in docs/speed.md.
+The generators default to dtype=float32 (issue 23): a run id then means the same picks
+whichever CPU runs it, and bfloat16, whose last bits depend on the kernels a CPU or GPU
+offers, is the user's explicit choice. The metrics phase and the attackers keep
+dtype=auto (bfloat16 where the hardware has it, 1.5-2x faster; its tolerance is in
+docs/speed.md).
 
 The resolved device and dtype, not "auto", are what a run signature and a metric cache
-key record: a run made in bfloat16 is another run than one made in float32. float32 (what
+key record: a run made in bfloat16 is another run than one made in float32, and one made
+on AMX kernels another than one made on AVX-512 BF16 kernels (`kernels`). float32 (what
 every run before these settings used) is left out of signatures, so earlier runs keep
 their ids.
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +33,9 @@ DEVICE_CHOICES = ("auto", "cpu", "cuda", "mps")  # "cuda:1" etc. are accepted to
 DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
 FLOAT32 = "float32"
 _CPU_BF16_FLAGS = ("amx_bf16", "avx512_bf16")
+# oneDNN's ISA limits (ONEDNN_MAX_CPU_ISA) that still allow its AVX-512 BF16 kernels; AMX is
+# allowed by the names with AMX in them, and by no limit at all (ALL, DEFAULT or unset).
+_BF16_ISA_LIMITS = ("AVX512_CORE_BF16", "AVX512_CORE_FP16", "AVX10_1_512")
 
 
 def check_device(asked: str) -> str:
@@ -78,16 +84,49 @@ def pick_dtype(asked: str = "auto", device: str = "cpu") -> str:
     return "float16"  # MPS and other accelerators: half precision, bfloat16 support varies
 
 
-@lru_cache(maxsize=1)
 def cpu_has_bf16() -> bool:
     """Whether this CPU has bfloat16 arithmetic (AMX or AVX-512 BF16): without it torch
     emulates bfloat16 and runs slower than float32. Read from /proc/cpuinfo (Linux); other
     systems report False, so auto stays float32 there."""
+    return any(flag in cpu_flags() for flag in _CPU_BF16_FLAGS)
+
+
+@lru_cache(maxsize=1)
+def cpu_flags() -> frozenset[str]:
+    """The CPU's feature flags from /proc/cpuinfo (Linux; empty elsewhere)."""
     try:
-        flags = Path("/proc/cpuinfo").read_text(errors="replace")
+        return frozenset(Path("/proc/cpuinfo").read_text(errors="replace").split())
     except OSError:
-        return False
-    return any(flag in flags.split() for flag in _CPU_BF16_FLAGS)
+        return frozenset()
+
+
+def cpu_bf16_kernels(flags: frozenset[str] | None = None, isa_limit: str | None = None) -> str:
+    """The kernel family that computes bfloat16 matrix products on this CPU: "amx" (tiles),
+    "avx512_bf16" (vector dot products) or "emulated" (converted to float32 and back).
+
+    Their results differ in the last bits, so a bfloat16 run records the family
+    (signature_entries). `ONEDNN_MAX_CPU_ISA` (read when isa_limit is None) limits oneDNN to
+    older families, as it does for torch."""
+    flags = cpu_flags() if flags is None else flags
+    limit = (os.environ.get("ONEDNN_MAX_CPU_ISA", "") if isa_limit is None else isa_limit).strip().upper()
+    unlimited = limit in ("", "ALL", "DEFAULT")
+    if "amx_bf16" in flags and (unlimited or "AMX" in limit):
+        return "amx"
+    if ("avx512_bf16" in flags or "amx_bf16" in flags) and (unlimited or "AMX" in limit or limit in _BF16_ISA_LIMITS):
+        return "avx512_bf16"
+    return "emulated"
+
+
+def kernel_family(device: str, dtype: str) -> str:
+    """What computes `dtype` on `device` (both resolved), as far as it can change results across
+    machines of one dtype: the CPU's bfloat16 family, the GPU's name, or the device kind."""
+    kind = device.split(":", 1)[0]
+    if kind == "cpu":
+        return cpu_bf16_kernels() if dtype == "bfloat16" else "cpu"
+    if kind == "cuda":
+        import torch
+        return torch.cuda.get_device_name(device)
+    return kind
 
 
 def torch_dtype(name: str):
@@ -104,12 +143,18 @@ def placement(device: str = "auto", dtype: str = "auto") -> tuple[str, str]:
 
 def signature_entries(device: str, dtype: str) -> dict[str, str]:
     """The resolved settings as a signature or cache key records them: the device always (earlier
-    runs recorded "cpu" as their device), the dtype only when it is not float32 (earlier runs
-    were float32 and recorded none, so their ids stay as they were)."""
-    entries = {"device": device}
-    if dtype != FLOAT32:
-        entries["dtype"] = dtype
-    return entries
+    runs recorded "cpu" as their device), the rest only when the dtype is not float32 (earlier
+    runs were float32 and recorded none, so their ids stay as they were)."""
+    return {"device": device} | precision_entries(device, dtype)
+
+
+def precision_entries(device: str, dtype: str) -> dict[str, str]:
+    """The number format and the kernels that compute it, for a signature or cache key; nothing
+    for float32. Reduced precision rounds differently on AMX tiles, AVX-512 BF16 and each GPU,
+    so two machines of one dtype may pick differently: `kernels` makes them two runs."""
+    if dtype == FLOAT32:
+        return {}
+    return {"dtype": dtype, "kernels": kernel_family(device, dtype)}
 
 
 def with_placement(config: dict, device: str, dtype: str) -> dict:

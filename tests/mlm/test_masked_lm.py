@@ -59,6 +59,46 @@ def test_batched_logits_equal_one_at_a_time(lm):
         assert alone.shape == both.shape and bool((alone == both).all())
 
 
+def test_every_encoder_call_of_a_bucket_has_one_shape_whatever_the_batch(lm):
+    # One window, then five windows of the same length bucket: the encoder sees the same
+    # (rows, length) every time, filled up with padding rows; a kernel choice (and so the last
+    # bits of a row's states) can therefore never depend on how many windows came together.
+    from workbench.mlm.masked_lm import bucket_length, rows_per_call
+    shapes = []
+    hook = lm.model.base_model.register_forward_pre_hook(
+        lambda module, args, kwargs: shapes.append(tuple(kwargs["input_ids"].shape)), with_kwargs=True)
+    try:
+        rows = [lm.encode([f"{w} met ", 1, " in Oslo."]) for w in ("Anna", "Bo", "Carl", "Dora", "Eva")]
+        lm.logits(rows[:1], [rows[0].masks[0]])
+        lm.logits(rows, [r.masks[0] for r in rows])
+    finally:
+        hook.remove()
+    length = bucket_length(len(rows[0].ids))
+    assert {bucket_length(len(r.ids)) for r in rows} == {length}
+    assert shapes == [(rows_per_call(length), length)] * 2
+
+
+def test_a_rows_logits_do_not_depend_on_the_rows_that_share_its_calls(lm):
+    # Exactness pinned by the fixture's dtype (float32 and bfloat16), on whichever kernels this
+    # CPU runs them (AMX, AVX-512 BF16 or emulated): many rows of one bucket, more than one call
+    # takes, so a row moves to another call and another place in it when the batch changes.
+    from workbench.mlm.masked_lm import bucket_length, rows_per_call
+    names = ["Anna", "Bo", "Carl", "Dora", "Eva", "Finn", "Gun", "Hans", "Ida", "Jon", "Kim", "Lo"]
+    places = ["Oslo", "Bergen", "Lund", "Umeå"]
+    rows = [lm.encode([f"{n} met ", 1, f" in {p}."]) for n in names for p in places]
+    positions = [r.masks[0] for r in rows]
+    length = bucket_length(len(rows[0].ids))
+    assert {bucket_length(len(r.ids)) for r in rows} == {length} and len(rows) > rows_per_call(length)
+    together = lm.logits(rows, positions)
+    backward = lm.logits(rows[::-1], positions[::-1])[::-1]
+    shifted = lm.logits(rows[5:], positions[5:])
+    for n, row in enumerate(rows):
+        alone = lm.logits([row], [positions[n]])[0]
+        assert bool((alone == together[n]).all()) and bool((alone == backward[n]).all()), n
+        if n >= 5:
+            assert bool((alone == shifted[n - 5]).all()), n
+
+
 def test_a_positions_logits_do_not_depend_on_the_positions_projected_with_it(lm):
     # More mask positions than one head call takes (HEAD_ROWS), in rows whose order moves every
     # position to another place in another call: each position's logits stay bit for bit.

@@ -60,13 +60,14 @@ class EmatScorer:
     def rank(self, items: Sequence[tuple[list[str | int], int]], k: int) -> list[list[Ranked]]:
         """The k best distinct candidates at each item's target mask, best first.
         items: (MaskedLM parts, index of the target gap)."""
-        rows = encode_all(self.mlm, items)
-        hidden = hidden_at(self.mlm, rows, batch_size=self.batch_size)
-        scores = self._scores(hidden)
         result = []
-        for (enc, _), (_, focus), row in zip(rows, items, scores):
-            row = row.masked_fill(~self._allowed[enc.after_space[focus]], float("-inf"))
-            result.append(self._top(row, k, enc.left[focus]))
+        for start in range(0, len(items), self.batch_size):  # batch_size windows at a time: memory
+            chunk = items[start:start + self.batch_size]
+            rows = encode_all(self.mlm, chunk)
+            scores = self._scores(hidden_at(self.mlm, rows))
+            for (enc, _), (_, focus), row in zip(rows, chunk, scores):
+                row = row.masked_fill(~self._allowed[enc.after_space[focus]], float("-inf"))
+                result.append(self._top(row, k, enc.left[focus]))
         return result
 
     def _scores(self, hidden: torch.Tensor) -> torch.Tensor:

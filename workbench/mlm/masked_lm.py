@@ -4,13 +4,18 @@ Used by fill-mask, NS3/NAd, the offline build's evaluation and the benchmark. Te
 in as pieces (plain text and mask runs), so the mask positions are known exactly and a
 literal "[MASK]" in a document cannot add a mask.
 
-Batched forward passes give the same logits as one text at a time: every row is padded
-to a fixed length bucket (a multiple of BUCKET tokens) and only rows of the same bucket
-share a forward pass. A row's numbers then never depend on which other rows came with
-it (measured on CPU: with padding to the batch's longest row instead, short rows drift
-by ~1e-5, enough to swap near-tied candidates). The output head runs over the mask
-positions of all rows together in calls of one fixed shape (HEAD_ROWS), for the same
-reason. See tests/mlm/test_masked_lm.py.
+Batched forward passes give the same logits as one text at a time, in every number
+format and on every kernel path: every encoder call has one shape per length bucket. A
+row is padded to its own length rounded up to a multiple of BUCKET tokens, only rows of
+one bucket share a call, and every call of a bucket has exactly rows_per_call(bucket)
+rows (for the device kind), filled up with padding rows. A matrix product's kernel, and
+so the last bits of its result, may depend on the shape it gets (bfloat16 on AMX tiles
+rounded a row differently in a call of 3 rows than alone, issue 23; padding to the
+batch's longest row moved short rows by ~1e-5 in float32); it never depends on what the
+other rows hold. So a row's numbers are the same whichever windows came with it: repL
+batched equals one at a time, and a resumed run equals an uninterrupted one. The output
+head runs over the mask positions of all rows together in calls of one fixed shape
+(HEAD_ROWS), for the same reason. See tests/mlm/test_masked_lm.py.
 
 The encoder may run in bfloat16 while the head stays float32 (workbench.mlm.loading.place).
 """
@@ -20,16 +25,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Iterator, Sequence
 
 from workbench.mlm.words import PieceTable, Recaser, dedupe, piece_table, pieces_to_text
 
 BUCKET = 16  # tokens; padding waste per row < BUCKET
+# Tokens per encoder call (rows × bucket length): rows_per_call(length) rows in every call of
+# that bucket, the last call of a batch filled up with padding rows. On the CPU, measured with
+# the offline MLM (bench/bench_speed.py --only shapes, float32): a call costs ~30 ms whatever
+# its size plus its tokens' work, so short rows gain from sharing a call (16 tokens: 36 ms a
+# row alone, 8 ms in calls of 16 rows) and rows of 128 tokens barely do (62 → 48-51 ms); a
+# single window (repL one at a time, the last call of a bucket) pays for up to
+# CALL_TOKENS - length tokens of padding (128 tokens: 101 ms in a call of 2 rows against 62
+# alone). A GPU needs many rows per call to be busy, and pays little per padding row.
+CALL_TOKENS = {"cpu": 256}
+CALL_TOKENS_ACCELERATOR = 4096
 # Mask positions per output-head call (see MaskedLM._project). Measured here (30k × 384 head,
 # float32): 6.7 ms for 1 row, 11.3 ms for 16, 14.9 ms for 32 — a one-slot call pays for the
 # padding, a batch pays per call; 16 keeps both near their best.
 HEAD_ROWS = 16
 _INITIAL = re.compile(r"(^|\s)\w\.$")
+
+
+def bucket_length(n_tokens: int) -> int:
+    """The padded length of a row of n_tokens: the next multiple of BUCKET."""
+    return -(-n_tokens // BUCKET) * BUCKET
+
+
+def rows_per_call(length: int, device: str = "cpu") -> int:
+    """Rows in every encoder call of a bucket on a device (its kind: cpu, cuda, mps): a function
+    of the bucket and the device alone, never of the batch."""
+    tokens = CALL_TOKENS.get(str(device).split(":", 1)[0], CALL_TOKENS_ACCELERATOR)
+    return max(1, tokens // length)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,32 +146,48 @@ class MaskedLM:
     # ---- forward ----------------------------------------------------------------
     def logits(self, rows: Sequence[Encoded], positions: Sequence[Sequence[int]]) -> list:
         """Logits (float32 on the CPU, [len(positions[r]), vocab]) at the given positions of each row.
-        Rows are grouped by length bucket (see module docstring); order is kept."""
-        torch = self.torch
+        Encoder calls of one shape per bucket (see module docstring); order is kept."""
         out: list = [None] * len(rows)
-        buckets: dict[int, list[int]] = {}
-        for r, row in enumerate(rows):
-            buckets.setdefault(-(-len(row.ids) // BUCKET) * BUCKET, []).append(r)
-        at_masks: dict[int, object] = {}  # row -> its encoder states at the asked positions
-        with torch.inference_mode():
-            for length, members in sorted(buckets.items()):
-                ids = torch.full((len(members), length), self.pad_id, dtype=torch.long)
-                attention = torch.zeros((len(members), length), dtype=torch.long)
-                for n, r in enumerate(members):
-                    ids[n, :len(rows[r].ids)] = torch.tensor(rows[r].ids)
-                    attention[n, :len(rows[r].ids)] = 1
-                ids, attention = ids.to(self.device), attention.to(self.device)
-                if self._head is None:
-                    logits = self.model(input_ids=ids, attention_mask=attention).logits
+        sequences = [row.ids for row in rows]
+        with self.torch.inference_mode():
+            if self._head is None:  # a model without a separable head: logits everywhere, then pick
+                whole = lambda ids, attention: self.model(input_ids=ids, attention_mask=attention).logits
+                for members, logits in self.fixed_shape_calls(sequences, whole):
                     for n, r in enumerate(members):
                         out[r] = logits[n, list(positions[r])].float().cpu()
-                    continue
-                hidden = self.model.base_model(input_ids=ids, attention_mask=attention)[0]
+                return out
+            at_masks: dict[int, object] = {}  # row -> its encoder states at the asked positions
+            for members, hidden in self.fixed_shape_calls(sequences, self.encoder_states):
                 for n, r in enumerate(members):
                     at_masks[r] = hidden[n, list(positions[r])]
-            if self._head is not None:
-                self._project(at_masks, out)
+            self._project(at_masks, out)
         return out
+
+    def encoder_states(self, ids, attention):
+        """Last-layer encoder states [rows, length, hidden] of one call."""
+        return self.model.base_model(input_ids=ids, attention_mask=attention)[0]
+
+    def fixed_shape_calls(self, sequences: Sequence[Sequence[int]],
+                          forward: Callable) -> Iterator[tuple[list[int], object]]:
+        """`forward(ids, attention)` over the sequences in calls of one shape per length bucket:
+        yields (the sequences' indices in the call, in row order; forward's output). Rows past
+        the last index are padding rows: pad tokens that attend to their first position only
+        (a row with nothing to attend to can turn into NaN in some attention kernels)."""
+        torch = self.torch
+        buckets: dict[int, list[int]] = {}
+        for n, seq in enumerate(sequences):
+            buckets.setdefault(bucket_length(len(seq)), []).append(n)
+        for length, members in sorted(buckets.items()):
+            size = rows_per_call(length, self.device.type)
+            for start in range(0, len(members), size):
+                chunk = members[start:start + size]
+                ids = torch.full((size, length), self.pad_id, dtype=torch.long)
+                attention = torch.zeros((size, length), dtype=torch.long)
+                attention[:, 0] = 1
+                for row, n in enumerate(chunk):
+                    ids[row, :len(sequences[n])] = torch.tensor(sequences[n])
+                    attention[row, :len(sequences[n])] = 1
+                yield chunk, forward(ids.to(self.device), attention.to(self.device))
 
     def _project(self, at_masks: dict, out: list) -> None:
         """The output head (vocabulary projection) only where a mask is: most of the cost otherwise.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from workbench.devices import FLOAT32, placement
+from workbench.devices import placement, precision_entries
 from workbench.privacy.inference_attackers import Guesses, MlmAttackConfig, Target, clean_guesses, describe_config
 
 
@@ -50,8 +50,7 @@ class MlmAttacker:
         from workbench.mlm.offline import model_dir
         offline = {lang: model_dir(lang).name for lang in ("en", "sv")
                    if self.config.model_for(lang) in ("offline", f"offline-{lang}")}
-        dtype = self.placement()[1]
-        precision = {"dtype": dtype} if dtype != FLOAT32 else {}  # float32 attack keys stay as they were
+        precision = precision_entries(*self.placement())  # none for float32: those keys stay as they were
         return settings | precision | ({"offline_models": offline} if offline else {})
 
     def placement(self) -> tuple[str, str]:

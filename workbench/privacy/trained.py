@@ -48,7 +48,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from workbench.devices import FLOAT32, autocast, check_device, check_dtype, placement
+from workbench.devices import autocast, check_device, check_dtype, placement, precision_entries
 from workbench.errors import InvalidValue, MissingExtra, WorkbenchError
 from workbench.paths import cache_dir
 from workbench.privacy.background import Background
@@ -214,7 +214,7 @@ class TrainedAttacker:
         """The settings that make the model (not the device it runs on), the base weights, the recipe's
         version; the number format when it is not float32 (so float32 models keep their keys)."""
         settings = {k: v for k, v in asdict(self.config).items() if k not in ("device", "dtype")}
-        precision = {"dtype": self.dtype} if self.dtype != FLOAT32 else {}
+        precision = precision_entries(self.device, self.dtype)  # the dtype and its kernels; none for float32
         return {**settings, **precision, "base_weights": self._base_id, "recipe": "tri-2"}
 
     @property
