@@ -54,18 +54,10 @@ def duration(seconds: float) -> str:
     return f"{seconds / 86400:.1f} days"
 
 
-def stored_rates(store) -> dict[str, float]:
-    """Spans per second per generator, from the generated runs in the store."""
-    rows = store.db.execute(
-        "SELECT r.generator, COUNT(*), SUM(p.seconds) FROM predictions p JOIN runs r ON r.run_id = p.run_id "
-        "WHERE r.source = 'generated' GROUP BY r.generator")
-    return {name: n / total for name, n, total in rows if n and total and total > 0}
-
-
 def plan_size(prepared: list, store=None) -> PlanSize:
     """The size of the checked runs (workbench.benchmark_configs.PreparedRun); store: a RunStore
     to take the rates from, or None (a store not created yet)."""
-    rates = {**FALLBACK_SPANS_PER_SECOND, **(stored_rates(store) if store is not None else {})}
+    rates = {**FALLBACK_SPANS_PER_SECOND, **(store.spans_per_second() if store is not None else {})}
     seconds, unknown = 0.0, []
     for run in prepared:
         name = run.planned.generator

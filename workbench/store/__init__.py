@@ -494,5 +494,13 @@ class RunStore:
         return deleted
 
     @_reported
+    def spans_per_second(self) -> dict[str, float]:
+        """Per generator, the spans its generated runs stored per second of generation time (the
+        `seconds` each prediction records): what a benchmark plan estimates its time from."""
+        rows = self.db.execute(
+            "SELECT r.generator, COUNT(*), SUM(p.seconds) FROM predictions p JOIN runs r ON r.run_id = p.run_id "
+            "WHERE r.source = 'generated' GROUP BY r.generator")
+        return {name: n / total for name, n, total in rows if n and total and total > 0}
+
     def done_keys(self, run_id: str) -> set[tuple[str, int]]:
         return set(self.db.execute("SELECT doc_id, span_index FROM predictions WHERE run_id=?", (run_id,)).fetchall())
