@@ -222,3 +222,31 @@ def test_imported_replacements_file_with_huge_integer_or_deep_nesting_is_named(t
     with pytest.raises(CorpusError) as err:
         import_run(None, path, corpus, tagger=None)
     assert str(path) in str(err.value) and fragment in str(err.value)
+
+
+def test_validate_lists_every_line_that_is_not_json_and_reads_on(tmp_path):
+    """Issue 24 item 12: `validate` stopped at the first line that is not JSON and named no line.
+    It lists every bad line by number, checks the documents between and after them as before,
+    and exits 2; `generate` still stops at the first bad line."""
+    good = json.dumps(rec([[0, 9, "NAME"]], doc_id="good"))
+    after = json.dumps(rec([[19, 40, "PLACE"]], doc_id="after"))  # a span error past the bad lines
+    lines = [good, '{"doc_id": "x", "text": ', good.replace('"good"', '"good2"'), "not json at all", '[1, 2',
+             after]
+    path = doccano(tmp_path, None, raw=("\n".join(lines) + "\n").encode("utf-8"))
+    result = subprocess.run([sys.executable, "-m", "workbench.cli", "validate", str(path)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stdout.splitlines() if line.startswith("error:")]
+    for number in (2, 4, 5):
+        assert any(f"file {path}: line {number}: invalid JSON" in line for line in errors), (number, errors)
+    assert any("document after" in line and "outside the text" in line for line in errors), errors
+    assert len(errors) == 4
+    # good, good2 and after (without its bad span) are loaded
+    assert "3 document(s), 2 span(s) loaded; 4 error(s)" in result.stderr
+
+    generate = subprocess.run([sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "random",
+                               "--store", str(tmp_path / "runs.sqlite"), "--no-progress"],
+                              capture_output=True, text=True, timeout=300)
+    assert generate.returncode == 2 and "line 2: invalid JSON" in generate.stderr
+    assert "line 4" not in generate.stderr and not (tmp_path / "runs.sqlite").exists()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from workbench.errors import CorpusError
 
@@ -89,20 +89,31 @@ def loads(text: str, source: str, line: int | None = None) -> Any:
         raise JsonlError(source, line, f"invalid JSON ({str(exc).split(';')[0]})") from None
 
 
-def parse(text: str, source: str, *, objects: bool = True) -> Iterator[tuple[int, Any]]:
-    """(line number, value) for every non-blank line of JSONL text; `objects`: each must be {…}."""
+def parse(text: str, source: str, *, objects: bool = True,
+          on_error: Callable[[JsonlError], None] | None = None) -> Iterator[tuple[int, Any]]:
+    """(line number, value) for every non-blank line of JSONL text; `objects`: each must be {…}.
+
+    A bad line raises its JsonlError, unless `on_error` is given: then the error is handed to
+    it and the line skipped, so a check (`workbench validate`) lists every bad line in one pass."""
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
-        value = loads(line, source, number)
-        if objects and not isinstance(value, dict):
-            raise JsonlError(source, number, f"a JSON {_kind(value)}, not an object")
+        try:
+            value = loads(line, source, number)
+            if objects and not isinstance(value, dict):
+                raise JsonlError(source, number, f"a JSON {_kind(value)}, not an object")
+        except JsonlError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
         yield number, value
 
 
-def read(path: str | Path, *, objects: bool = True) -> list[tuple[int, Any]]:
-    """(line number, value) for every non-blank line of a JSONL file."""
-    return list(parse(read_text(path), str(path), objects=objects))
+def read(path: str | Path, *, objects: bool = True,
+         on_error: Callable[[JsonlError], None] | None = None) -> list[tuple[int, Any]]:
+    """(line number, value) for every non-blank line of a JSONL file (`on_error`: as in parse)."""
+    return list(parse(read_text(path), str(path), objects=objects, on_error=on_error))
 
 
 def read_json(path: str | Path) -> Any:

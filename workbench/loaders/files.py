@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench import jsonl
+from workbench.loaders import problems
 
 
 def read_text(path: Path) -> str:
@@ -19,5 +20,7 @@ def read_json(path: Path):
 
 
 def read_jsonl(path: Path) -> list[tuple[int, dict]]:
-    """(line number, object) for every non-blank line."""
-    return jsonl.read(path)
+    """(line number, object) for every good non-blank line. A bad line (not JSON, not an object)
+    stops a load for work at the first one, as before; under `workbench validate`
+    (problems.collecting) each is kept as an error naming its line and the file is read on."""
+    return jsonl.read(path, on_error=problems.error)

@@ -149,4 +149,6 @@ def summaries(problems: list[Problem]) -> list[str]:
 
 
 def _from_error(exc: CorpusError) -> Problem:
-    return Problem(ERROR, exc.path, exc.problem, exc.doc_id, exc.span)
+    line = getattr(exc, "line", None)  # a JsonlError knows the line of a file it could not read
+    problem = f"line {line}: {exc.problem}" if line is not None else exc.problem
+    return Problem(ERROR, exc.path, problem, exc.doc_id, exc.span)
