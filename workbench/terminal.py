@@ -185,24 +185,54 @@ def show_run(store, run_id: str, doc_id: str | None = None, *, width: int = 70,
 RUNS_HEADER = ("run_id", "corpus", "generator", "mode", "upos", "done/slots", "status", "model")
 
 
-def run_lines(store, *, signatures: bool = False) -> Iterator[str]:
-    """What `workbench runs` prints: a header row, then one line per run (and its signature if asked)."""
-    runs = store.runs()
+def display_width(text: str) -> int:
+    """Columns `text` takes on a terminal: wide East Asian characters two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def aligned(rows: list[tuple[str, ...]], right: frozenset[int] = frozenset(), gap: str = "  ") -> list[str]:
+    """Rows of cells as lines whose columns start at the same offsets: each column as wide as its
+    widest cell (the data decides, so a long corpus or generator name never shifts the columns
+    after it); the last column is not padded. `right`: the columns aligned to the right."""
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            fill = " " * (widths[i] - display_width(cell))
+            cells.append(cell if i == len(row) - 1 else fill + cell if i in right else cell + fill)
+        lines.append(gap.join(cells).rstrip())
+    return lines
+
+
+def selected_runs(store, *, corpora=(), generators=()) -> list:
+    """The stored runs, only those of these corpora and generators (exact names) where given."""
+    return [r for r in store.runs()
+            if (not corpora or r.corpus_name in corpora) and (not generators or r.generator in generators)]
+
+
+def _run_cells(store, r) -> tuple[str, ...]:
+    n = store.count_predictions(r.run_id)
+    # What the generator saw and the consistency option only where they differ from the
+    # defaults (context, off), so the lines of paper 003's runs read as before.
+    extra = "".join(f"  {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
+                                                        ("sees", r.sees_level, "context"))
+                    if r.source == "generated" and v != default)
+    return (r.run_id, printable(r.corpus_name), printable(r.generator), r.mode,
+            f"upos={'on' if r.upos_filter else 'off'}", f"{n}/{r.n_slots}", r.status,
+            printable(r.model) + printable(extra))
+
+
+def run_lines(store, *, signatures: bool = False, corpora=(), generators=()) -> Iterator[str]:
+    """What `workbench runs` prints: a header row, then one line per run (and its signature if
+    asked), every column as wide as its widest entry."""
+    runs = selected_runs(store, corpora=corpora, generators=generators)
     if not runs:
-        yield f"no runs in {store.path}"
+        yield f"no runs in {store.path}" + (" with that corpus or generator" if corpora or generators else "")
         return
-    width = max(len(r.run_id) for r in runs)
-    h = RUNS_HEADER
-    yield f"{h[0]:<{width}}  {h[1]:<11} {h[2]:<9} {h[3]:<5} {h[4]:<8} {h[5]:>11} {h[6]:<8}  {h[7]}"
-    for r in runs:
-        n = store.count_predictions(r.run_id)
-        # What the generator saw and the consistency option only where they differ from the
-        # defaults (context, off), so the lines of paper 003's runs read as before.
-        extra = "".join(f"  {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
-                                                            ("sees", r.sees_level, "context"))
-                        if r.source == "generated" and v != default)
-        yield (f"{r.run_id:<{width}}  {printable(r.corpus_name):<11} {printable(r.generator):<9} {r.mode:<5} "
-               f"upos={'on ' if r.upos_filter else 'off'} {n:>5}/{r.n_slots:<5} {r.status:<8}  {printable(r.model)}"
-               f"{printable(extra)}")
+    lines = aligned([RUNS_HEADER, *(_run_cells(store, r) for r in runs)], right=frozenset({5}))
+    yield lines[0]
+    for r, line in zip(runs, lines[1:]):
+        yield line
         if signatures:
             yield f"    {printable(r.signature)}"

@@ -23,22 +23,46 @@ def register(main: click.Group) -> None:
     @click.option("--with-annotations", is_flag=True,
                   help="Also delete the runs' error annotations and take them out of annotation samples "
                        "(without it, an annotated run is not deleted).")
-    def runs(store_path, signatures, delete, yes, with_annotations) -> None:
+    @click.option("--ids", is_flag=True,
+                  help="Print only the run ids, one a line, no header (for scripts: "
+                       "`workbench privacy infer $(workbench runs --ids)`).")
+    @click.option("--corpus", "corpora", multiple=True, metavar="NAME",
+                  help="Only the runs of this corpus (its name as listed, e.g. tab-test:16docs; repeatable).")
+    @click.option("--generator", "generators", multiple=True, metavar="NAME",
+                  help="Only the runs of this generator (repeatable).")
+    def runs(store_path, signatures, delete, yes, with_annotations, ids, corpora, generators) -> None:
         """List the stored runs, or delete some.
 
+        Columns are as wide as their longest entry, so they line up whatever the names.
         A deletion is one transaction; it asks for confirmation on a terminal, and without
         a terminal (a script, a pipe) it needs --yes. A run being generated is not deleted.
 
         \b
         Example:
           workbench runs --signatures
+          workbench runs --ids --corpus tab-test:16docs
           workbench runs --delete 832a7ed4 --yes
         """
+        from workbench.errors import WorkbenchError
         if delete:
+            if ids or corpora or generators:
+                raise WorkbenchError("--delete takes the runs to delete by id; it cannot be combined with "
+                                     "--ids, --corpus or --generator")
             _delete(store_path, list(delete), yes, with_annotations)
             return
-        from workbench.terminal import run_lines
-        for line in run_lines(open_existing_store(store_path), signatures=signatures):
+        if ids and signatures:
+            raise WorkbenchError("--ids prints only the run ids; leave out --signatures")
+        from workbench.terminal import run_lines, selected_runs
+        store = open_existing_store(store_path)
+        if ids:  # nothing but ids on stdout, even when there are none: scripts read it
+            chosen = selected_runs(store, corpora=corpora, generators=generators)
+            for run in chosen:
+                click.echo(run.run_id)
+            if not chosen:
+                click.echo(f"no runs in {store.path}" + (" with that corpus or generator" if corpora or generators
+                                                          else ""), err=True)
+            return
+        for line in run_lines(store, signatures=signatures, corpora=corpora, generators=generators):
             click.echo(line)
 
     @main.command("show")
