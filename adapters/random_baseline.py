@@ -1,10 +1,11 @@
-"""Random baseline (003 §4): a random word form from the language's UD PUD vocabulary."""
+"""Random baseline (003 §4): a random word form from the language's UD PUD vocabulary
+(never a punctuation mark: adapters/pud_vocabulary.py)."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from workbench.adapters.pud_vocabulary import PudInventory, sample, slot_rng
+from workbench.adapters.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
 
@@ -22,3 +23,7 @@ class RandomBaseline(Generator):
 
     def model_id(self) -> str:
         return "ud-pud"
+
+    def signature_config(self) -> dict:
+        # Which PUD forms are drawn from: runs drawn from another selection get another id.
+        return {"vocabulary": VOCABULARY}

@@ -1,15 +1,16 @@
 """UPOS baseline (003 §4): a random PUD form whose gold UPOS equals the original span's.
 
-The original's UPOS is that of its right-most token as tagged in context (Slot.upos).
-When it is unknown or PUD has no form with it, the draw falls back to the whole
-vocabulary and the prediction says so in its note.
+The original's UPOS is that of its right-most word (token not tagged PUNCT or SYM) as
+tagged in context (Slot.upos). When it is unknown or PUD has no form with it (PUNCT and SYM
+included: the inventory holds no punctuation), the draw falls back to the whole vocabulary
+and the prediction says so in its note.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from workbench.adapters.pud_vocabulary import PudInventory, sample, slot_rng
+from workbench.adapters.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
 
@@ -35,3 +36,7 @@ class UposBaseline(Generator):
 
     def model_id(self) -> str:
         return "ud-pud"
+
+    def signature_config(self) -> dict:
+        # Which PUD forms are drawn from: runs drawn from another selection get another id.
+        return {"vocabulary": VOCABULARY}

@@ -1,7 +1,10 @@
 """Choosing one pseudonym from a generator's ranked candidates.
 
 003 §4: with the UPOS filter, the first of the top-k candidates whose UPOS (tagged in
-context) equals the original span's; if none fits, the top-1. The leak guard (003 §5.2)
+context) equals the original span's; if none fits, the top-1. The filter never accepts a
+candidate made only of punctuation and symbols (`”`, `,`, `%`: issue 24): it is dropped
+before the choice, as the leak guard drops its candidates, and a span whose candidates are
+all such is FAILED. Without the filter the top-1 is taken as it is (003). The leak guard (003 §5.2)
 first removes candidates that overlap the original span (workbench.overlap_rules.leaks). If the guard removes every
 candidate the span is FAILED, so that "no pseudonym overlaps its original" holds
 without exception.
@@ -18,7 +21,9 @@ from typing import Sequence
 from workbench.generators.base import FAILED, Prediction
 from workbench.model import Document
 from workbench.overlap_rules import leaks
-from workbench.upos.base import Tagger
+from workbench.upos.base import Tagger, is_punctuation_only
+
+PUNCTUATION_ONLY = "UPOS filter: every candidate is punctuation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +56,22 @@ def in_context(item: SelectionInput, candidate: str) -> tuple[str, int, int]:
 
 def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard: bool,
                tagger: Tagger | None) -> list[Choice]:
-    # Candidates that survive the leak guard, per item, as (rank, text).
+    # Candidates that survive the leak guard and the filter's punctuation rule, per item, as
+    # (rank, text); the rank stays the generator's.
     allowed: list[list[tuple[int, str]]] = []
+    empty_because: list[str] = []
     for item in items:
         original = item.doc.spans[item.span_index].text
         cands = list(enumerate(item.prediction.candidates))
+        reason = ""
         if leak_guard:
             cands = [(r, c) for r, c in cands if not leaks(c, original)]
+            reason = "leak guard: every candidate overlaps the original"
+        if upos_filter and cands:
+            cands = [(r, c) for r, c in cands if not is_punctuation_only(c)]
+            reason = PUNCTUATION_ONLY
         allowed.append(cands)
+        empty_because.append(reason)
 
     # UPOS of each allowed candidate: the generator's own (PUD gold) or tagged in context,
     # all in one batched tagger call.
@@ -87,7 +100,7 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
             choices.append(Choice(FAILED, None, None, True, pred.note))
             continue
         if not cands:
-            choices.append(Choice(FAILED, None, None, True, "leak guard: every candidate overlaps the original"))
+            choices.append(Choice(FAILED, None, None, True, empty_because[n]))
             continue
         pick, fallback = cands[0], None
         if upos_filter and item.wanted_upos is not None:

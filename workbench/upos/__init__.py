@@ -5,7 +5,7 @@ spaCy with the UD taggers in ../shared/models (what runs offline here). `auto` t
 stanza when its model for the language is installed, else spaCy, and says which.
 """
 
-from workbench.upos.base import Tagger, right_most_upos
+from workbench.upos.base import NON_WORD_UPOS, Tagger, is_punctuation_only, right_most_upos
 from workbench.upos.factory import get_tagger
 
-__all__ = ["Tagger", "get_tagger", "right_most_upos"]
+__all__ = ["NON_WORD_UPOS", "Tagger", "get_tagger", "is_punctuation_only", "right_most_upos"]

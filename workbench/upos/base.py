@@ -1,8 +1,11 @@
 """The tagger interface: UPOS of character ranges in texts.
 
-The UPOS of a range is that of its right-most token (003 §4: multi-word PII take the
-tag of their right-most constituent). Backends implement `_tag_texts` only; caching and
-range mapping live here, once.
+The UPOS of a range is that of its right-most word (003 §4: multi-word PII take the tag
+of their right-most constituent), where a word is a token not tagged PUNCT or SYM: for
+`Unheard Voice (Ohörd röst)` the right-most token is `)`, and asking the UPOS filter for
+PUNCT puts a quotation mark in place of a title. A range made only of punctuation and
+symbols keeps its right-most token's tag. Backends implement `_tag_texts` only; caching
+and range mapping live here, once.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+import unicodedata
 from abc import ABC, abstractmethod
 from bisect import bisect_left
 from pathlib import Path
@@ -20,18 +24,42 @@ from typing import Sequence
 Tokens = list[tuple[int, int, str]]
 
 
-def right_most_upos(tokens: Tokens, start: int, end: int, starts: Sequence[int] | None = None) -> str | None:
-    """UPOS of the last token overlapping [start, end); None if no token does.
+# Tags that are not words: the span rule looks past them, and the baselines never draw
+# a form with them (adapters/pud_vocabulary.py).
+NON_WORD_UPOS = frozenset({"PUNCT", "SYM"})
+# The span rule as tagger names record it (Tagger.name), so a run, and the originals' tags
+# the store keeps per tagger name, never mix two rules: "right-most word" since issue 24
+# (003's right-most token before it, recorded without this field).
+SPAN_RULE = "last-word"
 
-    Tokens are in text order and do not overlap, so the answer is the last token starting
-    before `end`, found by bisection; pass `starts` (the token starts) when asking many times.
+
+def is_punctuation_only(text: str) -> bool:
+    """True for text with at least one character and only punctuation (Unicode P*), symbols
+    (S*) and white space: `,` `”` `(…)` `%` `§`. Such a form is never a pseudonym for a
+    personal span (the baselines' vocabulary, the UPOS filter's candidates)."""
+    chars = [ch for ch in text if not ch.isspace()]
+    return bool(chars) and all(unicodedata.category(ch)[0] in "PS" for ch in chars)
+
+
+def right_most_upos(tokens: Tokens, start: int, end: int, starts: Sequence[int] | None = None) -> str | None:
+    """UPOS of the last word (token not tagged PUNCT or SYM) overlapping [start, end); the
+    last token's when every overlapping token is punctuation; None if no token overlaps.
+
+    Tokens are in text order and do not overlap, so the last token starting before `end` is
+    found by bisection, and the walk left stops at the first word; pass `starts` (the token
+    starts) when asking many times.
     """
     if starts is None:
         starts = [a for a, _, _ in tokens]
     last = bisect_left(starts, end) - 1
-    if last >= 0 and tokens[last][1] > start:
-        return tokens[last][2]
-    return None
+    if last < 0 or tokens[last][1] <= start:
+        return None
+    for n in range(last, -1, -1):
+        if tokens[n][1] <= start:  # left the range: every token in it was punctuation
+            break
+        if tokens[n][2] not in NON_WORD_UPOS:
+            return tokens[n][2]
+    return tokens[last][2]
 
 
 class TagCache:
@@ -74,11 +102,22 @@ class TagCache:
 
 
 class Tagger(ABC):
-    """Subclasses set `name` (recorded in run signatures) and implement `_tag_texts`."""
+    """Subclasses set `backend` ("family:details", e.g. "spacy:en=en_ud_upos,sv=sv_ud_upos")
+    before calling this __init__, and implement `_tag_texts`.
 
+    `name` (recorded in run signatures, and the key of the originals' tags in the store) is
+    the backend plus the span rule, so runs tagged under 003's right-most-token rule keep
+    their ids and tags and are never resumed under the new rule. The token cache is keyed
+    on the backend alone: tokens do not depend on the span rule.
+    """
+
+    backend: str
     name: str
 
     def __init__(self, cache_path: Path | None = None) -> None:
+        if not getattr(self, "backend", None):  # a subclass that names itself in `name` only
+            self.backend = self.name
+        self.name = with_span_rule(self.backend)
         self.cache = TagCache(cache_path)
 
     @abstractmethod
@@ -86,11 +125,11 @@ class Tagger(ABC):
         """Tokenise and tag each text."""
 
     def tag_texts(self, lang: str, texts: Sequence[str]) -> list[Tokens]:
-        keys = [TagCache.key(self.name, lang, t) for t in texts]
+        keys = [TagCache.key(self.backend, lang, t) for t in texts]
         found = self.cache.get_many(list(dict.fromkeys(keys)))
         todo = list(dict.fromkeys(t for t, k in zip(texts, keys) if k not in found))
         if todo:
-            fresh = dict(zip((TagCache.key(self.name, lang, t) for t in todo), self._tag_texts(lang, todo)))
+            fresh = dict(zip((TagCache.key(self.backend, lang, t) for t in todo), self._tag_texts(lang, todo)))
             self.cache.put_many(fresh)
             found.update(fresh)
         return [found[k] for k in keys]
@@ -106,3 +145,9 @@ class Tagger(ABC):
         for text, tokens in zip(texts, self.tag_texts(lang, texts)):
             tagged[text] = (tokens, [a for a, _, _ in tokens])
         return [right_most_upos(tagged[text][0], a, b, tagged[text][1]) for text, a, b in items]
+
+
+def with_span_rule(backend: str) -> str:
+    """The tagger name: "family:details" with `span=<SPAN_RULE>` as one more detail, so the
+    family stays before the first colon (metric contexts pick a tagger by it)."""
+    return f"{backend}{',' if ':' in backend else ':'}span={SPAN_RULE}"

@@ -20,7 +20,7 @@ class SpacyTagger(Tagger):
         self._given = dict(models) if models else None
         self._nlp = {}
         names = {lang: Path(p).name for lang, p in (self._given or DEFAULT_MODELS).items()}
-        self.name = "spacy:" + ",".join(f"{lang}={name}" for lang, name in sorted(names.items()))
+        self.backend = "spacy:" + ",".join(f"{lang}={name}" for lang, name in sorted(names.items()))
         super().__init__(cache_path)
 
     @property

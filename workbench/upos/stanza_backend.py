@@ -21,7 +21,7 @@ def stanza_available(lang: str) -> bool:
 
 class StanzaTagger(Tagger):
     def __init__(self, cache_path: Path | None = None) -> None:
-        self.name = "stanza"
+        self.backend = "stanza"
         self._nlp = {}
         super().__init__(cache_path)
 
