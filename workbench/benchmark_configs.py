@@ -20,6 +20,11 @@ A configuration is a TOML file (shipped ones in workbench/benchmarks/, or any pa
                                        # is the generator's). Runs of one entry that share a
                                        # corpus are told apart in reports by what differs.
 
+    # optional, top level: the privacy half (workbench/benchmark_privacy.py)
+    references = ["original", "suppress", "label"]   # reference runs of every corpus (workbench reference)
+    reid = ["retrieval"]               # re-identification attacks on every run of a corpus that
+                                       # ships background knowledge (workbench privacy reid)
+
 Every combination becomes one run in the store; rerunning resumes or reuses finished
 runs (run ids come from signatures), so a benchmark is cheap to repeat.
 """
@@ -42,7 +47,8 @@ SHIPPED_DIR = Path(__file__).resolve().parent / "benchmarks"
 # mode, upos_filter and consistent take a list (one run per value); the others one value.
 _LISTED_KEYS = ("mode", "upos_filter", "consistent")
 _OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in _LISTED_KEYS)
-_TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", *_OPTION_KEYS}
+_TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", "references", "reid",
+             *_OPTION_KEYS}
 _GENERATOR_KEYS = {"name", "run_name", "corpora", "modes", "upos_filter", "consistent", "options", "docs",
                    "skip_docs", *_OPTION_KEYS}
 
@@ -73,6 +79,8 @@ class BenchmarkConfig:
     description: str
     runs: tuple[PlannedRun, ...]
     path: str = ""
+    references: tuple[str, ...] = ()  # reference kinds stored for every corpus of the runs
+    reid: tuple[str, ...] = ()  # attackers run on every run of a corpus with background knowledge
 
 
 def shipped_benchmarks() -> list[str]:
@@ -106,7 +114,12 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
         except WorkbenchError as exc:
             raise WorkbenchError(f"{where}: {exc}") from None
     name = _plain_name(data["name"], path) if "name" in data else path.stem  # a file name: one folder name
-    return BenchmarkConfig(name, str(data.get("description", "")), tuple(runs), str(path))
+    from workbench.benchmark_privacy import checked_attackers, checked_references
+    try:
+        references, reid = checked_references(data.get("references")), checked_attackers(data.get("reid"))
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"benchmark file {path}: {exc}") from None
+    return BenchmarkConfig(name, str(data.get("description", "")), tuple(runs), str(path), references, reid)
 
 
 # A benchmark's name is its report folder under out/ (`workbench benchmark` without --out):
@@ -239,13 +252,17 @@ def check_benchmark(config: BenchmarkConfig) -> list[PreparedRun]:
 
 def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch_size: int = 32,
                   progress: bool = True, on_run: Callable | None = None,
-                  confirm: Callable | None = None) -> list | None:
-    """Generate every run of the configuration (resuming unfinished ones, reusing finished ones).
+                  confirm: Callable | None = None, log: Callable[[str], None] | None = None) -> list | None:
+    """Generate every run of the configuration (resuming unfinished ones, reusing finished ones),
+    then its privacy half: the reference runs of each corpus and the re-identification attacks
+    (workbench.benchmark_privacy), both reused when already stored.
 
     Every run is checked first (check_benchmark), so a mistake in the tenth stops the
-    benchmark before the first is stored. store: a RunStore or its path. on_run(PlannedRun, GenerationResult) is called
-    after each run. confirm(PlanSize) is asked once every run is checked (workbench.benchmark_plan):
-    False starts nothing and returns None. Returns the GenerationResults in the configuration's order.
+    benchmark before the first is stored. store: a RunStore or its path. on_run(PlannedRun | None,
+    GenerationResult) is called after each run (None for a reference run). confirm(PlanSize) is asked
+    once every run is checked (workbench.benchmark_plan): False starts nothing and returns None.
+    log(message): what the privacy half says (which corpora have no background knowledge).
+    Returns the GenerationResults in the configuration's order, the reference runs after them.
     """
     from workbench.pipeline import generate_run, make_tagger
     from workbench.store import RunStore
@@ -263,6 +280,12 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         results.append(result)
         if on_run is not None:
             on_run(prepared.planned, result)
+    from workbench.benchmark_privacy import attack_runs, store_references
+    for result in store_references(config.references, checked, store, tagger=tagger):
+        results.append(result)
+        if on_run is not None:
+            on_run(None, result)
+    attack_runs(config.reid, results, store, progress=progress, log=log)
     return results
 
 

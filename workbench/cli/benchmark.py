@@ -47,14 +47,16 @@ def register(main: click.Group) -> None:
         config = with_settings(load_benchmark(name), list(overrides))
 
         def echo(planned, result) -> None:
-            # The stored run's, not the plan's: a generator may change it (INTACT runs as document).
-            consistency = result.run.consistency
-            consistent = f" consistent={consistency}" if consistency != "off" else ""
-            click.echo(f"{result.run_id}  {result.run.corpus_name:<11} {planned.generator:<9} {planned.mode:<5} "
-                       f"upos={'on ' if planned.upos_filter else 'off'} {result.run.status}{consistent}")
+            # The stored run's, not the plan's: a generator may change it (INTACT runs as document),
+            # and a reference run (planned None) has no plan.
+            run = result.run
+            consistent = f" consistent={run.consistency}" if run.consistency != "off" else ""
+            click.echo(f"{run.run_id}  {run.corpus_name:<11} {run.generator:<9} {run.mode:<5} "
+                       f"upos={'on ' if run.upos_filter else 'off'} {run.status}{consistent}")
 
         results = run_benchmark(config, store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
-                                progress=progress, on_run=echo, confirm=lambda plan: _go_ahead(plan, yes))
+                                progress=progress, on_run=echo, confirm=lambda plan: _go_ahead(plan, yes),
+                                log=lambda message: click.echo(message, err=True))
         if results is None:
             click.echo("nothing started")
             return

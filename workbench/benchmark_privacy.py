@@ -1,0 +1,82 @@
+"""A benchmark's privacy half: reference runs per corpus and re-identification attacks.
+
+A benchmark file may ask, at its top level, for
+
+    references = ["original", "suppress", "label"]   # as `workbench reference --kind …`
+    reid = ["retrieval"]                             # as `workbench privacy reid --attacker …`
+
+so its report has both halves: the utility tables over the generated runs, and the privacy
+table with the reference runs (the original text as the worst case, suppression and labels as
+the best) beside them. Both reuse what the store already holds: references are runs with ids
+from their signatures, attack results are stored per run and document.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from workbench.errors import WorkbenchError
+
+
+def checked_references(value) -> tuple[str, ...]:
+    """A benchmark file's `references` list, each a kind of `workbench reference`."""
+    from workbench.reference import KINDS
+    return _checked_names(value, "references", KINDS)
+
+
+def checked_attackers(value) -> tuple[str, ...]:
+    """A benchmark file's `reid` list, each a re-identification attacker."""
+    from workbench.privacy.attackers import ATTACKERS
+    return _checked_names(value, "reid", ATTACKERS)
+
+
+def _checked_names(value, key: str, known: Sequence[str]) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkbenchError(f"{key} must be a list of names, not {value!r} (known: {', '.join(known)})")
+    unknown = [v for v in value if v not in known]
+    if unknown:
+        raise WorkbenchError(f"{key}: unknown {', '.join(map(repr, unknown))} (known: {', '.join(known)})")
+    return tuple(dict.fromkeys(value))
+
+
+def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: str = "auto") -> list:
+    """The reference runs of `kinds` over every corpus (with its document selection) that the
+    checked runs (benchmark_configs.PreparedRun) cover, as GenerationResults, stored once."""
+    if not kinds:
+        return []
+    from workbench.pipeline import make_tagger, result_of
+    from workbench.reference import reference_run
+    corpora = {}
+    for prepared in checked:  # one corpus object per selection, as check_benchmark made them
+        corpora.setdefault(id(prepared.corpus), prepared.corpus)
+    results = []
+    for corpus in corpora.values():
+        tagging = make_tagger(tagger, corpus, quiet=True)
+        for kind in kinds:
+            results.append(result_of(store, reference_run(store, corpus, kind, tagger=tagging)))
+    return results
+
+
+def attack_runs(attackers: Sequence[str], results: Sequence, store, *, progress: bool = False,
+                log: Callable[[str], None] | None = None) -> None:
+    """Run each attacker on every complete run whose corpus ships background knowledge; the
+    results are stored (and reused) for the report's privacy table. A corpus without one is
+    said once in `log` and left out: re-identification needs a background of the individuals."""
+    if not attackers:
+        return
+    from workbench.privacy.background import shipped_background
+    from workbench.privacy.reid import reid_risk
+    say = log or (lambda message: None)
+    by_corpus: dict[str, list[str]] = {}
+    for result in results:
+        if result.run.status == "complete":
+            by_corpus.setdefault(result.run.corpus_name, []).append(result.run_id)
+    for corpus, run_ids in by_corpus.items():
+        if shipped_background(corpus) is None:
+            say(f"re-identification: corpus {corpus} ships no background knowledge, so its runs are not attacked "
+                f"(`workbench privacy reid RUN --background FILE` attacks them with yours)")
+            continue
+        for attacker in attackers:
+            reid_risk(store, run_ids, attacker=attacker, progress=progress, log=log)
