@@ -42,6 +42,7 @@ from workbench.errors import InvalidValue, WorkbenchError
 from workbench.privacy.attackers import ATTACKERS, DEFAULT_K, Attacker, attack_key, make_attacker
 from workbench.privacy.background import Background, load_background, resolve_background
 from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_rows
+from workbench.progress import progress_bar
 from workbench.replace import pseudonymise
 from workbench.store import RunRecord, RunStore
 
@@ -138,9 +139,8 @@ def _attack_run(store: RunStore, run: RunRecord, texts: dict[str, str], attacker
     description = attacker.describe()
     size = BATCH_DOCUMENTS.get(attacker.name, 16)
     batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-    if progress:
-        from tqdm import tqdm
-        batches = tqdm(batches, desc=f"{attacker.name} attack on {run.run_id[:12]}", unit="batch")
+    # The workbench's one bar (workbench.progress): drawn on a terminal only, never into a pipe or log.
+    bar = progress_bar(progress, len(todo), f"{attacker.name} attack on {run.run_id[:12]}", unit="doc")
     for batch in batches:
         known = [d for d in batch if bk.index_of(d) is not None]
         scores = attacker.scores([texts[d] for d in known]) if known else np.zeros((0, len(bk.individuals)))
@@ -155,6 +155,8 @@ def _attack_run(store: RunStore, run: RunRecord, texts: dict[str, str], attacker
                                 hashes[doc_id], doc_id if doc_id in known else None, higher, tied,
                                 len(bk.individuals), top))
         save_rows(store, rows)
+        bar.update(len(batch))
+    bar.close()
 
 
 def _check_k(k: int) -> None:
