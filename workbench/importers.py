@@ -15,6 +15,13 @@ corpus span exactly, listed once, with a non-empty replacement, and every span t
 must get one (unless missing="original" keeps the original text, which then counts as a
 leak).
 
+A file that names only some of the corpus's documents is imported over those documents, as
+`--docs` would select them (the run's corpus is `tab-test:2docs`, with its own content hash):
+a file of 2 of tab-test's 127 documents is a run over 2 documents, not a "complete" run of 127
+in which 125 kept their original text. whole_corpus=True (`--whole-corpus`) imports it over the
+whole corpus instead; spans no entry meets then keep their text, and `import-run`'s summary line
+warns with their count (kept_original).
+
 The whole file is checked before anything is written; an error names the file, the
 document and the entry. The run is stored with source='imported', a signature holding
 the file's hash, and the original spans' UPOS tagged as for a generated run, so every
@@ -34,12 +41,14 @@ from workbench import alignment
 from workbench.alignment import AlignmentReport, Entry, read_entry
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.generators.base import FAILED
+from workbench.loaders.subset import documents_subset
 from workbench.model import Corpus
 from workbench.signature import IMPORTED, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.store.run_reports import ALIGNMENT, save_run_report
 
 MISSING = ("error", "original")
+NOTE_KEPT = "not replaced: original kept"  # the note of a span no entry meets (missing="original")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +154,7 @@ def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error
             if index in given:
                 out.append(ImportedSpan(doc.doc_id, index, given[index], False))
             elif missing == "original":
-                out.append(ImportedSpan(doc.doc_id, index, span.text, True, "not replaced: original kept"))
+                out.append(ImportedSpan(doc.doc_id, index, span.text, True, NOTE_KEPT))
             else:
                 raise CorpusError(path, "no replacement for this span; use --missing original to keep it",
                                   doc_id=doc.doc_id, span=f"#{index} [{span.start}, {span.end}) {span.text!r}")
@@ -233,7 +242,7 @@ def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "ori
                 note = "imported" if result.whole else "imported: spliced (part of the span's text kept)"
                 out.append(ImportedSpan(doc.doc_id, index, result.replacement, False, note))
             elif missing == "original":
-                out.append(ImportedSpan(doc.doc_id, index, span.text, True, "not replaced: original kept"))
+                out.append(ImportedSpan(doc.doc_id, index, span.text, True, NOTE_KEPT))
             else:
                 n = report.spans[alignment.NOT_COVERED]
                 raise CorpusError(path, f"no entry of the file meets this span ({n} such span(s) so far); use "
@@ -243,12 +252,25 @@ def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "ori
     return out, report
 
 
+def documents_of_file(data: dict, corpus: Corpus, whole_corpus: bool = False) -> Corpus:
+    """The corpus a file is imported over: the documents it names, as `--docs` takes them, or
+    the corpus as it is when it names all of them, none (which the import then refuses), or
+    whole_corpus is asked for."""
+    named = tuple(d for d in corpus.documents if d.doc_id in data)
+    if whole_corpus or not named or len(named) == len(corpus.documents):
+        return corpus
+    return documents_subset(corpus, named)
+
+
 def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, name: str = "imported",
                mode: str = "external", upos_filter: bool = False, missing: str | None = None,
-               strict: bool = False) -> RunRecord:
+               strict: bool = False, whole_corpus: bool = False) -> RunRecord:
     """Check the file against the corpus (aligned by workbench.alignment, or exactly with
     strict=True), then store it as one complete run with its alignment report (or return the
     run already imported from the same file and settings).
+
+    The run is over the documents the file names (documents_of_file), or over the whole
+    corpus with whole_corpus=True.
 
     missing: what a span no entry meets gets: "original" (its text kept; the default) or
     "error"; with strict=True the default is "error", as before the alignment rule. The
@@ -259,6 +281,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     given_missing = missing
     missing = missing or ("error" if strict else "original")
     data, file_hash = _read(path)
+    corpus = documents_of_file(data, corpus, whole_corpus)
     if strict:
         spans = validate(path, data, corpus, missing)
         report = strict_report(path, data, corpus, spans)
@@ -304,3 +327,23 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
             store.delete_run(run_id)
             raise
     return store.get_run(run_id)
+
+
+def kept_original(store: RunStore, run_id: str) -> int:
+    """How many spans of an imported run kept their original text (no entry of the file met them)."""
+    return sum(1 for p in store.predictions(run_id) if p.note == NOTE_KEPT)
+
+
+def summary_line(store: RunStore, record: RunRecord, corpus: Corpus, file: str) -> str:
+    """What `import-run` prints first: the run, over which documents, and a warning with the
+    count of spans that kept their original text (they count as leaks)."""
+    line = f"run {record.run_id} {record.status}: {record.n_slots} spans imported from {file}"
+    if record.corpus_hash != corpus.content_hash:
+        imported = len(store.load_corpus(record.corpus_hash).documents)
+        line += (f", over the {imported} of {corpus.name}'s {len(corpus.documents)} documents the file names "
+                 f"(corpus {record.corpus_name}, as --docs selects it; --whole-corpus imports over every document)")
+    kept = kept_original(store, record.run_id)
+    if kept:
+        line += (f"; warning: {kept} of the {record.n_slots} spans kept their original text (no entry of the file "
+                 "meets them; they count as leaks)")
+    return line

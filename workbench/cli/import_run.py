@@ -23,11 +23,15 @@ def register(main: click.Group) -> None:
                        "with an error (default with --strict).")
     @click.option("--strict", is_flag=True,
                   help="The exact rule: every entry one corpus span, listed once, non-empty; no alignment.")
+    @click.option("--whole-corpus", is_flag=True,
+                  help="Import over every document of the corpus, even those the file does not name (their "
+                       "spans keep their original text and count as leaks). Without it, the run is over the "
+                       "documents the file names, as --docs would select them.")
     @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True,
                   help="UPOS tagger for the original spans (as for generated runs).")
     @store_option
     def import_run(file, corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, name,
-                   mode, upos_filter, missing, strict, tagger, store_path) -> None:
+                   mode, upos_filter, missing, strict, whole_corpus, tagger, store_path) -> None:
         """Import {doc_id: [[start, end, replacement], ...]} against a corpus as a run.
 
         The offsets are the corpus's original character offsets (the INTACT/TAE format,
@@ -35,8 +39,14 @@ def register(main: click.Group) -> None:
         {doc_id: [[start, end], ...]} imports as suppression. Entries are aligned to the
         corpus's spans (workbench/alignment.py: nested, repeated, descending, empty =
         suppression, partly overlapping) and the alignment report is printed and stored
-        with the run. Only conflicting replacements for one span are refused; errors
-        name the file, document and entry, and nothing is stored.
+        with the run (its examples give spans by offsets and label, never their original
+        text). Only conflicting replacements for one span are refused; errors name the
+        file, document and entry, and nothing is stored.
+
+        A file that names only some of the corpus's documents imports those documents (the
+        run's corpus is e.g. tab-test:2docs, as with --docs); --whole-corpus imports over
+        all of them. The summary line warns with the count of spans that kept their
+        original text.
 
         \b
         Example:
@@ -44,7 +54,7 @@ def register(main: click.Group) -> None:
           workbench import-run TAB_test_Presidio.json -c tab-test --name presidio
           workbench report <run id> --out out/intact
         """
-        from workbench.importers import import_run as do_import
+        from workbench.importers import import_run as do_import, summary_line
         from workbench.store.run_reports import alignment_lines
         from workbench.terminal import printable
         from workbench.upos import get_tagger
@@ -54,8 +64,8 @@ def register(main: click.Group) -> None:
         langs = tuple(sorted({d.lang for d in loaded.documents}))
         store = open_store(store_path)
         record = do_import(store, file, loaded, tagger=get_tagger(tagger, langs=langs), name=name, mode=mode,
-                           upos_filter=upos_filter, missing=missing, strict=strict)
-        click.echo(f"run {record.run_id} {record.status}: {record.n_slots} spans imported from {printable(file)}")
+                           upos_filter=upos_filter, missing=missing, strict=strict, whole_corpus=whole_corpus)
+        click.echo(printable(summary_line(store, record, loaded, file)))
         click.echo(f"  {printable(record.signature)}")
         for line in alignment_lines(store, record.run_id):
             click.echo(line)

@@ -38,4 +38,10 @@ def select_documents(corpus: Corpus, *, keep: str | None = None, skip: str | Non
                  if (keep_ids is None or d.doc_id in keep_ids) and d.doc_id not in skip_ids)
     if not docs:
         raise WorkbenchError(f"no documents of {corpus.name} are left after --docs/--skip-docs")
-    return Corpus(f"{corpus.name}:{len(docs)}docs", corpus.source, docs)
+    return documents_subset(corpus, docs)
+
+
+def documents_subset(corpus: Corpus, docs) -> Corpus:
+    """The corpus of these documents (in the corpus's order), named as --docs names it
+    (`import-run` takes the documents its file names this way)."""
+    return Corpus(f"{corpus.name}:{len(docs)}docs", corpus.source, tuple(docs))
