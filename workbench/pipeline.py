@@ -40,6 +40,9 @@ class GenerationResult:
     stored: int  # predictions stored for the run
     failed: int  # of them [FAILED]
     unreachable: int  # of the failed, those whose server could not be reached (retry them)
+    # Pseudonyms that are their original (equals_original below: case and
+    # white space ignored, numerals included). Without --leak-guard nothing prevents them.
+    equal_to_original: int = 0
 
     @property
     def run_id(self) -> str:
@@ -130,11 +133,29 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
 
 
 def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
-    failed = store.count_predictions(record.run_id, failed=True)
-    # Only a run with FAILED spans reads its predictions, to count the unreachable ones.
-    unreachable = sum(1 for p in store.predictions(record.run_id) if p.failed and is_unreachable(p.note)) \
-        if failed else 0
-    return GenerationResult(record, store.count_predictions(record.run_id), failed, unreachable)
+    predictions = list(store.predictions(record.run_id))
+    failed = sum(p.failed for p in predictions)
+    unreachable = sum(1 for p in predictions if p.failed and is_unreachable(p.note))
+    return GenerationResult(record, len(predictions), failed, unreachable,
+                            count_equal_to_original(store, record, predictions))
+
+
+def equals_original(pseudonym: str, original: str) -> bool:
+    """The pseudonym is its original: equal once white space is collapsed and case ignored
+    (casefold), numerals included ("1975" for "1975" counts, unlike 003's absolute overlap).
+    The leak guard (workbench.overlap_rules.leaks) refuses every such candidate by the same
+    normalisation; without the guard nothing does."""
+    from workbench.overlap_rules import _normal  # the leak guard's own normalisation
+    return _normal(pseudonym) == _normal(original)
+
+
+def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None) -> int:
+    """How many of the run's stored pseudonyms equal their original span's text
+    (equals_original); FAILED spans never count."""
+    corpus = store.load_corpus(record.corpus_hash)
+    spans = {(d.doc_id, i): s.text for d in corpus.documents for i, s in enumerate(d.spans)}
+    predictions = store.predictions(record.run_id) if predictions is None else predictions
+    return sum(1 for p in predictions if not p.failed and equals_original(p.pseudonym, spans[p.doc_id, p.span_index]))
 
 
 def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complete: bool = False,

@@ -54,6 +54,14 @@ def parse_generator_settings(model: str | None, extra: tuple[str, ...]) -> dict[
     return settings
 
 
+def equal_to_original_text(count: int, leak_guard: bool) -> str:
+    """The summary's count of pseudonyms equal to their original (case and white space ignored)."""
+    if count == 0:
+        return "0 equal to their original"
+    why = "" if leak_guard else " (without --leak-guard nothing prevents it)"
+    return f"{count} equal to their original{why}"
+
+
 EXIT_UNREACHABLE = 3  # some spans FAILED because the server could not be reached
 
 
@@ -96,7 +104,8 @@ def register(main: click.Group) -> None:
                               store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
                               progress=progress, retry_failed=retry_failed, name=run_name)
         named = f" ({result.run.name})" if result.run.name else ""
-        click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, {result.failed} FAILED")
+        click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, {result.failed} FAILED, "
+                   f"{equal_to_original_text(result.equal_to_original, leak_guard)}")
         click.echo(f"  {result.run.signature}")
         click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
         if result.unreachable:
