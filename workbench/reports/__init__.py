@@ -3,7 +3,9 @@
     from workbench.reports import write_report
     written = write_report(store, ["832a7ed4", "2d97c2f2"], "out/report")
 
-writes into out_dir:
+writes into out_dir (headline.png first):
+    headline.png                    the compact headline figure: UPOS accuracy, unique forms per
+                                    document, word similarity, TRIR, FAILED share (figures.headline)
     table2_diversity.{md,tex,csv}   003 Table 2 (with Original rows per corpus)
     table3_quality.{md,tex,csv}     003 Table 3
     table4_rouge.{md,tex,csv}       003 Table 4
@@ -20,7 +22,8 @@ writes into out_dir:
     per_label.{md,tex,csv,png}      every span-level metric per entity label (metrics.per_label):
                                     a table per metric, runs × labels; heatmaps per corpus
     table6_by_label.{csv,png}       003 Table 6 / Figure 2's error tags per label, where the runs were annotated
-    metrics_comparison.png          one bar chart per metric
+    metrics_comparison.png          one bar chart per metric (a metric with the same value for every
+                                    run gets none; report.md names it)
     report.md                       all tables and figures on one page
 Each file is written to a temporary name and renamed, so a failed report leaves no
 half-written file.
@@ -95,6 +98,11 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     table = compute_metrics(frame, context)
     described = context.config.describe()
     written: list[Path] = []
+    # The privacy measures first: the headline figure, written before anything else, shows TRIR.
+    measures = privacy.privacy_measures(store, list(dict.fromkeys(r.run_id for r in records)), k=k)
+    private = privacy.with_privacy(table, measures)
+    if "png" in formats:
+        written.append(_write_png(out / "headline.png", lambda p: figures.headline(private, p)))
 
     note = "Runs and their signatures: run_legend.md."
     if "md" in formats:
@@ -111,8 +119,6 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
             written.append(_write_text(out / f"{spec.name}.tex", tables.to_latex(table, spec, described)))
         if "csv" in formats:
             written.append(_write_csv(out / f"{spec.name}.csv", tables.to_csv_frame(table, spec)))
-    measures = privacy.privacy_measures(store, list(dict.fromkeys(r.run_id for r in records)), k=k)
-    private = privacy.with_privacy(table, measures)
     attacks = f"{described}|{privacy.attacks_caption(measures)}"
     if "md" in formats:
         written.append(_write_text(out / f"{privacy.TABLE.name}.md", tables.to_markdown(private, privacy.TABLE,
@@ -219,7 +225,12 @@ def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFram
     from workbench.reports import tables
     runs = {stored_run_id(i) for i in table.index if not is_original_run(i)}  # a mixed-language run has a row per language
     parts = ["# Pseudonym Workbench report", "",
-             f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", "",
+             f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", ""]
+    if "png" in formats:  # the headline first, before the tables and the detailed panels
+        parts += ["## Headline", "", "UPOS accuracy, unique forms per document, word similarity, TRIR and the "
+                  "FAILED share, one bar per run in its generator's colour (the same colour in every figure).", "",
+                  "![Headline](headline.png)", ""]
+    parts += [
              # The signatures once, here; the tables below name runs by these names.
              "## Runs", "", "Each run's name in the tables and figures, its id (`workbench show ID`) and its "
              "signature (everything that makes it reproducible).", "", tables.legend_markdown(table)]
@@ -229,7 +240,18 @@ def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFram
     parts += [f"## {TABLE.title}", "", tables.to_markdown(private, TABLE, attacks)]
     if "png" in formats:
         parts += ["## Figures", "", "![Figure 1](figure1_unique_ratio.png)", "",
-                  "![Metrics per run](metrics_comparison.png)", ""]
+                  "![Metrics per run](metrics_comparison.png)", "", _left_out_text(table), ""]
         parts += ["![Privacy against utility](privacy_utility.png)", ""] if figure else [
             "No privacy–utility figure: no run has a stored TRIR (`workbench privacy reid RUN...`).", ""]
     return "\n".join(parts)
+
+
+def _left_out_text(table: pd.DataFrame) -> str:
+    """report.md's line under metrics_comparison.png: the panels left out and why."""
+    from workbench.reports import figures
+    from workbench.metrics import metric_infos
+    left_out = figures.uninformative(table, figures.bar_metrics(table))
+    if not left_out:
+        return "Every metric with a value has a panel."
+    return (figures.left_out_note(left_out, metric_infos())
+            + ". A panel of equal bars tells no run from another, so these have none; the tables give them.")

@@ -3,7 +3,14 @@
 Both are faceted by corpus and name runs by their short names (workbench.reports.run_names),
 one run per row of horizontal boxes or bars, so labels never share a line and the figure
 grows with the number of runs instead of squeezing them (checked from 2 to 30 runs). Bars
-and boxes are coloured by generator, with one legend for the whole figure.
+and boxes are coloured by generator (workbench.reports.palette: one colour per generator
+name, the same in every report and on the dashboard), with one legend for the whole figure.
+
+The headline figure (`headline`) puts the five measures a reader looks at first side by side.
+The per-metric figures leave out a panel whose value is the same for every run (it tells no
+run from another; `uninformative`), and say so under the panels. Shares the tables give in
+per cent (overlap, UPOS accuracy, multi-word and FAILED rates: every Column with scale 100)
+are drawn in per cent too, so a figure and a table never show one measure in two units.
 
 matplotlib with the Agg backend (no display needed), imported inside the functions so
 that importing the reports package stays light.
@@ -19,11 +26,16 @@ import pandas as pd
 from workbench.metrics import metric_infos
 from workbench.metrics.base import CHANCE
 from workbench.metrics.metric_frame import is_original_run
+from workbench.reports.palette import ORIGINAL_COLOUR, generator_colour
 from workbench.reports.run_names import ORIGINAL_NAME, is_original_row, run_names
 
 # Inches per run row and per panel title/axis; sizes in points. One row holds a 7-point label.
 ROW_IN = 0.19
-ORIGINAL_COLOUR = "#bdbdbd"
+
+# The headline figure's measures, in this order (issue 24 item 13): UPOS accuracy, unique
+# forms per document, word similarity, TRIR (retrieval attacker, else the trained one) and
+# the FAILED share.
+HEADLINE = ("upos_accuracy", "unique_ratio", "similarity_word", "trir_retrieval", "trir_trained", "failed_rate")
 
 
 # Panel titles where a short table header does not read well on its own.
@@ -55,12 +67,30 @@ def _ordered(table: pd.DataFrame) -> pd.DataFrame:
     return table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))]
 
 
-def generator_colours(table: pd.DataFrame, plt) -> dict[str, tuple]:
-    """One colour per generator of the table (the legend's entries), the same in every facet."""
-    palette = plt.get_cmap("tab10")
-    generators = list(dict.fromkeys(str(table.at[i, "generator"]) for i in table.index
-                                    if not is_original_row(i, table.loc[i])))
-    return {g: palette(n % 10) for n, g in enumerate(generators)}
+def generator_colours(table: pd.DataFrame, plt=None) -> dict[str, str]:
+    """The colour of each generator of the table (the legend's entries), from the palette: the
+    same in every facet, every report and the dashboard, whatever runs are shown."""
+    generators = dict.fromkeys(str(table.at[i, "generator"]) for i in table.index
+                               if not is_original_row(i, table.loc[i]))
+    return {g: generator_colour(g) for g in generators}
+
+
+def percent_metrics() -> frozenset[str]:
+    """The metrics the report tables show in per cent (Column.scale == 100): the figures too."""
+    from workbench.reports.tables import TABLES
+    return frozenset(c.metric for spec in TABLES for c in spec.columns if c.scale == 100)
+
+
+def uninformative(table: pd.DataFrame, metrics: list[str]) -> dict[str, float]:
+    """metric -> its one value, for each metric with the same value on every row that has one
+    (two rows at least): a panel of equal bars tells no run from another. Equal to 12 digits,
+    so a mean that differs only by rounding noise counts as equal."""
+    out = {}
+    for m in metrics:
+        values = pd.to_numeric(table[m], errors="coerce").dropna() if m in table else pd.Series(dtype=float)
+        if len(values) >= 2 and values.round(12).nunique() == 1:
+            out[m] = float(values.iloc[0])
+    return out
 
 
 def _colour(table: pd.DataFrame, run_id, colours: dict) -> tuple | str:
@@ -102,7 +132,7 @@ def figure1_figure(ratios: pd.DataFrame, table: pd.DataFrame):
     plt = _pyplot()
     table = _ordered(table)
     names = run_names(table)
-    colours = generator_colours(table, plt)
+    colours = generator_colours(table)
     corpora = list(dict.fromkeys(table["corpus"]))
     runs_by_corpus = {c: [i for i in table.index if table.at[i, "corpus"] == c and (ratios["run_id"] == i).any()]
                       for c in corpora}
@@ -136,15 +166,17 @@ def _value_text(v: float) -> str:
     return f"{v:.0f}" if v == int(v) and abs(v) >= 1 else f"{v:.3g}"
 
 
-def _bar_panel(ax, values: pd.Series, colours: list, info) -> None:
+def _bar_panel(ax, values: pd.Series, colours: list, info, scale: float = 1.0) -> None:
     """Horizontal bars with their values beside them; the x range leaves room for the values,
-    so a value never runs into the next panel."""
+    so a value never runs into the next panel. scale: 100 draws a share in per cent."""
+    values = values * scale
     finite = values.dropna()
     ax.barh(range(len(values)), values.fillna(0).to_numpy(), color=colours, height=0.72)
     low = min(0.0, float(finite.min())) if len(finite) else 0.0
-    high = max(0.0, float(finite.max())) if len(finite) else 1.0
+    high = max(0.0, float(finite.max())) if len(finite) else 1.0 * scale
+    full = (0.0, 1.0 * scale)
     if info.high == 1 and (info.low or 0) >= -1 and low >= 0:
-        high = 1.0  # ratios and similarities on their full scale
+        high = full[1]  # ratios and similarities on their full scale
     span = (high - low) or 1.0
     ax.set_xlim(low - (0.3 * span if low < 0 else 0), high + 0.3 * span)
     for y, v in enumerate(values):  # the value itself, so 0 and n/a are visible too
@@ -152,17 +184,30 @@ def _bar_panel(ax, values: pd.Series, colours: list, info) -> None:
         ax.text(x + (0.02 * span if x >= 0 else -0.02 * span), y, _value_text(v), va="center",
                 ha="left" if x >= 0 else "right", fontsize=5.5, color="grey" if math.isnan(v) else "black")
     if info.better == CHANCE:
-        ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
+        ax.axvline(0.5 * scale, color="black", linestyle="--", linewidth=0.8)
     from matplotlib.ticker import FixedLocator, MaxNLocator
     # Ticks only over the data's range: the room right of it is for the values, and a tick at
     # the panel's right edge would run into the next panel's first one.
-    ticks = [0, 0.25, 0.5, 0.75, 1] if (low, high) == (0.0, 1.0) else \
+    ticks = [t * full[1] for t in (0, 0.25, 0.5, 0.75, 1)] if (low, high) == full else \
         [t for t in MaxNLocator(nbins=3).tick_values(low, high) if low - 1e-12 <= t <= high + 1e-12]
     ax.xaxis.set_major_locator(FixedLocator(ticks))
-    ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))  # seconds per span: 1e-4, not 0.00010; similarities stay decimals
+    if scale == 100:
+        from matplotlib.ticker import PercentFormatter
+        ax.xaxis.set_major_formatter(PercentFormatter(100, decimals=0))
+    else:
+        ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))  # seconds per span: 1e-4, not 0.00010; similarities stay decimals
     ax.tick_params(axis="x", labelsize=5.5)
     ax.xaxis.get_offset_text().set_fontsize(5.5)
     ax.grid(axis="x", alpha=0.3)
+
+
+def panel_title(metric: str, info, percent: bool) -> str:
+    """A panel's title: its name, direction and range, in per cent where the tables use per cent."""
+    name = TITLES.get(metric, info.label)
+    if percent:
+        low = 0 if info.low is None or math.isinf(info.low) else info.low * 100
+        return f"{name} % {info.arrow} [{low:g}, 100]"
+    return f"{name} {info.arrow} {info.range_text}"
 
 
 def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = None) -> Path:
@@ -174,21 +219,44 @@ def metric_bars(table: pd.DataFrame, path: Path, metrics: list[str] | None = Non
     return path
 
 
-def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None):
-    """One small bar chart per metric and corpus, one bar per run (Original rows where defined).
-
-    A block of panels per corpus; within a block the panels of a row share the runs' axis, so
-    each run's name is written once per row of panels, beside the first."""
-    import textwrap
-    plt = _pyplot()
-    infos = metric_infos()
-    table = _ordered(table)
-    names = run_names(table)
-    colours = generator_colours(table, plt)
+def bar_metrics(table: pd.DataFrame, metrics: list[str] | None = None, infos: dict | None = None) -> list[str]:
+    """The metrics metric_bars_figure considers: the given ones (default every metric but the
+    raw cosines and chance levels) that the table has a value of."""
+    infos = infos or metric_infos()
     # The unrescaled cosines and the chance levels stay in the tables: a panel each would only
     # repeat the rescaled similarity's bars on another scale.
     default = [m for m in infos if not m.endswith(("_raw", "_baseline"))]
-    metrics = [m for m in (metrics or default) if m in table.columns and table[m].notna().any()]
+    return [m for m in (metrics or default) if m in infos and m in table.columns and table[m].notna().any()]
+
+
+def left_out_note(left_out: dict[str, float], infos: dict) -> str:
+    """One line naming the panels left out for having one value for every run, with the value."""
+    percent = percent_metrics()
+    parts = [f"{TITLES.get(m, infos[m].label)} ({_value_text(v * (100 if m in percent else 1))}"
+             f"{' %' if m in percent else ''})" for m, v in left_out.items()]
+    return "Left out, the same for every run: " + ", ".join(parts) if parts else ""
+
+
+def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *, infos: dict | None = None,
+                       title: str | None = None, notes: list[str] | None = None):
+    """One small bar chart per metric and corpus, one bar per run (Original rows where defined).
+
+    A block of panels per corpus; within a block the panels of a row share the runs' axis, so
+    each run's name is written once per row of panels, beside the first. A metric with the same
+    value for every run gets no panel (`uninformative`); a line under the panels names it.
+    infos: metric -> MetricInfo (default workbench.metrics.metric_infos(); the headline adds the
+    privacy measures); notes: more lines for under the panels."""
+    import textwrap
+    plt = _pyplot()
+    infos = infos or metric_infos()
+    table = _ordered(table)
+    names = run_names(table)
+    colours = generator_colours(table)
+    percent = percent_metrics()
+    metrics = bar_metrics(table, metrics, infos)
+    left_out = uninformative(table, metrics)
+    metrics = [m for m in metrics if m not in left_out]
+    notes = [n for n in [left_out_note(left_out, infos), *(notes or [])] if n]
     corpora = list(dict.fromkeys(table["corpus"]))
     ncols = min(6, max(1, len(metrics)))
     nrows = max(1, math.ceil(len(metrics) / ncols))
@@ -196,7 +264,8 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None):
     # A panel row: its runs, plus room for a two-line title and the x tick labels.
     heights = [nrows * (ROW_IN * len(runs_by_corpus[c]) + 0.75) + 0.35 for c in corpora]
     longest = max((len(names[i]) for i in table.index), default=10)
-    fig = plt.figure(figsize=(0.055 * longest + 2.1 * ncols + 0.5, sum(heights) + 1.0), layout="constrained")
+    fig = plt.figure(figsize=(0.055 * longest + 2.1 * ncols + 0.5, sum(heights) + 1.0 + 0.18 * len(notes)),
+                     layout="constrained")
     blocks = fig.subfigures(len(corpora), 1, height_ratios=heights, squeeze=False)[:, 0]
     for block, corpus in zip(blocks, corpora):
         runs = runs_by_corpus[corpus]
@@ -205,10 +274,13 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None):
         bar_colours = [_colour(table, r, colours) for r in runs]
         for n, (ax, metric) in enumerate(zip(axes.flat, metrics)):
             info = infos[metric]
-            _bar_panel(ax, sub[metric].astype(float), bar_colours, info)
+            _bar_panel(ax, sub[metric].astype(float), bar_colours, info, 100.0 if metric in percent else 1.0)
             # A no-break space inside the range: a wrapped title keeps "[0, 1]" on one line.
-            title = f"{TITLES.get(metric, info.label)} {info.arrow} {info.range_text.replace(' ', chr(0xA0))}"
-            ax.set_title("\n".join(textwrap.wrap(title, 30)), fontsize=7)
+            title_text = panel_title(metric, info, metric in percent)
+            head, _, rng = title_text.rpartition(" [")
+            ax.set_title("\n".join(textwrap.wrap(f"{head} [{rng.replace(' ', chr(0xA0))}", 30)), fontsize=7)
+            if metric in percent:
+                ax.set_xlabel("%", fontsize=6, labelpad=1)
             if n % ncols == 0:
                 ax.set_yticks(range(len(runs)), [names[r] for r in runs], fontsize=7)
                 ax.set_ylim(len(runs) - 0.5, -0.5)  # first run on top
@@ -218,9 +290,54 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None):
     extra = [(plt.Line2D([], [], color="black", linestyle="--", linewidth=0.8), "chance (0.5)")] \
         if any(infos[m].better == CHANCE for m in metrics) else []
     _legend(fig, colours, any(is_original_run(i) for i in table.index), extra)
-    fig.suptitle("Metrics per run, by corpus (↑ higher is better, ↓ lower is better, →0.5 chance is best)",
+    if notes:
+        # Under the legend: which panels are not there, and why.
+        fig.text(0.01, 0.0, "\n".join(notes), fontsize=7, ha="left", va="bottom", color="dimgray")
+    fig.suptitle(title or "Metrics per run, by corpus (↑ higher is better, ↓ lower is better, →0.5 chance is best)",
                  fontsize=10)
+    fig.left_out = left_out  # for the report's text: which panels were left out
     return fig
+
+
+def headline_metrics(table: pd.DataFrame) -> list[str]:
+    """HEADLINE's measures for this table: one TRIR column (retrieval where any run has it)."""
+    has = {m for m in HEADLINE if m in table.columns and table[m].notna().any()}
+    trir = "trir_retrieval" if "trir_retrieval" in has or "trir_trained" not in has else "trir_trained"
+    return [m for m in HEADLINE if not m.startswith("trir_") or m == trir]
+
+
+def headline_figure(table: pd.DataFrame):
+    """The compact headline figure: UPOS accuracy, unique forms per document, word similarity,
+    TRIR and the FAILED share, a panel each, one bar per run. table: the metric table joined
+    with the privacy measures (reports.privacy.with_privacy). A measure not computed for any
+    run is named under the panels with the command that computes it."""
+    from workbench.reports.privacy import INFOS as PRIVACY_INFOS
+    infos = {**metric_infos(), **PRIVACY_INFOS}
+    wanted = headline_metrics(table)
+    real = table.loc[[i for i in table.index if not is_original_run(i)]]
+    missing = [m for m in wanted if m not in real.columns or real[m].isna().all()]
+    notes = [f"Not computed: {TITLES.get(m, infos[m].label)} — {HOW_TO_COMPUTE.get(m, 'see docs/metrics.md')}"
+             for m in missing]
+    return metric_bars_figure(real, [m for m in wanted if m not in missing], infos=infos, notes=notes,
+                              title="Headline: one bar per run (details in the figures and tables below)")
+
+
+# How a report reader gets a measure the headline could not show.
+HOW_TO_COMPUTE = {
+    "trir_retrieval": "`workbench privacy reid RUN... --attacker retrieval`, then report again",
+    "trir_trained": "`workbench privacy reid RUN... --attacker trained`, then report again",
+    "similarity_word": "report with the similarity family (the default embedders)",
+    "upos_accuracy": "needs a UPOS tagger for the corpus's language",
+}
+
+
+def headline(table: pd.DataFrame, path: Path) -> Path:
+    """The headline figure (headline_figure) written to path as PNG."""
+    plt = _pyplot()
+    fig = headline_figure(table)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
 
 
 # Per-label heatmaps (issue 15, item 3): the metrics most worth a glance, in this order.
@@ -282,6 +399,7 @@ def label_heatmaps_figure(table: pd.DataFrame, by_label: pd.DataFrame, metrics: 
     subfigs = fig.subfigures(len(blocks), 1, height_ratios=heights, squeeze=False)[:, 0]
     values = by_label.set_index(["run_id", "label"])
     cmap = plt.get_cmap("viridis")
+    percent = percent_metrics()
     for block, (corpus, runs) in zip(subfigs, blocks.items()):
         cols = labels[corpus]
         axes = block.subplots(nrows, ncols, squeeze=False)
@@ -294,8 +412,9 @@ def label_heatmaps_figure(table: pd.DataFrame, by_label: pd.DataFrame, metrics: 
                 scaled = 1 - scaled  # bright is better in every panel
             ax.imshow(np.ma.masked_invalid(np.clip(scaled, 0, 1)), cmap=cmap, vmin=0, vmax=1, aspect="auto")
             ax.set_facecolor("#eeeeee")
-            for (y, x), v in np.ndenumerate(grid):
-                text = "–" if math.isnan(v) else f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}"
+            shown = grid * (100 if metric in percent else 1)  # per cent where the tables use it
+            for (y, x), v in np.ndenumerate(shown):
+                text = "–" if math.isnan(v) else f"{v:.0f}" if metric in percent or abs(v) >= 10 else f"{v:.2f}"
                 bright = not math.isnan(v) and np.clip(scaled[y, x], 0, 1) > 0.6
                 ax.text(x, y, text, ha="center", va="center", fontsize=5,
                         color="black" if math.isnan(v) or bright else "white")
@@ -305,7 +424,7 @@ def label_heatmaps_figure(table: pd.DataFrame, by_label: pd.DataFrame, metrics: 
                 ax.set_yticks(range(len(runs)), [names[r] for r in runs], fontsize=7)
             else:
                 ax.set_yticks([])
-            title = f"{TITLES.get(metric, info.label)} {info.arrow}"
+            title = f"{TITLES.get(metric, info.label)}{' %' if metric in percent else ''} {info.arrow}"
             ax.set_title("\n".join(textwrap.wrap(title, 28)), fontsize=7)
         for ax in list(axes.flat)[len(metrics):]:
             ax.axis("off")

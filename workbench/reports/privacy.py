@@ -165,7 +165,9 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
     from workbench.metrics.metric_frame import is_original_run
     from workbench.reports.run_names import run_names
     attacker = reid_axis(table)
-    columns = ["corpus", "run_id", "label", "attacker", "trir", *UTILITY, *(f"front_{u}" for u in UTILITY)]
+    # generator last (the figure's colours, reports.palette): the columns readers had keep their places.
+    columns = ["corpus", "run_id", "label", "attacker", "trir", *UTILITY, *(f"front_{u}" for u in UTILITY),
+               "generator"]
     if attacker is None:
         return pd.DataFrame(columns=columns)
     keep = np.array([not is_original_run(i) for i in table.index], dtype=bool) & table[f"trir_{attacker}"].notna()
@@ -173,7 +175,8 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({
         "corpus": rows["corpus"].to_numpy(), "run_id": rows.index.to_numpy(),
         "label": run_names(table)[rows.index].tolist(),  # the names of the tables and the other figures
-        "attacker": attacker, "trir": rows[f"trir_{attacker}"].to_numpy(dtype=float)})
+        "attacker": attacker, "trir": rows[f"trir_{attacker}"].to_numpy(dtype=float),
+        "generator": rows["generator"].astype(str).to_numpy()})
     for u in UTILITY:
         out[u] = rows[u].to_numpy(dtype=float) if u in rows else np.nan
         out[f"front_{u}"] = False
@@ -202,53 +205,7 @@ def label_clusters(xs, ys, low: float, high: float = 1.03) -> list[list[int]]:
 
 
 def privacy_utility_figure(points: pd.DataFrame, path: Path, attack_keys: dict | None = None) -> Path:
-    """One row of panels per corpus (utility = TPS, word similarity) against TRIR, one point per
-    run, numbered; the key beside each row names the runs. The Pareto front: filled points
-    joined by a step line."""
-    from matplotlib.lines import Line2D
-
-    from workbench.reports.figures import _pyplot
-    plt = _pyplot()
-    corpora = list(dict.fromkeys(points["corpus"])) or ["(no run with stored TRIR)"]
-    # A row is tall enough for its key (one line per run beside the panels), so the key of one
-    # corpus never runs into the next row's.
-    heights = [max(4.4, 0.17 * (int((points["corpus"] == c).sum()) + 2) + 0.8) for c in corpora]
-    fig, axes = plt.subplots(len(corpora), len(UTILITY), figsize=(5.2 * len(UTILITY) + 3.4, sum(heights)),
-                             squeeze=False, gridspec_kw={"height_ratios": heights})
-    attacker = points["attacker"].iloc[0] if len(points) else "retrieval"
-    key = (attack_keys or {}).get(attacker, "")
-    for row, corpus in zip(axes, corpora):
-        mine = points[points["corpus"] == corpus].reset_index(drop=True)
-        numbers = {run: n + 1 for n, run in enumerate(mine["run_id"])}
-        for ax, u in zip(row, UTILITY):
-            data = mine.dropna(subset=["trir", u])
-            front = data[data[f"front_{u}"].astype(bool)].sort_values("trir")
-            rest = data[~data[f"front_{u}"].astype(bool)]
-            ax.scatter(rest["trir"], rest[u], facecolors="white", edgecolors="#4a6fa5", s=42, zorder=3)
-            ax.scatter(front["trir"], front[u], color="#d95f02", s=52, zorder=4)
-            if len(front) > 1:
-                ax.step(front["trir"], front[u], where="post", color="#d95f02", linewidth=1.2, zorder=2)
-            low = min(float(data[u].min()), 0.0) - 0.03 if len(data) else -0.03
-            # Runs at (nearly) the same place share one label, listed from the highest utility down.
-            xs, ys, ids = data["trir"].tolist(), data[u].tolist(), data["run_id"].tolist()
-            for group in label_clusters(xs, ys, low):
-                ax.annotate(",".join(str(numbers[ids[i]]) for i in group), (xs[group[0]], ys[group[0]]),
-                            fontsize=7, xytext=(5, 2), textcoords="offset points", ha="left", va="bottom")
-            ax.set_xlim(-0.03, 1.03)
-            ax.set_ylim(low, 1.03)  # utility on its whole scale from 0 (word similarity may go below)
-            ax.set_xlabel(f"TRIR, {attacker} attacker ↓ (share of documents re-identified)", fontsize=8)
-            ax.set_ylabel(UTILITY_TITLES[u], fontsize=8)
-            ax.set_title(f"{corpus}: {UTILITY_TITLES[u].split(' (')[0].rstrip(' ↑')} against TRIR", fontsize=9)
-            ax.grid(alpha=0.3)
-        handles = [Line2D([], [], marker="o", linestyle="-", color="#d95f02", label="Pareto front"),
-                   Line2D([], [], marker="o", linestyle="", markerfacecolor="white", markeredgecolor="#4a6fa5",
-                          label="dominated")]
-        handles += [Line2D([], [], linestyle="", label=f"{numbers[r]}  {lab}")
-                    for r, lab in zip(mine["run_id"], mine["label"])]
-        row[-1].legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
-    fig.suptitle("Privacy against utility, one point per run (Pareto front: no other run has lower TRIR and "
-                 f"higher utility){' · ' + key if key else ''}", fontsize=9)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return path
+    """The privacy–utility figure as PNG: drawn by workbench.reports.privacy_figure (panels
+    zoomed to the runs, generator colours, labels that never overlap)."""
+    from workbench.reports.privacy_figure import privacy_utility_png
+    return privacy_utility_png(points, path, attack_keys)
