@@ -1,9 +1,18 @@
-"""String overlap between a pseudonym and the original span (003 §4, Experiment 1).
+"""String overlap between a pseudonym and the original span (003 §4, Experiment 1), and what
+of the original a pseudonym keeps verbatim.
 
 Absolute overlap: the same string, ignoring case and white space. Partial overlap: the
 two share at least one word, ignoring case; numerals are excluded (003 counts overlap
 "excluding numerals", since "2" replacing "12 March 2002" is not a leak of the date).
 Used by the leak guard (003 §5.2) and by the overlap metrics, so both agree.
+
+Beyond 003 (issue 24):
+content partial overlap  a shared *content* word: function words of the span's language
+                         (workbench.metrics.stopwords) and titles (TITLES) do not count, so
+                         "Kingdom of Norway" and "Republic of Turkey" do not overlap, nor do
+                         "Mr John Smith" and "Mr Galip Yalman".
+verbatim leak            the privacy-side count: numerals included, so an application number
+                         copied unchanged ("36110/97") is a leak (see `verbatim_leak`).
 """
 
 from __future__ import annotations
@@ -11,6 +20,29 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+# Titles and honorifics that stand before (or after) a name, lower-cased, without the full stop
+# of an abbreviation ("Mr." is "mr"). They say nothing about who is meant, so they are never
+# content words: not for content partial overlap, not for 004's matching function
+# (workbench.privacy.matching), whose frequent lemmas are counted outside the spans and so
+# never leave out a title inside a PERSON span. One list per language; the matching function
+# takes the union (a Swedish title is no content word of an English text either).
+TITLES: dict[str, frozenset[str]] = {
+    "en": frozenset("""
+        mr mrs ms miss mx mister messrs madam madame mme mlle dame sir lord lady
+        dr doctor prof professor judge rev reverend hon honourable honorable esq jr sr
+    """.split()),
+    "sv": frozenset("""
+        herr hr fru fröken frk doktor dr professor prof docent
+    """.split()),
+}
+ALL_TITLES = frozenset().union(*TITLES.values())
+
+# A code of the original that alone identifies (verbatim_leak): a token holding a digit and
+# at least this many letters and digits. Shorter ones (a day "12", a year "2002") are kept by
+# chance often enough that keeping one alone is not counted; "36110/97" or "2003-08-03" is.
+CODE_LENGTH = 5
+_EDGE_PUNCTUATION = "()[]{}<>\"'«»“”‘’.,;:!?"
 
 
 def _words(text: str) -> set[str]:
@@ -22,6 +54,22 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
+def is_title(word: str, lang: str | None = None) -> bool:
+    """`word` (any case, with or without an abbreviation's full stop) is a title or honorific of
+    `lang`, or of any language the workbench knows when `lang` is None."""
+    titles = ALL_TITLES if lang is None else TITLES.get(lang, ALL_TITLES)
+    return word.casefold().rstrip(".") in titles
+
+
+def content_words(text: str, lang: str) -> set[str]:
+    """The lower-cased words of `text` that carry content: not numerals, not function words
+    of `lang` (workbench.metrics.stopwords; none for another language), not titles."""
+    # Imported here: workbench.metrics imports the generators, whose leak guard imports this module.
+    from workbench.metrics.stopwords import STOPWORDS
+    stops = STOPWORDS.get(lang, frozenset())
+    return {w for w in _words(text) if w not in stops and not is_title(w, lang)}
+
+
 def absolute_overlap(pseudonym: str, original: str) -> bool:
     """Same string (case and spacing ignored); a purely numeric original never counts."""
     return bool(_words(original)) and _normal(pseudonym) == _normal(original)
@@ -30,6 +78,44 @@ def absolute_overlap(pseudonym: str, original: str) -> bool:
 def partial_overlap(pseudonym: str, original: str) -> bool:
     """At least one shared non-numeral word; absolute overlap implies partial overlap."""
     return bool(_words(pseudonym) & _words(original))
+
+
+def content_partial_overlap(pseudonym: str, original: str, lang: str) -> bool:
+    """At least one shared content word (content_words): partial overlap without function
+    words and titles. Implies partial overlap; an absolute overlap of function words only
+    ("the") is none."""
+    return bool(content_words(pseudonym, lang) & content_words(original, lang))
+
+
+def codes(text: str) -> set[str]:
+    """The identifying codes of `text` (lower-cased): white-space separated tokens, stripped of
+    the punctuation around them, holding a digit and at least CODE_LENGTH letters and digits
+    ("36110/97", "2003-08-03", "19800101-1234"; not "12", "2002", "no.")."""
+    out = set()
+    for token in _normal(text).split(" "):
+        token = token.strip(_EDGE_PUNCTUATION)
+        if any(c.isdigit() for c in token) and sum(c.isalnum() for c in token) >= CODE_LENGTH:
+            out.add(token)
+    return out
+
+
+def _contains(text: str, part: str) -> bool:
+    """`part` occurs in `text` and is not a piece of a longer word or number ("smith" is in
+    "john smith", not in "smithson"; "97" is not in "1997")."""
+    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
+
+
+def verbatim_leak(pseudonym: str, original: str) -> bool:
+    """The pseudonym keeps the original verbatim (case and spacing ignored, numerals counted):
+    it equals the original, contains the whole original as words of its own ("Smith" ->
+    "John Smith"), or contains one of the original's codes (`codes`: "Application no.
+    36110/97" -> "36110/97"). An empty pseudonym (suppression) never leaks."""
+    original, pseudonym = _normal(original), _normal(pseudonym)
+    if not original or not pseudonym:
+        return False
+    if _contains(pseudonym, original):
+        return True
+    return any(_contains(pseudonym, code) for code in codes(original))
 
 
 def leaks(candidate: str, original: str) -> bool:

@@ -47,8 +47,13 @@ def test_tables_have_one_row_per_run_and_signatures(baseline_report):
     out, _, runs = baseline_report
     table3 = pd.read_csv(out / "table3_quality.csv")
     assert sorted(table3["run_id"]) == sorted(r.run_id for r in runs)
-    assert list(table3.columns[4:9]) == ["upos_accuracy", "overlap_partial", "overlap_absolute", "similarity_word",
-                                          "similarity_sentence"]
+    columns = list(table3.columns)
+    overlap = columns.index("overlap_partial")
+    # 003's partial and absolute overlap, then the partial overlap on content words (issue 24), between
+    # UPOS accuracy and similarity as in 003's Table 3.
+    assert columns[overlap:overlap + 3] == ["overlap_partial", "overlap_absolute", "overlap_partial_content"]
+    assert columns.index("upos_accuracy") < overlap < columns.index("similarity_word")
+    assert columns.index("similarity_word") + 1 == columns.index("similarity_sentence")
     # Table 2 adds one Original row per corpus, before that corpus's runs.
     table2 = pd.read_csv(out / "table2_diversity.csv")
     assert len(table2) == len(runs) + 3 and table2["run_id"].iat[0].startswith("original:")
@@ -60,7 +65,7 @@ def test_tables_have_one_row_per_run_and_signatures(baseline_report):
         legend = (out / f"run_legend.{ext}").read_text(encoding="utf-8")
         assert "gen=random" in legend and "gen=upos" in legend and "tagger=spacy" in legend
     tex = (out / "table3_quality.tex").read_text(encoding="utf-8")
-    assert r"\multicolumn{2}{c}{PII overlap \%}" in tex and r"\caption{" in tex
+    assert r"\multicolumn{3}{c}{PII overlap \%}" in tex and r"\caption{" in tex
 
 
 def test_metric_values_are_plausible_for_the_baselines(baseline_report):

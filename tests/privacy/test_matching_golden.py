@@ -44,6 +44,15 @@ GOLDEN = [
     ("en", "PERSON", "Mary Hazel Lowe", "John Price", (), None),
     ("en", "PERSON", "Mr B. Emmerson", "PERSON", (), None),  # a label in capitals is no name ("rson")
     ("en", "LOC", "Istanbul", "Pakistan", (), "ngram"),  # "stan": 004's 4-gram rule is loose
+    # titles, honorifics and function words never disclose (issue 24 item 2): not by lemma, n-gram or acronym
+    ("en", "PERSON", "Mr Galip Yalman", "Mr John Smith", (), None),
+    ("en", "PERSON", "Mr. Galip Yalman", "Mr. John Smith", (), None),
+    ("en", "PERSON", "Judge Galip Yalman", "Judge John Smith", (), None),  # "judg" is no name 4-gram either
+    ("en", "PERSON", "Professor Jane Smith", "Professor Mary Brown", (), None),
+    ("en", "PERSON", "Mr Jones", "Mary Jackson", (), None),  # "Mr Jones" is no "MJ": a title gives no initial
+    ("en", "PERSON", "Mr Galip Yalman", "Yalman", (), "lemma"),  # the name itself still discloses
+    ("en", "PERSON", "Dr Galip Yalman", "Mrs Yalman", (), "lemma"),
+    ("en", "LOC", "Kingdom of Norway", "Republic of Turkey", (), None),
     # dates: the same calendar date at the same precision, or the very same lemmas; nothing partial
     ("en", "DATETIME", "3 August 2003", "August 3rd, 2003", (), "date"),
     ("en", "DATETIME", "3 August 2003", "2003-08-03", (), "date"),
@@ -71,6 +80,11 @@ GOLDEN = [
     ("sv", "date", "3 augusti 2003", "den 3:e augusti 2003", (), "date"),
     ("sv", "date", "3 augusti 2003", "augusti 2003", (), None),
     ("sv", "institution", "Europeiska Unionen", "EU", (), "acronym"),
+    ("sv", "personal_name", "herr Andersson", "herr Berg", (), None),  # Swedish titles: herr, fru, doktor …
+    ("sv", "personal_name", "fru Karin Ström", "fru Karin Berg", (), "lemma"),
+    ("sv", "personal_name", "doktor Andersson", "doktor Berg", (), None),
+    ("sv", "personal_name", "fröken Andersson", "fröken Berg", (), None),
+    ("sv", "personal_name", "professor Lena Ek", "professor Anna Berg", (), None),
 ]
 
 

@@ -18,10 +18,14 @@ date      Only for date spans (labels in DATE_LABELS), and then the only rule be
           original ("3 August 2003" for "2003") does not disclose it, as 004 defines it.
 lemma     The content lemmas of the two overlap: one shared lemma suffices (004: "either
           exact or partial" overlap). Content lemmas are the lower-cased lemmas of the
-          alphabetic tokens that are neither stop words (the lemmatiser language's list)
-          nor among the corpus's most frequent lemmas (004: "non-alphabetic tokens,
-          stopwords and high-frequency lemmas ... are excluded from both").
-acronym   Either side's title-cased words, stop words left out, give an acronym by their
+          alphabetic tokens that are neither stop words (the lemmatiser language's list),
+          nor titles or honorifics (workbench.overlap_rules.TITLES, English and Swedish:
+          "Mr", "Judge", "herr", "fru"), nor among the corpus's most frequent lemmas (004:
+          "non-alphabetic tokens, stopwords and high-frequency lemmas ... are excluded from
+          both"). The titles are listed because 004's frequent lemmas are counted outside
+          the spans, so a title inside a PERSON span is never among them, and "Mr John
+          Smith" would disclose "Mr Galip Yalman" through "Mr" (issue 24).
+acronym   Either side's title-cased words, stop words and titles left out, give an acronym by their
           first letters ("European Court of Human Rights" -> "echr"); it joins that side's
           lemma set, so it matches the other side's acronym or a word ("ECHR"). At least
           two words make an acronym: one word's initial would make "Smith" match "Stockholm".
@@ -43,6 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from workbench.overlap_rules import is_title
 # The date reader is shared with the surrogate generator, which writes shifted dates back in
 # their original format.
 from workbench.text.dates import MONTHS as _MONTHS
@@ -50,7 +55,8 @@ from workbench.text.dates import cardinal as _cardinal
 from workbench.text.dates import parse_date
 
 # Bumped whenever a rule changes: stored results carry it in their attack key.
-MATCHER_VERSION = 2
+# 3: titles and honorifics are no content words (issue 24).
+MATCHER_VERSION = 3
 NGRAM = 4  # 004 §5.2
 
 # Labels whose spans are named entities (004's n-gram rule) and dates (its date rule), for
@@ -86,13 +92,20 @@ def normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def is_function_word(word: Word) -> bool:
+    """A stop word, or a title or honorific (by its form or its lemma, any language the workbench
+    knows): such a word never discloses anything, whatever the span."""
+    return word.stop or is_title(word.text) or is_title(word.lemma)
+
+
 def content_words(words: Sequence[Word], frequent: frozenset[str]) -> list[Word]:
-    return [w for w in words if w.alpha and not w.stop and w.lemma not in frequent]
+    return [w for w in words if w.alpha and not is_function_word(w) and w.lemma not in frequent]
 
 
 def acronym_of(words: Sequence[Word]) -> str:
-    """First letters of the title-cased non-stop words, lower-cased; "" for fewer than two."""
-    initials = [w.text[0] for w in words if w.alpha and not w.stop and w.text.istitle()]
+    """First letters of the title-cased words that are neither stop words nor titles, lower-cased;
+    "" for fewer than two ("Mr John Smith" and "Ms Jane Smith" are no acronyms of each other)."""
+    initials = [w.text[0] for w in words if w.alpha and not is_function_word(w) and w.text.istitle()]
     return "".join(initials).lower() if len(initials) >= 2 else ""
 
 

@@ -56,6 +56,8 @@ TABLES = (
         Column("upos_accuracy", "UPOS acc.%", scale=100, digits=1),
         Column("overlap_partial", "part.", "PII overlap %", scale=100, digits=2),
         Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
+        # Beyond 003: the partial overlap on content words (function words and titles left out).
+        Column("overlap_partial_content", "part. content", "PII overlap %", scale=100, digits=2),
         Column("similarity_word", "word", "Similarity", digits=3),
         Column("similarity_sentence", "sent.", "Similarity", digits=3),
         # Similarity is rescaled against chance (docs/metrics.md); the cosines and the chance levels beside it.
