@@ -50,16 +50,20 @@ INFOS = {
 }
 MEASURES = tuple(INFOS)
 
-TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank ≤ k), inference disclosure and "
-                  "PII overlap (lower is safer)", (
+TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank ≤ k), inference disclosure, "
+                  "originals kept verbatim and PII overlap (lower is safer)", (
     Column("trir_retrieval", "TRIR↓", "Retrieval re-id.", digits=3),
     Column("rank_le_k_retrieval", "rank≤k↓", "Retrieval re-id.", digits=3),
     Column("trir_trained", "TRIR↓", "Trained re-id.", digits=3),
     Column("rank_le_k_trained", "rank≤k↓", "Trained re-id.", digits=3),
     Column("disclosure_mlm", "MLM↓", "Inference disclosure", digits=3),
     Column("disclosure_ollama", "LLM↓", "Inference disclosure", digits=3),
+    # Numbers, codes and dates included (003's overlap, beside it, leaves numerals out): the
+    # `original` reference run reads 100 %, `suppress` and `label` 0 % (workbench.overlap_rules.verbatim_leak).
+    Column("leak_verbatim", "verbatim↓", "Kept %", scale=100, digits=2),
     Column("overlap_partial", "part.", "PII overlap %", scale=100, digits=2),
     Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
+    Column("overlap_partial_content", "part. content", "PII overlap %", scale=100, digits=2),
 ))
 
 
