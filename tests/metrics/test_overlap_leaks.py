@@ -155,3 +155,8 @@ def test_the_privacy_table_shows_the_verbatim_leak_and_table3_the_content_overla
     assert "verbatim↓" in (out / "table_privacy.md").read_text(encoding="utf-8")
     table3 = pd.read_csv(out / "table3_quality.csv", index_col="run_id")
     assert table3.at[runs["original"], "overlap_partial_content"] == pytest.approx(6 / 9)
+    # Per label, in report.md's per-label tables and per_label.csv.
+    assert "### kept verbatim %" in (out / "report.md").read_text(encoding="utf-8")
+    per_label = pd.read_csv(out / "per_label.csv")
+    codes_kept = per_label[(per_label["label"] == "CODE")].set_index("run_id")["leak_verbatim"]
+    assert codes_kept.to_dict() == {runs["original"]: 1.0, runs["suppress"]: 0.0, runs["label"]: 0.0}

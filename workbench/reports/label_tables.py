@@ -27,6 +27,8 @@ COLUMNS = (
     Column("upos_accuracy", "UPOS acc.%", scale=100, digits=1),
     Column("overlap_partial", "PII overlap part. %", scale=100, digits=2),
     Column("overlap_absolute", "PII overlap abs. %", scale=100, digits=2),
+    Column("overlap_partial_content", "PII overlap part. content %", scale=100, digits=2),
+    Column("leak_verbatim", "kept verbatim %", scale=100, digits=2),  # the privacy side (issue 24 item 1)
     Column("similarity_word", "word similarity", digits=3),
     Column("similarity_sentence", "sentence similarity", digits=3),
     Column("multiword_rate", "multi-word %", scale=100, digits=1),
