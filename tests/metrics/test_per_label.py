@@ -114,7 +114,8 @@ def test_a_label_with_no_spans_in_a_run(store, tiny_corpus):
     full, partial = f"{full}@en", f"{partial}@en"
     assert set(table.loc[table["run_id"] == partial, "label"]) == {"PERSON", "LOC"}
     assert {"DATETIME", "ORG", "DEM"} <= set(table.loc[table["run_id"] == full, "label"])
-    headers, rows = label_tables.label_cells(metrics, table, label_tables.COLUMNS[2], [full, partial])
+    absolute = next(c for c in label_tables.COLUMNS if c.metric == "overlap_absolute")
+    headers, rows = label_tables.label_cells(metrics, table, absolute, [full, partial])
     by_run = {r[1]: dict(zip(headers, r)) for r in rows}
     assert by_run[partial[:8]]["DATETIME"] == "–" and by_run[full[:8]]["DATETIME"] == "0.00"
     assert by_run[partial[:8]]["PERSON"] == f"{100 / 3:.2f}"  # Eva Nowak: 1 of en-2's 3 PERSON spans

@@ -16,6 +16,13 @@ tags, so there it equals upos_accuracy.
 A FAILED span counts as wrong, and so does a suppressed span (empty replacement): no word
 of the original's category is left in the sentence. Spans whose original has no UPOS (no
 token found) are left out of the denominator.
+
+`upos_tagger_contradiction` checks the tagger behind both (issue 24): the share of spans whose
+original's UPOS contradicts what its label implies (a personal name tagged VERB; the table
+of plausible UPOS per label is workbench/upos/label_upos.py). It depends on the corpus and
+the tagger, not on the generator; where it is high, UPOS accuracy partly rewards agreeing
+with the tagger's mistakes. Spans of labels that imply no UPOS, or whose original has none,
+are left out of its denominator.
 """
 
 from __future__ import annotations
@@ -23,8 +30,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workbench.metrics.base import HIGHER, MetricInfo, per_run, remembered
+from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
 from workbench.metrics.metric_frame import document_views
+from workbench.upos.label_upos import contradicts
 
 FAMILY = "upos"
 METRICS = (
@@ -33,6 +41,9 @@ METRICS = (
     MetricInfo("upos_accuracy_pick", "UPOS acc. (pick)", FAMILY, 0, 1, HIGHER, "beyond 003",
                "as upos_accuracy, but a UPOS the run recorded for its pick (UPOS filter, PUD gold tag) is "
                "taken instead of the tag in context"),
+    MetricInfo("upos_tagger_contradiction", "tagger contra.", FAMILY, 0, 1, NEUTRAL, "beyond 003",
+               "share of spans whose original's UPOS (the tagger's) contradicts its label, e.g. a personal name "
+               "tagged VERB (labels that imply no UPOS are left out): how far UPOS accuracy rests on tagger errors"),
 )
 
 
@@ -74,12 +85,21 @@ def _correct(frame: pd.DataFrame, tags: pd.Series) -> pd.Series:
     return pd.Series(np.where(known, correct, np.nan), index=frame.index)
 
 
+def tagger_contradictions(frame: pd.DataFrame) -> pd.Series:
+    """Per row: 1 where the original's UPOS contradicts its label, 0 where it fits, NaN where
+    there is nothing to judge (workbench.upos.label_upos.contradicts)."""
+    verdicts = [contradicts(label, None if pd.isna(upos) else upos)
+                for label, upos in zip(frame["label"], frame["original_upos"])]
+    return pd.Series([np.nan if v is None else float(v) for v in verdicts], index=frame.index, dtype=float)
+
+
 def span_values(frame: pd.DataFrame, context) -> pd.DataFrame:
     """Per row (index: the frame's): 1/0/NaN for each metric; tagged once per context and frame."""
     def compute() -> pd.DataFrame:
         in_context = context_upos(frame, context)
         return pd.DataFrame({"upos_accuracy": _correct(frame, in_context),
-                             "upos_accuracy_pick": _correct(frame, pick_upos(frame, in_context))})
+                             "upos_accuracy_pick": _correct(frame, pick_upos(frame, in_context)),
+                             "upos_tagger_contradiction": tagger_contradictions(frame)})
     return remembered(context, FAMILY, frame, compute)
 
 

@@ -21,6 +21,7 @@ from workbench.metrics.languages import stored_corpus, stored_run_id
 from workbench.metrics.metric_frame import is_original_run
 from workbench.reports.labels import mode_label, sees_label, short_id, system_label
 from workbench.reports.run_names import OPTIONS, option_text, run_names, varying_options
+from workbench.upos.label_upos import CONTRADICTION_NOTE_ABOVE
 
 # The columns that name a run, before the varying options and the metrics.
 LABEL_HEADERS = ("Corpus", "Run", "Id")
@@ -54,6 +55,8 @@ TABLES = (
     ), originals=True),
     TableSpec("table3_quality", "UPOS accuracy, PII overlap and similarity (003 Table 3)", (
         Column("upos_accuracy", "UPOS acc.%", scale=100, digits=1),
+        # How often the tagger contradicts the originals' labels: where high, UPOS acc. rests on its errors.
+        Column("upos_tagger_contradiction", "tagger contra.%", scale=100, digits=1),
         Column("overlap_partial", "part.", "PII overlap %", scale=100, digits=2),
         Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
         # Beyond 003: the partial overlap on content words (function words and titles left out).
@@ -186,12 +189,31 @@ def legend_frame(table: pd.DataFrame) -> pd.DataFrame:
                          "signature": rows["signature"].to_numpy()})
 
 
+def tagger_note(table: pd.DataFrame, spec: TableSpec) -> str:
+    """A sentence for the caption of a table with UPOS accuracy where, for some corpus, the
+    tagger's UPOS of more than CONTRADICTION_NOTE_ABOVE of the originals contradicts their
+    labels (workbench/upos/label_upos.py); "" otherwise."""
+    column = "upos_tagger_contradiction"
+    if column not in table or "upos_accuracy" not in [c.metric for c in spec.columns]:
+        return ""
+    rows = _rows(table, spec)
+    worst = rows[column].astype(float).groupby(rows["corpus"].astype(str), sort=False).max()
+    high = worst[worst > CONTRADICTION_NOTE_ABOVE]
+    if high.empty:
+        return ""
+    where = ", ".join(f"{corpus} {rate * 100:.1f} %" for corpus, rate in high.items())
+    return (f"The tagger's UPOS contradicts the original's label for more than "
+            f"{CONTRADICTION_NOTE_ABOVE * 100:g} % of the spans ({where}; column tagger contra.): "
+            "there UPOS accuracy partly rewards agreeing with the tagger's errors.")
+
+
 def caption(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
     """The caption with every run's signature (the dashboard's expander; files use the legend)."""
     names = run_names(table)
     runs = "; ".join(f"[{names[i]} · {short_id(str(i))}] {row['signature']}"
                      for i, row in _rows(table, spec).iterrows() if not is_original_run(i))
-    return f"{spec.title}. Metrics: {metric_config}. Runs: {runs}"
+    note = tagger_note(table, spec)
+    return f"{spec.title}. {note + ' ' if note else ''}Metrics: {metric_config}. Runs: {runs}"
 
 
 def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str, *, legend_note: str = "") -> str:
@@ -202,7 +224,9 @@ def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str, *, leg
     lines = ["| " + " | ".join(headers) + " |",
              "|" + "|".join(["---"] * labels + ["---:"] * len(spec.columns)) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    lines += ["", f"*Table: {spec.title}.* Metrics: `{metric_config}`." + (f" {legend_note}" if legend_note else "")]
+    note = tagger_note(table, spec)
+    lines += ["", f"*Table: {spec.title}.* " + (f"{note} " if note else "") + f"Metrics: `{metric_config}`."
+              + (f" {legend_note}" if legend_note else "")]
     return "\n".join(lines) + "\n"
 
 
@@ -247,7 +271,9 @@ def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
         corpus = r[0]
         out.append(" & ".join(tex_escape(c) for c in r) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
-    out.append(rf"\caption{{{tex_escape(spec.title)}. Metrics: \texttt{{{tex_escape(metric_config)}}}. "
+    note = tagger_note(table, spec)
+    out.append(rf"\caption{{{tex_escape(spec.title)}. {tex_escape(note + ' ' if note else '')}"
+               rf"Metrics: \texttt{{{tex_escape(metric_config)}}}. "
                r"Runs and their signatures: Table~\ref{tab:run_legend}.}")
     out.append(rf"\label{{tab:{spec.name}}}")
     out.append(r"\end{table}")
