@@ -25,6 +25,7 @@ from workbench.reports.tables import Column, TableSpec, _all_options, _arrow, _f
 # cosines and the pick's UPOS accuracy are in per_label.csv (Table 3 shows the raw cosines).
 COLUMNS = (
     Column("upos_accuracy", "UPOS acc.%", scale=100, digits=1),
+    Column("upos_tagger_contradiction", "tagger contradicts label %", scale=100, digits=1),
     Column("overlap_partial", "PII overlap part. %", scale=100, digits=2),
     Column("overlap_absolute", "PII overlap abs. %", scale=100, digits=2),
     Column("overlap_partial_content", "PII overlap part. content %", scale=100, digits=2),
