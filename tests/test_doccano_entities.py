@@ -173,18 +173,21 @@ def test_consistent_run_gives_linked_mentions_one_pseudonym(tmp_path, store, for
 
 def test_doccano_export_keeps_the_files_entities(tmp_path, store):
     """export --format doccano writes a stated entity as a 4th element; the file loads back with it,
-    though the pseudonyms no longer read alike. Rule-grouped spans stay [start, end, LABEL]."""
+    though the pseudonyms no longer read alike. Rule-grouped spans stay [start, end, LABEL]. The
+    element is the entity's export key (e001, issue 24 item 9: a file's own id may be a name);
+    --with-originals writes the file's own id."""
     from workbench.exporters import export_run
     from workbench.pipeline import generate_run
     path = write(tmp_path, [FORMS["doccano relations"]])
     original = load_corpus(str(path))
     run = generate_run(original, "random", store=store, tagger="spacy", progress=False, quiet_tagger=True)
-    out = export_run(store, run.run_id, "doccano", tmp_path / "out.jsonl")
-    labels = json.loads(out.read_text(encoding="utf-8").splitlines()[0])["label"]
-    assert [len(x) for x in labels] == [4, 3, 3, 4, 3] and labels[0][3] == labels[3][3] == "linked:11"
-    back = load_corpus(str(out)).documents[0]
-    assert [s.entity_id for s in back.spans][::3] == [s.entity_id for s in original.documents[0].spans][::3]
-    assert entity_counts(load_corpus(str(out))).from_file == 1
+    for with_originals, stated in ((False, "e001"), (True, "linked:11")):
+        out = export_run(store, run.run_id, "doccano", tmp_path / "out.jsonl", with_originals=with_originals)
+        labels = json.loads(out.read_text(encoding="utf-8").splitlines()[0])["label"]
+        assert [len(x) for x in labels] == [4, 3, 3, 4, 3] and labels[0][3] == labels[3][3] == stated
+        back = load_corpus(str(out)).documents[0]
+        assert [s.entity_id for s in back.spans][::3] == [f"d1|{stated}"] * 2
+        assert entity_counts(load_corpus(str(out))).from_file == 1
 
 
 def test_generate_prints_the_entity_counts(tmp_path):

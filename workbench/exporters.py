@@ -1,15 +1,35 @@
 """Writing a stored run in the formats other tools read.
 
+An export is shareable by default: it holds no original text of a span to replace and no
+entity id built from one (issue 24 item 9). What each format holds (`workbench export --help`
+says it for users):
+
 tab      {doc_id: [[start, end], …]}: the spans masked, as TAB's evaluation script takes them
 intact   {doc_id: [[start, end, replacement], …]}: original offsets with their replacement
 doccano  JSONL: the pseudonymised text, each replacement a span labelled with its original
          label (a suppressed span, replaced by nothing, gets no label); metadata run_id/doc_id
          so annotation can come back (see workbench.annotation); a span whose entity the corpus
-         file stated (doccano ids or relations, TAB's entity_id) carries it as a 4th element,
-         [start, end, LABEL, ENTITY], so the file loads back with its entities
+         file stated (doccano ids or relations, TAB's entity_id) carries its entity as a 4th
+         element, [start, end, LABEL, ENTITY], so the file loads back with its entities: ENTITY
+         is the entity's export key (export_entity_keys, without the document's id), or with
+         with_originals the file's own id (which a user may have written as a name)
 A suppressed span (empty replacement, workbench.alignment.SUPPRESSED) is written as it is:
 `[start, end, ""]` in intact (TAE reads an empty replacement as suppression), masked in tab.
-csv / parquet: the tidy frame (workbench.tidy_frame)
+csv / parquet: the tidy frame (workbench.tidy_frame) without its `original` column, and with
+         entity_id replaced by the entity's export key; with_originals (`--with-originals`, for
+         analysis) writes the frame as it is: `original` and the workbench's own entity ids
+         (`doc|LABEL|normalised text` for entities grouped by the rule, which hold the name)
+
+Export keys (export_entity_keys): within each document, the entities of the spans to replace
+numbered in order of first mention, `DOC|e001`, `DOC|e002`, …. They depend only on the corpus,
+so every export of a run, and of every run over the same corpus, gives an entity the same key;
+and they say nothing of the name (a hash of the name, even salted per corpus, could be checked
+against guessed names; a number cannot).
+
+What no export removes: a replacement that is the original (the `original` reference run, an
+import's spans that kept their text, a pseudonym equal to its original, which `workbench
+generate` counts), and in doccano the text outside the spans to replace (spans the corpus marks
+mask=False included).
 
 A run that is not complete is refused: its spans not generated yet would be written with
 their original text, the personal data the export exists to remove. With unfinished=True
@@ -29,6 +49,8 @@ from workbench.replace import pseudonymise
 from workbench.store import RunRecord, RunStore
 
 FORMATS = ("tab", "intact", "doccano", "csv", "parquet")
+WITH_ORIGINALS = ("csv", "parquet", "doccano")  # the formats --with-originals changes
+ENTITY_KEY = "e{:03d}"  # an entity's export key within its document, numbered from 1
 MASKED_FORMAT = "[MASKED:{label}]"  # a span an unfinished run has not generated yet
 
 # Line separators JSON leaves raw but line splitters break at (as workbench.jsonl escapes them).
@@ -43,11 +65,34 @@ def _jsonl_line(value) -> str:
     return dumps(value)
 
 
-def _stated_entity(doc, span) -> list[str]:
-    """[entity id] when the corpus file stated the span's entity, so a reload keeps the entity
-    (the pseudonymised text no longer groups its mentions); [] for the grouping rule's."""
+def document_entity_keys(doc) -> dict[str, str]:
+    """The document's entity ids (of its spans to replace) -> their keys, `e001`, `e002`, …
+    in order of first mention."""
+    keys: dict[str, str] = {}
+    for i in doc.masked_spans:
+        entity = doc.spans[i].entity_id
+        if entity not in keys:
+            keys[entity] = ENTITY_KEY.format(len(keys) + 1)
+    return keys
+
+
+def export_entity_keys(corpus) -> dict[tuple[str, int], str]:
+    """(doc_id, span index) -> the entity's export key `DOC|e001` for every span to replace."""
+    out = {}
+    for doc in corpus.documents:
+        keys = document_entity_keys(doc)
+        out.update({(doc.doc_id, i): f"{doc.doc_id}|{keys[doc.spans[i].entity_id]}" for i in doc.masked_spans})
+    return out
+
+
+def _stated_entity(doc, span, keys: dict[str, str] | None) -> list[str]:
+    """[entity] when the corpus file stated the span's entity, so a reload keeps the entity
+    (the pseudonymised text no longer groups its mentions); [] for the grouping rule's.
+    keys: the document's export keys (document_entity_keys), or None for the file's own id."""
     if span.entity_id == inferred_entity_id(doc.doc_id, span.label, span.text):
         return []
+    if keys is not None:
+        return [keys[span.entity_id]]
     prefix = f"{doc.doc_id}|"  # the doccano loader puts the document's id in front again
     return [span.entity_id[len(prefix):] if span.entity_id.startswith(prefix) else span.entity_id]
 
@@ -81,17 +126,23 @@ def _by_document(store: RunStore, run: RunRecord, unfinished: bool):
     return corpus, preds
 
 
-def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfinished: bool = False) -> Path:
-    """Write the run (id or unique prefix) to `path` in `fmt`, all or nothing; returns the path."""
+def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfinished: bool = False,
+               with_originals: bool = False) -> Path:
+    """Write the run (id or unique prefix) to `path` in `fmt`, all or nothing; returns the path.
+    with_originals: csv/parquet keep the `original` column and the workbench's entity ids,
+    doccano the corpus file's own entity ids (see the module's docstring)."""
     if fmt not in FORMATS:
         raise WorkbenchError(f"unknown export format {fmt!r} (known: {', '.join(FORMATS)})")
+    if with_originals and fmt not in WITH_ORIGINALS:
+        raise WorkbenchError(f"--with-originals: a {fmt} export holds offsets and replacements only, with no "
+                             f"original text to add (it changes {', '.join(WITH_ORIGINALS)})")
     run = store.resolve_run(run_id)
     _check_finished(store, run, unfinished)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".partial")  # never leave a half-written export behind
     try:
-        _write(store, run, fmt, tmp, unfinished)
+        _write(store, run, fmt, tmp, unfinished, with_originals)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -99,10 +150,21 @@ def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfi
     return path
 
 
-def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: bool) -> None:
+def export_frame(store: RunStore, run: RunRecord, with_originals: bool = False):
+    """The run's tidy frame as csv/parquet write it: without `original` and with entity keys,
+    unless with_originals. Rows exist only for generated spans."""
+    from workbench.tidy_frame import run_frame  # pandas: only for these formats
+    frame = run_frame(store, [run.run_id])
+    if with_originals:
+        return frame
+    keys = export_entity_keys(store.load_corpus(run.corpus_hash))
+    frame["entity_id"] = [keys[key] for key in zip(frame["doc_id"], frame["span_index"])]
+    return frame.drop(columns=["original"])
+
+
+def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: bool, with_originals: bool) -> None:
     if fmt in ("csv", "parquet"):
-        from workbench.tidy_frame import run_frame  # pandas: only for these formats
-        frame = run_frame(store, [run.run_id])  # rows exist only for generated spans
+        frame = export_frame(store, run, with_originals)
         frame.to_csv(tmp, index=False) if fmt == "csv" else frame.to_parquet(tmp, index=False)
         return
     corpus, preds = _by_document(store, run, unfinished)
@@ -118,9 +180,10 @@ def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: boo
         with tmp.open("w", encoding="utf-8", newline="\n") as out:
             for d in corpus.documents:
                 text, placed = pseudonymise(d, preds.get(d.doc_id, {}))
+                keys = None if with_originals else document_entity_keys(d)
                 # A suppressed span (empty replacement) leaves nothing to label: no zero-width label.
                 line = {"text": text, "label": [[r.start, r.end, d.spans[r.span_index].label]
-                                                + _stated_entity(d, d.spans[r.span_index]) for r in placed
+                                                + _stated_entity(d, d.spans[r.span_index], keys) for r in placed
                                                 if r.end > r.start],
                         "run_id": run.run_id, "doc_id": d.doc_id, "lang": d.lang}
                 out.write(_jsonl_line(line) + "\n")

@@ -87,26 +87,45 @@ def register(main: click.Group) -> None:
 
     @main.command("export")
     @click.argument("run_id")
-    @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True)
+    @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
+                  help="What each format holds is listed above.")
     @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
     @click.option("--unfinished", is_flag=True,
                   help="Export a run that is not complete: spans not generated yet are written as "
                        "[MASKED:LABEL], never as their original text.")
+    @click.option("--with-originals", is_flag=True,
+                  help="For analysis, not for sharing: csv/parquet add the `original` column and the workbench's "
+                       "readable entity ids (DOC|LABEL|name); doccano writes the corpus file's own entity ids.")
     @store_option
-    def export(run_id, fmt, output, unfinished, store_path) -> None:
+    def export(run_id, fmt, output, unfinished, with_originals, store_path) -> None:
         """Export a run: TAB-masked or INTACT-style JSON, doccano JSONL, CSV or Parquet.
 
-        --format doccano writes the pseudonymised corpus (each replacement labelled with its entity
-        label, PERSON, LOC …), a corpus file that loads back; an error-annotation task for doccano
-        is `workbench doccano export-task`.
+        By default the file is shareable: no format holds the original text of a span to
+        replace, and entities are opaque keys (DOC|e001, numbered per document in order of
+        first mention, the same in every export of runs over the corpus). Only a replacement
+        that is its original stays (the `original` reference run, pseudonyms equal to their
+        original). --with-originals is for analysis.
+
+        \b
+        tab      offsets of the masked spans; no text at all
+        intact   offsets and replacements; no original text
+        doccano  the pseudonymised documents, replacements labelled (PERSON, LOC …); a corpus
+                 file that loads back, with entity keys where the corpus file stated entities
+        csv      a row per span (workbench.tidy_frame) without `original`, entity_id a key;
+                 with --with-originals: `original` and readable entity ids
+        parquet  as csv
+
+        An error-annotation task for doccano is `workbench doccano export-task`.
 
         \b
         Example:
           workbench export 832a7ed4 --format intact -o out/run.json
+          workbench export 832a7ed4 --format csv -o out/run.csv
+          workbench export 832a7ed4 --format parquet --with-originals -o private/run.parquet
         """
         from workbench.exporters import export_run, unfilled_spans
         store = open_existing_store(store_path)
-        path = export_run(store, run_id, fmt, output, unfinished=unfinished)
+        path = export_run(store, run_id, fmt, output, unfinished=unfinished, with_originals=with_originals)
         click.echo(f"wrote {path}")
         masked = unfilled_spans(store, store.resolve_run(run_id))
         if masked:
