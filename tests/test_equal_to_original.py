@@ -63,24 +63,40 @@ def _generate(tmp_path, corpus, store, *extra):
     return out.stdout.splitlines()[0]
 
 
-def test_generate_prints_how_many_pseudonyms_equal_their_original(tmp_path):
-    """The random baseline draws per slot (seed, document, span), whatever the text: a corpus whose
-    spans are the forms it drew for them makes every pick equal its original."""
+def _echo_corpus(tmp_path):
+    """A corpus whose spans are the forms the random baseline (seed 7) draws for them. It draws
+    per slot (seed, document, span), whatever the text, so every pick equals its original."""
     first = _corpus_file(tmp_path / "first.jsonl", TEXT, MENTIONS)
     summary = _generate(tmp_path, first, tmp_path / "first.sqlite")
     assert "0 equal to their original" in summary  # Anna Berg, Oslo, … are not drawn from PUD
     picks = _picks(tmp_path / "first.sqlite")
-
     text, mentions, cursor = TEXT, [], 0
     for (mention, tag), pick in zip(MENTIONS, picks):
         start = text.index(mention, cursor)
         text = text[:start] + pick + text[start + len(mention):]
         mentions.append((pick, tag))
         cursor = start + len(pick)
-    echo = _corpus_file(tmp_path / "echo.jsonl", text, mentions)
+    return _corpus_file(tmp_path / "echo.jsonl", text, mentions), picks
+
+
+def test_generate_prints_how_many_pseudonyms_equal_their_original(tmp_path):
+    echo, picks = _echo_corpus(tmp_path)
     summary = _generate(tmp_path, echo, tmp_path / "echo.sqlite")
     assert _picks(tmp_path / "echo.sqlite") == picks
     assert f"{len(MENTIONS)} equal to their original (without --leak-guard nothing prevents it)" in summary
 
     guarded = _generate(tmp_path, echo, tmp_path / "guarded.sqlite", "--leak-guard")
     assert "0 equal to their original" in guarded
+
+
+def test_the_benchmark_prints_the_count_per_run(tmp_path):
+    """The same forced corpus, run by `workbench benchmark`: its per-run line counts them."""
+    echo, _ = _echo_corpus(tmp_path)
+    config = tmp_path / "forced.toml"
+    config.write_text(f'name = "forced"\ncorpora = ["{echo}"]\nmodes = ["maskL"]\nseed = 7\n'
+                      '[[generators]]\nname = "random"\nupos_filter = [false]\n', encoding="utf-8")
+    out = workbench("benchmark", config, "--store", tmp_path / "b.sqlite", "--no-report", "--no-progress",
+                    "--tagger", "spacy")
+    assert out.returncode == 0, out.stderr
+    [line] = [x for x in out.stdout.splitlines() if " random " in x]
+    assert line.endswith(f"complete, {len(MENTIONS)} equal to their original")

@@ -52,7 +52,8 @@ def register(main: click.Group) -> None:
             run = result.run
             consistent = f" consistent={run.consistency}" if run.consistency != "off" else ""
             click.echo(f"{run.run_id}  {run.corpus_name:<11} {run.generator:<9} {run.mode:<5} "
-                       f"upos={'on ' if run.upos_filter else 'off'} {run.status}{consistent}")
+                       f"upos={'on ' if run.upos_filter else 'off'} {run.status}{consistent}, "
+                       f"{result.equal_to_original} equal to their original")  # workbench.pipeline.equals_original
 
         results = run_benchmark(config, store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
                                 progress=progress, on_run=echo, confirm=lambda plan: _go_ahead(plan, yes),
