@@ -193,14 +193,14 @@ def display_width(text: str) -> int:
 def aligned(rows: list[tuple[str, ...]], right: frozenset[int] = frozenset(), gap: str = "  ") -> list[str]:
     """Rows of cells as lines whose columns start at the same offsets: each column as wide as its
     widest cell (the data decides, so a long corpus or generator name never shifts the columns
-    after it); the last column is not padded. `right`: the columns aligned to the right."""
+    after it). `right`: the columns aligned to the right; trailing blanks are cut."""
     widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
             fill = " " * (widths[i] - display_width(cell))
-            cells.append(cell if i == len(row) - 1 else fill + cell if i in right else cell + fill)
+            cells.append(fill + cell if i in right else cell + fill)
         lines.append(gap.join(cells).rstrip())
     return lines
 

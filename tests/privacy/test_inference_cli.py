@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 from entry_point import WORKBENCH
@@ -10,6 +11,19 @@ from inference_helpers import built_lemmatiser, reference_runs
 
 def run(*args):
     return subprocess.run([WORKBENCH, *args], capture_output=True, text=True, timeout=600)
+
+
+def tables(stdout: str) -> list[list[dict]]:
+    """The tables the command printed (each from its header row), as rows of {column: cell}."""
+    found = []
+    for line in stdout.splitlines():
+        cells = re.split(r"\s{2,}", line.strip())
+        if cells[0] == "run":
+            header = cells
+            found.append([])
+        elif found and len(cells) == len(header):
+            found[-1].append(dict(zip(header, cells)))
+    return found
 
 
 def test_infer_prints_the_rates_and_disclosure_reads_them_back(tmp_path, tiny_corpus, offline_en, offline_sv):
@@ -25,8 +39,15 @@ def test_infer_prints_the_rates_and_disclosure_reads_them_back(tmp_path, tiny_co
     lines = done.stdout.splitlines()
     original = next(line for line in lines if line.startswith(ids["original"][:12]))
     assert " 1.000 " in original and "mlm-offline-n3-" in original
-    assert any(line.rstrip().endswith("PERSON") for line in lines)  # the per-label table
     assert "to attack under mlm-offline-n3-" in done.stderr
+    # Issue 24 item 11: the per-label table names its label column (it was an unnamed last
+    # column), beside the run, and every row's label stands under it.
+    per_run, per_label = tables(done.stdout)
+    header = next(line for line in lines if line.startswith("run") and "label" in line)
+    assert header.split()[:2] == ["run", "label"]
+    labels = {(row["run"], row["label"]) for row in per_label}
+    assert (ids["original"][:12], "PERSON") in labels and (ids["suppress"][:12], "LOC") in labels
+    assert {row["run"] for row in per_run} == {ids["original"][:12], ids["suppress"][:12]}
 
     again = run("privacy", "disclosure", "--store", str(path))
     assert again.returncode == 0, again.stderr
@@ -49,3 +70,47 @@ def test_help_has_examples():
     for command in ("infer", "disclosure", "build-lemmatiser"):
         shown = run("privacy", command, "--help")
         assert shown.returncode == 0 and "Example:" in shown.stdout
+
+
+def test_docs_attacks_only_those_documents_and_a_later_call_adds_the_rest(tmp_path, tiny_corpus, offline_en,
+                                                                         offline_sv):
+    """Issue 24 item 11: `privacy infer --docs`, as `generate --docs` takes it. Results are per span
+    under the whole run's attack key, so more documents later add to them; a row of rates says
+    over how many of the run's documents it is, and the whole run counts the rest as missing."""
+    from workbench.store import RunStore
+    built_lemmatiser("en")
+    built_lemmatiser("sv")
+    path = tmp_path / "runs.sqlite"
+    with RunStore(path) as s:
+        ids = reference_runs(s, tiny_corpus, kinds=("original", "suppress"))
+    spans = {d.doc_id: len(d.masked_spans) for d in tiny_corpus.documents}
+    n_docs = len(tiny_corpus.documents)
+    attack = ("privacy", "infer", ids["original"], ids["suppress"], "--model", "offline", "-n", "3",
+              "--store", str(path))
+
+    first = run(*attack, "--docs", "en-1")
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.count(f"0 of {spans['en-1']} spans stored, {spans['en-1']} to attack") == 2
+    rows = tables(first.stdout)[0]
+    assert [(r["docs"], r["spans"], r["missing"]) for r in rows] == [(f"1/{n_docs}", str(spans["en-1"]), "0")] * 2
+
+    (tmp_path / "docs.txt").write_text("en-1\nen-2\n", encoding="utf-8")
+    more = run(*attack, "--docs", "@" + str(tmp_path / "docs.txt"))
+    assert more.returncode == 0, more.stderr
+    both = spans["en-1"] + spans["en-2"]
+    assert more.stderr.count(f"{spans['en-1']} of {both} spans stored, {spans['en-2']} to attack") == 2
+
+    whole = run("privacy", "disclosure", ids["original"], "--store", str(path))
+    row = tables(whole.stdout)[0][0]
+    assert (row["docs"], row["spans"], row["missing"]) == (f"{n_docs}/{n_docs}", str(both), str(spans["sv-1"]))
+    partial = run("privacy", "disclosure", ids["original"], "--docs", "en-2", "--store", str(path))
+    row = tables(partial.stdout)[0][0]
+    assert (row["docs"], row["spans"], row["missing"]) == (f"1/{n_docs}", str(spans["en-2"]), "0")
+
+    rest = run(*attack)
+    assert rest.returncode == 0, rest.stderr
+    assert rest.stderr.count(f"{both} of {sum(spans.values())} spans stored, {spans['sv-1']} to attack") == 2
+    assert all(r["missing"] == "0" and r["docs"] == f"{n_docs}/{n_docs}" for r in tables(rest.stdout)[0])
+
+    unknown = run(*attack, "--docs", "en-1,nope")
+    assert unknown.returncode == 2 and "'nope'" in unknown.stderr and "Traceback" not in unknown.stderr

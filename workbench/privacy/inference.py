@@ -15,6 +15,15 @@ batch per transaction, and reused: a second call attacks only what is missing (o
 changed), so an interrupted attack resumes. Reading (`stored_disclosure`,
 `inference_spans`) never attacks.
 
+`docs` restricts an attack (and a reading) to some documents of the runs. A span's result
+does not depend on which documents were chosen (the attacker reads the span's own
+document, the matching function's frequent lemmas come from the whole corpus), so the
+results are stored under the same key as a whole-run attack: a later call with more
+documents attacks only the new ones, and one without `docs` completes the run. A row of
+the rates says which documents it covers (`documents` of `run_documents`); over the whole
+run, spans without a result are counted in `missing`, and a report shows a run's
+disclosure only when nothing is missing.
+
 The disclosure rate of a run is the share of its replaced spans whose original is disclosed:
     disclosure               by a guess or by the replacement (what an attacker learns; ↓ better)
     disclosure_guesses       by one of the attacker's N guesses
@@ -46,7 +55,10 @@ __all__ = ["INFERENCE_ATTACKERS", "FREQUENT_LEMMAS", "inference_disclosure", "st
 FREQUENT_LEMMAS = 100  # 004's reference code leaves out the corpus's 100 most frequent lemmas
 BATCH = 64  # spans per stored batch (one transaction)
 RATE_COLUMNS = ["spans", "disclosure", "disclosure_guesses", "disclosure_replacement"]
-STORED_COLUMNS = ["run_id", "attacker", "attack_key", "n_guesses", *RATE_COLUMNS, "missing", "failed"]
+# documents: how many of the run's documents a row covers (all of them, or those asked for);
+# run_documents: how many the run has. Rates over fewer documents are not the run's.
+STORED_COLUMNS = ["run_id", "attacker", "attack_key", "n_guesses", *RATE_COLUMNS, "missing", "failed", "documents",
+                  "run_documents"]
 
 
 # --- the matching function for a corpus ----------------------------------------------------
@@ -109,11 +121,32 @@ def _targets(frame: pd.DataFrame) -> list[dict]:
     return items
 
 
+def _corpus_documents(store: RunStore, corpus_hash: str) -> list[str]:
+    return [d for (d,) in store.db.execute("SELECT doc_id FROM documents WHERE corpus_hash=?", (corpus_hash,))]
+
+
+def _check_documents(store: RunStore, runs, docs: Sequence[str]) -> None:
+    """Every id is a document of one of the runs, and every run has one of them."""
+    if not docs:
+        raise WorkbenchError("--docs names no document (give comma-separated ids, or @file with one id a line)")
+    per_run = {run.run_id: set(_corpus_documents(store, run.corpus_hash)) for run in runs}
+    unknown = [d for d in dict.fromkeys(docs) if not any(d in known for known in per_run.values())]
+    if unknown:
+        raise WorkbenchError(f"no run given has the document(s) {', '.join(map(repr, unknown[:5]))}"
+                             + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+                             + " (`workbench show RUN` lists a run's documents)")
+    for run in runs:
+        if not per_run[run.run_id] & set(docs):
+            raise WorkbenchError(f"run {run.run_id[:12]} ({run.corpus_name}) has none of the documents given to "
+                                 "--docs; leave it out, or attack it with its own documents")
+
+
 def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: str = "mlm",
                          n: int = DEFAULT_GUESSES, config: Mapping[str, object] | None = None,
-                         progress: bool = False, batch: int = BATCH,
+                         progress: bool = False, batch: int = BATCH, docs: Sequence[str] | None = None,
                          log: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Attack every replaced span of these runs (reusing stored results); one row per run (STORED_COLUMNS)."""
+    """Attack every replaced span of these runs (reusing stored results); one row per run (STORED_COLUMNS).
+    docs: only the spans of these documents (ids; see the module docstring), and the rates over them."""
     from workbench.metrics.metric_frame import metric_frame
     say = log or (lambda message: print(message, file=sys.stderr, flush=True))
     atk = make_inference_attacker(attacker, n, config)
@@ -122,10 +155,15 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
         if run.status != "complete":
             raise WorkbenchError(f"run {run.run_id[:12]} ({run.generator}) is not complete ({run.status}); finish it "
                                  "first (the same `workbench generate` command resumes it)")
+    if docs is not None:
+        _check_documents(store, runs, docs)
     key = attack_key(atk, matcher_description())
     frame = metric_frame(store, [r.run_id for r in runs])
+    if docs is not None:
+        frame = frame[frame["doc_id"].isin(set(docs))]
     if frame.empty:
-        raise WorkbenchError("these runs replaced no span: nothing to attack")
+        raise WorkbenchError(f"these runs replaced no span{' in these documents' if docs is not None else ''}: "
+                             "nothing to attack")
     atk.load(sorted(frame["lang"].unique()))
     corpora: dict[str, object] = {}
     matchers: dict[tuple[str, str], Matcher] = {}
@@ -168,7 +206,7 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
             done_now = min(start + batch, len(todo))
             if progress and (done_now % every == 0 or done_now == len(todo)):
                 say(f"  {done_now}/{len(todo)} spans")
-    return stored_disclosure(store, [r.run_id for r in runs], attack_key=key)
+    return stored_disclosure(store, [r.run_id for r in runs], attack_key=key, docs=docs)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -214,18 +252,23 @@ def disclosure_rates(spans: pd.DataFrame, by: Sequence[str] = ("run_id", "attack
 
 
 def stored_disclosure(store: RunStore, run_ids: Sequence[str] | None = None, *, by_label: bool = False,
-                      attack_key: str | None = None) -> pd.DataFrame:
+                      attack_key: str | None = None, docs: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per stored (run, attack key) (and label): STORED_COLUMNS; empty when nothing is stored.
-    `missing`: replaced spans of the run without a result; `failed`: spans whose attacker gave no answer."""
+    `missing`: replaced spans of the run without a result; `failed`: spans whose attacker gave no answer.
+    docs: the rates over these documents only (`documents` says how many of `run_documents`)."""
     from workbench.tidy_frame import run_frame
     columns = STORED_COLUMNS[:4] + (["label"] if by_label else []) + STORED_COLUMNS[4:]
     spans = inference_spans(store, run_ids, attack_key)
+    if docs is not None:
+        spans = spans[spans["doc_id"].isin(set(docs))]
     if spans.empty:
         return pd.DataFrame(columns=columns)
     by = ["run_id", "attacker", "attack_key", "n_guesses"] + (["label"] if by_label else [])
     rates = disclosure_rates(spans, by)
     failed = spans[spans["note"] != ""].groupby(by, sort=False).size().rename("failed")
     frame = run_frame(store, list(dict.fromkeys(spans["run_id"])))
+    if docs is not None:
+        frame = frame[frame["doc_id"].isin(set(docs))]
     size_by = ["run_id"] + (["label"] if by_label else [])
     replaced = frame.groupby(size_by, sort=False).size().rename("replaced").reset_index()
     out = (spans[by].drop_duplicates().merge(rates, on=by, how="left")
@@ -233,6 +276,10 @@ def stored_disclosure(store: RunStore, run_ids: Sequence[str] | None = None, *, 
     out["spans"] = out["spans"].fillna(0).astype(int)
     out["failed"] = out["failed"].fillna(0).astype(int)
     out["missing"] = (out["replaced"] - out["spans"] - out["failed"]).clip(lower=0).astype(int)
+    corpus_of = dict(zip(frame["run_id"], frame["corpus_hash"]))
+    every = {run_id: _corpus_documents(store, corpus_of[run_id]) for run_id in out["run_id"].unique()}
+    out["run_documents"] = [len(every[r]) for r in out["run_id"]]
+    out["documents"] = [len(every[r]) if docs is None else len(set(every[r]) & set(docs)) for r in out["run_id"]]
     if run_ids is not None:  # in the order asked for
         order = {store.resolve_run(r).run_id: i for i, r in enumerate(run_ids)}
         out = out.sort_values("run_id", key=lambda ids: ids.map(order), kind="stable")
@@ -240,13 +287,18 @@ def stored_disclosure(store: RunStore, run_ids: Sequence[str] | None = None, *, 
 
 
 def disclosure_lines(frame: pd.DataFrame) -> list[str]:
-    """The per-run rows of inference_disclosure / stored_disclosure as a plain table."""
+    """The rows of inference_disclosure / stored_disclosure as a plain table: a run per row, or
+    (by label) a run and label per row, the label named in the header beside the run; `docs`
+    says over how many of the run's documents the rates are."""
+    from workbench.terminal import aligned, printable
     if frame.empty:
         return ["no inference-attack results stored for these runs"]
-    head = f"{'run':<12}  {'attack key':<40}  {'spans':>6}  {'disclosed':>9}  {'by guess':>8}  {'by repl.':>8}  missing"
-    lines = [head]
+    by_label = "label" in frame.columns
+    rows = [("run", *(["label"] if by_label else []), "attack key", "docs", "spans", "disclosed", "by guess",
+             "by repl.", "missing")]
     for r in frame.itertuples(index=False):
-        label = f" {r.label}" if "label" in frame.columns else ""
-        lines.append(f"{str(r.run_id)[:12]:<12}  {r.attack_key[:40]:<40}  {r.spans:>6}  {r.disclosure:>9.3f}  "
-                     f"{r.disclosure_guesses:>8.3f}  {r.disclosure_replacement:>8.3f}  {r.missing + r.failed}{label}")
-    return lines
+        rows.append((str(r.run_id)[:12], *([printable(str(r.label))] if by_label else []), r.attack_key[:40],
+                     f"{r.documents}/{r.run_documents}", str(r.spans), f"{r.disclosure:.3f}",
+                     f"{r.disclosure_guesses:.3f}", f"{r.disclosure_replacement:.3f}", str(r.missing + r.failed)))
+    first_number = 3 if by_label else 2  # docs and every column after it are right-aligned
+    return aligned(rows, right=frozenset(range(first_number, len(rows[0]))))
