@@ -2,7 +2,7 @@
 
 The leak guard is off by default (as in paper 003), so nothing stops a generator from putting
 `American` back for `American`; the summary line says how many such pseudonyms a run holds.
-The rule (workbench.pipeline.equals_original, the leak guard's normalisation): equal once white space is collapsed and case
+The rule (workbench.overlap_rules.equals_original, which the leak guard also refuses): equal once white space is collapsed and case
 ignored, numerals included."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import json
 import pytest
 
 from tests.store_helpers import import_replacements, workbench
-from workbench.pipeline import count_equal_to_original, equals_original
+from workbench.overlap_rules import equals_original
+from workbench.pipeline import count_equal_to_original
 
 TEXT = "Anna Berg was born in Oslo in 1975. She works for Nordbank in Bergen."
 MENTIONS = [("Anna Berg", "PERSON"), ("Oslo", "LOC"), ("1975", "DATETIME"), ("Nordbank", "ORG"), ("Bergen", "LOC")]

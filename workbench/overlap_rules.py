@@ -118,7 +118,14 @@ def verbatim_leak(pseudonym: str, original: str) -> bool:
     return any(_contains(pseudonym, code) for code in codes(original))
 
 
+def equals_original(pseudonym: str, original: str) -> bool:
+    """The pseudonym is its original: equal once white space is collapsed and case ignored,
+    numerals included ("1975" for "1975" counts, unlike absolute_overlap). `workbench generate`
+    prints how many a run has (workbench.pipeline.count_equal_to_original); the guard refuses them."""
+    return _normal(pseudonym) == _normal(original)
+
+
 def leaks(candidate: str, original: str) -> bool:
     """What the leak guard refuses: any partial overlap, or the original itself (numerals
     included: the guard promises that no pseudonym equals its original span)."""
-    return partial_overlap(candidate, original) or _normal(candidate) == _normal(original)
+    return partial_overlap(candidate, original) or equals_original(candidate, original)

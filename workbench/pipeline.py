@@ -40,7 +40,7 @@ class GenerationResult:
     stored: int  # predictions stored for the run
     failed: int  # of them [FAILED]
     unreachable: int  # of the failed, those whose server could not be reached (retry them)
-    # Pseudonyms that are their original (equals_original below: case and
+    # Pseudonyms that are their original (workbench.overlap_rules.equals_original: case and
     # white space ignored, numerals included). Without --leak-guard nothing prevents them.
     equal_to_original: int = 0
 
@@ -140,18 +140,10 @@ def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
                             count_equal_to_original(store, record, predictions))
 
 
-def equals_original(pseudonym: str, original: str) -> bool:
-    """The pseudonym is its original: equal once white space is collapsed and case ignored
-    (casefold), numerals included ("1975" for "1975" counts, unlike 003's absolute overlap).
-    The leak guard (workbench.overlap_rules.leaks) refuses every such candidate by the same
-    normalisation; without the guard nothing does."""
-    from workbench.overlap_rules import _normal  # the leak guard's own normalisation
-    return _normal(pseudonym) == _normal(original)
-
-
 def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None) -> int:
     """How many of the run's stored pseudonyms equal their original span's text
-    (equals_original); FAILED spans never count."""
+    (workbench.overlap_rules.equals_original); FAILED spans never count."""
+    from workbench.overlap_rules import equals_original
     corpus = store.load_corpus(record.corpus_hash)
     spans = {(d.doc_id, i): s.text for d in corpus.documents for i, s in enumerate(d.spans)}
     predictions = store.predictions(record.run_id) if predictions is None else predictions
