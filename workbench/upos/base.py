@@ -34,9 +34,9 @@ SPAN_RULE = "last-word"
 
 
 def is_punctuation_only(text: str) -> bool:
-    """True for text with at least one character and only punctuation (Unicode P*), symbols
-    (S*) and white space: `,` `”` `(…)` `%` `§`. Such a form is never a pseudonym for a
-    personal span (the baselines' vocabulary, the UPOS filter's candidates)."""
+    """True for text of punctuation (Unicode P*) and symbols (S*) only, white space aside, and
+    not blank: `,` `”` `(…)` `%` `§`. Such a form is never a pseudonym for a personal span
+    (the baselines' vocabulary, the UPOS filter's candidates)."""
     chars = [ch for ch in text if not ch.isspace()]
     return bool(chars) and all(unicodedata.category(ch)[0] in "PS" for ch in chars)
 
