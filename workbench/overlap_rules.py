@@ -27,13 +27,20 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 # (workbench.privacy.matching), whose frequent lemmas are counted outside the spans and so
 # never leave out a title inside a PERSON span. One list per language; the matching function
 # takes the union (a Swedish title is no content word of an English text either).
+# "justice" is the English judges' title ("Lord Justice Sedley", "Mr Justice Collins" in TAB).
+# Name particles ("De La Cruz", "van Dijk", "af Klercker") are function words of a name's own
+# language: shared, they say no more about who is meant than a title does, so they count as
+# titles (listed under "names", taken for every language).
 TITLES: dict[str, frozenset[str]] = {
     "en": frozenset("""
         mr mrs ms miss mx mister messrs madam madame mme mlle dame sir lord lady
-        dr doctor prof professor judge rev reverend hon honourable honorable esq jr sr
+        dr doctor prof professor judge justice rev reverend hon honourable honorable esq jr sr
     """.split()),
     "sv": frozenset("""
         herr hr fru fröken frk doktor dr professor prof docent
+    """.split()),
+    "names": frozenset("""
+        de del della di da du la le van von der ter af zu
     """.split()),
 }
 ALL_TITLES = frozenset().union(*TITLES.values())
@@ -56,8 +63,8 @@ def _normal(text: str) -> str:
 
 def is_title(word: str, lang: str | None = None) -> bool:
     """`word` (any case, with or without an abbreviation's full stop) is a title or honorific of
-    `lang`, or of any language the workbench knows when `lang` is None."""
-    titles = ALL_TITLES if lang is None else TITLES.get(lang, ALL_TITLES)
+    `lang` (of any language the workbench knows when `lang` is None), or a name particle."""
+    titles = ALL_TITLES if lang is None else TITLES.get(lang, ALL_TITLES) | TITLES["names"]
     return word.casefold().rstrip(".") in titles
 
 

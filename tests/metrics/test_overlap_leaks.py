@@ -56,6 +56,8 @@ CONTENT = [
     ("en", "Dr. John Smith", "Dr Galip Yalman", True, False),  # abbreviations with their full stop
     ("en", "Judge John Smith", "Judge Galip Yalman", True, False),
     ("en", "Mrs Anna Yalman", "Mr Galip Yalman", True, True),  # the name itself still overlaps
+    ("en", "Lord Justice Williams", "Lord Justice Sedley", True, False),
+    ("en", "Erin De La Morris", "Dean De La Cruz", True, False),  # name particles
     ("en", "the Court", "the Court", True, True),
     ("en", "the", "the", True, False),  # even equal, a function word alone carries no content
     ("sv", "herr Berg", "herr Andersson", True, False),
@@ -78,6 +80,7 @@ def test_titles_in_english_and_swedish():
                  "professor"):
         assert is_title(word), word
     assert is_title("herr", "sv") and not is_title("herr", "en")
+    assert is_title("van", "en") and is_title("af", "sv")  # name particles, in every language
     assert not is_title("Smith") and not is_title("Court")
 
 

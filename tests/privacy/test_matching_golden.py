@@ -50,6 +50,8 @@ GOLDEN = [
     ("en", "PERSON", "Judge Galip Yalman", "Judge John Smith", (), None),  # "judg" is no name 4-gram either
     ("en", "PERSON", "Professor Jane Smith", "Professor Mary Brown", (), None),
     ("en", "PERSON", "Mr Jones", "Mary Jackson", (), None),  # "Mr Jones" is no "MJ": a title gives no initial
+    ("en", "PERSON", "Lord Justice Sedley", "Lord Justice Williams", (), None),  # TAB's judges
+    ("en", "PERSON", "Dean De La Cruz", "Erin De La Morris", (), None),  # name particles are function words too
     ("en", "PERSON", "Mr Galip Yalman", "Yalman", (), "lemma"),  # the name itself still discloses
     ("en", "PERSON", "Dr Galip Yalman", "Mrs Yalman", (), "lemma"),
     ("en", "LOC", "Kingdom of Norway", "Republic of Turkey", (), None),
