@@ -2,8 +2,8 @@
 
 The leak guard is off by default (as in paper 003), so nothing stops a generator from putting
 `American` back for `American`; the summary line says how many such pseudonyms a run holds.
-The rule (workbench.overlap_rules.equals_original, which the leak guard also refuses): equal once white space is collapsed and case
-ignored, numerals included."""
+The rule (workbench.overlap_rules.equals_original, which the leak guard also refuses): equal once
+white space is collapsed and case ignored, numerals included."""
 
 from __future__ import annotations
 

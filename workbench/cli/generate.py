@@ -104,8 +104,8 @@ def register(main: click.Group) -> None:
                               store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
                               progress=progress, retry_failed=retry_failed, name=run_name)
         named = f" ({result.run.name})" if result.run.name else ""
-        click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, {result.failed} FAILED, "
-                   f"{equal_to_original_text(result.equal_to_original, leak_guard)}")
+        click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, "
+                   f"{result.failed} FAILED, {equal_to_original_text(result.equal_to_original, leak_guard)}")
         click.echo(f"  {result.run.signature}")
         click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
         if result.unreachable:
