@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 
 from entry_point import WORKBENCH
-from inference_helpers import built_lemmatiser, reference_runs
+from inference_helpers import built_lemmatiser, reference_runs, tables
 
 
 def run(*args):
     return subprocess.run([WORKBENCH, *args], capture_output=True, text=True, timeout=600)
-
-
-def tables(stdout: str) -> list[list[dict]]:
-    """The tables the command printed (each from its header row), as rows of {column: cell}."""
-    found = []
-    for line in stdout.splitlines():
-        cells = re.split(r"\s{2,}", line.strip())
-        if cells[0] == "run":
-            header = cells
-            found.append([])
-        elif found and len(cells) == len(header):
-            found[-1].append(dict(zip(header, cells)))
-    return found
 
 
 def test_infer_prints_the_rates_and_disclosure_reads_them_back(tmp_path, tiny_corpus, offline_en, offline_sv):
