@@ -19,11 +19,20 @@ alike. Not clipped: a mean below 0 says a run's replacements are further from th
 than chance. Identical texts stay 1 and a suppressed span stays 0 (= chance: nothing kept),
 the conventions above. The cosines themselves are kept as *_raw, the baselines as *_baseline
 (the mean over a run's spans of its language's b: one value for a one-language run).
+
+Whether word similarity tells runs apart at all (`word_spreads`): an embedder may put every
+replacement at the same distance from its original (e5 on Swedish PII spans does), and a reader
+must be told so rather than read noise as a ranking. The rule, for any language and embedder:
+over a corpus's generated runs (not the Original rows, not the reference anonymisations, whose
+word similarity is 1, 0 or a label by construction), the spread of the runs' similarity_word
+(max − min, rescaled: a share of the range from chance to identity) is at least
+MIN_WORD_SPREAD; a report with two or more such runs below it says so in Table 3's caption.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -31,8 +40,9 @@ import pandas as pd
 
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
 from workbench.metrics.embedders import cosine_rows
-from workbench.metrics.metric_frame import document_views
+from workbench.metrics.metric_frame import document_views, is_original_run
 from workbench.metrics.similarity_baseline import rescale
+from workbench.signature import REFERENCE
 
 FAMILY = "similarity"
 _RESCALED = "; rescaled (cos − b) / (1 − b) against unrelated UD PUD {} pairs of the language (0 = chance)"
@@ -131,3 +141,65 @@ def _span_values(frame: pd.DataFrame, context) -> pd.DataFrame:
 def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
     values = span_values(frame, context)
     return pd.DataFrame({name: per_run(frame, values[name]) for name in values.columns})
+
+
+# Generated runs whose mean word similarities differ by less than this share of the range from
+# chance (0) to identity (1) are not told apart by the measure. 003's English generators span
+# about 0.2 of that range (Table 3's raw 0.15–0.34 against MiniLM's chance of about 0.22); a
+# twentieth of it is the least difference we let a reader rank runs by.
+MIN_WORD_SPREAD = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class WordSpread:
+    """How far apart one corpus's generated runs are in word similarity."""
+    corpus: str
+    runs: tuple[str, ...]  # run ids (table index)
+    spread: float  # max − min of similarity_word (rescaled)
+    raw_low: float  # min and max of similarity_word_raw (003's figure)
+    raw_high: float
+
+    @property
+    def discriminates(self) -> bool:
+        return self.spread >= MIN_WORD_SPREAD
+
+
+def _generated_rows(table: pd.DataFrame) -> pd.DataFrame:
+    generated = [i for i in table.index if not is_original_run(i) and table.at[i, "source"] != REFERENCE]
+    rows = table.loc[generated]
+    return rows[rows["similarity_word"].notna()]
+
+
+def word_spreads(table: pd.DataFrame) -> list[WordSpread]:
+    """Per corpus of a metric table (compute_metrics; a language's part of a mixed corpus is a
+    corpus of its own) with at least two generated runs: their spread in word similarity."""
+    if not {"similarity_word", "similarity_word_raw", "source", "corpus"} <= set(table.columns):
+        return []
+    rows = _generated_rows(table)
+    out = []
+    for corpus, group in rows.groupby(rows["corpus"].astype(str), sort=False):
+        if len(group) < 2:
+            continue
+        word, raw = group["similarity_word"].astype(float), group["similarity_word_raw"].astype(float)
+        out.append(WordSpread(corpus, tuple(str(i) for i in group.index), float(word.max() - word.min()),
+                              float(raw.min()), float(raw.max())))
+    return out
+
+
+def word_discrimination_note(table: pd.DataFrame) -> str:
+    """A sentence for Table 3's caption naming each corpus where word similarity does not tell
+    the generated runs apart (word_spreads); "" where it does everywhere."""
+    flat = [s for s in word_spreads(table) if not s.discriminates]
+    if not flat:
+        return ""
+    where = "; ".join(f"{s.corpus}: {len(s.runs)} runs, raw {s.raw_low:.3f}–{s.raw_high:.3f}, "
+                      f"spread {s.spread:.3f} rescaled" for s in flat)
+    return (f"Word similarity does not discriminate between the generated runs of {where} "
+            f"(less than {MIN_WORD_SPREAD:g} of the range from chance to identity; docs/metrics.md): "
+            "do not rank those runs by it.")
+
+
+def discriminates_by_run(table: pd.DataFrame) -> dict[str, bool]:
+    """Run id → whether word similarity tells it apart from its corpus's other generated runs
+    (the CSV's flag column); runs in no spread (Original rows, references, a lone run) are absent."""
+    return {run: spread.discriminates for spread in word_spreads(table) for run in spread.runs}
