@@ -19,6 +19,7 @@ import pandas as pd
 from workbench.metrics import metric_infos
 from workbench.metrics.languages import stored_corpus, stored_run_id
 from workbench.metrics.metric_frame import is_original_run
+from workbench.metrics.similarity import discriminates_by_run, word_discrimination_note
 from workbench.reports.labels import mode_label, sees_label, short_id, system_label
 from workbench.reports.run_names import OPTIONS, option_text, run_names, varying_options
 from workbench.upos.label_upos import CONTRADICTION_NOTE_ABOVE
@@ -61,11 +62,13 @@ TABLES = (
         Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
         # Beyond 003: the partial overlap on content words (function words and titles left out).
         Column("overlap_partial_content", "part. content", "PII overlap %", scale=100, digits=2),
-        Column("similarity_word", "word", "Similarity", digits=3),
-        Column("similarity_sentence", "sent.", "Similarity", digits=3),
-        # Similarity is rescaled against chance (docs/metrics.md); the cosines and the chance levels beside it.
-        Column("similarity_word_raw", "word", "Cosine (raw)", digits=3),
-        Column("similarity_sentence_raw", "sent.", "Cosine (raw)", digits=3),
+        # Similarity rescaled against chance (docs/metrics.md), then beside it 003's figure (the raw
+        # cosines a reader of 003 compares with) and the chance levels; the caption says where word
+        # similarity does not tell the generated runs apart (similarity.word_discrimination_note).
+        Column("similarity_word", "word", "Similarity (rescaled, 0 = chance)", digits=3),
+        Column("similarity_sentence", "sent.", "Similarity (rescaled, 0 = chance)", digits=3),
+        Column("similarity_word_raw", "word", "Cosine (raw, 003's figure)", digits=3),
+        Column("similarity_sentence_raw", "sent.", "Cosine (raw, 003's figure)", digits=3),
         Column("similarity_word_baseline", "word", "Chance b", digits=3),
         Column("similarity_sentence_baseline", "sent.", "Chance b", digits=3),
     )),
@@ -207,12 +210,21 @@ def tagger_note(table: pd.DataFrame, spec: TableSpec) -> str:
             "there UPOS accuracy partly rewards agreeing with the tagger's errors.")
 
 
+def table_notes(table: pd.DataFrame, spec: TableSpec) -> str:
+    """The caption's notes on the table's own figures (tagger contradictions, similarity that
+    does not discriminate), "" where there is none."""
+    notes = [tagger_note(table, spec)]
+    if "similarity_word" in [c.metric for c in spec.columns]:
+        notes.append(word_discrimination_note(_rows(table, spec)))
+    return " ".join(n for n in notes if n)
+
+
 def caption(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
     """The caption with every run's signature (the dashboard's expander; files use the legend)."""
     names = run_names(table)
     runs = "; ".join(f"[{names[i]} · {short_id(str(i))}] {row['signature']}"
                      for i, row in _rows(table, spec).iterrows() if not is_original_run(i))
-    note = tagger_note(table, spec)
+    note = table_notes(table, spec)
     return f"{spec.title}. {note + ' ' if note else ''}Metrics: {metric_config}. Runs: {runs}"
 
 
@@ -224,7 +236,7 @@ def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str, *, leg
     lines = ["| " + " | ".join(headers) + " |",
              "|" + "|".join(["---"] * labels + ["---:"] * len(spec.columns)) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    note = tagger_note(table, spec)
+    note = table_notes(table, spec)
     lines += ["", f"*Table: {spec.title}.* " + (f"{note} " if note else "") + f"Metrics: `{metric_config}`."
               + (f" {legend_note}" if legend_note else "")]
     return "\n".join(lines) + "\n"
@@ -271,7 +283,7 @@ def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
         corpus = r[0]
         out.append(" & ".join(tex_escape(c) for c in r) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
-    note = tagger_note(table, spec)
+    note = table_notes(table, spec)
     out.append(rf"\caption{{{tex_escape(spec.title)}. {tex_escape(note + ' ' if note else '')}"
                rf"Metrics: \texttt{{{tex_escape(metric_config)}}}. "
                r"Runs and their signatures: Table~\ref{tab:run_legend}.}")
@@ -309,4 +321,7 @@ def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
         if column in ("mode", "sees"):  # already there, as the labels above
             continue
         out[column] = values
+    if "similarity_word" in [c.metric for c in spec.columns]:  # the caption's note, per row (None: not judged)
+        flags = discriminates_by_run(rows)
+        out["similarity_word_discriminates"] = [flags.get(str(i)) for i in rows.index]
     return out
