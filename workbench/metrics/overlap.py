@@ -27,10 +27,10 @@ METRICS = (
                "share of spans whose pseudonym shares a non-numeral word with the original"),
     MetricInfo("overlap_absolute", "abs.", FAMILY, 0, 1, LOWER, "003 Table 3",
                "share of spans whose pseudonym equals the original (case and spacing ignored)"),
-    MetricInfo("overlap_partial_content", "part. content", FAMILY, 0, 1, LOWER, "beyond 003 (issue 24)",
+    MetricInfo("overlap_partial_content", "PII overlap part. content", FAMILY, 0, 1, LOWER, "beyond 003 (issue 24)",
                "share of spans whose pseudonym shares a content word with the original (no numerals, "
                "function words or titles)"),
-    MetricInfo("leak_verbatim", "verbatim", FAMILY, 0, 1, LOWER, "beyond 003 (issue 24)",
+    MetricInfo("leak_verbatim", "kept verbatim", FAMILY, 0, 1, LOWER, "beyond 003 (issue 24)",
                "share of spans whose pseudonym keeps the original verbatim (equal, containing it, or "
                "containing one of its codes; numerals included)"),
 )
