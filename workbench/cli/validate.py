@@ -14,9 +14,10 @@ def register(main: click.Group) -> None:
     def validate(corpus_file, corpus_format, lang, spans, quality_checked, annotator) -> None:
         """Load a corpus file as `generate` would and list every error and warning, per document and span.
 
-        Errors (a span outside the text, overlapping spans, an unknown language …) stop
-        `generate`; warnings (a span edge inside a word) do not. Exits 2 when there is an
-        error, 0 otherwise. Writes nothing.
+        Errors (a span outside the text, overlapping spans, an unknown language, a JSONL
+        line that is not JSON …) stop `generate` at the first; here every one is listed with
+        its document, span or line number, and the file is read on. Warnings (a span edge
+        inside a word) stop nothing. Exits 2 when there is an error, 0 otherwise. Writes nothing.
 
         \b
         Example:
