@@ -98,8 +98,12 @@ def matcher_for(corpus, lang: str) -> Matcher:
 
 def matcher_description() -> dict:
     """What the matching function's results depend on besides the texts (part of the attack key)."""
+    from workbench.overlap_rules import ALL_TITLES
     from workbench.privacy.lemmatiser import LEXICON, RECIPE
-    return {"version": MATCHER_VERSION, "frequent": FREQUENT_LEMMAS, "lemmatiser": RECIPE, "lexicon": LEXICON}
+    # The title list is part of the key: a title added to it changes which spans disclose.
+    titles = hashlib.sha256(" ".join(sorted(ALL_TITLES)).encode()).hexdigest()[:12]
+    return {"version": MATCHER_VERSION, "frequent": FREQUENT_LEMMAS, "lemmatiser": RECIPE, "lexicon": LEXICON,
+            "titles": titles}
 
 
 # --- attacking ------------------------------------------------------------------------------

@@ -1,0 +1,34 @@
+"""Issue 24 item 2: titles and honorifics never disclose, in the matcher the inference attack builds
+for a corpus (its own frequent lemmas, counted outside the spans, which never hold "Mr"), and the
+title list is part of the attack key."""
+
+from __future__ import annotations
+
+import pytest
+
+from inference_helpers import built_lemmatiser
+from tests.privacy import reid_helpers
+
+pytest.importorskip("spacy")
+
+
+def test_the_corpus_matcher_lets_no_title_disclose_a_person():
+    from workbench.privacy.inference import matcher_for
+    built_lemmatiser("en")
+    corpus = reid_helpers.corpus()
+    matcher = matcher_for(corpus, "en")
+    assert "mr" not in matcher.frequent  # counted outside the spans: the title is not among them
+    # What `privacy infer` records as "disclosed by the replacement" for an imported run:
+    assert matcher.discloses("Mr Galip Yalman", "PERSON", "Mr John Smith") is None
+    assert matcher.discloses("Mrs Mirela Ostrowska", "PERSON", "Mrs Jane Doe") is None
+    assert matcher.discloses("Mr Galip Yalman", "PERSON", "Mr Yalman") == "lemma"
+    assert matcher.discloses("Mr Galip Yalman", "PERSON", "mr galip yalman") == "exact"
+
+
+def test_the_title_list_is_part_of_the_attack_key(monkeypatch):
+    from workbench import overlap_rules
+    from workbench.privacy.inference import matcher_description
+    before = matcher_description()
+    assert before["version"] >= 3  # 2 let titles disclose
+    monkeypatch.setattr(overlap_rules, "ALL_TITLES", overlap_rules.ALL_TITLES | {"councillor"})
+    assert matcher_description()["titles"] != before["titles"]
