@@ -45,8 +45,12 @@ def test_a_hidden_run_leaves_the_runs_table_and_the_pickers_and_comes_back(two_r
     ok(metrics.run())
     assert offered(metrics.sidebar.multiselect(key="met_runs")) == [kept[:8]]
     assert metrics.sidebar.multiselect(key="met_runs").value == [kept]
-    compare = ok(page("pages/3_Compare.py", path, selected=[hidden]))
+    compare = ok(page("pages/3_Compare.py", path, selected=[hidden, kept]))
     assert offered(compare.sidebar.multiselect(key="cmp_runs")) == [kept[:8]]
+    assert compare.sidebar.multiselect(key="cmp_runs").value == [kept]
+    # A selection of hidden runs only is no selection: a note, no runs (never a default set).
+    alone = ok(page("pages/3_Compare.py", path, selected=[hidden]))
+    assert not alone.sidebar.multiselect and any("Runs" in i.value for i in alone.info)
 
     # shown again on request, marked, and unhidden
     again = page("pages/1_Runs.py", path)
@@ -58,7 +62,7 @@ def test_a_hidden_run_leaves_the_runs_table_and_the_pickers_and_comes_back(two_r
     ok(again)
     with RunStore(path) as s:
         assert hidden_runs(s) == set()
-    assert offered(page("pages/3_Compare.py", path).sidebar.multiselect(key="cmp_runs")) == [kept[:8], hidden[:8]]
+    assert offered(page("pages/3_Compare.py", path, selected=[kept]).sidebar.multiselect(key="cmp_runs")) == [kept[:8], hidden[:8]]
 
 
 def test_when_every_run_is_hidden_the_pickers_say_where_to_unhide(two_runs):

@@ -80,7 +80,9 @@ def test_compare_shows_a_hostile_replacement_and_run_name_as_text(hostile_store)
     at.session_state["cmp_doc"] = doc_id
     at.run()
     check_page(at)
-    assert any(s.startswith("**") and escape_markdown(RUN_NAME) in s for s in markdown_sources(at))  # the header
+    # the header, bold after its generator's colour square
+    assert any(s.startswith('<span class="wb-swatch"') and " **" in s and escape_markdown(RUN_NAME) in s
+               for s in markdown_sources(at))
 
 
 def test_annotate_shows_a_hostile_pseudonym_as_text(hostile_store):

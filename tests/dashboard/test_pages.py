@@ -51,10 +51,11 @@ def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs)
         expected = metrics.compute_metrics(metrics.metric_frame(s, chosen), families=("diversity",))
     column = next(c for c in table2.columns if c.startswith("unique spans"))
     assert sorted(int(v) for v in table2[column]) == sorted(int(v) for v in expected["unique_forms"])
-    # Figure 1, the per-metric bars, the per-label heatmaps and (these runs are annotated) Table 6 per label
-    assert len(at.get("image")) == 4
+    # The headline, Figure 1, the per-metric bars, the per-label heatmaps and (these runs are annotated)
+    # Table 6 per label
+    assert len(at.get("image")) == 5
     at.sidebar.multiselect(key="met_families").unselect("diversity").run()
-    assert len(ok(at).get("image")) == 3
+    assert len(ok(at).get("image")) == 4
 
 
 def test_metrics_page_shows_metrics_and_error_tags_per_label(annotated_store, runs):

@@ -138,9 +138,48 @@ def run_label(r: RunRecord) -> str:
     return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' +UPOS' if r.upos_filter else ''}{extra}"
 
 
+SELECTION = "selected_runs"  # the session_state key of the one run selection every page shares
+NO_SELECTION = ("No runs selected. Select the runs to work on on the **Runs** page (or pick them in the sidebar "
+                "here): this page shows only selected runs, never a default set.")
+
+
 def selected_runs() -> list[str]:
-    """The run ids chosen on the Runs page (kept outside widget state so every page sees them)."""
-    return list(st.session_state.get("selected_runs", []))
+    """The run ids chosen on the Runs page (kept outside widget state so every page sees them:
+    Streamlit drops a widget's own state when another page is shown)."""
+    return list(st.session_state.get(SELECTION, []))
+
+
+def set_selection(run_ids: list[str]) -> None:
+    st.session_state[SELECTION] = list(dict.fromkeys(run_ids))
+
+
+def selection_picker(container, label: str, options: list[str], key: str, format_func, **kwargs) -> list[str]:
+    """A run multiselect that shows the shared selection (those of `options` in it) and writes
+    a change back to it, so the Runs page, Metrics and Compare always show one selection.
+    Selected runs this picker does not offer (another corpus, hidden) stay selected."""
+    st.session_state[key] = [r for r in selected_runs() if r in options]  # set before the widget: it follows
+
+    def write_back() -> None:
+        others = [r for r in selected_runs() if r not in options]
+        set_selection(others + list(st.session_state[key]))
+
+    return container.multiselect(label, options, key=key, format_func=format_func, on_change=write_back,
+                                 wrap=True, **kwargs)
+
+
+def label_width(texts) -> int:
+    """Pixels for a table column that shows these texts uncut (about 7.5 px a character at the
+    dashboard's table font, at least 120, at most 900)."""
+    longest = max((len(str(t)) for t in texts), default=10)
+    return int(min(900, max(120, 7.5 * longest + 24)))
+
+
+def name_columns(frame: pd.DataFrame, columns=("Run", "Corpus", "run", "corpus", "signature")) -> dict:
+    """column_config for a table's naming columns: wide enough for their longest value and
+    pinned, so a run's name is neither cut off nor scrolled away in a wide table."""
+    return {c: st.column_config.TextColumn(c, width=label_width(frame[c]), pinned=c in ("Run", "run"))
+            for c in columns if c in frame.columns and c != "signature"} | (
+        {"signature": st.column_config.TextColumn("signature", width="large")} if "signature" in frame else {})
 
 
 def escaped_label(r: RunRecord) -> str:

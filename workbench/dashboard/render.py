@@ -83,6 +83,14 @@ def escape_markdown(text: object) -> str:
     return _MARKDOWN_PUNCTUATION.sub(r"\\\1", _LINE_BREAK.sub(" ", str(text)))
 
 
+def run_heading(escaped_label: str, generator: str) -> str:
+    """A run's heading (bold, Markdown) after a square in its generator's colour, the colour of
+    the report figures (workbench.reports.palette). escaped_label: already escape_markdown-ed;
+    the colour is the palette's '#rrggbb', never user text."""
+    from workbench.reports.palette import generator_colour
+    return f'<span class="wb-swatch" style="color:{generator_colour(generator)}">■</span> **{escaped_label}**'
+
+
 def doc_block(inner: str, css: str = "wb-doc") -> str:
     return one_line(f'<div class="{css}">{inner}</div>')
 

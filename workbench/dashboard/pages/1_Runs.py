@@ -31,33 +31,35 @@ if text:
 
 st.caption(f"{len(shown)} of {len(table)} runs" + (f" ({len(page.hidden)} hidden)" if page.hidden else ""))
 st.dataframe(shown, hide_index=True, width="stretch",
-             column_config={"done": st.column_config.NumberColumn("done", help="pseudonyms stored"),
+             column_config={**data.name_columns(shown, ("corpus", "generator", "model")),
+                            "done": st.column_config.NumberColumn("done", help="pseudonyms stored"),
                             "slots": st.column_config.NumberColumn("slots", help="spans to replace"),
                             "signature": st.column_config.TextColumn("signature", width="large")})
 
 labels = {r.run_id: data.run_label(r) for r in page.runs.values()}
-previous = [r for r in data.selected_runs() if r in labels and (show_hidden or r not in page.hidden)]
-if "runs_pick" not in st.session_state:
-    st.session_state["runs_pick"] = previous
-options = list(dict.fromkeys(list(shown["run_id"]) + st.session_state["runs_pick"]))
+# The selection lives in session_state["selected_runs"] (data.SELECTION), not in this page's
+# widget: Streamlit drops a widget's state when another page is shown, and Metrics and Compare
+# read and change the same selection.
+offered = [r for r in labels if show_hidden or r not in page.hidden]
+previous = [r for r in data.selected_runs() if r in offered]
 b1, b2, b3, b4, _ = st.columns([1, 1, 1, 1, 2])
 if b1.button("Select all shown", key="runs_all"):
-    st.session_state["runs_pick"] = list(dict.fromkeys(st.session_state["runs_pick"] + list(shown["run_id"])))
+    data.set_selection(previous + list(shown["run_id"]))
 if b2.button("Clear selection", key="runs_clear"):
-    st.session_state["runs_pick"] = []
+    data.set_selection([])
 hide, unhide = b3.button("Hide selected", key="runs_hide"), b4.button("Unhide selected", key="runs_unhide")
-if (hide or unhide) and st.session_state["runs_pick"]:
+if (hide or unhide) and previous:
     try:
-        data.set_hidden(st.session_state["runs_pick"], hide)
+        data.set_hidden(previous, hide)
     except WorkbenchError as exc:  # e.g. a store the dashboard may only read
         st.error(render.escape_markdown(exc))
     else:
         if hide and not show_hidden:
-            st.session_state["runs_pick"] = []  # what is hidden is no longer offered
+            data.set_selection([])  # what is hidden is no longer offered
         st.rerun()
-picked = st.multiselect("Selected runs (used by Metrics, Compare, Annotate and Agreement)", options,
-                        format_func=lambda r: labels.get(r, r), key="runs_pick")
-st.session_state["selected_runs"] = list(picked)
+options = list(dict.fromkeys(list(shown["run_id"]) + [r for r in data.selected_runs() if r in offered]))
+picked = data.selection_picker(st, "Selected runs (used by Metrics, Compare, Annotate and Agreement)", options,
+                               "runs_pick", lambda r: labels.get(r, r))
 
 for run_id in picked:
     row = table[table["run_id"] == run_id].iloc[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from workbench.dashboard import data, render
+from workbench.dashboard import data, missing, render
 
 page = data.open_page("Metrics", "Report tables for the selected runs (paper 003 Tables 2–4, Figure 1 and more), "
                                  "computed by workbench.metrics.")
@@ -23,23 +23,28 @@ try:
     from workbench import metrics
     from workbench.metrics.languages import stored_run_id
     from workbench.reports import tables as report_tables
+    from workbench.reports.figures import percent_metrics
     from workbench.reports.run_names import run_names
 except ImportError as exc:  # the metrics layer is an optional part of an install
     st.error(f"The metrics layer is not available: {render.escape_markdown(exc)}")
     st.stop()
 
-selected = [r for r in data.selected_runs() if r in runs] or list(runs)[:4]
-chosen = st.sidebar.multiselect("Runs", list(runs), default=selected, key="met_runs",
-                                format_func=lambda r: data.run_label(runs[r]))
+# The Runs page's selection, shared (data.selection_picker): a change here is a change there.
+chosen = data.selection_picker(st.sidebar, "Runs", list(runs), "met_runs", lambda r: data.run_label(runs[r]))
+if not chosen:
+    st.info(data.NO_SELECTION)
+    st.stop()
 CHEAP = ("diversity", "generation", "upos", "overlap", "entities")
 families = st.sidebar.multiselect("Metric families", list(metrics.FAMILIES),
                                   default=[f for f in CHEAP if f in metrics.FAMILIES], key="met_families",
                                   help="similarity, rouge, detectability and tps load models and take longer "
                                        "the first time (cached afterwards)")
 originals = st.sidebar.checkbox("Original rows (003 Table 2)", value=True, key="met_originals")
-if not chosen or not families:
-    st.info("Choose runs and metric families in the sidebar.")
+if not families:
+    st.info("Choose metric families in the sidebar.")
     st.stop()
+st.caption(f"{len(chosen)} selected run{'s' if len(chosen) != 1 else ''}, from the Runs page: "
+           + "; ".join(data.escaped_label(runs[r]) for r in chosen))
 
 
 @st.cache_data(show_spinner="computing metrics …", max_entries=32)
@@ -123,6 +128,11 @@ def figure_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], o
             with closing(RunStore(path)) as store:
                 frame = metrics.metric_frame(store, run_ids)
             figures.figure1(figure1_ratios(frame), table, out)
+        elif which == "headline":  # its TRIR from the stored attacks, as the report's
+            from workbench.reports import privacy
+            with closing(RunStore(path, create=False)) as store:
+                measures = privacy.privacy_measures(store, run_ids)
+            figures.headline(privacy.with_privacy(table, measures), out)
         else:
             figures.metric_bars(table, out)
         return out.read_bytes()
@@ -162,7 +172,32 @@ def privacy_png(path: str, run_ids: tuple[str, ...], version: tuple) -> bytes | 
         return out.read_bytes()
 
 
+def one_metric_chart(table: pd.DataFrame, metric: str, labels: dict, info, percent: bool) -> dict:
+    """A Vega-Lite bar chart of one metric, a bar per run in its generator's colour (the report
+    figures' palette), run labels never cut (labelLimit 0), shares in per cent as in the tables."""
+    from workbench.reports.palette import ORIGINAL_COLOUR, generator_colour
+    rows = []
+    for r in table.index:
+        value = table.at[r, metric]
+        if pd.isna(value):
+            continue
+        original = metrics.is_original_run(r)
+        generator = "Original" if original else str(table.at[r, "generator"])
+        rows.append({"run": labels[r], "value": float(value) * (100 if percent else 1), "generator": generator,
+                     "colour": ORIGINAL_COLOUR if original else generator_colour(generator)})
+    domain = list(dict.fromkeys(row["generator"] for row in rows))
+    colours = {row["generator"]: row["colour"] for row in rows}
+    title = f"{info.label}{' %' if percent else ''} {info.arrow}".strip()
+    return {"data": {"values": rows}, "mark": {"type": "bar", "tooltip": True},
+            "encoding": {"y": {"field": "run", "type": "nominal", "sort": None, "title": None,
+                               "axis": {"labelLimit": 0}},
+                         "x": {"field": "value", "type": "quantitative", "title": title},
+                         "color": {"field": "generator", "type": "nominal",
+                                   "scale": {"domain": domain, "range": [colours[g] for g in domain]}}}}
+
+
 table = metric_table(str(path), tuple(chosen), tuple(families), originals, version)
+percent = percent_metrics()
 infos = metrics.metric_infos(families)
 metric_columns = [c for c in table.columns if c in infos and table[c].notna().any()]
 described = metrics.MetricConfig().describe()
@@ -177,21 +212,34 @@ paper, everything, figures_tab, label_tab, privacy_tab = st.tabs(
     ["Tables as in 003", "All metrics", "Figures", "Per label", "Privacy"])
 with paper:
     # The report layer's own table shapes (003 Tables 2–4 and one beyond), as `workbench report` writes them.
-    for spec in report_tables.TABLES:
-        if not any(c.metric in metric_columns for c in spec.columns):
-            continue
-        headers, rows = report_tables.flat_cells(table, spec)
+    for full_spec in report_tables.TABLES:
+        # A column computed for no run is left out and named with how to compute it (never a column of "–").
+        spec, notes = missing.shown_spec(table, full_spec, families)
         st.markdown(f"**{spec.title}**")
-        st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
-        with st.expander("caption (run signatures)"):
-            st.caption(render.escape_markdown(report_tables.caption(table, spec, described)))  # names are user text
+        if spec.columns:
+            headers, rows = report_tables.flat_cells(table, spec)
+            frame = pd.DataFrame(rows, columns=headers)
+            st.dataframe(frame, hide_index=True, width="stretch", column_config=data.name_columns(frame))
+        for note in notes:
+            st.info(note)
+        if spec.columns:
+            with st.expander("caption (run signatures)"):
+                st.caption(render.escape_markdown(report_tables.caption(table, spec, described)))  # names are user text
 with everything:
     description = [c for c in ("corpus", "lang", "generator", "model", "mode", "upos_filter", "spans", "documents")
                    if c in table.columns]
-    shown = table[description + metric_columns].rename(
-        columns={c: f"{infos[c].label} {infos[c].arrow}".strip() for c in metric_columns})
-    shown.index = [labels[r] for r in table.index]
-    st.dataframe(shown, width="stretch")
+    # Shares in per cent where the report's tables and figures give them in per cent (one unit everywhere).
+    shown = table[description + metric_columns].copy()
+    for c in metric_columns:
+        if c in percent:
+            shown[c] = shown[c].astype(float) * 100
+    shown = shown.rename(columns={c: f"{infos[c].label}{' %' if c in percent else ''} {infos[c].arrow}".strip()
+                                  for c in metric_columns})
+    shown.insert(0, "run", [labels[r] for r in table.index])
+    st.dataframe(shown, width="stretch", hide_index=True, column_config=data.name_columns(shown))
+    note = missing.families_not_computed(metrics.FAMILIES, families)
+    if note:
+        st.info(note)
     st.caption("↑ higher is better, ↓ lower is better, →0.5 closer to chance is better; no arrow: descriptive.")
     st.dataframe(pd.DataFrame([{"column": f"{infos[c].label} {infos[c].arrow}".strip(), "name": c,
                                 "range": infos[c].range_text, "source": infos[c].source,
@@ -199,11 +247,14 @@ with everything:
                  hide_index=True, width="stretch")
     st.download_button("Table (CSV)", table.to_csv(), "metrics.csv", "text/csv")
 with figures_tab:
+    st.image(figure_png(str(path), tuple(chosen), tuple(families), originals, version, "headline"),
+             caption="Headline: UPOS accuracy, unique forms per document, word similarity, TRIR, FAILED share "
+                     "(workbench.reports, as `workbench report` writes headline.png)")
     if metric_columns:
         metric = st.selectbox("Compare one metric", metric_columns, key="met_metric",
                               format_func=lambda c: f"{infos[c].label} {infos[c].arrow} — {infos[c].description}")
-        st.bar_chart(pd.Series(table[metric].astype(float).values, index=[labels[r] for r in table.index],
-                               name=metric).dropna(), horizontal=True)
+        st.vega_lite_chart(one_metric_chart(table, metric, labels, infos[metric], metric in percent),
+                           width="stretch")
     if "diversity" in families:
         st.image(figure_png(str(path), tuple(chosen), tuple(families), originals, version, "figure1"),
                  caption="003 Figure 1: unique replacements / spans per document (workbench.reports)")
@@ -239,9 +290,14 @@ with label_tab:
 with privacy_tab:
     from workbench.reports import privacy as report_privacy
     private, _, _, attacks = privacy_view(str(path), tuple(chosen), version, False)
-    headers, rows = report_tables.flat_cells(private, report_privacy.TABLE)  # as the report's Markdown names them
+    # As the report's Markdown names them; an attack never stored is a note with its command, not a column of "–".
+    spec, notes = missing.shown_spec(private, report_privacy.TABLE, families)
+    headers, rows = report_tables.flat_cells(private, spec)
     st.markdown(f"**{report_privacy.TABLE.title}**")
-    st.dataframe(pd.DataFrame(rows, columns=headers), hide_index=True, width="stretch")
+    frame = pd.DataFrame(rows, columns=headers)
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=data.name_columns(frame))
+    for note in notes:
+        st.info(note)
     st.caption(render.escape_markdown(attacks))  # attack keys, or how to store results
     if st.checkbox("Privacy–utility figure (computes TPS and word similarity the first time)", key="met_privacy_fig"):
         png = privacy_png(str(path), tuple(chosen), version)

@@ -19,15 +19,24 @@ page = data.open_page("Compare", "The original beside each run's pseudonymised d
                                  "replacement to see what it replaced.")
 path, version, runs = page.path, page.version, data.shown_runs(page)  # hidden runs: not offered
 
+# The Runs page's selection (data.SELECTION), one corpus at a time: a document belongs to one
+# corpus, so runs over several corpora are compared corpus by corpus, never mixed and never a
+# default set of runs.
 selected = [r for r in data.selected_runs() if r in runs]
-corpus_names = list(dict.fromkeys([runs[r].corpus_name for r in selected] + [r.corpus_name for r in runs.values()]))
-corpus_name = st.sidebar.selectbox("Corpus", corpus_names, key="cmp_corpus")
-candidates = [r for r in runs.values() if r.corpus_name == corpus_name]
-default = [r for r in selected if runs[r].corpus_name == corpus_name] or [r.run_id for r in candidates[:3]]
-chosen = st.sidebar.multiselect("Runs", [r.run_id for r in candidates], default=default[:4],
-                                format_func=lambda r: data.run_label(runs[r]), key="cmp_runs")
+if not selected:
+    st.info(data.NO_SELECTION.replace(" (or pick them in the sidebar here)", ""))
+    st.stop()
+corpus_names = list(dict.fromkeys(runs[r].corpus_name for r in selected))
+corpus_name = st.sidebar.selectbox("Corpus (of the selected runs)", corpus_names, key="cmp_corpus")
+candidates = [r.run_id for r in runs.values() if r.corpus_name == corpus_name]
+chosen = data.selection_picker(st.sidebar, "Runs", candidates, "cmp_runs", lambda r: data.run_label(runs[r]))
+others = [r for r in data.selected_runs() if r in runs and runs[r].corpus_name != corpus_name]
+if others:
+    st.caption(f"{len(others)} selected run{'s' if len(others) != 1 else ''} on other corpora "
+               f"({render.escape_markdown(', '.join(dict.fromkeys(runs[r].corpus_name for r in others)))}): "
+               "pick the corpus in the sidebar.")
 if not chosen:
-    st.info("Choose at least one run in the sidebar.")
+    st.info(f"No selected run on {render.escape_markdown(corpus_name)}: pick runs in the sidebar or on the Runs page.")
     st.stop()
 
 corpus = data.corpus(str(path), runs[chosen[0]].corpus_hash)
@@ -83,7 +92,7 @@ columns[0].markdown(render.doc_block(render.mark_text(doc.text[a:b], marks, focu
                     unsafe_allow_html=True)
 for col, r in zip(columns[1:], chosen):
     text, placed, failed = versions[r]
-    col.markdown(f"**{data.escaped_label(runs[r])}**")
+    col.markdown(render.run_heading(data.escaped_label(runs[r]), runs[r].generator), unsafe_allow_html=True)
     target = next((p for p in placed if p.span_index == focus_span), None)
     if target is None:
         col.caption("no pseudonym for this span in this run")
@@ -103,7 +112,11 @@ for i in span_ids:
         row[data.run_label(runs[r])] = shown if shown else "∅ (suppressed)"  # replaced by nothing
     rows.append(row)
 st.subheader("Replacements")
-st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+replacements = pd.DataFrame(rows)
+# Run labels as column headers: each column wide enough for its label (never cut off).
+st.dataframe(replacements, hide_index=True, width="stretch",
+             column_config={c: st.column_config.TextColumn(c, width=data.label_width([c, *replacements[c]]))
+                            for c in replacements.columns if c not in ("span", "label")})
 
 # Full documents, the focused span marked in each.
 st.subheader("Documents")
@@ -115,6 +128,6 @@ columns[0].markdown(render.doc_block(render.mark_text(doc.text, orig_marks, span
 for col, r in zip(columns[1:], chosen):
     text, placed, failed = versions[r]
     k = next((k for k, p in enumerate(placed) if p.span_index == focus_span), None)
-    col.markdown(f"**{data.escaped_label(runs[r])}**")
+    col.markdown(render.run_heading(data.escaped_label(runs[r]), runs[r].generator), unsafe_allow_html=True)
     col.markdown(render.doc_block(render.mark_text(text, render.replaced_marks(placed, labels, failed), k)),
                  unsafe_allow_html=True)

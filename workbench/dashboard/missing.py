@@ -1,0 +1,82 @@
+"""What a page says instead of a column of "–": that the measure was not computed, and how to compute it.
+
+A metric family the sidebar did not ask for is "not computed" (tick it under Metric families);
+a privacy measure no attack stored is "not computed" with the `workbench privacy` command that
+stores it, naming the runs that lack it. A column computed for no shown run is left out of
+the table and named in the note; a "–" that stays means the measure has no value for that
+row (an Original row, a run the measure does not apply to).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+
+from workbench.metrics.metric_frame import is_original_run
+
+# The command that stores each privacy measure (reports.privacy reads what they stored).
+PRIVACY_COMMANDS = {
+    "trir_retrieval": "workbench privacy reid {runs} --attacker retrieval",
+    "rank_le_k_retrieval": "workbench privacy reid {runs} --attacker retrieval",
+    "trir_trained": "workbench privacy reid {runs} --attacker trained",
+    "rank_le_k_trained": "workbench privacy reid {runs} --attacker trained",
+    "disclosure_mlm": "workbench privacy infer {runs} --attacker mlm",
+    "disclosure_ollama": "workbench privacy infer {runs} --attacker ollama",
+}
+PRIVACY_NAMES = {"trir_retrieval": "TRIR (retrieval)", "rank_le_k_retrieval": "rank ≤ k (retrieval)",
+                 "trir_trained": "TRIR (trained)", "rank_le_k_trained": "rank ≤ k (trained)",
+                 "disclosure_mlm": "inference disclosure (MLM)", "disclosure_ollama": "inference disclosure (LLM)"}
+
+
+def family_hint(family: str) -> str:
+    return f"tick `{family}` under Metric families in the sidebar"
+
+
+def _run_ids(table: pd.DataFrame, rows) -> str:
+    from workbench.metrics.languages import stored_run_id
+    return " ".join(dict.fromkeys(stored_run_id(str(i)) for i in rows))
+
+
+def privacy_note(table: pd.DataFrame, metric: str) -> str | None:
+    """"TRIR (retrieval): not computed — run `workbench privacy reid IDS --attacker retrieval`",
+    naming the runs without a stored value; None where every run has one."""
+    real = [i for i in table.index if not is_original_run(i)]
+    lacking = [i for i in real if metric not in table.columns or pd.isna(table.at[i, metric])]
+    if not lacking:
+        return None
+    scope = "" if len(lacking) == len(real) else f" for {len(lacking)} of {len(real)} runs"
+    return (f"{PRIVACY_NAMES[metric]}: not computed{scope} — run "
+            f"`{PRIVACY_COMMANDS[metric].format(runs=_run_ids(table, lacking))}`")
+
+
+def shown_spec(table: pd.DataFrame, spec, families) -> tuple[object, list[str]]:
+    """The table spec without its columns that were computed for no row, and a note for each
+    measure not computed (grouped by metric family, one line per privacy command)."""
+    from workbench.metrics import metric_infos
+    infos = metric_infos()
+    from workbench.reports.figures import TITLES
+    kept, by_family, by_command = [], {}, {}
+    for column in spec.columns:
+        empty = column.metric not in table.columns or table[column.metric].isna().all()
+        if column.metric in PRIVACY_COMMANDS:
+            note = privacy_note(table, column.metric)
+            if note:  # one line per command: TRIR and rank ≤ k come from the same attack
+                name, _, rest = note.partition(": ")
+                by_command.setdefault(rest, []).append(name)
+        elif empty and column.metric in infos and infos[column.metric].family not in families:
+            label = TITLES.get(column.metric, infos[column.metric].label)
+            by_family.setdefault(infos[column.metric].family, []).append(label)
+        if not empty:
+            kept.append(column)
+    notes = [f"{', '.join(labels)}: not computed — {family_hint(family)}" for family, labels in by_family.items()]
+    notes += [f"{', '.join(names)}: {rest}" for rest, names in by_command.items()]
+    return dataclasses.replace(spec, columns=tuple(kept)), notes
+
+
+def families_not_computed(all_families, families) -> str | None:
+    """The "All metrics" tab's note: the families the sidebar left out."""
+    left = [f for f in all_families if f not in families]
+    if not left:
+        return None
+    return f"Not computed: {', '.join(left)} — tick them under Metric families in the sidebar."
