@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from tests.metrics.conftest import make_context
+from tests.metrics.test_run_names import _overlaps
 from workbench import metrics
 from workbench.reports import figures, write_report
 from workbench.reports.palette import KNOWN, generator_colour
@@ -82,6 +83,7 @@ def test_a_panel_with_the_same_value_for_every_run_is_left_out_and_named(baselin
         assert any(t.startswith("PII overlap partial") for t in titles)  # values that differ keep their panel
         assert "failed_rate" in fig.left_out
         assert any("FAILED rate (0 %)" in t.get_text() for t in fig.texts)
+        assert _overlaps(fig) == []  # the note runs into neither the legend nor a panel
     finally:
         plt.close(fig)
 
