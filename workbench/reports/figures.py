@@ -98,8 +98,8 @@ def _colour(table: pd.DataFrame, run_id, colours: dict) -> tuple | str:
     return ORIGINAL_COLOUR if is_original_row(run_id, row) else colours[str(row["generator"])]
 
 
-def _legend(fig, colours: dict, with_original: bool, extra: list | None = None) -> None:
-    """The figure's one legend, above the panels."""
+def _legend(fig, colours: dict, with_original: bool, extra: list | None = None, note: str = "") -> None:
+    """The figure's one legend, below the panels; note: lines above its entries."""
     plt = _pyplot()
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
     labels = [f"generator: {g}" for g in colours]
@@ -110,7 +110,10 @@ def _legend(fig, colours: dict, with_original: bool, extra: list | None = None) 
         handles.append(handle)
         labels.append(label)
     # Below the panels: above them it would share the suptitle's line.
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), fontsize=8, frameon=False)
+    legend = fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), fontsize=8,
+                        frameon=False, title=note or None, title_fontsize=7)
+    if note:
+        legend.get_title().set_color("dimgray")
 
 
 def figure1(ratios: pd.DataFrame, table: pd.DataFrame, path: Path) -> Path:
@@ -289,10 +292,8 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *,
         block.suptitle(corpus, fontsize=10, fontweight="bold", x=0.01, ha="left")
     extra = [(plt.Line2D([], [], color="black", linestyle="--", linewidth=0.8), "chance (0.5)")] \
         if any(infos[m].better == CHANCE for m in metrics) else []
-    _legend(fig, colours, any(is_original_run(i) for i in table.index), extra)
-    if notes:
-        # Under the legend: which panels are not there, and why.
-        fig.text(0.01, 0.0, "\n".join(notes), fontsize=7, ha="left", va="bottom", color="dimgray")
+    # Which panels are not there, and why: the legend's title, so the layout keeps room for it.
+    _legend(fig, colours, any(is_original_run(i) for i in table.index), extra, note="\n".join(notes))
     fig.suptitle(title or "Metrics per run, by corpus (↑ higher is better, ↓ lower is better, →0.5 chance is best)",
                  fontsize=10)
     fig.left_out = left_out  # for the report's text: which panels were left out
