@@ -155,7 +155,7 @@ def test_the_privacy_table_shows_the_verbatim_leak_and_table3_the_content_overla
     privacy = pd.read_csv(out / "table_privacy.csv", index_col="run_id")
     assert privacy.loc[list(runs.values()), "leak_verbatim"].tolist() == [1.0, 0.0, 0.0]
     assert privacy.at[runs["original"], "overlap_absolute"] < 1.0  # 003's, beside it
-    assert "verbatim↓" in (out / "table_privacy.md").read_text(encoding="utf-8")
+    assert "Kept %: verbatim↓ |" in (out / "table_privacy.md").read_text(encoding="utf-8")  # one arrow
     table3 = pd.read_csv(out / "table3_quality.csv", index_col="run_id")
     assert table3.at[runs["original"], "overlap_partial_content"] == pytest.approx(6 / 9)
     # Per label, in report.md's per-label tables and per_label.csv.
