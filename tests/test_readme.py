@@ -1,47 +1,135 @@
-"""The README's first screen: its three commands are the ones CI and users run."""
+"""The README's first screen: its two commands are the ones CI and users run, and its first
+session runs as written."""
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 import sqlite3
 import subprocess
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+VENV_BIN = REPO / ".venv" / "bin"
 
 
-def first_screen_commands() -> list[str]:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```bash\n(.*?)```", readme, re.S).group(1)
-    return [line.split("#")[0].strip() for line in block.strip().splitlines()]
+def readme() -> str:
+    return (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def test_first_screen_has_setup_main_job_and_tests():
-    setup, main_job, tests = first_screen_commands()
-    assert setup == "bash .ci/setup"
-    assert main_job.startswith(".venv/bin/workbench ")
-    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
-    assert ci[-1].strip() == tests, "CI must run exactly the README's test command"
-    assert "bash .ci/setup" in ci
+def bash_blocks() -> list[str]:
+    return re.findall(r"```bash\n(.*?)```", readme(), re.S)
+
+
+def commands(block: str) -> list[str]:
+    """The block's command lines, comments and blank lines left out."""
+    lines = (line.split("  #")[0].strip() for line in block.strip().splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def script_lines(name: str) -> list[str]:
+    text = (REPO / ".ci" / name).read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_first_screen_is_two_commands_that_set_up_and_run_the_main_job_and_the_tests():
+    assert commands(bash_blocks()[0]) == ["bash .ci/main", "bash .ci/run"]
+    main, run = script_lines("main"), script_lines("run")
+    # Both set up whatever is missing first, then do their one job.
+    assert main.index("bash .ci/setup") < len(main) - 1 and main[-1].startswith(".venv/bin/workbench benchmark main")
+    assert run.index("bash .ci/setup") < len(run) - 1
+    # CI runs exactly the test command the README gives in its Tests section.
+    tests_section = readme().split("## Tests", 1)[1]
+    test_command = re.search(r"```\n(.*?)\n```", tests_section, re.S).group(1).strip()
+    assert run[-1] == test_command
+
+
+def test_the_readme_says_how_to_call_workbench_after_the_set_up():
+    # `workbench` is not on the PATH after the set-up: the first session activates the venv first.
+    session = commands(bash_blocks()[1])
+    assert session[0] == "source .venv/bin/activate"
+    assert any(line.startswith("workbench ") for line in session[1:])
+
+
+def test_the_first_screen_names_no_internals():
+    first_screen = readme().split("## What is where", 1)[0]
+    for internal in ("WAL", "PRAGMA", "SIGKILL", "rebinding", "migration"):
+        assert internal not in first_screen, internal
+
+
+def main_job_command() -> list[str]:
+    command = script_lines("main")[-1].replace('"$@"', "").split()
+    command[0] = str(REPO / command[0])
+    return command
 
 
 @pytest.mark.slow
-def test_main_job_produces_stored_runs_and_a_report(tmp_path):
-    _, main_job, _ = first_screen_commands()
-    args = main_job.split()
-    args[0] = str(REPO / args[0])
+def test_main_job_stores_runs_references_and_the_reid_attack(tmp_path):
     # --no-report: the report's cold embedding pass over TAB takes minutes and is covered by
-    # tests/metrics; this test checks that the main job's runs are made and stored.
-    result = subprocess.run(args + ["--no-progress", "--no-report"], cwd=tmp_path, capture_output=True, text=True,
-                            timeout=1800)
+    # tests/metrics; this test checks what the main job stores for the report to read.
+    result = subprocess.run(main_job_command() + ["--no-progress", "--no-report"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=2400)
     assert result.returncode == 0, result.stderr[-3000:]
-    runs = sqlite3.connect(tmp_path / "runs.sqlite").execute(
-        "SELECT corpus_name, generator, status, n_slots, "
-        "(SELECT COUNT(*) FROM predictions p WHERE p.run_id = runs.run_id) FROM runs").fetchall()
-    corpora = {r[0] for r in runs}
-    assert {"pgv-pii-en", "pgv-pii-sv", "tab-test"} <= corpora
-    assert {"random", "upos", "fill-mask"} <= {r[1] for r in runs}
-    for corpus, generator, status, n_slots, stored in runs:
+    db = sqlite3.connect(tmp_path / "runs.sqlite")
+    runs = db.execute("SELECT run_id, corpus_name, generator, status, n_slots, "
+                      "(SELECT COUNT(*) FROM predictions p WHERE p.run_id = runs.run_id) FROM runs").fetchall()
+    assert {"pgv-pii-en", "pgv-pii-sv", "tab-test"} <= {r[1] for r in runs}
+    generators_by_corpus = {}
+    for run_id, corpus, generator, status, n_slots, stored in runs:
         assert status == "complete" and stored == n_slots, (corpus, generator)
+        generators_by_corpus.setdefault(corpus, set()).add(generator)
+    for corpus, generators in generators_by_corpus.items():
+        assert {"random", "upos", "original", "suppress", "label"} <= generators, corpus
+    # The privacy half: every TAB run attacked (TAB ships background knowledge), PGV-PII not.
+    attacked = {r for (r,) in db.execute("SELECT DISTINCT run_id FROM reid_results")}
+    tab_runs = {r[0] for r in runs if r[1] == "tab-test"}
+    assert tab_runs and attacked == tab_runs
+    assert "pgv-pii-en ships no background knowledge" in result.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_the_first_session_runs_as_written(tmp_path):
+    """Every line of the README's first session, in a fresh folder: the dashboard is started on
+    a free port and must answer; the rest must succeed and print what the comments promise."""
+    lines = commands(bash_blocks()[1])
+    assert lines[0] == "source .venv/bin/activate" and lines[-1] == "workbench dashboard"
+    script = "\n".join(["set -euo pipefail", *lines[1:-1]])
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}", "VIRTUAL_ENV": str(VENV_BIN.parent)}
+    env.pop("WORKBENCH_STORE", None)
+    result = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=2400)
+    assert result.returncode == 0, (result.stdout[-2000:], result.stderr[-3000:])
+    assert "'Bangladesh'" in result.stdout and "→" in result.stdout  # show printed the document's spans
+    assert (tmp_path / "out" / "first").is_dir() and any((tmp_path / "out" / "first").iterdir())
+    assert "TRIR" in result.stdout  # the re-identification line
+    db = sqlite3.connect(tmp_path / "runs.sqlite")
+    assert db.execute("SELECT COUNT(*) FROM inference_results").fetchone()[0] > 0
+
+    port = free_port()
+    server = subprocess.Popen(["workbench", "dashboard", "--port", str(port)], cwd=tmp_path, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                    assert answer.status == 200
+                    break
+            except OSError:
+                assert server.poll() is None, "the dashboard exited"
+                assert time.monotonic() < deadline, "the dashboard did not answer within 2 minutes"
+                time.sleep(1)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

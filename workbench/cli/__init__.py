@@ -8,6 +8,7 @@ libraries inside their command functions only, so `workbench --help` stays fast.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
 import warnings
@@ -28,6 +29,9 @@ class _Group(click.Group):
             click.echo("\ninterrupted; what was stored is kept (a generation resumes with the same command)",
                        err=True)
             sys.exit(130)
+        except BrokenPipeError:  # the reader stopped reading (`| head`): no error, as for any Unix tool
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush is quiet
+            sys.exit(141)  # what a shell reports for a process ended by SIGPIPE
         except OSError as exc:  # a path that cannot be read or written (missing folder, permissions, full disk)
             where = f" {exc.filename}" if exc.filename else ""
             click.echo(f"error: cannot use{where}: {exc.strerror or exc}", err=True)
