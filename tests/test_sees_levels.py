@@ -272,8 +272,12 @@ def test_exports_keep_the_earlier_columns_in_place_and_add_sees_and_consistent_a
               "original_upos", "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds",
               "requests"]
     run = run_generation(store, distinctive_corpus(), LevelSpy(sees="shape"), WordListTagger(), progress=False)
-    frame = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "run.csv"))
+    frame = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "run.csv", with_originals=True))
     # Issue 15 appended the run's name and remaining options after them, then the UPOS fallback.
-    assert list(frame.columns) == before + ["sees", "consistent", "name", "window", "seed", "top_k", "leak_guard",
-                                            "dtype", "config", "upos_fallback"]
+    after = ["sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config", "upos_fallback"]
+    assert list(frame.columns) == before + after
     assert set(frame["sees"]) == {"shape"} and set(frame["consistent"]) == {"off"}
+    # The shareable default (issue 24) leaves out only the `original` column: every other
+    # column keeps its order.
+    shareable = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "shared.csv"))
+    assert list(shareable.columns) == [c for c in before if c != "original"] + after
