@@ -89,16 +89,11 @@ def test_titles_in_english_and_swedish():
 @pytest.fixture
 def coded_corpus():
     """Two TAB-like documents whose spans include codes, dates and numerals."""
-    from workbench.loaders.validate import RawSpan, build_document
+    from tests.corpus_helpers import document_with_mentions
     from workbench.model import Corpus
 
     def doc(doc_id, text, mentions):
-        raw, cursor = [], 0
-        for mention, label in mentions:
-            start = text.index(mention, cursor)
-            raw.append(RawSpan(start, start + len(mention), label))
-            cursor = start + len(mention)
-        return build_document("coded", doc_id, text, "en", raw)
+        return document_with_mentions("coded", doc_id, text, mentions)
 
     return Corpus("coded", "tests/metrics/test_overlap_leaks.py", (
         doc("001-1", "The case originated in an application (no. 36110/97) against the Republic of Turkey lodged by "

@@ -13,16 +13,11 @@ def tiny_recipe(base, **train):
 
 def make_corpus():
     """Three short English documents whose spans repeat (multi-word names, courts, dates)."""
-    from workbench.loaders.validate import RawSpan, build_document
+    from tests.corpus_helpers import document_with_mentions
     from workbench.model import Corpus
 
     def doc(doc_id, text, mentions):
-        raw, cursor = [], 0
-        for mention, label in mentions:
-            start = text.index(mention, cursor)
-            raw.append(RawSpan(start, start + len(mention), label))
-            cursor = start + len(mention)
-        return build_document("mtc-tests", doc_id, text, "en", raw)
+        return document_with_mentions("mtc-tests", doc_id, text, mentions)
 
     return Corpus("mtc-tiny", "tests/mtc/conftest.py", (
         doc("d1", "The applicant, Mr Jan Kowalski, lives in New York City. He appealed to the Supreme Court "
