@@ -72,8 +72,14 @@ def test_compare_and_annotate_in_chromium(fresh_store, dashboard, browser, tmp_p
     store.create_sample("browser-session", items, {"runs": runs})
     wait = WebDriverWait(browser, 90)
 
+    # Runs: select the runs; the selection lives in the browser's session, so Compare is
+    # reached through the sidebar (a new URL would be a new session with nothing selected).
+    browser.get(f"{dashboard}/Runs")
+    wait.until(ec.element_to_be_clickable((By.XPATH, "//button[.//p[contains(., 'Select all shown')]]"))).click()
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), runs[0][:8]))
+    wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, 'a[data-testid="stSidebarNavLink"][href$="/Compare"]'))).click()
+
     # Compare: the original beside the runs, every replacement marked, jump to the next span.
-    browser.get(f"{dashboard}/Compare")
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "mark.wb-focus")))
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), "Span 0:"))
     next_button = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[.//p[contains(., 'Next')]]")))
