@@ -1,0 +1,129 @@
+"""Run ids and attack keys of existing runs must not change when the code is rearranged (issue 25).
+
+A run id hashes the run's signature (corpus, generator, model, settings, tagger, library
+versions); an attack key hashes an attacker's settings. Refactoring that moves a setting into
+a shared record, renames a module or changes a registry must leave both as they were, or every
+stored run would be generated again and every stored attack rerun. The expected values below
+were computed at main d2fa1b7 (before issue 25's restructuring). The library versions are left
+out of what is pinned (an upgrade of torch changes a run id on purpose); everything else is in.
+
+If this test fails after a refactor, the refactor changed what a run or an attack means:
+fix the code, never the expected values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from types import SimpleNamespace
+
+import pytest
+
+# generator name -> its -o settings (a few set, so that a setting's spelling is pinned too)
+GENERATORS = {
+    "random": {},
+    "upos": {},
+    "fill-mask": {},
+    "ns3": {},
+    "nad": {"model": "offline"},
+    "mtc": {},
+    "ss-mtc": {},
+    "ollama": {"temperature": "0.3", "parallel": "2"},
+    "surrogate": {},
+    "intact": {"candidates": "3", "attacker": "mlm"},
+}
+OPTIONS = {"seed": 7, "top_k": 5, "upos_filter": True}
+
+
+def _unversioned(signature) -> str:
+    """The run id of the signature string with its library versions (the last `|v=` part) left out."""
+    text = signature if isinstance(signature, str) else signature.render()
+    head, _, versions = text.rpartition("|v=")
+    assert head and "|" not in versions, text
+    return hashlib.sha256(head.encode()).hexdigest()[:16]
+
+
+def generated_id(corpus, name: str, settings: dict) -> str:
+    from workbench.engine import plan_run
+    from workbench.pipeline import make_generator
+    generator = make_generator(name, settings, OPTIONS)
+    tagger = SimpleNamespace(name="spacy:en_core_web_sm,span=last-word")
+    return _unversioned(plan_run(corpus, generator, tagger).signature)
+
+
+def imported_id(store, corpus, tmp_path) -> str:
+    from tests.metrics.conftest import WordListTagger
+    from workbench.importers import import_run
+    data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in d.spans] for d in corpus.documents}
+    path = tmp_path / "system.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    run = import_run(store, path, corpus, tagger=WordListTagger(), name="system-x")
+    return _unversioned(store.get_run(run.run_id).signature)
+
+
+def reference_ids(corpus) -> dict[str, str]:
+    from workbench.reference import reference_signature
+    return {f"{kind}{'-numbered' if numbered else ''}": _unversioned(reference_signature(corpus, kind, numbered, "t"))
+            for kind, numbered in (("original", False), ("suppress", False), ("label", True))}
+
+
+def inference_keys() -> dict[str, str]:
+    from workbench.privacy.inference import matcher_description
+    from workbench.privacy.inference_attackers import attack_key, make_inference_attacker
+    matcher = matcher_description()
+    return {"mlm": attack_key(make_inference_attacker("mlm", 5, {"model": "xlm-roberta-base"}), matcher),
+            "ollama": attack_key(make_inference_attacker("ollama", 3, {"temperature": "0.2"}), matcher)}
+
+
+def reid_keys(tmp_path) -> dict[str, str]:
+    from tests.privacy.reid_helpers import background
+    from workbench.privacy.attackers import attack_key, make_attacker
+    from workbench.privacy.background import load_background
+    bk = load_background(background(tmp_path / "bk.json"))
+    return {"retrieval": attack_key(make_attacker("retrieval", bk, {"k1": "1.2"}, "en")),
+            "trained": attack_key(make_attacker("trained", bk, {"base_model": "offline"}, "en"))}
+
+
+def _all_ids(store, corpus, tmp_path) -> dict[str, str]:
+    ids = {f"generated:{name}": generated_id(corpus, name, settings) for name, settings in GENERATORS.items()}
+    ids["imported"] = imported_id(store, corpus, tmp_path)
+    ids.update({f"reference:{k}": v for k, v in reference_ids(corpus).items()})
+    ids.update({f"inference:{k}": v for k, v in inference_keys().items()})
+    ids.update({f"reid:{k}": v for k, v in reid_keys(tmp_path).items()})
+    return ids
+
+
+# Computed at main d2fa1b7 by _all_ids; the library versions are not part of these.
+PINNED = {
+    "generated:random": "83a32d0e125afc46",
+    "generated:upos": "310f423030326e9d",
+    "generated:fill-mask": "abe0d36d80da7a38",
+    "generated:ns3": "aa941abdf64e0190",
+    "generated:nad": "29982e3e9d79943e",
+    "generated:mtc": "e7dc84b83bd614d3",
+    "generated:ss-mtc": "98666a887e0a21fc",
+    "generated:ollama": "70720a0279286b49",
+    "generated:surrogate": "330c1f9252cc8ffb",
+    "generated:intact": "d900aa316289a2bf",
+    "imported": "43df18479168f24e",
+    "reference:original": "5e45b4d63f3e033f",
+    "reference:suppress": "79dc730b7097edbc",
+    "reference:label-numbered": "8db8dbc3f4ef79ce",
+    "inference:mlm": "mlm-xlm-roberta-base-n5-32e3b5ff",
+    "inference:ollama": "ollama-qwen2.5_1.5b-instruct-n3-7e0cb0e8",
+    "reid:retrieval": "retrieval-5605b76cab26",
+    "reid:trained": "trained-4a027f7275ac",
+}
+
+
+def test_run_ids_and_attack_keys_are_those_of_before_the_restructuring(store, tiny_corpus, tmp_path):
+    got = _all_ids(store, tiny_corpus, tmp_path)
+    assert set(got) == set(PINNED)
+    changed = {k: (PINNED[k], v) for k, v in got.items() if v != PINNED[k]}
+    assert not changed, f"changed (pinned, now): {changed}"
+
+
+def test_a_setting_that_matters_changes_the_id(tiny_corpus):
+    """The pin is not blind: the same computation sees a changed setting."""
+    assert generated_id(tiny_corpus, "ollama", {"temperature": "0.4"}) != PINNED["generated:ollama"]
+    assert generated_id(tiny_corpus, "random", {}) == PINNED["generated:random"]
