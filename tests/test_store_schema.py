@@ -251,7 +251,7 @@ def test_a_read_only_store_can_be_read_and_refuses_writes_in_words(tmp_path, tin
     before = path.read_bytes()
     # Tests run as root, where chmod 0o444 does not stop writes: the read-only path is
     # taken through the flag, the URI, and a file os.access says is not writable.
-    import workbench.store as store_module
+    import workbench.store.file as store_module
     monkeypatch.setattr(store_module.os, "access", lambda p, mode: False)
     variants = [*_read_only_variants(path), RunStore(path)]
     monkeypatch.undo()

@@ -13,6 +13,11 @@ from typing import Iterable
 
 from workbench.signature import CONSISTENT_DEFAULT, SEES_DEFAULT, RunSignature
 
+# A run's status (RunRecord.status, the runs table's status column): RUNNING while its
+# predictions are being stored (or after `--retry-failed` reopened it), COMPLETE once every
+# span has one. Compare with these, never with the bare words.
+RUNNING, COMPLETE = "running", "complete"
+RUN_STATUSES = (RUNNING, COMPLETE)
 
 @dataclass(frozen=True, slots=True)
 class StoredPrediction:
@@ -48,7 +53,7 @@ class RunRecord:
     options: dict
     config: dict
     versions: dict
-    status: str  # running | complete
+    status: str  # RUNNING | COMPLETE
     n_slots: int
     created: float
     finished: float | None
