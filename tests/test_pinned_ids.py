@@ -43,10 +43,17 @@ def _unversioned(signature) -> str:
     return hashlib.sha256(head.encode()).hexdigest()[:16]
 
 
+# An MTC run's model id names its checkpoint's weights (their sha256), which depend on the
+# machine that trained them: the pin reads a fixed checkpoint description instead.
+MTC_CHECKPOINT = {"base_model": "offline-en", "fingerprint": "0123456789abcdef" * 4}
+
+
 def generated_id(corpus, name: str, settings: dict) -> str:
     from workbench.engine import plan_run
     from workbench.pipeline import make_generator
     generator = make_generator(name, settings, OPTIONS)
+    if name in ("mtc", "ss-mtc"):
+        generator._metadata = lambda: {**MTC_CHECKPOINT, "kind": name}
     tagger = SimpleNamespace(name="spacy:en_core_web_sm,span=last-word")
     return _unversioned(plan_run(corpus, generator, tagger).signature)
 
@@ -100,8 +107,8 @@ PINNED = {
     "generated:fill-mask": "abe0d36d80da7a38",
     "generated:ns3": "aa941abdf64e0190",
     "generated:nad": "29982e3e9d79943e",
-    "generated:mtc": "e7dc84b83bd614d3",
-    "generated:ss-mtc": "98666a887e0a21fc",
+    "generated:mtc": "1cf2b237865027e2",
+    "generated:ss-mtc": "b7a121420e48cfbd",
     "generated:ollama": "70720a0279286b49",
     "generated:surrogate": "330c1f9252cc8ffb",
     "generated:intact": "d900aa316289a2bf",
