@@ -64,7 +64,7 @@ def pipeline_loop(gen):
     """
     from transformers import pipeline
 
-    from workbench.adapters.mlm_base import one_mask, window_parts
+    from workbench.adapters.masked_lm.base import one_mask, window_parts
     from workbench.generators.base import Prediction
 
     class PipelineLoop(type(gen)):

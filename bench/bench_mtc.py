@@ -33,8 +33,8 @@ from pathlib import Path
 
 
 def training(pairs: int, out: Path, max_tokens: int) -> dict:
-    from workbench.emat.build import BuildRecipe, build_checkpoint, default_vocabulary, phrase_vocabulary
-    from workbench.emat.train_phrases import TrainSettings
+    from workbench.adapters.mtc.build import BuildRecipe, build_checkpoint, default_vocabulary, phrase_vocabulary
+    from workbench.adapters.mtc.train_phrases import TrainSettings
     from workbench.loaders import shipped_corpus
     tab = shipped_corpus("tab-test")
     settings = TrainSettings(max_tokens=max_tokens)
@@ -67,9 +67,9 @@ def compare_init(kinds=("ss-mtc", "mtc"), epochs=(3, 20), folds: int = 3) -> lis
     """Held-out accuracy by init, pooled over folds; each phrase with 3+ sentences lends
     every `folds`-th sentence to a fold's held-out set."""
     import dataclasses
-    from workbench.emat.build import BuildRecipe, default_vocabulary, phrase_vocabulary
-    from workbench.emat.phrases import PhraseVocabulary
-    from workbench.emat.train_phrases import Prepared, TrainSettings, make_pairs, prepare, train_phrase_rows
+    from workbench.adapters.mtc.build import BuildRecipe, default_vocabulary, phrase_vocabulary
+    from workbench.adapters.mtc.phrases import PhraseVocabulary
+    from workbench.adapters.mtc.train_phrases import Prepared, TrainSettings, make_pairs, prepare, train_phrase_rows
     from workbench.loaders import shipped_corpus
     from workbench.mlm.loading import load_masked_lm
     from workbench.mlm.offline_build import build_offline_model

@@ -310,7 +310,7 @@ def why_they_differ(args, slots_wanted: int = 400) -> dict:
     import torch
 
     from bench_mlm import bench_corpus
-    from workbench.adapters.mlm_base import one_mask, window_parts
+    from workbench.adapters.masked_lm.base import one_mask, window_parts
     from workbench.mlm.loading import load_masked_lm
     from workbench.mlm.offline import offline_model_path
     from workbench.text.slots import SlotBuilder

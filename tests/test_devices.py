@@ -87,7 +87,7 @@ def test_the_signature_records_what_auto_resolved_to_and_float32_runs_keep_their
 
 
 def test_mtc_records_its_placement_the_same_way(monkeypatch):
-    from workbench.adapters.mtc import MtcConfig, SSMTC
+    from workbench.adapters.mtc.generator import MtcConfig, SSMTC
     monkeypatch.setattr(devices, "cpu_flags", lambda: frozenset({"avx512_bf16"}))
     monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
     gen = SSMTC(MtcConfig(checkpoint="/nonexistent", device="cpu", dtype="bfloat16"))

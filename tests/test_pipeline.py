@@ -231,7 +231,7 @@ def test_a_bad_set_stops_the_benchmark_before_anything_is_stored(tmp_path, overr
 HOLDER = textwrap.dedent('''\
     import sys
     from pathlib import Path
-    from workbench.adapters.random_baseline import RandomBaseline
+    from workbench.adapters.baselines.random_baseline import RandomBaseline
     from workbench.pipeline import generate_run
     from workbench.store import RunStore
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.adapters.pud_vocabulary import VOCABULARY
-from workbench.adapters.random_baseline import RandomBaseline
-from workbench.adapters.upos_baseline import UposBaseline
+from workbench.text.pud_vocabulary import VOCABULARY
+from workbench.adapters.baselines.random_baseline import RandomBaseline
+from workbench.adapters.baselines.upos_baseline import UposBaseline
 from workbench.generators.base import FAILED, GenerationOptions, Prediction
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path

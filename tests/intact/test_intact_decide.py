@@ -1,4 +1,4 @@
-"""INTACT's selection logic for one span (workbench.intact.decide) with a scripted LLM and attacker:
+"""INTACT's selection logic for one span (workbench.adapters.intact.decide) with a scripted LLM and attacker:
 first undisclosed candidate kept, all disclosed -> label, direct identifiers -> label with no request,
 dates by rule, requests counted, failures as the engine counts them."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
 from workbench.generators.base import is_unreachable
-from workbench.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
+from workbench.adapters.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
 from workbench.llm.client import Outcome
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.privacy.inference_attackers import Guesses

@@ -38,7 +38,7 @@ def corpus() -> Corpus:
 
 
 def intact(attacker=None, client=None, **options):
-    from workbench.adapters.intact import Intact
+    from workbench.adapters.intact.generator import Intact
     return Intact(None, GenerationOptions(**{"mode": "repL", "window": 50, **options}),
                   attacker=attacker or ScriptedAttacker(DISCLOSING), client=client or ScriptedClient(CANDIDATES),
                   matcher_for=lambda lang: simple_matcher())
@@ -124,7 +124,7 @@ def test_a_killed_run_resumes_with_identical_output_and_attacks(tmp_path, tagger
 
 
 def test_intact_is_handed_its_spans_original_and_nothing_of_any_other(store, tagger):
-    from workbench.adapters.intact import Intact
+    from workbench.adapters.intact.generator import Intact
     seen = []
 
     class Spy(Intact):

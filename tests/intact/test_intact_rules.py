@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from workbench.intact.dates import DATE_FUNCTION_WORDS, date_generalisations
+from workbench.adapters.intact.dates import DATE_FUNCTION_WORDS, date_generalisations
 from workbench.text.dates import _TOKEN
-from workbench.intact.direct import is_direct
-from workbench.intact.prompts import candidate_prompt, example_for, load_examples
+from workbench.adapters.intact.direct import is_direct
+from workbench.adapters.intact.prompts import candidate_prompt, example_for, load_examples
 
 DATES = [
     # (original, lang, chain): day -> month and year -> year -> decade

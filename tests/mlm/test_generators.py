@@ -154,7 +154,7 @@ def test_fill_mask_ranks_as_the_transformers_pipeline_does(offline_en):
     test_bfloat16_agrees_with_float32_on_most_picks."""
     from transformers import pipeline
 
-    from workbench.adapters.mlm_base import one_mask, window_parts
+    from workbench.adapters.masked_lm.base import one_mask, window_parts
 
     doc = shipped_corpus("pgv-pii-en").documents[0]
     gen = create_generator("fill-mask", {"model": "offline", "dtype": "float32"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.adapters.multi_mask import MAX_MASKS, estimate_pieces
+from workbench.adapters.masked_lm.multi_mask import MAX_MASKS, estimate_pieces
 from workbench.generators import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
 from workbench.mlm.subwords import chars_per_piece, true_piece_count

@@ -32,14 +32,14 @@ def mtc_corpus():
 @pytest.fixture(scope="session")
 def tiny_checkpoint(tiny_bert, tmp_path_factory):
     """SS-MTC over an untrained tiny BERT; phrases = the spans of make_corpus()."""
-    from workbench.emat.build import build_checkpoint
+    from workbench.adapters.mtc.build import build_checkpoint
     out = tmp_path_factory.mktemp("ckpt") / "tiny-ss-mtc"
     build_checkpoint(tiny_recipe(tiny_bert), out, corpus=make_corpus())
     return out
 
 
 def _emat_source_hash() -> str:
-    import workbench.emat as emat
+    import workbench.adapters.mtc as emat
     h = hashlib.sha256()
     for f in sorted(Path(emat.__file__).parent.glob("*.py")):
         h.update(f.read_bytes())
@@ -49,8 +49,8 @@ def _emat_source_hash() -> str:
 @pytest.fixture(scope="session")
 def tab_checkpoint(offline_en):
     """SS-MTC on the offline English MLM over the TAB training split (cached)."""
-    from workbench.emat.build import BuildRecipe, VocabularySettings, build_checkpoint
-    from workbench.emat.train_phrases import TrainSettings
+    from workbench.adapters.mtc.build import BuildRecipe, VocabularySettings, build_checkpoint
+    from workbench.adapters.mtc.train_phrases import TrainSettings
     from workbench.loaders import shipped_corpus
     from workbench.paths import cache_dir
     tab = shipped_corpus("tab-test")

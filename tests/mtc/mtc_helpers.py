@@ -4,8 +4,8 @@ from __future__ import annotations
 
 
 def tiny_recipe(base, **train):
-    from workbench.emat.build import BuildRecipe, VocabularySettings
-    from workbench.emat.train_phrases import TrainSettings
+    from workbench.adapters.mtc.build import BuildRecipe, VocabularySettings
+    from workbench.adapters.mtc.train_phrases import TrainSettings
     return BuildRecipe(kind="ss-mtc", base_model=str(base),
                        vocabulary=VocabularySettings(min_count=1, sentences_per_phrase=5, test_fraction=0.0),
                        train=TrainSettings(**({"epochs": 3} | train)), train_fraction=1.0)

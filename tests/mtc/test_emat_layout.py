@@ -7,21 +7,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-import workbench.emat
+import workbench.adapters.mtc
 
-EMAT = Path(workbench.emat.__file__).parent
+EMAT = Path(workbench.adapters.mtc.__file__).parent
 
 
 def test_the_docstring_lists_every_module_and_no_other():
-    listed = set(re.findall(r"^\s{4}(\w+\.py)\s", workbench.emat.__doc__, re.M))
+    listed = set(re.findall(r"^\s{4}(\w+\.py)\s", workbench.adapters.mtc.__doc__, re.M))
     assert listed == {p.name for p in EMAT.glob("*.py")} - {"__init__.py"}
 
 
 def test_modules_said_to_be_light_import_without_torch():
-    light = re.search(r"it\); ([\w, ]+?) do not", " ".join(workbench.emat.__doc__.split())).group(1)
+    light = re.search(r"it\); ([\w, ]+?) do not", " ".join(workbench.adapters.mtc.__doc__.split())).group(1)
     modules = [m.strip() for m in re.split(r",| and ", light) if m.strip()]
     assert "build" in modules and "settings" in modules
-    code = ("import sys\n" + "".join(f"import workbench.emat.{m}\n" for m in modules)
+    code = ("import sys\n" + "".join(f"import workbench.adapters.mtc.{m}\n" for m in modules)
             + "import workbench.cli\nprint('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

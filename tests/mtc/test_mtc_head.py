@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from workbench.emat.head import ExtendedHead  # noqa: E402
+from workbench.adapters.mtc.head import ExtendedHead  # noqa: E402
 
 
 def tiny(kind):

@@ -26,15 +26,15 @@ def all_slots(corpus, picks=None):
 
 
 def vocabulary(mlm):
-    from workbench.emat.phrases import build_vocabulary, sensitive_span_occurrences
+    from workbench.adapters.mtc.phrases import build_vocabulary, sensitive_span_occurrences
     return build_vocabulary(sensitive_span_occurrences(make_corpus().documents), mlm.tokenizer, min_count=1,
                             sentences_per_phrase=5, test_fraction=0.0)
 
 
 @pytest.mark.parametrize("train_head", [False, True])
 def test_training_changes_the_phrase_rows_and_never_the_encoder(tiny_bert, train_head):
-    from workbench.emat.head import ExtendedHead
-    from workbench.emat.train_phrases import TrainSettings, train_phrase_rows
+    from workbench.adapters.mtc.head import ExtendedHead
+    from workbench.adapters.mtc.train_phrases import TrainSettings, train_phrase_rows
     from workbench.mlm.loading import load_masked_lm
     mlm = load_masked_lm(str(tiny_bert))
     before = {k: v.clone() for k, v in mlm.model.state_dict().items()}
@@ -59,10 +59,10 @@ def test_training_changes_the_phrase_rows_and_never_the_encoder(tiny_bert, train
 
 
 def test_a_saved_and_reloaded_checkpoint_scores_exactly_as_trained(tiny_bert, tmp_path):
-    from workbench.adapters.mlm_base import one_mask, window_parts
-    from workbench.emat.checkpoint import load_checkpoint, save_checkpoint
-    from workbench.emat.scorer import EmatScorer
-    from workbench.emat.train_phrases import TrainSettings, train_phrase_rows
+    from workbench.adapters.masked_lm.base import one_mask, window_parts
+    from workbench.adapters.mtc.checkpoint import load_checkpoint, save_checkpoint
+    from workbench.adapters.mtc.scorer import EmatScorer
+    from workbench.adapters.mtc.train_phrases import TrainSettings, train_phrase_rows
     from workbench.mlm.loading import load_masked_lm
     mlm = load_masked_lm(str(tiny_bert))
     vocab = vocabulary(mlm)
@@ -118,7 +118,7 @@ def test_runs_through_the_engine_in_both_modes_with_the_upos_filter(tiny_checkpo
 
 
 def test_model_id_follows_the_checkpoint_contents(tiny_checkpoint, tiny_bert, tmp_path):
-    from workbench.emat.build import build_checkpoint
+    from workbench.adapters.mtc.build import build_checkpoint
     copy = tmp_path / "copy"
     shutil.copytree(tiny_checkpoint, copy)
     a = create_generator("ss-mtc", {"checkpoint": str(tiny_checkpoint)}).model_id()
@@ -143,8 +143,8 @@ def test_wrong_kind_missing_checkpoint_and_wrong_language_are_clear_errors(tiny_
 
 
 def test_byte_level_bpe_models_work_the_same(tiny_roberta_en, tmp_path):
-    from workbench.emat.build import build_checkpoint
-    from workbench.emat.checkpoint import load_checkpoint
+    from workbench.adapters.mtc.build import build_checkpoint
+    from workbench.adapters.mtc.checkpoint import load_checkpoint
     out = tmp_path / "roberta"
     build_checkpoint(tiny_recipe(tiny_roberta_en), out, corpus=make_corpus())
     loaded = load_checkpoint(out)

@@ -25,7 +25,7 @@ def swedish_paragraph() -> str:
 
 
 def test_the_defaults_are_english_only_as_the_readme_says():
-    from workbench.emat.settings import DEFAULT_CORPUS
+    from workbench.adapters.mtc.settings import DEFAULT_CORPUS
     assert "sv" not in DEFAULT_CORPUS  # no Swedish phrase source for SS-MTC's default
     for kind in ("mtc", "ss-mtc"):
         assert create_generator(kind, {})._path().name == f"{kind}-en"  # what -g KIND loads without a checkpoint
@@ -47,7 +47,7 @@ def test_the_readme_commands_for_swedish_parse_with_the_real_cli():
 
 
 def test_a_swedish_corpus_on_the_default_checkpoint_is_told_how_to_train_one(tiny_checkpoint, monkeypatch):
-    import workbench.emat.checkpoint as checkpoint
+    import workbench.adapters.mtc.checkpoint as checkpoint
     monkeypatch.setattr(checkpoint, "default_checkpoint", lambda kind, lang="en": tiny_checkpoint)  # an 'en' one
     with pytest.raises(WorkbenchError) as raised:
         create_generator("ss-mtc", {}).load_for(["sv"])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.emat.phrases import Occurrence, build_vocabulary, sensitive_span_occurrences
-from workbench.emat.split import split_documents
-from workbench.emat.ud_np import noun_phrases, read_ud
+from workbench.adapters.mtc.phrases import Occurrence, build_vocabulary, sensitive_span_occurrences
+from workbench.adapters.mtc.split import split_documents
+from workbench.adapters.mtc.ud_np import noun_phrases, read_ud
 
 CONLLU = """\
 # sent_id = s1

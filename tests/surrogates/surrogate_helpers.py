@@ -13,7 +13,7 @@ from pathlib import Path
 
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
-from workbench.surrogates import SurrogateMaker, load_table
+from workbench.adapters.surrogate import SurrogateMaker, load_table
 
 DOCS = (
     ("en-a", "en",

@@ -9,9 +9,9 @@ from datetime import date, timedelta
 import pytest
 
 from tests.surrogates.surrogate_helpers import bilingual_corpus, maker
-from workbench.surrogates.dates import (document_offset, lone_month_shift, month_shift, redraw_date_pieces,
+from workbench.adapters.surrogate.dates import (document_offset, lone_month_shift, month_shift, redraw_date_pieces,
                                         shift_date, year_shift)
-from workbench.surrogates.spans import NOTE_DATE_PIECES, NOTE_WORDS_DRAWN
+from workbench.adapters.surrogate.spans import NOTE_DATE_PIECES, NOTE_WORDS_DRAWN
 from workbench.text.dates import MONTH_ABBREVIATIONS, MONTH_NAMES, WEEKDAY_NAMES, read_date
 
 EN_MONTH = "(?:" + "|".join(m.title() for m in MONTH_NAMES["en"]) + ")"

@@ -41,7 +41,7 @@ def test_a_run_is_complete_and_its_signature_records_what_it_sees(store):
 
 
 def test_codes_are_revealed_as_shapes_and_everything_else_as_originals(store):
-    from workbench.adapters.surrogate import Surrogate
+    from workbench.adapters.surrogate.generator import Surrogate
 
     class Spy(Surrogate):
         def generate(self, slots):

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.surrogates.surrogate_helpers import maker
-from workbench.surrogates.shapes import redraw_digits, redraw_shape
+from workbench.adapters.surrogate.shapes import redraw_digits, redraw_shape
 from workbench.text.shape import shape_of
 
 CODES = [

@@ -8,8 +8,8 @@ from tests.surrogates.surrogate_helpers import bilingual_corpus
 from workbench.errors import WorkbenchError
 from workbench.generators import create_generator
 from workbench.loaders import shipped_corpus
-from workbench.surrogates import SurrogateMaker, load_table
-from workbench.surrogates.table import SHIPPED
+from workbench.adapters.surrogate import SurrogateMaker, load_table
+from workbench.adapters.surrogate.table import SHIPPED
 
 
 def test_the_shipped_table_has_a_rule_for_every_label_of_the_shipped_corpora_and_draws_in_both_languages():
@@ -123,7 +123,7 @@ def test_a_table_whose_dictionaries_cannot_draw_stops_before_the_run(tmp_path, s
 
 
 def test_a_language_without_a_locale_is_refused_by_name(tmp_path):
-    from workbench.surrogates.table import SurrogateTable
+    from workbench.adapters.surrogate.table import SurrogateTable
     table = load_table()
     gen = create_generator("surrogate")
     gen.table = SurrogateTable(table.files, table.digest, {"en": "en_US"}, table.labels, table.fallback, table.keep,
@@ -133,4 +133,4 @@ def test_a_language_without_a_locale_is_refused_by_name(tmp_path):
 
 
 def test_the_shipped_table_is_package_data():
-    assert SHIPPED.name == "table.toml" and SHIPPED.parent.name == "surrogates" and SHIPPED.exists()
+    assert SHIPPED.name == "table.toml" and SHIPPED.parent.name == "surrogate" and SHIPPED.exists()

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.surrogates.surrogate_helpers import bilingual_corpus, maker, surrogates_of
-from workbench.surrogates.spans import NOTE_NOTHING, NOTE_WORDS_DRAWN
+from workbench.adapters.surrogate.spans import NOTE_NOTHING, NOTE_WORDS_DRAWN
 
 
 def test_the_same_word_gets_the_same_surrogate_everywhere_in_a_document():

@@ -9,7 +9,7 @@ import click
 
 # Defaults and choices come from the library's settings (a light module: no torch), so
 # `--help` shows what a recipe built without the option would use.
-from workbench.emat.settings import (DEFAULT_CORPUS, DEFAULT_MIN_COUNT, INITS, KINDS, UD_FILES, BuildRecipe,
+from workbench.adapters.mtc.settings import (DEFAULT_CORPUS, DEFAULT_MIN_COUNT, INITS, KINDS, UD_FILES, BuildRecipe,
                                      TrainSettings, VocabularySettings, default_of)
 from workbench.loaders.shipped import FORMATS as CORPUS_FORMATS
 
@@ -77,7 +77,7 @@ def vocabulary_options(func):
 
 def _recipe(kind, lang, base_model, train_fraction, split_seed, conllu, min_count, sentences_per_phrase, max_phrases,
             test_fraction, train=None):
-    from workbench.emat.settings import default_vocabulary
+    from workbench.adapters.mtc.settings import default_vocabulary
     vocab = default_vocabulary(kind, min_count=min_count, sentences_per_phrase=sentences_per_phrase,
                                max_phrases=max_phrases, test_fraction=test_fraction)
     return BuildRecipe(kind=kind, base_model=base_model, lang=lang, vocabulary=vocab, train=train or TrainSettings(),
@@ -137,8 +137,8 @@ def register(main: click.Group) -> None:
           workbench generate -c tab-test --docs @ckpt/ss-mtc/heldout_docs.txt -g ss-mtc -o checkpoint=ckpt/ss-mtc
           workbench mtc train --kind mtc --min-count 3 --out ckpt/mtc
         """
-        from workbench.emat.build import build_checkpoint
-        from workbench.emat.checkpoint import default_checkpoint
+        from workbench.adapters.mtc.build import build_checkpoint
+        from workbench.adapters.mtc.checkpoint import default_checkpoint
 
         settings = TrainSettings(init=init, epochs=epochs, lr=lr, batch_size=batch_size, token_pairs=token_pairs,
                                  train_head=train_head, max_tokens=max_tokens, seed=seed)
@@ -166,7 +166,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench mtc phrases --kind mtc --min-count 5 --limit 20
         """
-        from workbench.emat.build import phrase_vocabulary
+        from workbench.adapters.mtc.build import phrase_vocabulary
         recipe = _recipe(kind, lang, base_model, train_fraction, split_seed, conllu, min_count, sentences_per_phrase,
                          max_phrases, test_fraction)
         vocab, _ = phrase_vocabulary(recipe, _corpus(kind, corpus, corpus_format, lang, spans, docs, skip_docs))
@@ -195,7 +195,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench mtc build-default --kind ss-mtc --kind mtc
         """
-        from workbench.emat.build import ensure_default
+        from workbench.adapters.mtc.build import ensure_default
         for kind in kinds:
             callback, close = _progress_bars(progress)
             try:
@@ -214,7 +214,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench mtc info ckpt/ss-mtc
         """
-        from workbench.emat.checkpoint import read_metadata
+        from workbench.adapters.mtc.checkpoint import read_metadata
         meta = read_metadata(checkpoint)
         click.echo(json.dumps(meta, indent=2, ensure_ascii=False) if as_json else summary(checkpoint, meta))
 

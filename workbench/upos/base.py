@@ -25,7 +25,7 @@ Tokens = list[tuple[int, int, str]]
 
 
 # Tags that are not words: the span rule looks past them, and the baselines never draw
-# a form with them (adapters/pud_vocabulary.py).
+# a form with them (workbench/text/pud_vocabulary.py).
 NON_WORD_UPOS = frozenset({"PUNCT", "SYM"})
 # The span rule as tagger names record it (Tagger.name), so a run, and the originals' tags
 # the store keeps per tagger name, never mix two rules: "right-most word" since issue 24

@@ -2,7 +2,7 @@
 
 Training sentences and inference windows go through the same code, the masked-LM
 wrapper that fill-mask uses (workbench.mlm.masked_lm.MaskedLM; windows become parts with
-workbench.adapters.mlm_base.window_parts): text and mask runs go in as parts, so a literal "[MASK]" in a document cannot add a mask; a window longer
+workbench.adapters.masked_lm.base.window_parts): text and mask runs go in as parts, so a literal "[MASK]" in a document cannot add a mask; a window longer
 than the model's limit is cropped around the target. EMAT needs the encoder's state at
 the target mask (its own head scores tokens and phrases), hence the forward pass here.
 

@@ -14,8 +14,8 @@ from typing import Sequence
 
 import torch
 
-from workbench.emat.encode import encode_all, hidden_at
-from workbench.emat.head import ExtendedHead
+from workbench.adapters.mtc.encode import encode_all, hidden_at
+from workbench.adapters.mtc.head import ExtendedHead
 from workbench.mlm.masked_lm import HEAD_ROWS
 from workbench.mlm.words import pieces_to_text
 

@@ -1,6 +1,6 @@
 """Surrogates (paper 002 §3.2): shape-kept numbers, per-document date shifts, dictionary words.
 
-    from workbench.surrogates import SurrogateMaker, load_table
+    from workbench.adapters.surrogate import SurrogateMaker, load_table
     maker = SurrogateMaker(load_table(), seed=13, keep_gender=True)
     maker.from_original("Anna Berg", "PERSON", "en", "doc-1").text
 
@@ -9,11 +9,11 @@ word draws), mapping (the per-document word mapping as a seeded function), dates
 per-document shift, written back in the original's format), shapes (digits and letters
 redrawn by class), numbers (number words), pieces (a span's letter/digit runs and case),
 draws (seeded generators), spans (a whole span by its label's kind). The generator over
-slots is workbench.adapters.surrogate; docs/surrogates.md says what each kind does.
+slots is workbench.adapters.surrogate.generator; docs/surrogates.md says what each kind does.
 """
 
-from workbench.surrogates.spans import ORIGINAL_LEVEL, SHAPE_LEVEL, SpanSurrogate, SurrogateMaker
-from workbench.surrogates.table import LabelRule, SurrogateTable, load_table
+from workbench.adapters.surrogate.spans import ORIGINAL_LEVEL, SHAPE_LEVEL, SpanSurrogate, SurrogateMaker
+from workbench.adapters.surrogate.table import LabelRule, SurrogateTable, load_table
 
 __all__ = ["ORIGINAL_LEVEL", "SHAPE_LEVEL", "LabelRule", "SpanSurrogate", "SurrogateMaker", "SurrogateTable",
            "load_table"]

@@ -23,11 +23,11 @@ from typing import Callable, Sequence
 
 import torch
 
-from workbench.emat.encode import MaskedText, encode_all, hidden_at
-from workbench.emat.head import ExtendedHead
-from workbench.emat.phrases import PhraseVocabulary
-from workbench.emat.scorer import allowed_mask
-from workbench.emat.settings import TrainSettings  # noqa: F401  (its old home: imported from here too)
+from workbench.adapters.mtc.encode import MaskedText, encode_all, hidden_at
+from workbench.adapters.mtc.head import ExtendedHead
+from workbench.adapters.mtc.phrases import PhraseVocabulary
+from workbench.adapters.mtc.scorer import allowed_mask
+from workbench.adapters.mtc.settings import TrainSettings  # noqa: F401  (its old home: imported from here too)
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 

@@ -32,7 +32,7 @@ _FILES = ("model", "phrases.jsonl", "phrase_rows.safetensors", "metadata.json")
 @dataclass
 class Checkpoint:
     mlm: object  # workbench.mlm.masked_lm.MaskedLM over DIR/model, eval mode, frozen
-    head: object  # workbench.emat.head.ExtendedHead
+    head: object  # workbench.adapters.mtc.head.ExtendedHead
     phrases: list[dict]
     metadata: dict
 
@@ -128,7 +128,7 @@ def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: 
     import torch
     from safetensors.torch import load_file
 
-    from workbench.emat.head import ExtendedHead
+    from workbench.adapters.mtc.head import ExtendedHead
     from workbench.mlm.loading import load_masked_lm
 
     path = Path(path)

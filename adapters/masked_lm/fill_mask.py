@@ -12,7 +12,7 @@ Candidates are ranked only; the engine applies the leak guard and the UPOS filte
 
 from __future__ import annotations
 
-from workbench.adapters.mlm_base import MlmGenerator, one_mask, target_logits, window_parts
+from workbench.adapters.masked_lm.base import MlmGenerator, one_mask, target_logits, window_parts
 from workbench.text.slots import Slot
 
 

@@ -10,11 +10,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
-from workbench.emat.phrases import build_vocabulary, noun_phrase_occurrences, sensitive_span_occurrences
-# The settings live in the light module workbench.emat.settings; imported here under their old names.
-from workbench.emat.settings import (DEFAULT_CORPUS, KINDS, UD_FILES, BuildRecipe, TrainSettings,  # noqa: F401
+from workbench.adapters.mtc.phrases import build_vocabulary, noun_phrase_occurrences, sensitive_span_occurrences
+# The settings live in the light module workbench.adapters.mtc.settings; imported here under their old names.
+from workbench.adapters.mtc.settings import (DEFAULT_CORPUS, KINDS, UD_FILES, BuildRecipe, TrainSettings,  # noqa: F401
                                      VocabularySettings, default_vocabulary)
-from workbench.emat.split import DocumentSplit, split_documents
+from workbench.adapters.mtc.split import DocumentSplit, split_documents
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus
 
@@ -83,8 +83,8 @@ def build_checkpoint(recipe: BuildRecipe, out: str | Path, *, corpus: Corpus | N
     """Build the vocabulary, train, write the checkpoint to `out`; returns its metadata.
 
     SS-MTC needs `corpus` (its documents are split by train_fraction); MTC reads CoNLL-U."""
-    from workbench.emat.checkpoint import save_checkpoint
-    from workbench.emat.train_phrases import train_phrase_rows
+    from workbench.adapters.mtc.checkpoint import save_checkpoint
+    from workbench.adapters.mtc.train_phrases import train_phrase_rows
     from workbench.mlm.loading import load_masked_lm, resolve
     from workbench.signature import library_versions
 
@@ -130,17 +130,30 @@ def default_recipe(kind: str, lang: str = "en") -> BuildRecipe:
     return BuildRecipe(kind=kind, lang=lang, vocabulary=default_vocabulary(kind))
 
 
+# The modules whose code makes a checkpoint (everything here but the generator over it).
+_BUILD_SOURCES = ("__init__", "build", "checkpoint", "encode", "head", "phrases", "scorer", "settings", "split",
+                  "train_phrases", "ud_np")
+# This package was workbench/emat until issue 25 moved it beside its generator. The hash reads
+# the code with its old names, so that a move (which rewrites import lines, nothing else) does
+# not make every stored checkpoint, and the run ids naming it, stale.
+_OLD_NAMES = (("workbench.adapters.mtc", "workbench.emat"), ("adapters/mtc/", "workbench/emat/"),
+              ("workbench.adapters.masked_lm.base", "workbench.adapters.mlm_base"))
+
+
 def _source_hash() -> str:
     import hashlib
     h = hashlib.sha256()
-    for f in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(f.read_bytes())
+    for name in _BUILD_SOURCES:
+        text = (Path(__file__).parent / f"{name}.py").read_text(encoding="utf-8")
+        for new, old in _OLD_NAMES:
+            text = text.replace(new, old)
+        h.update(text.encode("utf-8"))
     return h.hexdigest()
 
 
 def default_key(recipe: BuildRecipe, corpus: Corpus | None) -> str:
     """Changes with the recipe, the base model (the offline model's directory carries its own
-    key), the training text and the code of workbench/emat: any of them means a rebuild."""
+    key), the training text and the code of this package (_BUILD_SOURCES): any of them means a rebuild."""
     import hashlib
     import json
 
@@ -156,7 +169,7 @@ def ensure_default(kind: str, lang: str = "en", *, progress=None) -> tuple[Path,
     import fcntl
     import json
 
-    from workbench.emat.checkpoint import default_checkpoint
+    from workbench.adapters.mtc.checkpoint import default_checkpoint
     from workbench.loaders import shipped_corpus
     from workbench.mlm.loading import resolve
     if kind == "ss-mtc" and lang not in DEFAULT_CORPUS:

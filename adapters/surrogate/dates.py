@@ -49,9 +49,9 @@ import re
 from datetime import date, timedelta
 from typing import Callable
 
-from workbench.surrogates.draws import rng_for
-from workbench.surrogates.pieces import DIGITS, LETTERS, case_of, split, with_case
-from workbench.surrogates.numbers import is_number_word
+from workbench.adapters.surrogate.draws import rng_for
+from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, case_of, split, with_case
+from workbench.adapters.surrogate.numbers import is_number_word
 from workbench.text.dates import (DECADE, MONTH_ABBREVIATIONS, MONTH_NAMES, MONTHS, SWEDISH_WEEKDAY_ENDINGS,
                                   WEEKDAY_ABBREVIATIONS, WEEKDAY_NAMES, DatePart, DateReading, read_date,
                                   weekday_of)

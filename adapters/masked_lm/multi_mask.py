@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workbench.adapters.mlm_base import MlmConfig, MlmGenerator, target_logits, window_parts
+from workbench.adapters.masked_lm.base import MlmConfig, MlmGenerator, target_logits, window_parts
 from workbench.mlm.masked_lm import Encoded
 from workbench.text.slots import Gap, Slot
 

@@ -25,22 +25,22 @@ import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.surrogates.dates import (DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset,
+from workbench.adapters.surrogate.dates import (DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset,
                                         impossible_date, redraw_date_pieces, shift_date)
-from workbench.surrogates.dictionaries import Dictionaries
-from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
-from workbench.surrogates.mapping import WordMapping
-from workbench.surrogates.numbers import is_number_word
-from workbench.surrogates.pieces import DIGITS, LETTERS, is_genitive_ending, split
-from workbench.surrogates.shapes import has_classes, redraw_shape
-from workbench.surrogates.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
+from workbench.adapters.surrogate.dictionaries import Dictionaries
+from workbench.adapters.surrogate.draws import MAX_ATTEMPTS, rng_for
+from workbench.adapters.surrogate.mapping import WordMapping
+from workbench.adapters.surrogate.numbers import is_number_word
+from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, is_genitive_ending, split
+from workbench.adapters.surrogate.shapes import has_classes, redraw_shape
+from workbench.adapters.surrogate.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
 
 SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
 
 NOTE_DATE_PIECES = "surrogate: date not read, redrawn piece by piece (shape surrogate)"
 NOTE_WORDS_DRAWN = "surrogate: nothing of its kind to redraw, its words drawn from the dictionaries"
 NOTE_NOTHING = "surrogate: no letter or digit to redraw"
-# An impossible date is refused, not shifted (workbench.surrogates.dates.impossible_date).
+# An impossible date is refused, not shifted (workbench.adapters.surrogate.dates.impossible_date).
 NOTE_IMPOSSIBLE_DATE = "surrogate: date refused"
 # The words rule of last resort, when a user's table makes its fallback another kind.
 LAST_RESORT = LabelRule(WORDS, ("pud:NOUN",))

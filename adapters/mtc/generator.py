@@ -49,11 +49,11 @@ class _EmatGenerator(Generator):
     kind = ""
 
     def _path(self) -> Path:
-        from workbench.emat.checkpoint import default_checkpoint
+        from workbench.adapters.mtc.checkpoint import default_checkpoint
         return Path(self.config.checkpoint) if self.config.checkpoint else default_checkpoint(self.kind, "en")
 
     def _metadata(self) -> dict:
-        from workbench.emat.checkpoint import read_metadata
+        from workbench.adapters.mtc.checkpoint import read_metadata
         meta = read_metadata(self._path())
         if meta.get("kind") != self.kind:
             raise WorkbenchError(f"{self._path()} is a {meta.get('kind')} checkpoint; "
@@ -76,8 +76,8 @@ class _EmatGenerator(Generator):
         return f"{self.kind}:{meta.get('base_model')}@{meta['fingerprint'][:12]}"
 
     def load(self) -> None:
-        from workbench.emat.checkpoint import load_checkpoint
-        from workbench.emat.scorer import EmatScorer
+        from workbench.adapters.mtc.checkpoint import load_checkpoint
+        from workbench.adapters.mtc.scorer import EmatScorer
         meta = self._metadata()
         device, dtype = self.placement()
         checkpoint = load_checkpoint(self._path(), max_tokens=self.config.max_tokens or None,
@@ -103,7 +103,7 @@ class _EmatGenerator(Generator):
                 f"`-o checkpoint=CKPT` (README: Multi-token completion)")
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
-        from workbench.adapters.mlm_base import one_mask, window_parts
+        from workbench.adapters.masked_lm.base import one_mask, window_parts
         for s in slots:
             if s.lang != self.lang:
                 raise WorkbenchError(f"{self.name} checkpoint {self._path()} is for {self.lang!r} text; "

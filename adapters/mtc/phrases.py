@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from workbench.emat.settings import KINDS  # noqa: F401  (the kinds of vocabulary built here)
+from workbench.adapters.mtc.settings import KINDS  # noqa: F401  (the kinds of vocabulary built here)
 from workbench.model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
@@ -88,7 +88,7 @@ def sensitive_span_occurrences(documents: Iterable[Document]) -> list[Occurrence
 
 def noun_phrase_occurrences(paths: Sequence[str | Path]) -> list[Occurrence]:
     """Every base noun phrase of the treebanks, in its sentence (MTC)."""
-    from workbench.emat.ud_np import noun_phrases, read_ud
+    from workbench.adapters.mtc.ud_np import noun_phrases, read_ud
     found = []
     for path in paths:
         for sentence in read_ud(path):

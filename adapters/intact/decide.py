@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from workbench.intact.candidates import Asks, Proposal, llm_proposal, rule_proposal
-from workbench.intact.context import bracketed_sentence, place
-from workbench.intact.direct import is_direct
-from workbench.intact.selection import describe, select
+from workbench.adapters.intact.candidates import Asks, Proposal, llm_proposal, rule_proposal
+from workbench.adapters.intact.context import bracketed_sentence, place
+from workbench.adapters.intact.direct import is_direct
+from workbench.adapters.intact.selection import describe, select
 from workbench.privacy.inference_attackers import InferenceAttacker, Target
 from workbench.privacy.matching import Matcher
 from workbench.text.slots import Gap

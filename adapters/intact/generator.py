@@ -1,6 +1,6 @@
 """INTACT (004 §3): LLM generalisations, each checked by an inference attack; the first not disclosed is kept.
 
-The work per span is workbench.intact.decide: a direct identifier gets its label with no request;
+The work per span is workbench.adapters.intact.decide: a direct identifier gets its label with no request;
 a date the rules read gets day → month and year → year → decade; any other span gets candidates
 from the LLM, most specific first; each candidate is attacked in the current sanitised window and
 004's matching function decides; the first candidate not disclosed is kept, else the label.
@@ -34,8 +34,8 @@ from typing import Callable, Sequence
 
 from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator, Prediction
-from workbench.intact.config import IntactConfig
-from workbench.intact.decide import Decision, Settings, SpanToSanitise, Tools, decide
+from workbench.adapters.intact.config import IntactConfig
+from workbench.adapters.intact.decide import Decision, Settings, SpanToSanitise, Tools, decide
 from workbench.llm.in_flight import in_flight
 from workbench.privacy.inference_attackers import InferenceAttacker
 from workbench.privacy.matching import Matcher

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from workbench.surrogates.draws import MAX_ATTEMPTS, random_letter
+from workbench.adapters.surrogate.draws import MAX_ATTEMPTS, random_letter
 
 # The symbols of workbench.text.shape.shape_of.
 DIGIT, UPPER, LOWER = "9", "A", "a"

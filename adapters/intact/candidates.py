@@ -14,8 +14,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Protocol
 
-from workbench.intact.dates import date_generalisations
-from workbench.intact.prompts import candidate_prompt
+from workbench.adapters.intact.dates import date_generalisations
+from workbench.adapters.intact.prompts import candidate_prompt
 from workbench.llm.client import Outcome
 from workbench.llm.prompt import Prompt
 from workbench.privacy.inference_attackers import clean_guesses
@@ -45,7 +45,7 @@ def is_date(label: str) -> bool:
 
 
 def rule_proposal(original: str, label: str, lang: str) -> Proposal | None:
-    """The date rule chain (workbench.intact.dates) for a date span it can read; else None."""
+    """The date rule chain (workbench.adapters.intact.dates) for a date span it can read; else None."""
     if not is_date(label):
         return None
     chain = date_generalisations(original, lang)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from workbench.errors import WorkbenchError
-from workbench.surrogates.pieces import LETTERS, split
+from workbench.adapters.surrogate.pieces import LETTERS, split
 
 PUD = "pud:"
 # Words of a Faker value that are never drawn as a surrogate word on their own.
@@ -152,7 +152,7 @@ class Dictionaries:
 
     def _pud_forms(self, lang: str, upos: str) -> list[str]:
         if self._pud is None:
-            from workbench.adapters.pud_vocabulary import PudInventory
+            from workbench.text.pud_vocabulary import PudInventory
             self._pud = PudInventory()
         return [f for f in self._pud.forms(lang, upos) if f.isalpha() and len(f) > 1]
 

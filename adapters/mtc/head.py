@@ -16,7 +16,7 @@ from typing import Sequence
 import torch
 from torch import nn
 
-from workbench.emat.settings import INITS
+from workbench.adapters.mtc.settings import INITS
 from workbench.errors import WorkbenchError
 
 

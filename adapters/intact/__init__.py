@@ -9,5 +9,5 @@ For each span to replace, in document order:
     context.py     the current sanitised text around the span, with a candidate in its place
     selection.py   the first candidate an inference attack does not disclose (004's matching
                    function decides), or the label when every one is
-    decide.py      the above for one span, as the generator (adapters/intact.py) calls it
+    decide.py      the above for one span, as the generator (adapters/intact/generator.py) calls it
 """

@@ -1,6 +1,6 @@
 """Surrogates (002 §3.2): digits by shape, dates shifted per document, dictionary words by label.
 
-The work is done in workbench.surrogates (docs/surrogates.md); this module puts it behind the
+The work is done in workbench.adapters.surrogate (docs/surrogates.md); this module puts it behind the
 generator contract. What it sees is declared per label from the surrogate table: `shape`
 for labels of kind "shape" (codes: every digit and letter is redrawn, so their values are
 never needed), `original` for the rest (a date shift needs the date; the per-document word
@@ -21,10 +21,10 @@ import faker  # noqa: F401  (imported here so a missing extra is named by the re
 
 from workbench.errors import InvalidValue
 from workbench.generators.base import Generator, Prediction
-from workbench.surrogates import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateMaker, load_table
-from workbench.surrogates.dates import DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
-from workbench.surrogates.spans import NOTE_NOTHING
-from workbench.surrogates.table import SHAPE
+from workbench.adapters.surrogate import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateMaker, load_table
+from workbench.adapters.surrogate.dates import DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
+from workbench.adapters.surrogate.spans import NOTE_NOTHING
+from workbench.adapters.surrogate.table import SHAPE
 from workbench.text.slots import Slot
 
 

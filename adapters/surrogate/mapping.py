@@ -12,12 +12,12 @@ nothing needs remembering between slots. The case is applied afterwards: "BERG" 
 
 from __future__ import annotations
 
-from workbench.surrogates.dictionaries import GENDERED, Dictionaries
-from workbench.surrogates.draws import MAX_ATTEMPTS, rng_for
-from workbench.surrogates.numbers import redraw_number_word
-from workbench.surrogates.pieces import case_of, with_case
-from workbench.surrogates.shapes import redraw_digits, redraw_letters
-from workbench.surrogates.table import LabelRule
+from workbench.adapters.surrogate.dictionaries import GENDERED, Dictionaries
+from workbench.adapters.surrogate.draws import MAX_ATTEMPTS, rng_for
+from workbench.adapters.surrogate.numbers import redraw_number_word
+from workbench.adapters.surrogate.pieces import case_of, with_case
+from workbench.adapters.surrogate.shapes import redraw_digits, redraw_letters
+from workbench.adapters.surrogate.table import LabelRule
 
 FIRST_NAME = "first_name"
 

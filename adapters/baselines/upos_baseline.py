@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from workbench.adapters.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
+from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
 

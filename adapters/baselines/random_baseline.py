@@ -1,11 +1,11 @@
 """Random baseline (003 §4): a random word form from the language's UD PUD vocabulary
-(never a punctuation mark: adapters/pud_vocabulary.py)."""
+(never a punctuation mark: workbench/text/pud_vocabulary.py)."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from workbench.adapters.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
+from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
 
