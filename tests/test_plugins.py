@@ -1,0 +1,99 @@
+"""The plug-in kit (workbench.plugins): lazy registries and the one config builder that every
+pluggable kind (generators, attackers, metric families, taggers) is configured with."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from workbench.errors import InvalidValue, WorkbenchError
+from workbench.plugins import Entry, Registry, build_config
+
+
+@dataclass(frozen=True)
+class Settings:
+    model: str | None = None
+    top_k: int = 10
+    temperature: float = 0.3
+    allow_remote: bool = False
+    limit: int | None = None
+    name: str = "x"
+
+    def __post_init__(self) -> None:
+        if self.top_k < 1:
+            raise InvalidValue("top_k must be >= 1")
+
+
+WHAT = "generator 'toy'"
+
+
+def test_strings_are_converted_by_field_type_and_hyphens_are_underscores():
+    made = build_config(Settings, {"top-k": "5", "temperature": "0.5", "allow-remote": "Yes", "limit": "7",
+                                   "model": "offline", "name": " a b "}, what=WHAT)
+    assert made == Settings(model="offline", top_k=5, temperature=0.5, allow_remote=True, limit=7, name=" a b ")
+    assert build_config(Settings, {}, what=WHAT) == Settings()
+
+
+@pytest.mark.parametrize("text, value", [("true", True), ("1", True), ("on", True), ("yes", True),
+                                         ("false", False), ("0", False), ("OFF", False), ("no", False)])
+def test_booleans_take_every_usual_spelling(text, value):
+    assert build_config(Settings, {"allow_remote": text}, what=WHAT).allow_remote is value
+
+
+def test_an_optional_number_takes_none_and_an_optional_string_stays_a_string():
+    assert build_config(Settings, {"limit": "none"}, what=WHAT).limit is None
+    assert build_config(Settings, {"limit": ""}, what=WHAT).limit is None
+    assert build_config(Settings, {"model": "none"}, what=WHAT).model == "none"
+
+
+def test_values_that_are_not_strings_are_kept_when_they_have_the_fields_type():
+    made = build_config(Settings, {"top_k": 3, "temperature": 1, "allow_remote": True}, what=WHAT)
+    assert (made.top_k, made.temperature, made.allow_remote) == (3, 1, True)
+    with pytest.raises(InvalidValue, match=r"option 'top_k' of generator 'toy' must be an integer, not True"):
+        build_config(Settings, {"top_k": True}, what=WHAT)
+
+
+@pytest.mark.parametrize("values, message", [
+    ({"top_kk": "1"}, r"generator 'toy' has no option 'top_kk'; did you mean 'top_k'\?"),
+    ({"zzz": "1"}, r"generator 'toy' has no option 'zzz' \(options: model, top_k, .*\)"),
+    ({"top_k": "many"}, r"option 'top_k' of generator 'toy' must be an integer, not 'many'"),
+    ({"temperature": "warm"}, r"option 'temperature' of generator 'toy' must be a number, not 'warm'"),
+    ({"allow_remote": "maybe"}, r"option 'allow_remote' of generator 'toy' must be true or false, not 'maybe'"),
+    ({"top_k": "0"}, r"options of generator 'toy': top_k must be >= 1"),
+])
+def test_mistakes_are_refused_naming_the_option(values, message):
+    with pytest.raises(InvalidValue, match=message):
+        build_config(Settings, values, what=WHAT)
+
+
+KIT = Registry("toy", [Entry("json", "json:JSONDecoder", "the standard JSON decoder"),
+                       Entry("textwrap", "textwrap", "a module that is itself the plug-in"),
+                       Entry("absent", "no_such_package_xyz.mod:Thing", "needs an extra", extra="absent")])
+
+
+def test_a_registry_lists_its_plug_ins_without_importing_them():
+    assert KIT.names() == ("json", "textwrap", "absent") and list(KIT) == list(KIT.names())
+    assert KIT.describe()["textwrap"] == "a module that is itself the plug-in"
+    assert "no_such_package_xyz" not in sys.modules and "absent" in KIT and "other" not in KIT
+
+
+def test_loading_imports_the_target_class_or_module():
+    import json
+    import textwrap
+    assert KIT.load("json") is json.JSONDecoder and KIT.load("textwrap") is textwrap
+
+
+def test_an_unknown_name_suggests_the_nearest_and_a_missing_extra_names_the_install():
+    with pytest.raises(InvalidValue, match=r"unknown toy 'jsn'; did you mean 'json'\?"):
+        KIT.load("jsn")
+    with pytest.raises(InvalidValue, match=r"unknown toy 'zzzzz' \(known: json, textwrap, absent\)"):
+        KIT.entry("zzzzz")
+    with pytest.raises(WorkbenchError, match=r"toy 'absent' needs 'no_such_package_xyz': `pip install -e '\.\[absent\]'`"):
+        KIT.load("absent")
+
+
+def test_two_plug_ins_of_one_name_are_a_mistake():
+    with pytest.raises(ValueError, match="two toy plug-ins named 'a'"):
+        Registry("toy", [Entry("a", "json", ""), Entry("a", "textwrap", "")])

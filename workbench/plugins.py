@@ -1,0 +1,184 @@
+"""The plug-in kit: every pluggable kind (generators, attackers, metric families, taggers …)
+is a Registry of named, lazily imported targets, configured by one config builder.
+
+    GENERATORS = Registry("generator", [
+        Entry("random", "workbench.adapters.baselines.random_baseline:RandomBaseline", "random PUD form"),
+        Entry("fill-mask", "workbench.adapters.masked_lm.fill_mask:FillMask", "masked LM", extra="mlm"),
+    ])
+    cls = GENERATORS.load("fill-mask")          # imports that one module, nothing else
+    config = build_config(cls.Config, {"top-k": "5"}, what="generator 'fill-mask'")
+
+A target is "module:attribute" (a class) or "module" (a module that is the plug-in, as a metric
+family is). Listing a registry imports nothing: a module imports torch, llama.cpp or langchain
+only when its target is asked for, and a missing optional package then names the pip extra.
+Contracts (the base classes and protocols) live apart from the implementations, so an
+implementation imports its contract and the registry, never the other way round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+import types
+import typing
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping
+
+from workbench.errors import InvalidValue, WorkbenchError
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One plug-in: its name, where it lives, what it does in a line, the pip extra it needs."""
+    name: str
+    target: str  # "module:Attribute", or "module" where the module itself is the plug-in
+    summary: str
+    extra: str | None = None  # the pyproject extra whose packages it imports, for the error message
+
+
+class Registry:
+    """The plug-ins of one kind by name, imported only when asked for."""
+
+    def __init__(self, kind: str, entries: Iterable[Entry]) -> None:
+        self.kind = kind
+        self._entries: dict[str, Entry] = {}
+        for entry in entries:
+            if entry.name in self._entries:
+                raise ValueError(f"two {kind} plug-ins named {entry.name!r}")
+            self._entries[entry.name] = entry
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._entries)
+
+    def entries(self) -> tuple[Entry, ...]:
+        return tuple(self._entries.values())
+
+    def describe(self) -> dict[str, str]:
+        """Name -> its one-line summary, in the registry's order (for listings and --help)."""
+        return {name: entry.summary for name, entry in self._entries.items()}
+
+    def entry(self, name: str) -> Entry:
+        if name not in self._entries:
+            raise InvalidValue(f"unknown {self.kind} {name!r}{_suggestion(name, self._entries, 'known')}")
+        return self._entries[name]
+
+    def load(self, name: str) -> object:
+        """The plug-in's class (or module), importing its module now."""
+        entry = self.entry(name)
+        module_name, _, attribute = entry.target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.split(".")[0] == "workbench":
+                raise  # our own module is missing: a bug, not an extra to install
+            hint = f" `pip install -e '.[{entry.extra}]'`" if entry.extra else ""
+            raise WorkbenchError(f"{self.kind} {name!r} needs {exc.name!r}:{hint}") from None
+        return getattr(module, attribute) if attribute else module
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, name: str) -> Entry:
+        return self.entry(name)
+
+
+def _suggestion(name: str, known: Iterable[str], listing: str) -> str:
+    """"; did you mean 'x'?" for a near miss, else the list of what there is."""
+    known = list(known)
+    close = difflib.get_close_matches(name, known, n=1)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return f" ({listing}: {', '.join(known) or 'none'})"
+
+
+# ---- the one config builder --------------------------------------------------------------
+
+_TRUE = ("true", "1", "yes", "on")
+_FALSE = ("false", "0", "no", "off")
+_TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
+def build_config(config_class: type, values: Mapping[str, object], *, what: str) -> object:
+    """The frozen config dataclass `config_class` from name -> value.
+
+    Names may use hyphens or underscores (`-o top-k=5` or `top_k=5`). A string value (as typed
+    after -o, or read from a file) is converted to its field's type: booleans from
+    true/false/1/0/yes/no/on/off, integers, numbers, and for an optional field (`int | None`)
+    also `none` or nothing; a value that is not a string is kept as given, if it has the
+    field's type. `what` names the owner in messages ("generator 'ollama'"). An unknown name,
+    a value that cannot be converted, or one the config's own checks refuse is an InvalidValue.
+    """
+    fields = {f.name: f for f in dataclasses.fields(config_class)}
+    hints = _field_types(config_class)
+    converted: dict[str, object] = {}
+    for key, raw in values.items():
+        name = str(key).strip().replace("-", "_")
+        if name not in fields:
+            raise InvalidValue(f"{what} has no option {key!r}{_suggestion(name, fields, 'options')}")
+        converted[name] = _convert(key, raw, hints.get(name) or _type_of_default(fields[name]), what)
+    try:
+        return config_class(**converted)
+    except (TypeError, ValueError) as exc:  # the config's own checks (InvalidValue is a ValueError)
+        raise InvalidValue(f"options of {what}: {exc}") from None
+
+
+def _field_types(config_class: type) -> dict[str, object]:
+    try:
+        return typing.get_type_hints(config_class)
+    except Exception:  # an annotation that cannot be resolved here: fall back to the defaults' types
+        return {}
+
+
+def _type_of_default(field: dataclasses.Field) -> type:
+    default = field.default
+    return type(default) if default is not dataclasses.MISSING and default is not None else str
+
+
+def _convert(key: object, raw: object, annotation: object, what: str) -> object:
+    kind, optional = _plain_type(annotation)
+    if not isinstance(raw, str):
+        if raw is None and optional:
+            return None
+        if kind in _TYPE_WORDS and not _fits(raw, kind):
+            raise InvalidValue(f"option {key!r} of {what} must be {_TYPE_WORDS[kind]}, not {raw!r}")
+        return raw
+    text = raw.strip()
+    if optional and kind is not str and text.lower() in ("", "none"):
+        return None
+    try:
+        if kind is bool:
+            if text.lower() not in _TRUE + _FALSE:
+                raise ValueError(raw)
+            return text.lower() in _TRUE
+        if kind in (int, float):
+            return kind(text)
+        return raw if kind in (str, object) else kind(raw)
+    except (TypeError, ValueError):
+        word = _TYPE_WORDS.get(kind, f"a {getattr(kind, '__name__', kind)}")
+        raise InvalidValue(f"option {key!r} of {what} must be {word}, not {raw!r}") from None
+
+
+def _plain_type(annotation: object) -> tuple[object, bool]:
+    """(the type a string converts to, whether None is allowed): `int | None` -> (int, True)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(annotation))
+        return (args[0] if len(args) == 1 else str), optional
+    if typing.get_origin(annotation) is not None:  # tuple[str, ...], Literal[...]: left to the config
+        return object, False
+    return annotation, False
+
+
+def _fits(value: object, kind: type) -> bool:
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
