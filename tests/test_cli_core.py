@@ -9,17 +9,9 @@ import sys
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from entry_point import wb, wb_ok
 
 from workbench.cli import main
-
-
-def wb(*args, store=None, check=True):
-    # The entry point of the interpreter running the tests: CI does not put .venv/bin on PATH.
-    cmd = [sys.executable, "-m", "workbench.cli", *args] + (["--store", str(store)] if store else [])
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if check and result.returncode != 0:
-        raise AssertionError(result.stderr)
-    return result
 
 
 def test_every_command_has_an_example_in_its_help():
@@ -38,13 +30,12 @@ def test_listing_generators_imports_nothing_heavy():
 
 
 def test_unknown_generator_gets_a_did_you_mean(tmp_path):
-    result = wb("generate", "-c", "pgv-pii-en", "-g", "randon", store=tmp_path / "s.sqlite", check=False)
+    result = wb("generate", "-c", "pgv-pii-en", "-g", "randon", store=tmp_path / "s.sqlite")
     assert result.returncode == 2 and "did you mean 'random'" in result.stderr
 
 
 def test_unknown_generator_option_is_refused(tmp_path):
-    result = wb("generate", "-c", "pgv-pii-en", "-g", "random", "-o", "temperature=1", store=tmp_path / "s.sqlite",
-                check=False)
+    result = wb("generate", "-c", "pgv-pii-en", "-g", "random", "-o", "temperature=1", store=tmp_path / "s.sqlite")
     assert result.returncode == 2 and "no option 'temperature'" in result.stderr
 
 
@@ -52,19 +43,19 @@ def test_unknown_generator_option_is_refused(tmp_path):
 def cli_run(tmp_path_factory):
     """One real CLI run of the upos baseline in repL over PGV-PII SV."""
     store = tmp_path_factory.mktemp("cli") / "runs.sqlite"
-    out = wb("generate", "-c", "pgv-pii-sv", "-g", "upos", "--mode", "repL", "--upos-filter", "--no-progress",
-             store=store).stdout
+    out = wb_ok("generate", "-c", "pgv-pii-sv", "-g", "upos", "--mode", "repL", "--upos-filter", "--no-progress",
+                store=store)
     run_id = out.split()[1]
     return store, run_id
 
 
 def test_generate_then_list_and_show(cli_run):
     store, run_id = cli_run
-    listing = wb("runs", store=store).stdout
+    listing = wb_ok("runs", store=store)
     assert run_id in listing and "708/708" in listing and "complete" in listing
-    shown = wb("show", run_id[:8], "gv-eng-swe-105_SWE", store=store).stdout
+    shown = wb_ok("show", run_id[:8], "gv-eng-swe-105_SWE", store=store)
     assert "⟦" in shown and "│" in shown and "mode=repL" in shown
-    docs = wb("show", run_id[:8], store=store).stdout
+    docs = wb_ok("show", run_id[:8], store=store)
     assert docs.count("\n") == 10
 
 
@@ -75,9 +66,9 @@ def test_export_formats_agree_with_the_store(cli_run, tmp_path):
     preds = {(p.doc_id, p.span_index): p.pseudonym for p in store.predictions(run_id)}
     corpus = store.load_corpus(store.resolve_run(run_id).corpus_hash)
 
-    wb("export", run_id, "--format", "intact", "-o", str(tmp_path / "intact.json"), store=store_path)
+    wb_ok("export", run_id, "--format", "intact", "-o", str(tmp_path / "intact.json"), store=store_path)
     intact = json.loads((tmp_path / "intact.json").read_text(encoding="utf-8"))
-    wb("export", run_id, "--format", "tab", "-o", str(tmp_path / "tab.json"), store=store_path)
+    wb_ok("export", run_id, "--format", "tab", "-o", str(tmp_path / "tab.json"), store=store_path)
     tab = json.loads((tmp_path / "tab.json").read_text(encoding="utf-8"))
     for doc in corpus.documents:
         spans = [(s.start, s.end) for s in doc.spans]
@@ -85,7 +76,7 @@ def test_export_formats_agree_with_the_store(cli_run, tmp_path):
         assert [(a, b) for a, b, _ in intact[doc.doc_id]] == spans
         assert [r for _, _, r in intact[doc.doc_id]] == [preds[(doc.doc_id, i)] for i in range(len(doc.spans))]
 
-    wb("export", run_id, "--format", "doccano", "-o", str(tmp_path / "d.jsonl"), store=store_path)
+    wb_ok("export", run_id, "--format", "doccano", "-o", str(tmp_path / "d.jsonl"), store=store_path)
     lines = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 10
     for line in lines:
@@ -95,7 +86,7 @@ def test_export_formats_agree_with_the_store(cli_run, tmp_path):
         assert [lab for _, _, lab in line["label"]] == [s.label for s in doc.spans]
 
     for fmt in ("csv", "parquet"):
-        wb("export", run_id, "--format", fmt, "-o", str(tmp_path / f"f.{fmt}"), store=store_path)
+        wb_ok("export", run_id, "--format", fmt, "-o", str(tmp_path / f"f.{fmt}"), store=store_path)
     frame = pd.read_parquet(tmp_path / "f.parquet")
     assert len(frame) == 708 and set(frame.pseudonym) == set(preds.values())
     assert len(pd.read_csv(tmp_path / "f.csv")) == 708
@@ -103,15 +94,15 @@ def test_export_formats_agree_with_the_store(cli_run, tmp_path):
 
 
 def test_corpora_lists_spans_per_language():
-    out = wb("corpora").stdout
+    out = wb_ok("corpora")
     assert "en: 10 docs, 720 spans" in out and "sv: 10 docs, 708 spans" in out and "127 docs, 7320 spans" in out
 
 
 def test_document_subset_is_its_own_corpus(tmp_path):
-    out = wb("generate", "-c", "tab-test", "--docs", "001-61807,001-101231", "-g", "random", "--no-progress",
-             store=tmp_path / "s.sqlite").stdout
+    out = wb_ok("generate", "-c", "tab-test", "--docs", "001-61807,001-101231", "-g", "random", "--no-progress",
+                store=tmp_path / "s.sqlite")
     assert "corpus=tab-test:2docs@" in out
-    bad = wb("generate", "-c", "tab-test", "--docs", "nope", "-g", "random", store=tmp_path / "s.sqlite", check=False)
+    bad = wb("generate", "-c", "tab-test", "--docs", "nope", "-g", "random", store=tmp_path / "s.sqlite")
     assert bad.returncode == 2 and "no document(s) nope" in bad.stderr
 
 
