@@ -40,7 +40,7 @@ CASES = [
     ("generate -c pgv-pii-en -g random -o seed", "--option takes NAME=VALUE, not 'seed'"),
     ("generate -c pgv-pii-en -g random --option =3", "--option takes NAME=VALUE"),
     ("generate -c pgv-pii-en -g random -o temperature=1", "has no option 'temperature'"),
-    ("generate -c pgv-pii-en -g ollama -o timeout=soon", "option 'timeout' of 'ollama' must be a float"),
+    ("generate -c pgv-pii-en -g ollama -o timeout=soon", "option 'timeout' of generator 'ollama' must be a number, not 'soon'"),
     ("generate -c pgv-pii-en -g ollama -o timeout=0", "timeout must be > 0"),
     ("generate -c pgv-pii-en -g randon", "did you mean 'random'"),
     ("generate -c pgv-pii-en -g random --mode maskR", "'maskR' is not one of 'maskL', 'repL'"),
