@@ -29,7 +29,7 @@ from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
 from workbench.run_name import check_run_name
-from workbench.pseudonym_choice import SelectionInput, choose_all
+from workbench.selection import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
