@@ -154,7 +154,7 @@ def upos_report(store_path: Path) -> None:
     """
     from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
     from workbench.overlap_rules import leaks
-    from workbench.selection import SelectionInput, in_context
+    from workbench.pseudonym_choice import SelectionInput, in_context
     from workbench.store import RunStore
     from workbench.text.slots import SlotBuilder
     from workbench.upos import get_tagger

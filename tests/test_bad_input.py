@@ -6,10 +6,9 @@ Each row is one kind of bad input, in each format that can carry it.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from entry_point import wb
 
 from workbench.errors import CorpusError
 from workbench.loaders import load_corpus
@@ -202,8 +201,8 @@ def test_invalid_json_file_is_named(tmp_path):
 def test_bad_corpus_through_the_cli_writes_nothing(tmp_path):
     path = doccano(tmp_path, [rec([[0, 9, "NAME"]], doc_id="ok"), rec([[9, 0, "NAME"]], doc_id="broken")])
     store = tmp_path / "runs.sqlite"
-    result = subprocess.run([sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "random",
-                             "--store", str(store), "--no-progress"], capture_output=True, text=True)
+    result = wb("generate", "-c", str(path), "-g", "random",
+                "--store", str(store), "--no-progress")
     assert result.returncode == 2
     assert "document broken" in result.stderr and "Traceback" not in result.stderr
     assert not store.exists()
@@ -233,8 +232,7 @@ def test_validate_lists_every_line_that_is_not_json_and_reads_on(tmp_path):
     lines = [good, '{"doc_id": "x", "text": ', good.replace('"good"', '"good2"'), "not json at all", '[1, 2',
              after]
     path = doccano(tmp_path, None, raw=("\n".join(lines) + "\n").encode("utf-8"))
-    result = subprocess.run([sys.executable, "-m", "workbench.cli", "validate", str(path)],
-                            capture_output=True, text=True, timeout=300)
+    result = wb("validate", str(path), timeout=300)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     errors = [line for line in result.stdout.splitlines() if line.startswith("error:")]
@@ -245,8 +243,7 @@ def test_validate_lists_every_line_that_is_not_json_and_reads_on(tmp_path):
     # good, good2 and after (without its bad span) are loaded
     assert "3 document(s), 2 span(s) loaded; 4 error(s)" in result.stderr
 
-    generate = subprocess.run([sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "random",
-                               "--store", str(tmp_path / "runs.sqlite"), "--no-progress"],
-                              capture_output=True, text=True, timeout=300)
+    generate = wb("generate", "-c", str(path), "-g", "random",
+                  "--store", str(tmp_path / "runs.sqlite"), "--no-progress", timeout=300)
     assert generate.returncode == 2 and "line 2: invalid JSON" in generate.stderr
     assert "line 4" not in generate.stderr and not (tmp_path / "runs.sqlite").exists()

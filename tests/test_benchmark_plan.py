@@ -4,21 +4,15 @@ out/ (issue 24 item 18: 1,000 fill-mask runs started at once; `name = "../../x"`
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from entry_point import wb
 
 from tests.store_helpers import generated_run
 from workbench.benchmark_configs import PlannedRun, PreparedRun, load_benchmark, run_benchmark
 from workbench.benchmark_plan import ASK_ABOVE_RUNS, PlanSize, duration, plan_size
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions
-
-
-def wb(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "workbench.cli", *map(str, args)], capture_output=True, text=True,
-                          timeout=600, cwd=cwd)
 
 
 def many_runs(tmp_path, n: int, generator: str, name: str = "big"):

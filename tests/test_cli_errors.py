@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 
 import pytest
-
-
-def wb(*args):
-    # The interpreter's own entry point: CI does not put .venv/bin on PATH.
-    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, timeout=600)
+from entry_point import wb, workbench_command
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
+def one_run_store(tmp_path_factory):
     """A store with one finished run (random over PGV-PII EN) to make mistakes against."""
     path = tmp_path_factory.mktemp("errors") / "runs.sqlite"
-    result = wb("generate", "-c", "pgv-pii-en", "-g", "random", "--tagger", "spacy", "--no-progress",
-                "--store", str(path))
+    result = wb("generate", "-c", "pgv-pii-en", "-g", "random", "--tagger", "spacy", "--no-progress", store=path)
     assert result.returncode == 0, result.stderr
     return path, result.stdout.split()[1]
 
@@ -40,7 +34,7 @@ CASES = [
     ("generate -c pgv-pii-en -g random -o seed", "--option takes NAME=VALUE, not 'seed'"),
     ("generate -c pgv-pii-en -g random --option =3", "--option takes NAME=VALUE"),
     ("generate -c pgv-pii-en -g random -o temperature=1", "has no option 'temperature'"),
-    ("generate -c pgv-pii-en -g ollama -o timeout=soon", "option 'timeout' of 'ollama' must be a float"),
+    ("generate -c pgv-pii-en -g ollama -o timeout=soon", "option 'timeout' of generator 'ollama' must be a number, not 'soon'"),
     ("generate -c pgv-pii-en -g ollama -o timeout=0", "timeout must be > 0"),
     ("generate -c pgv-pii-en -g randon", "did you mean 'random'"),
     ("generate -c pgv-pii-en -g random --mode maskR", "'maskR' is not one of 'maskL', 'repL'"),
@@ -75,11 +69,11 @@ CASES = [
 
 
 @pytest.mark.parametrize("line, message", CASES, ids=[c[0].split(" -")[0] + f"#{n}" for n, c in enumerate(CASES)])
-def test_a_mistake_exits_2_with_a_message(store, tmp_path, line, message):
-    path, run_id = store
+def test_a_mistake_exits_2_with_a_message(one_run_store, tmp_path, line, message):
+    path, run_id = one_run_store
     files(tmp_path)
     before = sqlite3.connect(path).execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-    result = wb(*line.format(run=run_id[:8], tmp=tmp_path).split(), "--store", str(path))
+    result = wb(*line.format(run=run_id[:8], tmp=tmp_path).split(), store=path)
     assert result.returncode == 2, (result.returncode, result.stdout[-500:], result.stderr[-2000:])
     assert "Traceback" not in result.stderr
     assert message in result.stderr, result.stderr[-2000:]
@@ -90,8 +84,8 @@ def test_ctrl_c_during_generate_exits_130_and_the_same_command_resumes(tmp_path)
     import signal
     import time
     store = tmp_path / "runs.sqlite"
-    command = [sys.executable, "-m", "workbench.cli", "generate", "-c", "tab-test", "-g", "random", "--batch-size", "4",
-               "--tagger", "spacy", "--no-progress", "--store", str(store)]
+    command = workbench_command("generate", "-c", "tab-test", "-g", "random", "--batch-size", "4",
+                                "--tagger", "spacy", "--no-progress", "--store", store)
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def stored() -> int:

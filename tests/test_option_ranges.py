@@ -3,10 +3,9 @@ is written. They were an OverflowError when the run was stored, after its corpus
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
+from entry_point import wb
 
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import INT64_MAX, INT64_MIN, GenerationOptions
@@ -30,9 +29,8 @@ def test_the_largest_integers_the_store_holds_are_accepted():
 @pytest.mark.parametrize("option", ["--seed", "--window", "--top-k"])
 def test_generate_refuses_it_and_writes_no_corpus_snapshot(tmp_path, option):
     store = tmp_path / "runs.sqlite"
-    result = subprocess.run([sys.executable, "-m", "workbench.cli", "generate", "-c", "pgv-pii-en", "-g", "random",
-                             option, str(TOO_BIG), "--tagger", "spacy", "--no-progress", "--store", str(store)],
-                            capture_output=True, text=True, timeout=600)
+    result = wb("generate", "-c", "pgv-pii-en", "-g", "random",
+                option, str(TOO_BIG), "--tagger", "spacy", "--no-progress", "--store", str(store), timeout=600)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and "OverflowError" not in result.stderr
     assert f"must be an integer from {INT64_MIN} to {INT64_MAX}" in result.stderr and str(TOO_BIG) in result.stderr

@@ -97,3 +97,49 @@ def test_an_unknown_name_suggests_the_nearest_and_a_missing_extra_names_the_inst
 def test_two_plug_ins_of_one_name_are_a_mistake():
     with pytest.raises(ValueError, match="two toy plug-ins named 'a'"):
         Registry("toy", [Entry("a", "json", ""), Entry("a", "textwrap", "")])
+
+
+@dataclass(frozen=True)
+class Client:
+    host: str = "local"
+    temperature: float = 0.8
+    tokens_per_answer: int = 32
+
+    def __post_init__(self) -> None:
+        if self.temperature < 0:
+            raise InvalidValue("temperature must be >= 0")
+
+
+@dataclass(frozen=True)
+class Owner:
+    client: Client = Client(temperature=0.3)
+    candidates: int = 5
+    LEGACY_NAMES = {"tokens_per_answer": "tokens_per_mask"}
+
+
+def test_a_nested_record_is_set_by_dotted_or_plain_name_from_the_owners_default():
+    assert build_config(Owner, {"client.temperature": "0.5"}, what=WHAT).client == Client(temperature=0.5)
+    made = build_config(Owner, {"host": "there", "candidates": "2"}, what=WHAT)
+    assert made == Owner(client=Client(host="there", temperature=0.3), candidates=2)  # temperature: Owner's
+    assert build_config(Owner, {"tokens-per-mask": "40"}, what=WHAT).client.tokens_per_answer == 40  # older name
+
+
+@pytest.mark.parametrize("values, message", [
+    ({"client.temprature": "1"}, r"has no option 'client.temprature'; did you mean 'temperature'\?"),
+    ({"temprature": "1"}, r"has no option 'temprature'; did you mean 'temperature'\?"),
+    ({"temperature": "hot"}, r"option 'temperature' of generator 'toy' must be a number, not 'hot'"),
+    ({"temperature": "-1"}, r"options of generator 'toy': temperature must be >= 0"),
+])
+def test_mistakes_in_a_nested_record_name_the_option(values, message):
+    with pytest.raises(InvalidValue, match=message):
+        build_config(Owner, values, what=WHAT)
+
+
+def test_a_plain_name_two_records_hold_must_be_spelled_out():
+    @dataclass(frozen=True)
+    class Two:
+        first: Client = Client()
+        second: Client = Client()
+    with pytest.raises(InvalidValue, match=r"'host' is ambiguous; write first.host or second.host"):
+        build_config(Two, {"host": "x"}, what=WHAT)
+    assert build_config(Two, {"second.host": "x"}, what=WHAT).second.host == "x"

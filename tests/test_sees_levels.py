@@ -14,7 +14,7 @@ from tests.metrics.conftest import WordListTagger
 from workbench.engine import run_generation
 from workbench.generators import GenerationOptions, Prediction, create_generator
 from workbench.generators.base import SEES_LEVELS, Generator
-from workbench.generators.registry import REGISTRY
+from workbench.generators.registry import GENERATORS
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
 from workbench.text.shape import shape_of
@@ -88,7 +88,7 @@ def assert_sees_nothing_of_any_original(corpus, slots):
 
 
 @pytest.mark.parametrize("mode", ["maskL", "repL"])
-@pytest.mark.parametrize("name", sorted(REGISTRY))
+@pytest.mark.parametrize("name", sorted(GENERATORS))
 def test_every_context_generator_receives_nothing_of_any_original(store, name, mode):
     """Every registered generator declaring `context` (all of them today), through the engine:
     the slots it is handed hold no original text in any field, target's or other spans'."""

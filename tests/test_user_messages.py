@@ -5,17 +5,11 @@ attacker's cache folder: tests/privacy/test_reid_trained.py.)"""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from entry_point import wb
 
 from tests.store_helpers import generated_run
-
-
-def wb(*args):
-    return subprocess.run([sys.executable, "-m", "workbench.cli", *map(str, args)], capture_output=True, text=True,
-                          timeout=600)
 
 
 def test_report_all_on_an_empty_store_does_not_say_use_all(tmp_path):

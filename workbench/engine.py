@@ -28,8 +28,8 @@ from workbench.consistency import Batch, ConsistentPlan
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
-from workbench.run_name import check_run_name
-from workbench.selection import SelectionInput, choose_all
+from workbench.run_name_rule import check_run_name
+from workbench.pseudonym_choice import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
@@ -115,7 +115,7 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
     WorkbenchError) and the generator has loaded: a model that cannot load leaves no run.
     retry_failed: generate the run's FAILED spans again (they are deleted, then the run
     resumes as an interrupted one does, so a retry killed half-way loses nothing).
-    name: the run's short name (workbench.run_name); not in the signature, so giving it to a
+    name: the run's short name (workbench.run_name_rule); not in the signature, so giving it to a
     stored run (finished or not) renames that run and never starts another.
     """
     if batch_size < 1:

@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench import alignment
-from workbench.alignment import AlignmentReport, Entry, read_entry
+from workbench.alignment import Entry, read_entry
+from workbench.alignment_report import AlignmentReport
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.generators.base import FAILED
 from workbench.loaders.subset import documents_subset

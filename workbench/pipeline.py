@@ -29,7 +29,7 @@ from typing import Callable, Mapping, Sequence
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions, Generator, is_unreachable
 from workbench.model import Corpus
-from workbench.run_name import check_run_name
+from workbench.run_name_rule import check_run_name
 from workbench.store import RunRecord, RunStore
 from workbench.upos.base import Tagger
 
@@ -108,7 +108,7 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     store: a RunStore, or the path of one (opened only once the input is checked, so a
     mistake does not even create the file).
     tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.
-    name: the run's short name for tables and figures (workbench.run_name.check_run_name); not
+    name: the run's short name for tables and figures (workbench.run_name_rule.check_run_name); not
     in the signature: the same run with another name is renamed, never generated again.
     Raises WorkbenchError for every mistake of input, before anything is written.
     """

@@ -112,21 +112,80 @@ def build_config(config_class: type, values: Mapping[str, object], *, what: str)
     after -o, or read from a file) is converted to its field's type: booleans from
     true/false/1/0/yes/no/on/off, integers, numbers, and for an optional field (`int | None`)
     also `none` or nothing; a value that is not a string is kept as given, if it has the
-    field's type. `what` names the owner in messages ("generator 'ollama'"). An unknown name,
-    a value that cannot be converted, or one the config's own checks refuse is an InvalidValue.
+    field's type. A field that is itself a config dataclass (the Ollama client's settings, say)
+    is set by `record.name` or, where the name is not the config's own and only one record has
+    it, by the plain name; its other values keep the owner's default record's. A config may
+    list older names of its settings in `LEGACY_NAMES` (name -> older name); the older name is
+    accepted too. `what` names the owner in messages ("generator 'ollama'"). An unknown name, a
+    value that cannot be converted, or one the config's own checks refuse is an InvalidValue.
     """
-    fields = {f.name: f for f in dataclasses.fields(config_class)}
-    hints = _field_types(config_class)
-    converted: dict[str, object] = {}
-    for key, raw in values.items():
-        name = str(key).strip().replace("-", "_")
-        if name not in fields:
-            raise InvalidValue(f"{what} has no option {key!r}{_suggestion(name, fields, 'options')}")
-        converted[name] = _convert(key, raw, hints.get(name) or _type_of_default(fields[name]), what)
+    converted = _converted(config_class, values, what)
     try:
         return config_class(**converted)
     except (TypeError, ValueError) as exc:  # the config's own checks (InvalidValue is a ValueError)
         raise InvalidValue(f"options of {what}: {exc}") from None
+
+
+def _converted(config_class: type, values: Mapping[str, object], what: str,
+               typed_as: Mapping[str, str] | None = None) -> dict:
+    """The config's own fields from `values`, converted; nested records built from their defaults.
+    `typed_as`: the name as the user wrote it, for messages, where it was routed to a record."""
+    fields = {f.name: f for f in dataclasses.fields(config_class)}
+    hints = _field_types(config_class)
+    records = {name: kind for name, f in fields.items() if (kind := _record_class(f, hints.get(name)))}
+    older = {old: new for new, old in getattr(config_class, "LEGACY_NAMES", {}).items()}
+    own: dict[str, object] = {}
+    inner: dict[str, dict[str, object]] = {name: {} for name in records}
+    written: dict[str, dict[str, str]] = {name: {} for name in records}
+    for name_given, raw in values.items():
+        key = (typed_as or {}).get(name_given, name_given)
+        name = str(name_given).strip().replace("-", "_")
+        name = older.get(name, name)
+        record, dot, rest = name.partition(".")
+        if dot and record in records:
+            inner[record][rest], written[record][rest] = raw, key
+        elif name in fields:
+            own[name] = _convert(key, raw, hints.get(name) or _type_of_default(fields[name]), what)
+        else:
+            holders = [r for r in records if name in _names_of(records[r])]
+            if len(holders) != 1:
+                raise InvalidValue(_unknown(what, key, name, fields, records, holders))
+            inner[holders[0]][name], written[holders[0]][name] = raw, key
+    for record, sub_values in inner.items():
+        if sub_values:
+            base = own.get(record) or _default(fields[record])
+            sub = _converted(type(base), sub_values, what, written[record])
+            try:
+                own[record] = dataclasses.replace(base, **sub)
+            except (TypeError, ValueError) as exc:
+                raise InvalidValue(f"options of {what}: {exc}") from None
+    return own
+
+
+def _record_class(field: dataclasses.Field, hint: object) -> type | None:
+    """The config dataclass a field holds (a nested record), or None for a plain setting."""
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return hint
+    default = field.default
+    return type(default) if dataclasses.is_dataclass(default) and not isinstance(default, type) else None
+
+
+def _names_of(record_class: type) -> set[str]:
+    return {f.name for f in dataclasses.fields(record_class)}
+
+
+def _default(field: dataclasses.Field) -> object:
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    return field.default_factory()  # type: ignore[misc]
+
+
+def _unknown(what: str, key: str, name: str, fields: Mapping, records: Mapping, holders: list[str]) -> str:
+    if holders:  # two nested records have this setting: the plain name does not say which
+        spelled = " or ".join(f"{r}.{name}" for r in holders)
+        return f"{what}: option {key!r} is ambiguous; write {spelled}"
+    known = [*fields, *(n for r in records.values() for n in _names_of(r) if n not in fields)]
+    return f"{what} has no option {key!r}{_suggestion(name, known, 'options')}"
 
 
 def _field_types(config_class: type) -> dict[str, object]:

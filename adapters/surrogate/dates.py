@@ -44,82 +44,17 @@ drawn (shape surrogate).
 from __future__ import annotations
 
 import calendar
-import math
 import re
 from datetime import date, timedelta
 from typing import Callable
 
-from workbench.adapters.surrogate.draws import rng_for
-from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, case_of, split, with_case
+from workbench.adapters.surrogate.date_offsets import (LEAP_YEAR, lone_day, lone_month_shift, month_shift,
+                                                       shifted_decade, year_shift)
+from workbench.adapters.surrogate.date_writing import (english_ordinal, month_name, render_part, swedish_ordinal,
+                                                       weekday_name, write_date)
 from workbench.adapters.surrogate.numbers import is_number_word
-from workbench.text.dates import (DECADE, MONTH_ABBREVIATIONS, MONTH_NAMES, MONTHS, SWEDISH_WEEKDAY_ENDINGS,
-                                  WEEKDAY_ABBREVIATIONS, WEEKDAY_NAMES, DatePart, DateReading, read_date,
-                                  weekday_of)
-
-LEAP_YEAR = 2000
-DAYS_PER_MONTH = 365.2425 / 12
-DAYS_PER_YEAR = 365.2425
-DEFAULT_MAX_SHIFT_DAYS = 365
-# The largest allowed: a century. Python's dates end at year 9999 (a shift of millions of days
-# overflows them), and a date moved by more than a century tells a reader nothing of the original.
-MAX_SHIFT_DAYS_LIMIT = 36525
-_NUMERIC_FIELDS = re.compile(r"^(\d+)(\D)(\d+)(\D)(\d+)$")
-
-
-def document_offset(seed: int, doc_id: str, max_days: int) -> int:
-    """The document's shift in days, from [-max_days, max_days]. Never 0 (a date would stay
-    itself), never a multiple of 7 (every weekday name would stay itself), and never a shift
-    that brings some day of the year back to the same day and month (365, 366, 730 … days:
-    a date written without its year would stay itself)."""
-    check_max_shift_days(max_days)
-    rng = rng_for("date-offset", seed, doc_id)
-    for _ in range(10_000):
-        offset = rng.randint(-max_days, max_days)
-        if offset % 7 and not _returns_to_same_day(offset):
-            return offset
-    raise ValueError(f"no date shift within {max_days} days changes every date")
-
-
-def check_max_shift_days(max_days: int) -> None:
-    if not 1 <= max_days <= MAX_SHIFT_DAYS_LIMIT:
-        raise ValueError(f"the largest date shift must be within 1..{MAX_SHIFT_DAYS_LIMIT} days, not {max_days}")
-
-
-def _returns_to_same_day(offset: int) -> bool:
-    if abs(offset) < 360:
-        return False
-    start = date(LEAP_YEAR, 1, 1)
-    return any(((d := start + timedelta(days=n)) + timedelta(days=offset)).timetuple()[1:3] == d.timetuple()[1:3]
-               for n in range(366))
-
-
-def _away_from_zero(days: int, unit: float) -> int:
-    return int(math.copysign(math.ceil(abs(days) / unit), days))
-
-
-def month_shift(offset: int) -> int:
-    return _away_from_zero(offset, DAYS_PER_MONTH)
-
-
-def year_shift(offset: int) -> int:
-    return _away_from_zero(offset, DAYS_PER_YEAR)
-
-
-def lone_month_shift(offset: int) -> int:
-    months = month_shift(offset)
-    return months + (1 if offset > 0 else -1) if months % 12 == 0 else months
-
-
-def shifted_decade(digits: str, offset: int) -> str | None:
-    """A decade's digits ("1990", "90" of "'90s") moved by the decade rule (module docstring);
-    None when the year would leave 1-9999."""
-    years = year_shift(offset)
-    unit = 100 if len(digits) == 4 and digits.endswith("00") else 10
-    step = int(math.copysign(unit * math.ceil(abs(years) / unit), years))
-    if len(digits) == 2:  # "'90s" + 10 years -> "'00s"
-        return f"{(int(digits) + step) % 100:02d}"
-    new = int(digits) + step
-    return str(new) if 1 <= new <= 9999 else None
+from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, case_of, split, with_case
+from workbench.text.dates import DECADE, MONTHS, DatePart, DateReading, read_date, weekday_of
 
 
 def _shift_decades(text: str, offset: int) -> str | None:
@@ -149,7 +84,7 @@ def shift_date(text: str, lang: str, offset: int) -> str | None:
     reading = _read(text, lang)
     if reading is not None:
         new = _shifted(reading.fields, reading.weekday, offset)
-        return _write(text, reading, new, lang) if new else None
+        return write_date(text, reading, new, lang) if new else None
     return _shift_range(text, lang, offset)
 
 
@@ -226,12 +161,12 @@ def _shift_range(text: str, lang: str, offset: int) -> str | None:
         first_new = _shifted(inherited, first.weekday, offset)
         if not first_new:
             continue
-        left_out = _write(left, first, first_new, lang)
+        left_out = write_date(left, first, first_new, lang)
         tail = left[len(left.rstrip()):]
         if mo is None and first_new["month"] != second_new["month"]:
             month_part = next((p for p in second.parts if p.role == "month"), None)
             if month_part is not None:  # "31 and 1 April" would misdate the first end
-                left_out = left_out.rstrip() + " " + _month_name(month_part.text.rstrip("."), first_new["month"], lang)
+                left_out = left_out.rstrip() + " " + month_name(month_part.text.rstrip("."), first_new["month"], lang)
                 left_out += tail
         if y is None and first_new["year"] != second_new["year"]:
             # "31 December and 1 January 1999" reads as 31 December 1999: write the first end's year,
@@ -240,16 +175,9 @@ def _shift_range(text: str, lang: str, offset: int) -> str | None:
             if year_part is not None:
                 before = max((p.end for p in second.parts if p.end <= year_part.start), default=year_part.start)
                 gap = right[before:year_part.start] if before < year_part.start else " "
-                left_out = left_out.rstrip() + gap + _render(year_part, first_new, lang) + tail
-        return left_out + m.group() + _write(right, second, second_new, lang)
+                left_out = left_out.rstrip() + gap + render_part(year_part, first_new, lang) + tail
+        return left_out + m.group() + write_date(right, second, second_new, lang)
     return None
-
-
-def lone_day(day: int, offset: int) -> int:
-    """An ordinal day with no month ("the 23rd", "den 3:e"): + offset days within a month of 31
-    days, as the calendar would move it give or take the month's length; never the day itself."""
-    new = (day - 1 + offset) % 31 + 1
-    return new if new != day else day % 31 + 1
 
 
 _ENGLISH_ENDINGS = ("st", "nd", "rd", "th")
@@ -290,14 +218,6 @@ def _shifted(fields: tuple, weekday: int | None, offset: int) -> dict | None:
             "weekday": (weekday + offset) % 7 if weekday is not None else None}
 
 
-def _write(text: str, reading: DateReading, new: dict, lang: str) -> str:
-    out, cursor = [], 0
-    for part in reading.parts:
-        out += [text[cursor:part.start], _render(part, new, lang)]
-        cursor = part.end
-    return "".join(out) + text[cursor:]
-
-
 def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[[str], str],
                        draw_number_word: Callable[[str], str]) -> str:
     """A date the reader cannot take whole, redrawn piece by piece (see the module docstring)."""
@@ -315,7 +235,7 @@ def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[
             out.append(f"{lone_day(day, offset):0{width}d}" if 1 <= day <= 31 else draw_digits(word))
         elif _is_ordinal_ending(pieces, i):  # the ending of the number just written
             number = int(out[-1] if pieces[i - 1].kind == DIGITS else out[-2])
-            ending = _english_ordinal(number) if word.lower() in _ENGLISH_ENDINGS else _swedish_ordinal(number)[1:]
+            ending = english_ordinal(number) if word.lower() in _ENGLISH_ENDINGS else swedish_ordinal(number)[1:]
             out.append(ending.upper() if word.isupper() else ending)
         elif piece.kind == DIGITS:
             if len(word) == 4 and 1000 <= int(word) <= 2999:
@@ -324,97 +244,11 @@ def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[
                 out.append(draw_digits(word))
         elif piece.kind == LETTERS and word.lower() in MONTHS and not _is_christmas(pieces, i, lang):
             month = (MONTHS[word.lower()] - 1 + lone_month_shift(offset)) % 12 + 1
-            out.append(_month_name(word, month, lang))
+            out.append(month_name(word, month, lang))
         elif piece.kind == LETTERS and weekday_of(word) is not None:
-            out.append(_weekday_name(word, (weekday_of(word) + offset) % 7, lang))
+            out.append(weekday_name(word, (weekday_of(word) + offset) % 7, lang))
         elif piece.kind == LETTERS and is_number_word(word, lang):
             out.append(with_case(case_of(word), draw_number_word(word)))
         else:
             out.append(word)
     return "".join(out)
-
-
-# --- writing a field back as the original wrote it ---------------------------------------
-
-def _render(part: DatePart, new: dict, lang: str) -> str:
-    if part.role == "numeric":
-        return _numeric(part.text, new["day"], new["month"], new["year"])
-    if part.role == "day":
-        return _day(part.text, new["day"])
-    if part.role == "month":
-        return _month_name(part.text, new["month"], lang)
-    if part.role == "year":
-        digits = part.text.rstrip(".")
-        return f"{new['year']:0{len(digits)}d}" + part.text[len(digits):]
-    return _weekday_name(part.text, new["weekday"], lang)
-
-
-def _numeric(text: str, day: int, month: int, year: int) -> str:
-    a, sep1, b, sep2, c = _NUMERIC_FIELDS.match(text).groups()
-    year_first = len(a) == 4
-    day_text, month_text, year_text = (c, b, a) if year_first else (a, b, c)
-    # Zero-padded unless the original wrote a day or month with one digit (3.8.2003).
-    width = 1 if len(day_text) == 1 or len(month_text) == 1 else 2
-    # Four digits, zero-padded, for every year but a two-digit one: "0850" stays "0851", not "851".
-    y = f"{year % 100:02d}" if len(year_text) == 2 else f"{year:04d}"
-    d, m = f"{day:0{width}d}", f"{month:0{width}d}"
-    return f"{y}{sep1}{m}{sep2}{d}" if year_first else f"{d}{sep1}{m}{sep2}{y}"
-
-
-def _english_ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return "th"
-    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-
-
-def _swedish_ordinal(n: int) -> str:
-    return ":a" if n % 10 in (1, 2) and n % 100 not in (11, 12) else ":e"  # 1:a, 2:a, 3:e, 11:e, 21:a
-
-
-def _day(text: str, day: int) -> str:
-    digits = len(text) - len(text.lstrip("0123456789"))
-    number, ending = text[:digits], text[digits:]
-    out = f"{day:02d}" if number.startswith("0") else str(day)
-    core = ending.rstrip(".")
-    if core.lower() in ("st", "nd", "rd", "th"):
-        suffix = _english_ordinal(day)
-        core_new = suffix.upper() if core.isupper() else suffix
-    elif core in (":e", ":a"):
-        core_new = _swedish_ordinal(day)
-    else:
-        core_new = core
-    return out + core_new + ending[len(core):]
-
-
-def _forms_of(word: str, lang: str, full: dict, short: dict) -> tuple[str, ...]:
-    """The list `word` comes from: full names before abbreviations, the document's language first."""
-    for table in (full, short):
-        for candidate in (lang, *sorted(table)):
-            if word in table.get(candidate, ()):
-                return table[candidate]
-    return short.get(lang, short["en"])  # "sept": an abbreviation
-
-
-def _month_name(text: str, month: int, lang: str) -> str:
-    word = text.rstrip(".")
-    name = _forms_of(word.lower(), lang, MONTH_NAMES, MONTH_ABBREVIATIONS)[month - 1]
-    if word.lower() == "sept" and month == 9:
-        name = "sept"
-    return with_case(case_of(word), name) + text[len(word):]
-
-
-def _weekday_name(text: str, weekday: int, lang: str) -> str:
-    word = text.rstrip(".")
-    key, ending = word.lower(), ""
-    if key not in {n for names in (*WEEKDAY_NAMES.values(), *WEEKDAY_ABBREVIATIONS.values()) for n in names}:
-        for candidate in SWEDISH_WEEKDAY_ENDINGS:
-            if key.endswith(candidate) and key[:-len(candidate)] in WEEKDAY_NAMES["sv"]:
-                key, ending = key[:-len(candidate)], candidate
-                break
-    if key in ("tues", "thur", "thurs"):
-        forms = WEEKDAY_ABBREVIATIONS["en"]
-    elif key == "tors":
-        forms = WEEKDAY_ABBREVIATIONS["sv"]
-    else:
-        forms = _forms_of(key, "sv" if ending else lang, WEEKDAY_NAMES, WEEKDAY_ABBREVIATIONS)
-    return with_case(case_of(word), forms[weekday] + ending) + text[len(word):]

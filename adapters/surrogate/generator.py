@@ -22,7 +22,7 @@ import faker  # noqa: F401  (imported here so a missing extra is named by the re
 from workbench.errors import InvalidValue
 from workbench.generators.base import Generator, Prediction
 from workbench.adapters.surrogate import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateMaker, load_table
-from workbench.adapters.surrogate.dates import DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
+from workbench.adapters.surrogate.date_offsets import DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
 from workbench.adapters.surrogate.spans import NOTE_NOTHING
 from workbench.adapters.surrogate.table import SHAPE
 from workbench.text.slots import Slot

@@ -25,8 +25,8 @@ import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.adapters.surrogate.dates import (DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset,
-                                        impossible_date, redraw_date_pieces, shift_date)
+from workbench.adapters.surrogate.date_offsets import DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset
+from workbench.adapters.surrogate.dates import impossible_date, redraw_date_pieces, shift_date
 from workbench.adapters.surrogate.dictionaries import Dictionaries
 from workbench.adapters.surrogate.draws import MAX_ATTEMPTS, rng_for
 from workbench.adapters.surrogate.mapping import WordMapping

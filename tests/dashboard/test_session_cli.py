@@ -9,17 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 
-from dashboard_helpers import WORKBENCH, copy_store, simulate
+from dashboard_helpers import copy_store, simulate
+from entry_point import wb, wb_ok
 
 from workbench.annotation import AnnotationStore, agreement, results
-
-
-def wb(*args, store):
-    result = subprocess.run([WORKBENCH, *args, "--store", str(store)], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_store, tmp_path):
@@ -28,7 +22,7 @@ def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_stor
     n_items = len({(i.run_id, i.doc_id, i.span_index) for i in items})
     assert n_items >= 50
 
-    out = wb("annotations", "agreement", store=path)
+    out = wb_ok("annotations", "agreement", store=path)
     kappa = float(re.search(r"rule × second: (\d+) pseudonyms, observed [\d.]+, Cohen's kappa (-?[\d.]+)", out)[2])
     frame = results.annotation_frame(AnnotationStore(path))
     expected = agreement.pairwise(agreement.wide_tags(frame))[0]
@@ -38,7 +32,7 @@ def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_stor
           f"observed agreement {expected.observed:.3f}")
 
     outdir = tmp_path / "out"
-    printed = wb("annotations", "table6", "-o", str(outdir), "--annotator", "rule", store=path)
+    printed = wb_ok("annotations", "table6", "-o", str(outdir), "--annotator", "rule", store=path)
     print(printed)
     table = (outdir / "table6.csv").read_text().splitlines()
     assert table[0].startswith("tag,") and len(table) == 10  # header + the 9 tags
@@ -53,26 +47,24 @@ def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_stor
 def test_sample_status_export_import_commands(fresh_store, tmp_path):
     s = AnnotationStore(fresh_store)
     run = next(r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-sv")
-    out = wb("annotations", "sample", "s1", "-r", run[:8], "--per-run", "20", "--unit", "span", store=fresh_store)
+    out = wb_ok("annotations", "sample", "s1", "-r", run[:8], "--per-run", "20", "--unit", "span", store=fresh_store)
     assert "sample s1: 20 pseudonyms" in out
     for it in s.sample("s1")[:5]:
         from workbench.annotation import Annotation
         s.save(Annotation(it.run_id, it.doc_id, it.span_index, "eve", "GRAMMAR", "kongruens"))
-    assert re.search(r"eve\s+5/20", wb("annotations", "status", store=fresh_store))
+    assert re.search(r"eve\s+5/20", wb_ok("annotations", "status", store=fresh_store))
     export = tmp_path / "eve.jsonl"
-    assert "wrote 5 annotations" in wb("annotations", "export", "-o", str(export), "-a", "eve", store=fresh_store)
+    assert "wrote 5 annotations" in wb_ok("annotations", "export", "-o", str(export), "-a", "eve", store=fresh_store)
     assert all(json.loads(line)["note"] == "kongruens" for line in export.read_text().splitlines())
-    assert "imported 5" in wb("annotations", "import", str(export), "--annotator", "eve-copy", store=fresh_store)
+    assert "imported 5" in wb_ok("annotations", "import", str(export), "--annotator", "eve-copy", store=fresh_store)
     assert len(s.annotations(annotators=["eve-copy"])) == 5
-    bad = subprocess.run([WORKBENCH, "annotations", "import", str(tmp_path / "missing.jsonl"), "--store",
-                          str(fresh_store)], capture_output=True, text=True)
+    bad = wb("annotations", "import", tmp_path / "missing.jsonl", store=fresh_store)
     assert bad.returncode != 0
 
 
 def test_dashboard_command_binds_loopback(fresh_store, tmp_path):
-    line = wb("dashboard", "--port", "8765", "--print-command", store=fresh_store)
+    line = wb_ok("dashboard", "--port", "8765", "--print-command", store=fresh_store)
     assert "streamlit run" in line and "--server.address 127.0.0.1" in line and "--server.port 8765" in line
     assert line.strip().endswith(f"--store {fresh_store.resolve()}")
-    missing = subprocess.run([WORKBENCH, "dashboard", "--store", str(tmp_path / "none.sqlite")],
-                             capture_output=True, text=True)
+    missing = wb("dashboard", store=tmp_path / "none.sqlite")
     assert missing.returncode == 2 and "no run store" in missing.stderr

@@ -5,16 +5,11 @@ spelling `doccano export` still works, with a note."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
+from entry_point import wb
 
-from tests.entry_point import WORKBENCH
 from workbench.doccano.format import PLACEHOLDER
-
-
-def wb(*args, cwd):
-    return subprocess.run([WORKBENCH, *args], capture_output=True, text=True, timeout=600, cwd=cwd)
 
 
 @pytest.fixture(scope="module")

@@ -71,7 +71,7 @@ def test_parallel_below_one_is_refused_by_name(generator, bad):
 
 
 def test_parallel_that_is_not_a_number_is_refused():
-    with pytest.raises(WorkbenchError, match=r"option 'parallel' of 'ollama' must be a int"):
+    with pytest.raises(WorkbenchError, match=r"option 'parallel' of generator 'ollama' must be an integer, not 'two'"):
         create_generator("ollama", {"parallel": "two"})
 
 

@@ -37,9 +37,9 @@ def _bar_colours(fig) -> set[tuple]:
 
 
 def test_every_known_generator_has_its_own_fixed_colour():
-    from workbench.generators.registry import REGISTRY
+    from workbench.generators.registry import GENERATORS
     from workbench.reference import KINDS
-    assert set(REGISTRY) | set(KINDS) <= set(KNOWN)
+    assert set(GENERATORS) | set(KINDS) <= set(KNOWN)
     assert len(set(KNOWN.values())) == len(KNOWN)
     # Another name: the same colour in every process (CRC-32, not the salted hash()), not a known one.
     assert generator_colour("my-system") == generator_colour("my-system")

@@ -11,8 +11,8 @@ from workbench.generators import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
 from workbench.model import Corpus
 from workbench.overlap_rules import absolute_overlap, partial_overlap
-from workbench.selection import in_context
-from workbench.selection import SelectionInput
+from workbench.pseudonym_choice import in_context
+from workbench.pseudonym_choice import SelectionInput
 from workbench.store import RunStore
 from workbench.text.slots import SlotBuilder
 from workbench.upos import get_tagger

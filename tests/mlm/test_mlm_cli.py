@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
-from entry_point import WORKBENCH
+from entry_point import wb
 
 pytestmark = pytest.mark.slow
-
-
-def wb(*args):
-    return subprocess.run([WORKBENCH, *args], capture_output=True, text=True)
 
 
 def excerpt_file(path, name: str, docs: int, chars: int):

@@ -9,8 +9,8 @@ from datetime import date, timedelta
 import pytest
 
 from tests.surrogates.surrogate_helpers import bilingual_corpus, maker
-from workbench.adapters.surrogate.dates import (document_offset, lone_month_shift, month_shift, redraw_date_pieces,
-                                        shift_date, year_shift)
+from workbench.adapters.surrogate.date_offsets import document_offset, lone_month_shift, month_shift, year_shift
+from workbench.adapters.surrogate.dates import redraw_date_pieces, shift_date
 from workbench.adapters.surrogate.spans import NOTE_DATE_PIECES, NOTE_WORDS_DRAWN
 from workbench.text.dates import MONTH_ABBREVIATIONS, MONTH_NAMES, WEEKDAY_NAMES, read_date
 

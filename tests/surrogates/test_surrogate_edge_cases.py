@@ -8,7 +8,8 @@ import unicodedata
 import pytest
 
 from tests.surrogates.surrogate_helpers import maker
-from workbench.adapters.surrogate.dates import document_offset, impossible_date, shift_date
+from workbench.adapters.surrogate.date_offsets import document_offset
+from workbench.adapters.surrogate.dates import impossible_date, shift_date
 from workbench.adapters.surrogate.spans import NOTE_IMPOSSIBLE_DATE
 from workbench.text.dates import read_date, weekday_of
 

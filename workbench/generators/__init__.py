@@ -1,7 +1,7 @@
 """The generator contract and the registry of generators by name."""
 
 from workbench.generators.base import FAILED, GenerationOptions, Generator, Prediction
-from workbench.generators.registry import REGISTRY, GeneratorSpec, create_generator, get_spec
+from workbench.generators.registry import GENERATORS, create_generator, generator_class
 
-__all__ = ["FAILED", "GenerationOptions", "Generator", "Prediction", "REGISTRY", "GeneratorSpec",
-           "create_generator", "get_spec"]
+__all__ = ["FAILED", "GENERATORS", "GenerationOptions", "Generator", "Prediction", "create_generator",
+           "generator_class"]

@@ -5,7 +5,7 @@
                                                  # (the engine calls load_for(langs))
     predictions = generator.generate(slots)      # same length and order as slots
 
-A generator returns ranked candidates; the run engine (workbench.selection) picks one
+A generator returns ranked candidates; the run engine (workbench.pseudonym_choice) picks one
 with the UPOS filter and leak guard, so every generator honours them the same way.
 
 What a generator may see of the span it fills (SEES_LEVELS, least to most):

@@ -1,17 +1,8 @@
 """Metrics: pure functions of the tidy frame (workbench.metrics.metric_frame.metric_frame).
 
 Each family module declares its metrics (MetricInfo: range, direction, source) next to
-the code computing them, and a `compute(frame, context)` returning one row per run:
-
-    diversity      003 Table 2 and Figure 1: form frequencies, unique forms, unique ratio, multi-word rate
-    generation     FAILED rate, seconds per span
-    upos           003 Table 3: UPOS accuracy in context (and by the pick's recorded UPOS)
-    overlap        003 Table 3: partial / absolute overlap, numerals excluded
-    similarity     003 Table 3: word and sentence cosine similarity
-    rouge          003 Table 4: ROUGE-1/2/L/Lsum between summaries
-    detectability  003 §5.1: cross-validated original-vs-pseudonymised classifier accuracy
-    entities       consistency and merged-entity rate (beyond 003)
-    tps            Text Preserved Similarity (004 §4.1)
+the code computing them, and a `compute(frame, context)` returning one row per run; the
+families, by name with what each measures, are listed in workbench.metrics.families.
 
 A corpus mixing languages is reported per language (workbench.metrics.languages).
 
@@ -21,39 +12,32 @@ A corpus mixing languages is reported per language (workbench.metrics.languages)
 
 from __future__ import annotations
 
-import importlib
 import time
 from typing import Sequence
 
 import pandas as pd
 
 from workbench.metrics.base import MetricInfo
+from workbench.metrics.families import METRIC_FAMILIES
 from workbench.metrics.metric_context import MetricConfig, MetricContext
-from workbench.metrics.metric_frame import (IDENTITY_COLUMNS, ORIGINAL, ORIGINAL_RUN_PREFIX, is_original,
-                                            metric_frame, originals_frame, run_rows, runs_of, stored_runs,
-                                            with_row_identity)
+from workbench.metrics.metric_frame import (ORIGINAL, ORIGINAL_RUN_PREFIX, is_original_run, metric_frame,
+                                            originals_frame, runs_of)
 
-FAMILIES = ("diversity", "generation", "upos", "overlap", "similarity", "rouge", "detectability", "entities", "tps")
-# A family is its module of this package, except where the module's name says more than the
-# family's short name (which the CLI, reports and dashboard use).
-FAMILY_MODULES = {"entities": "entity_coherence"}
+FAMILIES = METRIC_FAMILIES.names()  # in the metric table's column order (workbench.metrics.families)
 # Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).
 ORIGINAL_FAMILIES = ("diversity", "entities")
 RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "consistent", "sees",
                "source", "signature",
                # the run's name and remaining options, for report names and option columns (issue 15)
-               "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config",
-               *IDENTITY_COLUMNS]  # what the row is, read by name (workbench.metrics.metric_frame)
+               "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config"]
 
 __all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
-           "family", "is_original", "metric_frame", "metric_infos", "originals_frame", "run_rows",
-           "stored_runs"]
+           "family", "is_original_run", "metric_frame", "metric_infos", "originals_frame"]
 
 
 def family(name: str):
-    if name not in FAMILIES:
-        raise ValueError(f"unknown metric family {name!r} (known: {', '.join(FAMILIES)})")
-    return importlib.import_module(f"workbench.metrics.{FAMILY_MODULES.get(name, name)}")
+    """The family's module (an unknown name is an InvalidValue, a ValueError, naming the nearest)."""
+    return METRIC_FAMILIES.load(name)
 
 
 def metric_infos(families: Sequence[str] = FAMILIES) -> dict[str, MetricInfo]:
@@ -82,7 +66,6 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     context = context or MetricContext()
     if per_language:  # a mixed-language corpus: one row per (run, language), never a mean across them
         frame = context.split_by_language(frame)
-    frame = with_row_identity(frame)
     if frame.empty:
         return pd.DataFrame(columns=RUN_COLUMNS + ["spans", "documents"] + list(metric_infos(families)))
     from workbench.progress import progress_bar

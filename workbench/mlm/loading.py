@@ -7,12 +7,10 @@ the error names the offline test model to use instead, rather than a network tra
 
 from __future__ import annotations
 
-import os
-import socket
 from pathlib import Path
-from urllib.parse import urlparse
 
 from workbench.errors import MissingExtra, WorkbenchError
+from workbench.mlm.hub import find_model, first_line
 
 OFFLINE = "offline"  # --model offline: the offline test MLM of each document's language
 
@@ -38,7 +36,6 @@ def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None 
     candidates tie and top-k order turns on rounding (measured: docs/speed.md)."""
     try:
         import torch  # noqa: F401
-        from transformers import AutoModelForMaskedLM, AutoTokenizer
         from transformers.utils import logging
     except ModuleNotFoundError as exc:
         raise MissingExtra("the masked-LM generators", "mlm", exc.name) from None
@@ -48,11 +45,7 @@ def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None 
     logging.disable_progress_bar()
     local = Path(ref).expanduser()
     try:
-        if local.is_dir():
-            tokenizer = AutoTokenizer.from_pretrained(local)
-            model = AutoModelForMaskedLM.from_pretrained(local)
-        else:
-            tokenizer, model = _from_hub(ref, AutoTokenizer, AutoModelForMaskedLM)
+        tokenizer, model = find_model(ref, _tokenizer_and_model, what="the masked LM", way_out=_offline_way_out(lang))
     except WorkbenchError:
         raise
     except Exception as exc:  # OSError, HF hub errors, bad configs: all mean "cannot load this"
@@ -92,35 +85,21 @@ def _to_dtype(dtype):
     return hook
 
 
-def _from_hub(ref: str, AutoTokenizer, AutoModelForMaskedLM):
-    """Hub ids: the local Hugging Face cache first, the hub only if that misses and it is allowed."""
-    try:
-        return (AutoTokenizer.from_pretrained(ref, local_files_only=True),
-                AutoModelForMaskedLM.from_pretrained(ref, local_files_only=True))
-    except Exception:
-        if os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE"):
-            raise
-    host = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co")).hostname or "huggingface.co"
-    if not _reachable(host):
-        # Without this check the hub client retries for about a minute before giving up.
-        raise OSError(f"{ref} is not in the local Hugging Face cache and {host} cannot be reached")
-    return AutoTokenizer.from_pretrained(ref), AutoModelForMaskedLM.from_pretrained(ref)
-
-
-def _reachable(host: str, port: int = 443, timeout: float = 3.0) -> bool:
-    try:
-        socket.create_connection((host, port), timeout=timeout).close()
-        return True
-    except OSError:
-        return False
+def _tokenizer_and_model(where: str | Path, local_only: bool):
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+    return (AutoTokenizer.from_pretrained(where, local_files_only=local_only),
+            AutoModelForMaskedLM.from_pretrained(where, local_files_only=local_only))
 
 
 def _cannot_load(ref: str, lang: str | None, exc: Exception) -> str:
+    return (f"cannot load the masked LM {ref!r} ({first_line(exc)}). It is a Hugging Face hub id or a local "
+            f"model directory; this machine has no model hub. {_offline_way_out(lang)}")
+
+
+def _offline_way_out(lang: str | None) -> str:
     from workbench.mlm.offline import model_dir
     langs = [lang] if lang else ["en", "sv"]
     where = ", ".join(f"{l}: {model_dir(l)}" for l in langs)
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return (f"cannot load the masked LM {ref!r} ({first[:200]}). It is a Hugging Face hub id or a local "
-            f"model directory; this machine has no model hub. For offline tests use the small offline "
-            f"model: `--model offline` (built once with `workbench mlm build-offline`; cached at {where}). "
-            f"It exists only for tests; real runs need the paper's models.")
+    return (f"For offline tests use the small offline model: `--model offline` (built once with "
+            f"`workbench mlm build-offline`; cached at {where}). It exists only for tests; real runs need "
+            f"the paper's models.")

@@ -47,7 +47,7 @@ from workbench.privacy.inference_attackers import (DEFAULT_GUESSES, INFERENCE_AT
                                                    make_inference_attacker)
 from workbench.privacy.inference_store import new_row, rows_frame, save_rows, stored_inputs
 from workbench.privacy.matching import MATCHER_VERSION, Matcher
-from workbench.store import RunStore
+from workbench.store import COMPLETE, RunStore
 
 __all__ = ["INFERENCE_ATTACKERS", "FREQUENT_LEMMAS", "inference_disclosure", "stored_disclosure", "inference_spans",
            "disclosure_rates", "frequent_lemmas", "matcher_for"]
@@ -126,7 +126,7 @@ def _targets(frame: pd.DataFrame) -> list[dict]:
 
 
 def _corpus_documents(store: RunStore, corpus_hash: str) -> list[str]:
-    return [d for (d,) in store.db.execute("SELECT doc_id FROM documents WHERE corpus_hash=?", (corpus_hash,))]
+    return store.document_ids(corpus_hash)
 
 
 def _check_documents(store: RunStore, runs, docs: Sequence[str]) -> None:
@@ -156,7 +156,7 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
     atk = make_inference_attacker(attacker, n, config)
     runs = [store.resolve_run(r) for r in run_ids]
     for run in runs:  # every run checked before any is attacked
-        if run.status != "complete":
+        if run.status != COMPLETE:
             raise WorkbenchError(f"run {run.run_id[:12]} ({run.generator}) is not complete ({run.status}); finish it "
                                  "first (the same `workbench generate` command resumes it)")
     if docs is not None:

@@ -36,7 +36,7 @@ def run_reports(store, run_id: str) -> dict[str, dict]:
 
 def alignment_lines(store, run_id: str) -> list[str]:
     """The stored alignment report of an imported run as printable lines (none for other runs)."""
-    from workbench.alignment import report_lines
+    from workbench.alignment_report import report_lines
     from workbench.terminal import printable
     body = run_report(store, run_id, ALIGNMENT)
     return [] if body is None else [printable(line) for line in report_lines(body)]

@@ -1,0 +1,27 @@
+"""The metric families by name (a workbench.plugins Registry); each target is the family's module.
+
+A family module declares its metrics (METRICS: MetricInfo with range, direction, source) next to
+the code computing them, and `compute(frame, context)` returning one row per run; the families
+of per-label tables also have `span_values` / `entity_values` (workbench.metrics.per_label). The
+order here is the order of the metric table's columns. A family imports its heavy packages (the
+metrics extra: sentence-transformers, rouge-score, scikit-learn) inside its functions, so no
+entry needs an extra to be imported. A new family is a module like overlap.py and one Entry here.
+"""
+
+from __future__ import annotations
+
+from workbench.plugins import Entry, Registry
+
+METRIC_FAMILIES = Registry("metric family", [
+    Entry("diversity", "workbench.metrics.diversity",
+          "003 Table 2 and Figure 1: form frequencies, unique forms, unique ratio, multi-word rate"),
+    Entry("generation", "workbench.metrics.generation", "FAILED rate, seconds per span"),
+    Entry("upos", "workbench.metrics.upos", "003 Table 3: UPOS accuracy in context (and by the pick's recorded UPOS)"),
+    Entry("overlap", "workbench.metrics.overlap", "003 Table 3: partial / absolute overlap, numerals excluded"),
+    Entry("similarity", "workbench.metrics.similarity", "003 Table 3: word and sentence cosine similarity"),
+    Entry("rouge", "workbench.metrics.rouge", "003 Table 4: ROUGE-1/2/L/Lsum between summaries"),
+    Entry("detectability", "workbench.metrics.detectability",
+          "003 §5.1: cross-validated original-vs-pseudonymised classifier accuracy"),
+    Entry("entities", "workbench.metrics.entity_coherence", "consistency and merged-entity rate (beyond 003)"),
+    Entry("tps", "workbench.metrics.tps", "Text Preserved Similarity (004 §4.1)"),
+])
