@@ -12,7 +12,7 @@ import pytest
 from tests.metrics.conftest import make_context
 from workbench.metrics import compute_metrics
 from workbench.metrics.diversity import figure1_ratios
-from workbench.metrics.languages import by_language, stored_corpus, stored_run_id
+from workbench.metrics.languages import by_language
 
 FAMILIES = ("diversity", "generation", "upos", "overlap", "similarity", "entities", "tps")
 
@@ -67,13 +67,12 @@ def test_figure1_and_the_metric_table_name_the_same_rows(run_a):
     assert set(figure1_ratios(frame)["run_id"]) == set(table.index)
 
 
-def test_splitting_twice_changes_nothing_and_the_stored_names_come_back(run_a):
+def test_splitting_twice_changes_nothing_and_the_stored_names_stay_in_their_columns(run_a):
     run_id, frame = run_a
     once = by_language(frame)
     pd.testing.assert_frame_equal(by_language(once), once)
-    assert {stored_run_id(i) for i in once["run_id"]} == {run_id}
-    assert {stored_corpus(c) for c in once["corpus"]} == {"tiny"}
-    assert stored_corpus("my [corpus]") == "my [corpus]"  # only a language part is taken off
+    assert set(once["run_id"]) == {f"{run_id}@en", f"{run_id}@sv"}
+    assert set(once["stored_run"]) == {run_id} and set(once["stored_corpus"]) == {"tiny"}
 
 
 def test_the_report_lists_a_mixed_run_once_and_its_tables_per_language(run_a, store, tmp_path):

@@ -10,7 +10,7 @@ import pandas as pd
 from workbench.metrics import metric_frame
 from workbench.metrics.diversity import document_unique_ratios, figure1_ratios
 from workbench.metrics.languages import by_language
-from workbench.metrics.metric_frame import ORIGINAL_RUN_PREFIX, is_original_run, originals_frame
+from workbench.metrics.metric_frame import ORIGINAL_RUN_PREFIX, is_original, originals_frame
 from workbench.reports import write_report
 
 from tests.metrics.conftest import RUN_A, add_run, make_context
@@ -29,9 +29,10 @@ def test_the_original_run_prefix_is_written_in_one_place(store, tiny_corpus):
              if re.search(r"""["']original:""", p.read_text(encoding="utf-8"))]
     assert where == []
     frame, run_ids = _frame_of_two_runs(store, tiny_corpus)
-    assert all(is_original_run(i) for i in originals_frame(frame)["run_id"])
-    assert not any(is_original_run(i) for i in run_ids)
-    assert not is_original_run("originals") and ORIGINAL_RUN_PREFIX == "original:"
+    originals = originals_frame(frame)
+    assert all(is_original(row) for _, row in originals.iterrows()) and ORIGINAL_RUN_PREFIX == "original:"
+    assert all(i.startswith(ORIGINAL_RUN_PREFIX) for i in originals["run_id"])  # the label users read
+    assert not any(is_original(row) for _, row in frame.iterrows())
 
 
 def test_figure1_data_has_one_function_that_the_report_and_page_call(tmp_path, store, tiny_corpus):

@@ -12,7 +12,6 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from workbench.errors import WorkbenchError
-from workbench.metrics.languages import stored_run_id
 from workbench.reports.run_names import run_names, short_model, varying_options
 
 
@@ -23,7 +22,7 @@ def run_row(run_id: str, corpus: str = "pgv-pii-en", generator: str = "random", 
     return dict(run_id=run_id, corpus=corpus, generator=generator, model=model, mode=mode, upos_filter=upos_filter,
                 consistent=consistent, sees="context", source="generated", signature=f"sig-{run_id}", name=name,
                 tagger="spacy", window=window, seed=seed, top_k=top_k, leak_guard=leak_guard, dtype=None,
-                config=json.dumps(config or {}))
+                config=json.dumps(config or {}), stored_run=run_id, stored_corpus=corpus)
 
 
 def names_of(*rows: dict) -> dict[str, str]:
@@ -170,10 +169,12 @@ def test_options_that_vary_are_columns_and_the_csv_has_every_option(three_run_re
                    "tagger", "source", "config", "signature"):
         assert column in csv.columns, column
     by_id = {r.run_id: r for r in runs}
-    # tiny_corpus mixes languages: a row per run and language ("<run_id>@en"), the same options on both.
-    assert {(stored_run_id(i), bool(row["leak_guard"]), int(row["seed"]), int(row["window"]))
-            for i, row in csv.iterrows()} == {(i, r.leak_guard, r.seed, r.window) for i, r in by_id.items()}
     legend = pd.read_csv(out / "run_legend.csv")  # each run once, under its stored corpus and id
+    stored = dict(zip(legend["name"], legend["run_id"]))
+    # tiny_corpus mixes languages: a row per run and language ("<run_id>@en"), the same options on both.
+    assert len(csv) == 2 * len(runs)
+    assert {(stored[row["name"]], bool(row["leak_guard"]), int(row["seed"]), int(row["window"]))
+            for _, row in csv.iterrows()} == {(i, r.leak_guard, r.seed, r.window) for i, r in by_id.items()}
     assert sorted(legend["name"]) == ["guarded", "random maskL · seed=13", "random maskL · seed=14"]
     assert set(legend["run_id"]) == set(by_id) and set(legend["corpus"]) == {"tiny"}
     assert set(legend["top_k"]) == {10}
@@ -200,7 +201,8 @@ def _many_runs(n: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     rng = np.random.default_rng(15)
     rows = [run_row(f"{k:016x}", ("pgv-pii-en", "pgv-pii-sv")[k % 2], ("random", "upos", "fill-mask")[k % 3],
                     seed=13 + k // 6, leak_guard=bool(k % 4 == 1), upos_filter=k % 3 == 1) for k in range(n)]
-    rows += [run_row(f"original:{c}", c, "original") | {"source": "original"} for c in ("pgv-pii-en", "pgv-pii-sv")]
+    rows += [run_row(f"original:{c}", c, "original") | {"source": "original", "stored_run": None}
+             for c in ("pgv-pii-en", "pgv-pii-sv")]
     table = pd.DataFrame(rows).set_index("run_id")
     for metric, info in metric_infos().items():
         scale = 1.0 if info.high == 1 else 700.0

@@ -8,7 +8,7 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from workbench.errors import WorkbenchError
-from workbench.metrics import compute_metrics, is_original_run, metric_frame
+from workbench.metrics import compute_metrics, is_original, metric_frame
 from workbench.reference import KINDS, entity_numbers, reference_run, replacements
 from workbench.store.run_reports import REFERENCE, run_report
 
@@ -69,8 +69,8 @@ def test_a_stored_original_run_does_not_collide_with_the_original_rows(store, ti
     run = _run(store, tiny_corpus, "original")
     table = compute_metrics(metric_frame(store, [run.run_id]), make_context(),
                             families=("diversity", "overlap", "entities"), per_language=False)  # over all 21 spans
-    pseudo = [i for i in table.index if is_original_run(i)]
-    assert pseudo == ["original:tiny"] and not is_original_run(run.run_id) and run.run_id in table.index
+    pseudo = [i for i, row in table.iterrows() if is_original(row)]
+    assert pseudo == ["original:tiny"] and run.run_id in table.index and not is_original(table.loc[run.run_id])
     row, orig = table.loc[run.run_id], table.loc["original:tiny"]
     assert system_label(orig) == "Original" and mode_label(orig) == ""
     assert system_label(row) == "original (reference)" and mode_label(row) == "-"

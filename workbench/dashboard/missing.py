@@ -13,7 +13,7 @@ import dataclasses
 
 import pandas as pd
 
-from workbench.metrics.metric_frame import is_original_run
+from workbench.metrics.metric_frame import run_rows
 
 # The command that stores each privacy measure (reports.privacy reads what they stored).
 PRIVACY_COMMANDS = {
@@ -34,14 +34,13 @@ def family_hint(family: str) -> str:
 
 
 def _run_ids(table: pd.DataFrame, rows) -> str:
-    from workbench.metrics.languages import stored_run_id
-    return " ".join(dict.fromkeys(stored_run_id(str(i)) for i in rows))
+    return " ".join(dict.fromkeys(table.loc[rows, "stored_run"]))
 
 
 def privacy_note(table: pd.DataFrame, metric: str) -> str | None:
     """"TRIR (retrieval): not computed — run `workbench privacy reid IDS --attacker retrieval`",
     naming the runs without a stored value; None where every run has one."""
-    real = [i for i in table.index if not is_original_run(i)]
+    real = run_rows(table)
     lacking = [i for i in real if metric not in table.columns or pd.isna(table.at[i, metric])]
     if not lacking:
         return None

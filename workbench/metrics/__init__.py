@@ -20,8 +20,9 @@ import pandas as pd
 from workbench.metrics.base import MetricInfo
 from workbench.metrics.families import METRIC_FAMILIES
 from workbench.metrics.metric_context import MetricConfig, MetricContext
-from workbench.metrics.metric_frame import (ORIGINAL, ORIGINAL_RUN_PREFIX, is_original_run, metric_frame,
-                                            originals_frame, runs_of)
+from workbench.metrics.metric_frame import (IDENTITY_COLUMNS, ORIGINAL, ORIGINAL_RUN_PREFIX, is_original,
+                                            metric_frame, originals_frame, run_rows, runs_of, stored_runs,
+                                            with_row_identity)
 
 FAMILIES = METRIC_FAMILIES.names()  # in the metric table's column order (workbench.metrics.families)
 # Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).
@@ -29,10 +30,12 @@ ORIGINAL_FAMILIES = ("diversity", "entities")
 RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "consistent", "sees",
                "source", "signature",
                # the run's name and remaining options, for report names and option columns (issue 15)
-               "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config"]
+               "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config",
+               *IDENTITY_COLUMNS]  # what the row is, read by name (workbench.metrics.metric_frame)
 
 __all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
-           "family", "is_original_run", "metric_frame", "metric_infos", "originals_frame"]
+           "family", "is_original", "metric_frame", "metric_infos", "originals_frame", "run_rows",
+           "stored_runs"]
 
 
 def family(name: str):
@@ -66,6 +69,7 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     context = context or MetricContext()
     if per_language:  # a mixed-language corpus: one row per (run, language), never a mean across them
         frame = context.split_by_language(frame)
+    frame = with_row_identity(frame)
     if frame.empty:
         return pd.DataFrame(columns=RUN_COLUMNS + ["spans", "documents"] + list(metric_infos(families)))
     from workbench.progress import progress_bar

@@ -7,7 +7,9 @@ live on different scales (an unrelated Swedish word pair has a cosine near 0.8 u
 English one near 0.2 under MiniLM), so a mean over a run's English and Swedish spans describes
 neither language. `by_language` therefore splits every run over a corpus with documents in
 more than one language (PGV-PII whole) into one pseudo-run per language, before any metric is
-computed: run id `<run_id>@<lang>`, corpus `<corpus> [<lang>]`. Tables then have one row per
+computed: run id `<run_id>@<lang>`, corpus `<corpus> [<lang>]`, both labels for users; the
+stored run and corpus name stay in the columns stored_run and stored_corpus, and nothing
+takes the labels apart (workbench.metrics.metric_frame). Tables then have one row per
 (run, language) and figures one panel per language, each with its own Original row. Every
 metric is split, not only the model-based ones, so a row's numbers all describe the same spans.
 A run over a one-language corpus keeps its id and corpus name.
@@ -18,14 +20,13 @@ show none (NaN); attack a one-language corpus (`-c pgv-pii-sv`) to compare them.
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 
-from workbench.model import LANGUAGES
+from workbench.metrics.metric_frame import with_row_identity
 
-LANGUAGE_SEPARATOR = "@"  # run id of a language's part: "<run_id>@sv"
-_CORPUS_PART = re.compile(r" \[(?:" + "|".join(LANGUAGES) + r")\]$")  # "pgv-pii [sv]"
+# The run id of a language's part of a run: "<run_id>@sv". A label only: the stored run and
+# the stored corpus name stay in the row's stored_run and stored_corpus columns.
+LANGUAGE_SEPARATOR = "@"
 
 
 def mixed_corpora(frame: pd.DataFrame) -> set[str]:
@@ -36,27 +37,17 @@ def mixed_corpora(frame: pd.DataFrame) -> set[str]:
 
 def by_language(frame: pd.DataFrame) -> pd.DataFrame:
     """The frame with each run over a mixed-language corpus split into one run per language;
-    the frame itself where there is none (so calling it twice changes nothing)."""
+    the frame itself where there is none (so calling it twice changes nothing). Original rows
+    (metric_frame.originals_frame) are made from a frame already split, and are left alone."""
     if frame.empty or "lang" not in frame:
         return frame
-    langs = frame["lang"].astype(str)
-    split_already = pd.Series([str(r).endswith(LANGUAGE_SEPARATOR + lang) for r, lang in zip(frame["run_id"], langs)],
-                              index=frame.index)
-    mixed = frame["corpus_hash"].isin(mixed_corpora(frame)) & ~split_already
+    frame = with_row_identity(frame)
+    whole_runs = frame["run_id"] == frame["stored_run"]  # neither split yet nor an Original row
+    mixed = frame["corpus_hash"].isin(mixed_corpora(frame)) & whole_runs
     if not mixed.any():
         return frame
     out = frame.copy()
-    langs = langs[mixed]
+    langs = out.loc[mixed, "lang"].astype(str)
     out.loc[mixed, "run_id"] = out.loc[mixed, "run_id"].astype(str) + LANGUAGE_SEPARATOR + langs
     out.loc[mixed, "corpus"] = out.loc[mixed, "corpus"].astype(str) + " [" + langs + "]"
     return out
-
-
-def stored_run_id(row_id) -> str:
-    """The stored run behind a metric-table row: "<run_id>@sv" -> "<run_id>" (run ids are hex)."""
-    return str(row_id).split(LANGUAGE_SEPARATOR, 1)[0]
-
-
-def stored_corpus(corpus: str) -> str:
-    """The corpus name behind a row's corpus: "pgv-pii [sv]" -> "pgv-pii"."""
-    return _CORPUS_PART.sub("", str(corpus))

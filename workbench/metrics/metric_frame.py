@@ -6,7 +6,15 @@ per row). With it every metric is a pure function of one frame: the pseudonymise
 document, its sentences and its summaries are all derived from the frame alone.
 
 `originals_frame` turns a frame into pseudo-runs whose "pseudonym" is the original span
-(run id `original:<corpus>`): the Original rows of 003 Table 2 and Figure 1.
+(run id `original:<corpus>`, source "original"): the Original rows of 003 Table 2 and Figure 1.
+
+A row's identity is read from columns by name, never parsed back from its run id (which is
+only a unique label: `<run_id>`, `<run_id>@<lang>` for a language's part of a run, see
+workbench.metrics.languages, or `original:<corpus>`):
+    stored_run     the stored run the row describes; None on an Original row
+    stored_corpus  the corpus's stored name (the `corpus` column may read "pgv-pii [sv]")
+    lang           the row's language(s)
+    source         "original" on an Original row (is_original), else the stored run's source
 """
 
 from __future__ import annotations
@@ -25,13 +33,37 @@ from workbench.text.sentences import merge_across_spans, sentence_of_spans, spli
 
 ORIGINAL = "original"
 # The run id of an originals' pseudo-run is ORIGINAL_RUN_PREFIX + corpus name (+ "@" + hash
-# where two corpora share a name); reports and pages tell these rows apart with is_original_run.
+# where two corpora share a name): a label for users, never parsed (see is_original).
 ORIGINAL_RUN_PREFIX = f"{ORIGINAL}:"
+# The columns that say what a row is (the module's docstring), beside the run's own columns.
+IDENTITY_COLUMNS = ["stored_run", "stored_corpus"]
 
 
-def is_original_run(run_id) -> bool:
-    """True for the `original:<corpus>` pseudo-runs of originals_frame (the Original rows)."""
-    return str(run_id).startswith(ORIGINAL_RUN_PREFIX)
+def is_original(row: pd.Series) -> bool:
+    """An Original row of originals_frame (source "original"), never a stored run, not even
+    the reference run whose generator is called "original" (its source is "reference")."""
+    return row.get("source") == ORIGINAL
+
+
+def run_rows(table: pd.DataFrame) -> list:
+    """The index labels of the rows that describe stored runs (no Original row), in order."""
+    return [i for i, source in zip(table.index, table["source"]) if source != ORIGINAL]
+
+
+def stored_runs(table: pd.DataFrame) -> list[str]:
+    """The stored runs behind a table's rows, each once, in order (a run over a mixed-language
+    corpus has a row per language)."""
+    return list(dict.fromkeys(table.loc[run_rows(table), "stored_run"]))
+
+
+def with_row_identity(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with its IDENTITY_COLUMNS: where it lacks them, every row is a whole stored run
+    under its stored corpus name (a frame straight from the store)."""
+    if "stored_run" in frame:
+        return frame
+    out = frame.copy()
+    out["stored_run"], out["stored_corpus"] = out["run_id"], out["corpus"]
+    return out
 
 
 def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -42,12 +74,13 @@ def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
         for doc in store.load_corpus(corpus_hash).documents:
             texts[(corpus_hash, doc.doc_id)] = doc.text
     frame["text"] = [texts[k] for k in zip(frame["corpus_hash"], frame["doc_id"])]
+    frame["stored_run"], frame["stored_corpus"] = frame["run_id"], frame["corpus"]  # as with_row_identity
     return frame
 
 
 def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """One pseudo-run per corpus in which every span is 'replaced' by itself."""
-    rows = frame.drop_duplicates(["corpus_hash", "doc_id", "span_index"]).copy()
+    rows = with_row_identity(frame).drop_duplicates(["corpus_hash", "doc_id", "span_index"]).copy()
     # Named by corpus; two different corpora under one name also get their hash.
     names = rows.drop_duplicates("corpus_hash").groupby("corpus")["corpus_hash"].transform("size")
     ambiguous = set(rows.drop_duplicates("corpus_hash").loc[names > 1, "corpus_hash"])
@@ -59,7 +92,7 @@ def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("window", "seed", "top_k", "leak_guard", "dtype"):  # options of no generation
         rows[column] = None
     rows["signature"] = "corpus=" + rows["corpus"] + "@" + rows["corpus_hash"].str[:12] + "|original spans"
-    rows["source"] = ORIGINAL
+    rows["source"], rows["stored_run"] = ORIGINAL, None
     rows["pseudonym"] = rows["original"]
     rows["pick_upos"] = rows["original_upos"]
     rows["failed"] = False

@@ -40,7 +40,7 @@ import pandas as pd
 
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
 from workbench.metrics.embedders import cosine_rows
-from workbench.metrics.metric_frame import document_views, is_original_run
+from workbench.metrics.metric_frame import document_views, run_rows
 from workbench.metrics.similarity_baseline import rescale
 from workbench.signature import REFERENCE
 
@@ -165,7 +165,7 @@ class WordSpread:
 
 
 def _generated_rows(table: pd.DataFrame) -> pd.DataFrame:
-    generated = [i for i in table.index if not is_original_run(i) and table.at[i, "source"] != REFERENCE]
+    generated = [i for i in run_rows(table) if table.at[i, "source"] != REFERENCE]
     rows = table.loc[generated]
     return rows[rows["similarity_word"].notna()]
 

@@ -75,7 +75,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     from workbench.metrics.diversity import figure1_ratios
     from workbench.metrics.metric_frame import metric_frame
     from workbench.metrics.per_label import label_metrics
-    from workbench.reports import figures, label_tables, privacy, tables
+    from workbench.reports import figures, label_tables, privacy, run_legend, tables
 
     formats = tuple(formats)
     unknown = sorted(set(formats) - set(FORMATS))
@@ -106,11 +106,11 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
 
     note = "Runs and their signatures: run_legend.md."
     if "md" in formats:
-        written.append(_write_text(out / "run_legend.md", "# Runs\n\n" + tables.legend_markdown(table)))
+        written.append(_write_text(out / "run_legend.md", "# Runs\n\n" + run_legend.legend_markdown(table)))
     if "tex" in formats:
-        written.append(_write_text(out / "run_legend.tex", tables.legend_latex(table)))
+        written.append(_write_text(out / "run_legend.tex", run_legend.legend_latex(table)))
     if "csv" in formats:
-        written.append(_write_csv(out / "run_legend.csv", tables.legend_frame(table)))
+        written.append(_write_csv(out / "run_legend.csv", run_legend.legend_frame(table)))
     for spec in tables.TABLES:
         if "md" in formats:
             written.append(_write_text(out / f"{spec.name}.md", tables.to_markdown(table, spec, described,
@@ -171,13 +171,13 @@ def table6_by_label_of(store, table: pd.DataFrame) -> pd.DataFrame | None:
     runs named as in the report's tables."""
     from workbench.annotation.results import annotation_frame, item_tags, table6_by_label
     from workbench.annotation.storage import AnnotationStore
-    from workbench.metrics.metric_frame import is_original_run
+    from workbench.metrics.metric_frame import run_rows
     from workbench.reports.run_names import run_names
-    from workbench.metrics.languages import stored_run_id
     annotations = AnnotationStore(store)  # over the report's own connection: nothing to close
     # A run over a mixed-language corpus has a row per language ("<run_id>@sv"); its
     # annotations are stored under the run, and Table 6 splits by language itself.
-    names = {stored_run_id(i): name for i, name in run_names(table).items() if not is_original_run(i)}
+    runs = run_rows(table)
+    names = dict(zip(table.loc[runs, "stored_run"], run_names(table)[runs]))
     frame = annotation_frame(annotations, list(names))
     if frame.empty:
         return None
@@ -220,10 +220,9 @@ def _label_section(table: pd.DataFrame, by_label: pd.DataFrame, label_table6: pd
 
 def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFrame, attacks: str,
               figure: bool) -> str:
-    from workbench.metrics.languages import stored_run_id
-    from workbench.metrics.metric_frame import is_original_run
-    from workbench.reports import tables
-    runs = {stored_run_id(i) for i in table.index if not is_original_run(i)}  # a mixed-language run has a row per language
+    from workbench.metrics.metric_frame import stored_runs
+    from workbench.reports import run_legend, tables
+    runs = stored_runs(table)  # a mixed-language run has a row per language
     parts = ["# Pseudonym Workbench report", "",
              f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", ""]
     if "png" in formats:  # the headline first, before the tables and the detailed panels
@@ -233,7 +232,7 @@ def _overview(table: pd.DataFrame, described: str, formats, private: pd.DataFram
     parts += [
              # The signatures once, here; the tables below name runs by these names.
              "## Runs", "", "Each run's name in the tables and figures, its id (`workbench show ID`) and its "
-             "signature (everything that makes it reproducible).", "", tables.legend_markdown(table)]
+             "signature (everything that makes it reproducible).", "", run_legend.legend_markdown(table)]
     from workbench.reports.privacy import TABLE
     for spec in tables.TABLES:
         parts += [f"## {spec.title}", "", tables.to_markdown(table, spec, described)]

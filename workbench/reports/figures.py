@@ -25,9 +25,9 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.base import CHANCE
-from workbench.metrics.metric_frame import is_original_run
+from workbench.metrics.metric_frame import is_original, run_rows
 from workbench.reports.palette import ORIGINAL_COLOUR, generator_colour
-from workbench.reports.run_names import ORIGINAL_NAME, is_original_row, run_names
+from workbench.reports.run_names import ORIGINAL_NAME, run_names
 
 # Inches per run row and per panel title/axis; sizes in points. One row holds a 7-point label.
 ROW_IN = 0.19
@@ -64,14 +64,14 @@ def _pyplot():
 def _ordered(table: pd.DataFrame) -> pd.DataFrame:
     """Grouped like the tables: by corpus in first-seen order, the Original row first."""
     order = {c: n for n, c in enumerate(dict.fromkeys(table["corpus"]))}
-    return table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))]
+    runs = set(run_rows(table))
+    return table.loc[sorted(table.index, key=lambda i: (order[table.at[i, "corpus"]], i in runs))]
 
 
 def generator_colours(table: pd.DataFrame, plt=None) -> dict[str, str]:
     """The colour of each generator of the table (the legend's entries), from the palette: the
     same in every facet, every report and the dashboard, whatever runs are shown."""
-    generators = dict.fromkeys(str(table.at[i, "generator"]) for i in table.index
-                               if not is_original_row(i, table.loc[i]))
+    generators = dict.fromkeys(str(table.at[i, "generator"]) for i in run_rows(table))
     return {g: generator_colour(g) for g in generators}
 
 
@@ -95,7 +95,7 @@ def uninformative(table: pd.DataFrame, metrics: list[str]) -> dict[str, float]:
 
 def _colour(table: pd.DataFrame, run_id, colours: dict) -> tuple | str:
     row = table.loc[run_id]
-    return ORIGINAL_COLOUR if is_original_row(run_id, row) else colours[str(row["generator"])]
+    return ORIGINAL_COLOUR if is_original(row) else colours[str(row["generator"])]
 
 
 def _legend(fig, colours: dict, with_original: bool, extra: list | None = None, note: str = "") -> None:
@@ -157,7 +157,7 @@ def figure1_figure(ratios: pd.DataFrame, table: pd.DataFrame):
         ax.set_xlim(-0.02, 1.05)
         ax.grid(axis="x", alpha=0.3)
     axes[-1][0].set_xlabel("unique replacements / spans per document (◇ mean)", fontsize=8)
-    _legend(fig, colours, any(is_original_run(i) for i in table.index))
+    _legend(fig, colours, len(run_rows(table)) < len(table))  # with an Original row
     fig.suptitle("Rate of unique PII and replacements per configuration on document level (003 Figure 1)",
                  fontsize=10)
     return fig
@@ -280,7 +280,7 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *,
             _bar_panel(ax, sub[metric].astype(float), bar_colours, info, 100.0 if metric in percent else 1.0)
             # A no-break space inside the range: a wrapped title keeps "[0, 1]" on one line.
             title_text = panel_title(metric, info, metric in percent)
-            head, _, rng = title_text.rpartition(" [")
+            head, _, rng = title_text.rpartition(" [")  # the title's range "[0, 1]", not a row's corpus
             ax.set_title("\n".join(textwrap.wrap(f"{head} [{rng.replace(' ', chr(0xA0))}", 30)), fontsize=7)
             if metric in percent:
                 ax.set_xlabel("%", fontsize=6, labelpad=1)
@@ -293,7 +293,7 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *,
     extra = [(plt.Line2D([], [], color="black", linestyle="--", linewidth=0.8), "chance (0.5)")] \
         if any(infos[m].better == CHANCE for m in metrics) else []
     # Which panels are not there, and why: the legend's title, so the layout keeps room for it.
-    _legend(fig, colours, any(is_original_run(i) for i in table.index), extra, note="\n".join(notes))
+    _legend(fig, colours, len(run_rows(table)) < len(table), extra, note="\n".join(notes))
     fig.suptitle(title or "Metrics per run, by corpus (↑ higher is better, ↓ lower is better, →0.5 chance is best)",
                  fontsize=10)
     fig.left_out = left_out  # for the report's text: which panels were left out
@@ -315,7 +315,7 @@ def headline_figure(table: pd.DataFrame):
     from workbench.reports.privacy import INFOS as PRIVACY_INFOS
     infos = {**metric_infos(), **PRIVACY_INFOS}
     wanted = headline_metrics(table)
-    real = table.loc[[i for i in table.index if not is_original_run(i)]]
+    real = table.loc[run_rows(table)]
     missing = [m for m in wanted if m not in real.columns or real[m].isna().all()]
     notes = [f"Not computed: {TITLES.get(m, infos[m].label)} — {HOW_TO_COMPUTE.get(m, 'see docs/metrics.md')}"
              for m in missing]

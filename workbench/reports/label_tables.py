@@ -15,11 +15,12 @@ from __future__ import annotations
 import pandas as pd
 
 from workbench.metrics import metric_infos
-from workbench.metrics.metric_frame import is_original_run
 from workbench.metrics.per_label import ID_COLUMNS
 from workbench.reports.labels import short_id
-from workbench.reports.run_names import option_text, run_names, varying_options
-from workbench.reports.tables import Column, TableSpec, _all_options, _arrow, _format, _rows, tex_escape
+from workbench.reports.run_names import all_options, option_text, run_names, varying_options
+from workbench.reports.table_specs import Column
+from workbench.reports.tables import format_cell, metric_arrow, ordered_rows
+from workbench.reports.tex import tex_escape
 
 # The per-label metrics report.md shows, as the report's other tables scale them. The raw
 # cosines and the pick's UPOS accuracy are in per_label.csv (Table 3 shows the raw cosines).
@@ -54,11 +55,9 @@ def shown_columns(table: pd.DataFrame, by_label: pd.DataFrame) -> list[Column]:
 
 def corpus_blocks(table: pd.DataFrame) -> dict[str, list]:
     """Real runs (no Original rows) by corpus, in table order."""
-    rows = _rows(table, TableSpec("per_label", "", ()))
     blocks: dict[str, list] = {}
-    for run_id, row in rows.iterrows():
-        if not is_original_run(run_id):
-            blocks.setdefault(str(row["corpus"]), []).append(run_id)
+    for run_id, row in ordered_rows(table, originals=False).iterrows():
+        blocks.setdefault(str(row["corpus"]), []).append(run_id)
     return blocks
 
 
@@ -74,12 +73,12 @@ def label_cells(table: pd.DataFrame, by_label: pd.DataFrame, column: Column,
     headers = ["Run", "Id"] + [o.header for o in options] + labels + [ALL]
     out = []
     for run_id, row in rows.iterrows():
-        cells = [_format(values.get((run_id, label)), column) for label in labels]
+        cells = [format_cell(values.get((run_id, label)), column) for label in labels]
         if column is SPANS:  # a run's spans: all of its labels' spans
-            overall = _format(by_label.loc[by_label["run_id"] == run_id, "spans"].sum(), column)
+            overall = format_cell(by_label.loc[by_label["run_id"] == run_id, "spans"].sum(), column)
         else:
-            overall = _format(row.get(column.metric), column)
-        out.append([names[run_id], short_id(str(run_id))] + [option_text(row, o.column) for o in options]
+            overall = format_cell(row.get(column.metric), column)
+        out.append([names[run_id], short_id(row)] + [option_text(row, o.column) for o in options]
                    + cells + [overall])
     return headers, out
 
@@ -96,7 +95,7 @@ def to_markdown(table: pd.DataFrame, by_label: pd.DataFrame, *, heading: str = "
     infos = metric_infos()
     parts = []
     for column in [SPANS, *shown_columns(table, by_label)]:
-        title = "Spans per label" if column is SPANS else f"{column.header} {_arrow(column.metric)}".strip()
+        title = "Spans per label" if column is SPANS else f"{column.header} {metric_arrow(column.metric)}".strip()
         parts += [f"{heading} {title}", ""]
         if column is not SPANS:
             parts += [f"{infos[column.metric].description}; per label, over that label's "
@@ -115,7 +114,7 @@ def to_latex(table: pd.DataFrame, by_label: pd.DataFrame) -> str:
     corpus under the corpus's name, since the corpora's labels differ."""
     out = []
     for column in [SPANS, *shown_columns(table, by_label)]:
-        title = "Spans" if column is SPANS else f"{column.header} {_arrow(column.metric)}".strip()
+        title = "Spans" if column is SPANS else f"{column.header} {metric_arrow(column.metric)}".strip()
         out += [r"\begin{table}[t]", r"\centering", r"\small"]
         for corpus, run_ids in corpus_blocks(table).items():
             headers, rows = label_cells(table, by_label, column, run_ids)
@@ -140,7 +139,7 @@ def to_csv_frame(table: pd.DataFrame, by_label: pd.DataFrame) -> pd.DataFrame:
     out.insert(2, "name", [names[r] for r in by_label["run_id"]])
     metrics = [c for c in by_label.columns if c not in ID_COLUMNS]
     out = out[["run_id", "corpus", "name", "label", "spans", "entities", *metrics]]
-    for column, values in _all_options(rows).items():
+    for column, values in all_options(rows).items():
         out[column] = values
     out["signature"] = rows["signature"].to_numpy()
     return out

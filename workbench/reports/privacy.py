@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
-from workbench.reports.tables import Column, TableSpec
+from workbench.reports.table_specs import Column, TableSpec
 
 REID_ATTACKERS = ("retrieval", "trained")
 INFERENCE_ATTACKERS = ("mlm", "ollama")
@@ -166,7 +166,7 @@ def pareto_front(risk: Sequence[float], utility: Sequence[float]) -> np.ndarray:
 def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
     """Per corpus and run: label, TRIR (of the attacker reid_axis picks), each utility measure and
     whether the run is on that measure's Pareto front. Runs without TRIR are left out."""
-    from workbench.metrics.metric_frame import is_original_run
+    from workbench.metrics.metric_frame import run_rows
     from workbench.reports.run_names import run_names
     attacker = reid_axis(table)
     # generator last (the figure's colours, reports.palette): the columns readers had keep their places.
@@ -174,8 +174,8 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
                "generator"]
     if attacker is None:
         return pd.DataFrame(columns=columns)
-    keep = np.array([not is_original_run(i) for i in table.index], dtype=bool) & table[f"trir_{attacker}"].notna()
-    rows = table[keep.to_numpy()]
+    keep = table.index.isin(run_rows(table)) & table[f"trir_{attacker}"].notna().to_numpy()
+    rows = table[keep]
     out = pd.DataFrame({
         "corpus": rows["corpus"].to_numpy(), "run_id": rows.index.to_numpy(),
         "label": run_names(table)[rows.index].tolist(),  # the names of the tables and the other figures

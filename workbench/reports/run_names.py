@@ -23,7 +23,7 @@ from typing import Callable
 
 import pandas as pd
 
-from workbench.metrics.metric_frame import ORIGINAL, is_original_run
+from workbench.metrics.metric_frame import IDENTITY_COLUMNS, is_original, run_rows
 from workbench.signature import IMPORTED, REFERENCE
 
 ORIGINAL_NAME = "Original"
@@ -79,10 +79,16 @@ def option_text(row: pd.Series, column: str) -> str:
     return option.text(value) if option else str(value)
 
 
-def is_original_row(run_id, row: pd.Series) -> bool:
-    # The Original pseudo-rows (source "original", run id original:<corpus>), never a stored
-    # run whose generator happens to be called "original" (the reference run of that name).
-    return row.get("source") == ORIGINAL or is_original_run(run_id)
+def all_options(rows: pd.DataFrame) -> dict[str, list]:
+    """Every option of every row, whether or not it varies (CSV files are for machines); None
+    where it does not apply, and on Original rows."""
+    out = {"generator": rows["generator"].tolist(), "model_id": rows["model"].tolist()}
+    for option in OPTIONS:
+        out[option.column] = [None if is_original(r) or option_text(r, option.column) == "-"
+                              else r[option.column] for _, r in rows.iterrows()] if option.column in rows else None
+    out["source"] = rows["source"].tolist()
+    out["config"] = rows["config"].tolist() if "config" in rows else None
+    return out
 
 
 def short_model(model: str) -> str:
@@ -152,7 +158,7 @@ def _suffixes(rows: pd.DataFrame, everything: bool) -> dict:
 def run_names(table: pd.DataFrame) -> pd.Series:
     """The name of every row of the metric table (index: run id), unique within each corpus."""
     names = pd.Series(ORIGINAL_NAME, index=table.index, dtype=object)
-    real = [i for i in table.index if not is_original_row(i, table.loc[i])]
+    real = run_rows(table)
     if not real:
         return names
     # The model only where it tells runs of one generator on one corpus apart.
@@ -174,14 +180,14 @@ def run_names(table: pd.DataFrame) -> pd.Series:
         # their short ids.
         values = list(candidate.values())
         for i, name in candidate.items():
-            names[i] = f"{name} [{str(i)[:8]}]" if values.count(name) > 1 else name
+            names[i] = f"{name} [{str(table.at[i, 'stored_run'])[:8]}]" if values.count(name) > 1 else name
     return names
 
 
 def varying_options(table: pd.DataFrame) -> list[RunOption]:
     """The options (OPTIONS) with more than one value among the table's runs (Original rows and
     runs where an option does not apply are left out of the count)."""
-    real = table.loc[[i for i in table.index if not is_original_row(i, table.loc[i])]]
+    real = table.loc[run_rows(table)]
     out = []
     for option in OPTIONS:
         if option.column not in real:
@@ -200,8 +206,9 @@ def record_table(records) -> pd.DataFrame:
              "upos_filter": r.upos_filter, "consistent": r.consistency if r.source == GENERATED else "-",
              "sees": r.sees_level if r.source == GENERATED else "-", "source": r.source, "signature": r.signature,
              "name": r.name or "", "tagger": r.tagger, "window": r.window, "seed": r.seed, "top_k": r.top_k,
-             "leak_guard": r.leak_guard, "dtype": r.dtype, "config": json.dumps(r.config, sort_keys=True, default=str)}
+             "leak_guard": r.leak_guard, "dtype": r.dtype, "config": json.dumps(r.config, sort_keys=True, default=str),
+             "stored_run": r.run_id, "stored_corpus": r.corpus_name}
             for r in records]
     return pd.DataFrame(rows, columns=["run_id", "corpus", "generator", "model", "mode", "upos_filter", "consistent",
                                        "sees", "source", "signature", "name", "tagger", "window", "seed", "top_k",
-                                       "leak_guard", "dtype", "config"]).set_index("run_id")
+                                       "leak_guard", "dtype", "config", *IDENTITY_COLUMNS]).set_index("run_id")

@@ -3,8 +3,9 @@
 One row per run (Original rows per corpus where the paper has them), named by its short name
 (workbench.reports.run_names) with its short id, and a column for each option that varies
 between the table's runs (leak guard, window, seed …; only those). The signatures are not
-repeated under each table: the run legend (`legend`, report.md's "Runs" section and
-run_legend.{md,tex,csv}) gives each name its signature once. Rendered as Markdown, LaTeX
+repeated under each table: the run legend (workbench.reports.run_legend: report.md's "Runs"
+section and run_legend.{md,tex,csv}) gives each name its signature once. Which metrics go in
+which table is workbench.reports.table_specs. Rendered as Markdown, LaTeX
 (booktabs) and CSV; the CSV carries raw values, run ids, signatures and every option.
 """
 
@@ -12,124 +13,60 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 
 import pandas as pd
 
 from workbench.metrics import metric_infos
-from workbench.metrics.languages import stored_corpus, stored_run_id
-from workbench.metrics.metric_frame import is_original_run
+from workbench.metrics.metric_frame import is_original, run_rows
 from workbench.metrics.similarity import discriminates_by_run, word_discrimination_note
 from workbench.reports.labels import mode_label, sees_label, short_id, system_label
-from workbench.reports.run_names import OPTIONS, option_text, run_names, varying_options
+from workbench.reports.run_names import all_options, option_text, run_names, varying_options
+from workbench.reports.table_specs import LABEL_HEADERS, TABLES, Column, TableSpec
+from workbench.reports.tex import tex_escape
 from workbench.upos.label_upos import CONTRADICTION_NOTE_ABOVE
 
-# The columns that name a run, before the varying options and the metrics.
-LABEL_HEADERS = ("Corpus", "Run", "Id")
+__all__ = ["TABLES", "Column", "TableSpec", "caption", "cells", "flat_cells", "format_cell", "label_headers",
+           "metric_arrow", "ordered_rows", "table_notes", "tagger_note", "to_csv_frame", "to_latex", "to_markdown"]
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
-    metric: str
-    header: str
-    group: str = ""  # a spanning header over consecutive columns ("PII overlap %")
-    scale: float = 1.0  # 100 for percentages
-    digits: int = 3  # decimals; 0 for counts
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    name: str  # file stem
-    title: str
-    columns: tuple[Column, ...]
-    originals: bool = False  # show the Original rows
-
-
-TABLES = (
-    TableSpec("table2_diversity", "PII and pseudonym word/phrase form diversity (003 Table 2)", (
-        Column("form_freq_avg", "avg.", "Span form frequency", digits=1),
-        Column("form_freq_std", "std", "Span form frequency", digits=1),
-        Column("form_freq_min", "min", "Span form frequency", digits=0),
-        Column("form_freq_max", "max", "Span form frequency", digits=0),
-        Column("unique_forms", "unique spans", digits=0),
-        Column("spans", "spans", digits=0),
-    ), originals=True),
-    TableSpec("table3_quality", "UPOS accuracy, PII overlap and similarity (003 Table 3)", (
-        Column("upos_accuracy", "UPOS acc.%", scale=100, digits=1),
-        # How often the tagger contradicts the originals' labels: where high, UPOS acc. rests on its errors.
-        Column("upos_tagger_contradiction", "tagger contra.%", scale=100, digits=1),
-        Column("overlap_partial", "part.", "PII overlap %", scale=100, digits=2),
-        Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
-        # Beyond 003: the partial overlap on content words (function words and titles left out).
-        Column("overlap_partial_content", "part. content", "PII overlap %", scale=100, digits=2),
-        # Similarity rescaled against chance (docs/metrics.md), then beside it 003's figure (the raw
-        # cosines a reader of 003 compares with) and the chance levels; the caption says where word
-        # similarity does not tell the generated runs apart (similarity.word_discrimination_note).
-        Column("similarity_word", "word", "Similarity (rescaled, 0 = chance)", digits=3),
-        Column("similarity_sentence", "sent.", "Similarity (rescaled, 0 = chance)", digits=3),
-        Column("similarity_word_raw", "word", "Cosine (raw, 003's figure)", digits=3),
-        Column("similarity_sentence_raw", "sent.", "Cosine (raw, 003's figure)", digits=3),
-        Column("similarity_word_baseline", "word", "Chance b", digits=3),
-        Column("similarity_sentence_baseline", "sent.", "Chance b", digits=3),
-    )),
-    TableSpec("table4_rouge", "Average ROUGE-1/2/L/Lsum between summaries of original and pseudonymised "
-              "documents (003 Table 4)", (
-        Column("rouge_1", "1", "ATS Rouge", digits=4),
-        Column("rouge_2", "2", "ATS Rouge", digits=4),
-        Column("rouge_L", "L", "ATS Rouge", digits=4),
-        Column("rouge_Lsum", "Lsum", "ATS Rouge", digits=4),
-    )),
-    TableSpec("table5_beyond", "Document uniqueness, multi-word and FAILED rates, time, detectability, "
-              "entity coherence and TPS", (
-        Column("unique_ratio", "uniq./doc", digits=3),
-        Column("multiword_rate", "multi-word %", scale=100, digits=1),
-        Column("failed_rate", "FAILED %", scale=100, digits=2),
-        Column("seconds_per_span", "s/span", digits=4),
-        Column("classifier_accuracy", "clf. acc.", digits=3),
-        Column("consistency", "consist.", "Entities", digits=3),
-        Column("merged_entity_rate", "merged", "Entities", digits=3),
-        Column("tps", "TPS", digits=3),
-        Column("tps_raw", "TPS raw", digits=3),
-    ), originals=True),
-)
-
-
-def _rows(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
-    keep = [i for i in table.index if spec.originals or not is_original_run(i)]
-    # Group by corpus, Original first, then the runs in the order asked for.
+def ordered_rows(table: pd.DataFrame, originals: bool) -> pd.DataFrame:
+    """The rows a table shows, grouped by corpus (as the table names it: "pgv-pii [sv]" is a
+    corpus of its own), Original first where `originals`, then the runs in the order asked for."""
+    runs = set(run_rows(table))
+    keep = [i for i in table.index if originals or i in runs]
     order = {c: n for n, c in enumerate(dict.fromkeys(table.loc[keep, "corpus"]))}
-    keep.sort(key=lambda i: (order[table.at[i, "corpus"]], not is_original_run(i)))
+    keep.sort(key=lambda i: (order[table.at[i, "corpus"]], i in runs))
     return table.loc[keep]
 
 
-def _format(value, column: Column) -> str:
+def format_cell(value, column: Column) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     return f"{float(value) * column.scale:.{column.digits}f}"
 
 
-def _arrow(metric: str) -> str:
+def metric_arrow(metric: str) -> str:
     info = metric_infos().get(metric)
     return info.arrow if info else ""
 
 
 def label_headers(table: pd.DataFrame, spec: TableSpec) -> list[str]:
     """The columns before the metrics: Corpus, Run (the name), Id, then the varying options."""
-    return list(LABEL_HEADERS) + [o.header for o in varying_options(_rows(table, spec))]
+    return list(LABEL_HEADERS) + [o.header for o in varying_options(ordered_rows(table, spec.originals))]
 
 
 def cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[list[str]]]:
     """Headers and formatted rows (Corpus, Run, Id, varying options…, metrics…)."""
-    rows_of = _rows(table, spec)
+    rows_of = ordered_rows(table, spec.originals)
     names = run_names(table)  # over the whole table, so every table and figure names a run alike
     options = varying_options(rows_of)
-    headers = list(LABEL_HEADERS) + [o.header for o in options] + [c.header + _arrow(c.metric) for c in spec.columns]
+    headers = (list(LABEL_HEADERS) + [o.header for o in options]
+               + [c.header + metric_arrow(c.metric) for c in spec.columns])
     rows = []
     for run_id, row in rows_of.iterrows():
-        original = is_original_run(run_id)
-        rows.append([str(row["corpus"]), names[run_id], short_id(str(run_id))]
-                    + ["" if original else option_text(row, o.column) for o in options]
-                    + [_format(row.get(c.metric), c) for c in spec.columns])
+        rows.append([str(row["corpus"]), names[run_id], short_id(row)]
+                    + ["" if is_original(row) else option_text(row, o.column) for o in options]
+                    + [format_cell(row.get(c.metric), c) for c in spec.columns])
     return headers, rows
 
 
@@ -141,57 +78,6 @@ def flat_cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[li
     return [f"{g}: {h}" if g else h for g, h in zip(groups, headers)], rows
 
 
-def _legend_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """Every real run once: a run over a mixed-language corpus has a row per language
-    (workbench.metrics.languages) but one signature."""
-    rows = _rows(table, TableSpec("legend", "", ()))
-    return rows[~pd.Index([stored_run_id(i) for i in rows.index]).duplicated()]
-
-
-def legend(table: pd.DataFrame) -> list[tuple[str, str, str, str]]:
-    """The run legend: (corpus, name, short id, signature) of every real run, in table order."""
-    names = run_names(table)
-    return [(stored_corpus(row["corpus"]), names[i], short_id(str(i)), str(row["signature"]))
-            for i, row in _legend_rows(table).iterrows()]
-
-
-def legend_markdown(table: pd.DataFrame) -> str:
-    """One line per run, grouped by corpus: its name, id and signature (a list, not a table: a
-    600-character signature would make a table cell as wide as the page, and holds '|')."""
-    lines, corpus = [], None
-    for c, n, i, sig in legend(table):
-        if c != corpus:
-            lines += ([""] if corpus is not None else []) + [f"**{c}**", ""]
-            corpus = c
-        lines.append(f"- **{n}** (`{i}`): `{sig}`")
-    return "\n".join(lines) + "\n"
-
-
-def _breakable(signature: str) -> str:
-    # A signature has no spaces: let LaTeX break it after each field separator.
-    return tex_escape(signature).replace(r"\textbar{}", r"\textbar{}\allowbreak{}")
-
-
-def legend_latex(table: pd.DataFrame) -> str:
-    rows = [rf"{tex_escape(c)} & {tex_escape(n)} & \texttt{{{tex_escape(i)}}} & \texttt{{{_breakable(sig)}}} \\"
-            for c, n, i, sig in legend(table)]
-    return "\n".join([r"\begin{table}[t]", r"\centering", r"\scriptsize",
-                      r"\begin{tabular}{lllp{0.55\linewidth}}", r"\toprule", r"Corpus & Run & Id & Signature \\",
-                      r"\midrule", *rows, r"\bottomrule", r"\end{tabular}",
-                      r"\caption{Runs: each run's name in the tables and figures, its id and its full signature.}",
-                      r"\label{tab:run_legend}", r"\end{table}"]) + "\n"
-
-
-def legend_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """run_legend.csv: one row per run, its name, every option and its signature."""
-    names = run_names(table)
-    rows = _legend_rows(table)
-    return pd.DataFrame({"run_id": [stored_run_id(i) for i in rows.index],
-                         "corpus": [stored_corpus(c) for c in rows["corpus"]],
-                         "name": [names[i] for i in rows.index], **_all_options(rows),
-                         "signature": rows["signature"].to_numpy()})
-
-
 def tagger_note(table: pd.DataFrame, spec: TableSpec) -> str:
     """A sentence for the caption of a table with UPOS accuracy where, for some corpus, the
     tagger's UPOS of more than CONTRADICTION_NOTE_ABOVE of the originals contradicts their
@@ -199,7 +85,7 @@ def tagger_note(table: pd.DataFrame, spec: TableSpec) -> str:
     column = "upos_tagger_contradiction"
     if column not in table or "upos_accuracy" not in [c.metric for c in spec.columns]:
         return ""
-    rows = _rows(table, spec)
+    rows = ordered_rows(table, spec.originals)
     worst = rows[column].astype(float).groupby(rows["corpus"].astype(str), sort=False).max()
     high = worst[worst > CONTRADICTION_NOTE_ABOVE]
     if high.empty:
@@ -215,15 +101,15 @@ def table_notes(table: pd.DataFrame, spec: TableSpec) -> str:
     does not discriminate), "" where there is none."""
     notes = [tagger_note(table, spec)]
     if "similarity_word" in [c.metric for c in spec.columns]:
-        notes.append(word_discrimination_note(_rows(table, spec)))
+        notes.append(word_discrimination_note(ordered_rows(table, spec.originals)))
     return " ".join(n for n in notes if n)
 
 
 def caption(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
     """The caption with every run's signature (the dashboard's expander; files use the legend)."""
     names = run_names(table)
-    runs = "; ".join(f"[{names[i]} · {short_id(str(i))}] {row['signature']}"
-                     for i, row in _rows(table, spec).iterrows() if not is_original_run(i))
+    runs = "; ".join(f"[{names[i]} · {short_id(row)}] {row['signature']}"
+                     for i, row in ordered_rows(table, spec.originals).iterrows() if not is_original(row))
     note = table_notes(table, spec)
     return f"{spec.title}. {note + ' ' if note else ''}Metrics: {metric_config}. Runs: {runs}"
 
@@ -240,18 +126,6 @@ def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str, *, leg
     lines += ["", f"*Table: {spec.title}.* " + (f"{note} " if note else "") + f"Metrics: `{metric_config}`."
               + (f" {legend_note}" if legend_note else "")]
     return "\n".join(lines) + "\n"
-
-
-_TEX_ESCAPES = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "|": r"\textbar{}", "<": r"\textless{}",
-    ">": r"\textgreater{}", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "→": r"$\rightarrow$", "–": "--",
-    "·": r"$\cdot$",
-}
-
-
-def tex_escape(text: str) -> str:
-    return "".join(_TEX_ESCAPES.get(ch, ch) for ch in str(text))
 
 
 def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
@@ -292,20 +166,9 @@ def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _all_options(rows: pd.DataFrame) -> dict[str, list]:
-    """Every option of every run, whether or not it varies (CSV files are for machines)."""
-    out = {"generator": rows["generator"].tolist(), "model_id": rows["model"].tolist()}
-    for option in OPTIONS:
-        out[option.column] = [None if is_original_run(i) or option_text(r, option.column) == "-"
-                              else r[option.column] for i, r in rows.iterrows()] if option.column in rows else None
-    out["source"] = rows["source"].tolist()
-    out["config"] = rows["config"].tolist() if "config" in rows else None
-    return out
-
-
 def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     """Raw values (no rounding, no scaling) with run ids, names, every option and signatures."""
-    rows = _rows(table, spec)
+    rows = ordered_rows(table, spec.originals)
     names = run_names(table)
     out = pd.DataFrame({
         "run_id": rows.index, "corpus": rows["corpus"].to_numpy(),
@@ -317,7 +180,7 @@ def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     out["sees"] = [sees_label(r) for _, r in rows.iterrows()]
     out["signature"] = rows["signature"].to_numpy()
     out["name"] = [names[i] for i in rows.index]
-    for column, values in _all_options(rows).items():
+    for column, values in all_options(rows).items():
         if column in ("mode", "sees"):  # already there, as the labels above
             continue
         out[column] = values

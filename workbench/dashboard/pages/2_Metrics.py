@@ -21,7 +21,6 @@ path, version, runs = page.path, page.version, data.shown_runs(page)  # hidden r
 
 try:
     from workbench import metrics
-    from workbench.metrics.languages import stored_run_id
     from workbench.reports import tables as report_tables
     from workbench.reports.figures import percent_metrics
     from workbench.reports.run_names import run_names
@@ -181,7 +180,7 @@ def one_metric_chart(table: pd.DataFrame, metric: str, labels: dict, info, perce
         value = table.at[r, metric]
         if pd.isna(value):
             continue
-        original = metrics.is_original_run(r)
+        original = metrics.is_original(table.loc[r])
         generator = "Original" if original else str(table.at[r, "generator"])
         rows.append({"run": labels[r], "value": float(value) * (100 if percent else 1), "generator": generator,
                      "colour": ORIGINAL_COLOUR if original else generator_colour(generator)})
@@ -204,8 +203,8 @@ described = metrics.MetricConfig().describe()
 # Rows named as the report names them (a run over a mixed-language corpus has a row per
 # language, its corpus "name [sv]"), with the short id of the stored run.
 names = run_names(table)
-labels = {r: (f"Original ({table.at[r, 'corpus']})" if metrics.is_original_run(r)
-              else f"{stored_run_id(r)[:8]} · {table.at[r, 'corpus']} · {names[r]}") for r in table.index}
+labels = {r: (f"Original ({row['corpus']})" if metrics.is_original(row)
+              else f"{str(row['stored_run'])[:8]} · {row['corpus']} · {names[r]}") for r, row in table.iterrows()}
 
 
 paper, everything, figures_tab, label_tab, privacy_tab = st.tabs(

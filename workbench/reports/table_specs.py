@@ -1,0 +1,79 @@
+"""The report's metric tables as data: which metric goes in which column of which table.
+
+Tables shaped like 003 Tables 2, 3 and 4, plus one for the measures beyond them; the privacy
+table (workbench.reports.privacy.TABLE) is a TableSpec too. workbench.reports.tables renders
+them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The columns that name a run, before the varying options and the metrics.
+LABEL_HEADERS = ("Corpus", "Run", "Id")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    metric: str
+    header: str
+    group: str = ""  # a spanning header over consecutive columns ("PII overlap %")
+    scale: float = 1.0  # 100 for percentages
+    digits: int = 3  # decimals; 0 for counts
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    name: str  # file stem
+    title: str
+    columns: tuple[Column, ...]
+    originals: bool = False  # show the Original rows
+
+
+TABLES = (
+    TableSpec("table2_diversity", "PII and pseudonym word/phrase form diversity (003 Table 2)", (
+        Column("form_freq_avg", "avg.", "Span form frequency", digits=1),
+        Column("form_freq_std", "std", "Span form frequency", digits=1),
+        Column("form_freq_min", "min", "Span form frequency", digits=0),
+        Column("form_freq_max", "max", "Span form frequency", digits=0),
+        Column("unique_forms", "unique spans", digits=0),
+        Column("spans", "spans", digits=0),
+    ), originals=True),
+    TableSpec("table3_quality", "UPOS accuracy, PII overlap and similarity (003 Table 3)", (
+        Column("upos_accuracy", "UPOS acc.%", scale=100, digits=1),
+        # How often the tagger contradicts the originals' labels: where high, UPOS acc. rests on its errors.
+        Column("upos_tagger_contradiction", "tagger contra.%", scale=100, digits=1),
+        Column("overlap_partial", "part.", "PII overlap %", scale=100, digits=2),
+        Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),
+        # Beyond 003: the partial overlap on content words (function words and titles left out).
+        Column("overlap_partial_content", "part. content", "PII overlap %", scale=100, digits=2),
+        # Similarity rescaled against chance (docs/metrics.md), then beside it 003's figure (the raw
+        # cosines a reader of 003 compares with) and the chance levels; the caption says where word
+        # similarity does not tell the generated runs apart (similarity.word_discrimination_note).
+        Column("similarity_word", "word", "Similarity (rescaled, 0 = chance)", digits=3),
+        Column("similarity_sentence", "sent.", "Similarity (rescaled, 0 = chance)", digits=3),
+        Column("similarity_word_raw", "word", "Cosine (raw, 003's figure)", digits=3),
+        Column("similarity_sentence_raw", "sent.", "Cosine (raw, 003's figure)", digits=3),
+        Column("similarity_word_baseline", "word", "Chance b", digits=3),
+        Column("similarity_sentence_baseline", "sent.", "Chance b", digits=3),
+    )),
+    TableSpec("table4_rouge", "Average ROUGE-1/2/L/Lsum between summaries of original and pseudonymised "
+              "documents (003 Table 4)", (
+        Column("rouge_1", "1", "ATS Rouge", digits=4),
+        Column("rouge_2", "2", "ATS Rouge", digits=4),
+        Column("rouge_L", "L", "ATS Rouge", digits=4),
+        Column("rouge_Lsum", "Lsum", "ATS Rouge", digits=4),
+    )),
+    TableSpec("table5_beyond", "Document uniqueness, multi-word and FAILED rates, time, detectability, "
+              "entity coherence and TPS", (
+        Column("unique_ratio", "uniq./doc", digits=3),
+        Column("multiword_rate", "multi-word %", scale=100, digits=1),
+        Column("failed_rate", "FAILED %", scale=100, digits=2),
+        Column("seconds_per_span", "s/span", digits=4),
+        Column("classifier_accuracy", "clf. acc.", digits=3),
+        Column("consistency", "consist.", "Entities", digits=3),
+        Column("merged_entity_rate", "merged", "Entities", digits=3),
+        Column("tps", "TPS", digits=3),
+        Column("tps_raw", "TPS raw", digits=3),
+    ), originals=True),
+)
