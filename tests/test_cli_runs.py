@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.store_helpers import workbench
-from workbench.terminal import RUNS_HEADER
+from workbench.views.runs import RUNS_HEADER
 
 TEXT = "Anna Berg lives in Oslo. Anna works in Bergen."
 # A corpus named after a long file name, and an imported run with a long --name (its generator).

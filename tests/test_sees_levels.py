@@ -246,7 +246,7 @@ def test_reports_and_the_runs_list_show_the_level(store):
     from tests.metrics.conftest import make_context
     from workbench.metrics import compute_metrics, metric_frame
     from workbench.reports.tables import Column, TableSpec, cells, to_csv_frame
-    from workbench.terminal import run_lines
+    from workbench.views.runs import run_lines
 
     corpus = distinctive_corpus()
     runs = {level: run_generation(store, corpus, LevelSpy(sees=level, by_label={"CODE": "original"}),

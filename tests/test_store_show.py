@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tests.store_helpers import import_replacements, workbench
-from workbench.terminal import printable, side_by_side_lines
+from workbench.terminal import printable
+from workbench.views.show import side_by_side_lines
 
 
 def test_printable_escapes_what_a_terminal_would_act_on():
@@ -89,7 +90,7 @@ def test_a_word_longer_than_a_line_is_cut_up_front_not_one_line_at_a_time(monkey
 
 def test_show_cuts_a_long_replacement_and_says_how_much_it_left_out(tmp_path, tiny_corpus):
     from workbench.store import RunStore, StoredPrediction
-    from workbench.terminal import SHOW_MAX_CHARS, show_run
+    from workbench.views.show import SHOW_MAX_CHARS, show_run
     store = RunStore(tmp_path / "runs.sqlite")
     run = import_replacements(store, tmp_path, tiny_corpus)
     doc = tiny_corpus.documents[0]

@@ -14,7 +14,7 @@ from workbench.exporters import export_run
 from workbench.generators import GenerationOptions
 from workbench.generators.base import Generator, Prediction
 from workbench.store import RunStore
-from workbench.terminal import UPOS_FALLBACK, show_run
+from workbench.views.show import UPOS_FALLBACK, show_run
 
 
 class TwoCandidates(Generator):

@@ -1,27 +1,18 @@
-"""Stored runs as text for a terminal: the list of runs (`workbench runs`) and a document,
-original and pseudonymised side by side (`workbench show`).
+"""User text made safe and tidy for a terminal: escaped controls, wrapped lines, aligned columns.
 
 User text (document texts, replacements, ids, a run's name) can hold anything: an ANSI
 escape sequence that clears the screen, a newline inside a replacement, bidi overrides
 that reorder what follows. Everything printed goes through `printable`, which shows such
 characters escaped (\\x1b, \\n, \\u202e) instead of letting the terminal act on them.
 
-The two columns are built from the same sentence ranges of the original document (a
-sentence holding a span is merged with its neighbour when the span crosses a boundary),
-each side marking its spans ⟦like this⟧, so they stay in step whatever the replacements
-hold, and every sentence is shown.
+What the commands print from these pieces is workbench.views: `workbench runs`
+(views/runs.py) and `workbench show` (views/show.py).
 """
 
 from __future__ import annotations
 
 import textwrap
 import unicodedata
-from typing import Iterator, Mapping
-
-from workbench.errors import WorkbenchError
-from workbench.model import Document
-from workbench.replace import pseudonymise
-from workbench.text.sentences import merge_across_spans, split_sentences
 
 # Characters a terminal acts on or that reorder the line: controls (C0, DEL, C1), line and
 # paragraph separators, bidi embeddings/overrides/isolates.
@@ -50,21 +41,6 @@ def printable(text: str, *, layout: bool = False) -> str:
     return "".join(out)
 
 
-# A span text or replacement longer than this is shown cut, saying how much is left out: a
-# column of thousands of lines helps nobody, and stores made before import-run's cap
-# (workbench.importers.MAX_REPLACEMENT_CHARS) may hold replacements of megabytes.
-SHOW_MAX_CHARS = 1000
-
-
-def _cut(text: str) -> str:
-    return text[:SHOW_MAX_CHARS]
-
-
-def _left_out(text: str) -> str:
-    """What `show` says after a text it cut ("" when it is whole)."""
-    return f"… (+{len(text) - SHOW_MAX_CHARS:,} characters)" if len(text) > SHOW_MAX_CHARS else ""
-
-
 class _LinearWrapper(textwrap.TextWrapper):
     """textwrap's wrapping, with words longer than a line cut into line-long pieces up front.
     TextWrapper cuts such a word one line at a time, copying the rest of the word each time:
@@ -85,106 +61,6 @@ def wrap(text: str, width: int) -> list[str]:
     return _LinearWrapper(width).wrap(text)
 
 
-def span_lines(doc: Document, picks: Mapping[int, str], remarks: Mapping[int, str] | None = None) -> list[str]:
-    """One line per replaced span: index, label, original → replacement (a suppressed span,
-    replaced by nothing, shows '' and says so; in the columns it is an empty ⟦⟧), then the
-    span's remark (a FAILED span's note, a UPOS fallback) where it has one."""
-    remarks = remarks or {}
-    return [f"{i:>4} {printable(doc.spans[i].label):<14} "
-            f"{printable(repr(_cut(doc.spans[i].text))) + _left_out(doc.spans[i].text):<40} → "
-            f"{printable(repr(_cut(picks[i])))}{_left_out(picks[i])}{'  (suppressed)' if picks[i] == '' else ''}"
-            f"{f'  ({printable(remarks[i])})' if remarks.get(i) else ''}" for i in sorted(picks)]
-
-
-UPOS_FALLBACK = "UPOS filter: no candidate of the original's UPOS, kept the top-1"
-
-
-def remark(p) -> str:
-    """What `show` says about a stored prediction beside its replacement ("" for a plain pick)."""
-    if p.failed:
-        return f"FAILED: {p.note}" if p.note else "FAILED"
-    return UPOS_FALLBACK if p.upos_fallback else ""
-
-
-def failed_note_lines(predictions) -> Iterator[str]:
-    """The run's FAILED notes, each once with how many spans it has and the first of them
-    (a run against an unreachable server has thousands of one note)."""
-    seen: dict[str, list] = {}
-    for p in predictions:
-        if p.failed:
-            seen.setdefault(p.note or "(no note)", []).append(p)
-    if seen:
-        yield f"FAILED notes ({sum(map(len, seen.values()))} span(s)):"
-    for note, ps in sorted(seen.items(), key=lambda item: -len(item[1])):
-        yield f"  {len(ps):>5} × {printable(note)}  (first: {printable(ps[0].doc_id)} #{ps[0].span_index})"
-
-
-def _marked(doc: Document, picks: Mapping[int, str], sentence: tuple[int, int], new: bool) -> str:
-    """The sentence with its spans marked ⟦…⟧: originals (new=False) or their replacements."""
-    a, b = sentence
-    pieces, cursor = [], a
-    for i, span in enumerate(doc.spans):
-        if i not in picks or span.start < a or span.end > b:
-            continue
-        pieces.append(printable(doc.text[cursor:span.start], layout=True))
-        shown = picks[i] if new else span.text
-        pieces.append(f"⟦{printable(_cut(shown))}{_left_out(shown)}⟧")
-        cursor = span.end
-    pieces.append(printable(doc.text[cursor:b], layout=True))
-    return "".join(pieces)
-
-
-def side_by_side_lines(doc: Document, picks: Mapping[int, str], width: int = 70) -> Iterator[str]:
-    """The two columns, sentence by sentence, each wrapped to `width`."""
-    sentences = merge_across_spans(split_sentences(doc.text, doc.lang),
-                                   [(s.start, s.end) for i, s in enumerate(doc.spans) if i in picks])
-    for sentence in sentences:
-        left = wrap(_marked(doc, picks, sentence, False), width) or [""]
-        right = wrap(_marked(doc, picks, sentence, True), width) or [""]
-        rows = max(len(left), len(right))
-        for a, b in zip(left + [""] * (rows - len(left)), right + [""] * (rows - len(right))):
-            yield f"{a:<{width}} │ {b}"
-        yield f"{'':<{width}} │"
-
-
-def show_run(store, run_id: str, doc_id: str | None = None, *, width: int = 70,
-             spans_only: bool = False) -> Iterator[str]:
-    """What `workbench show` prints: the run's documents (with their FAILED spans and UPOS
-    fallbacks, then the FAILED notes), or one document side by side."""
-    run = store.resolve_run(run_id)
-    corpus = store.load_corpus(run.corpus_hash)
-    predictions = store.predictions(run.run_id)
-    if doc_id is None:
-        counts: dict[str, list[int]] = {}
-        for p in predictions:
-            counts.setdefault(p.doc_id, [0, 0])
-            counts[p.doc_id][0] += p.failed
-            counts[p.doc_id][1] += bool(p.upos_fallback)
-        for d in corpus.documents:
-            failed, fallback = counts.get(d.doc_id, (0, 0))
-            extra = (f"  {failed} FAILED" if failed else "") + (f"  {fallback} UPOS fallback" if fallback else "")
-            yield f"{printable(d.doc_id)}  {d.lang}  {len(d.masked_spans)} spans{extra}"
-        yield from failed_note_lines(predictions)
-        return
-    try:
-        doc = corpus.document(doc_id)
-    except KeyError:
-        raise WorkbenchError(f"no document '{printable(doc_id)}' in run {run.run_id} (corpus "
-                             f"{printable(corpus.name)}); `workbench show {run.run_id[:8]}` lists its "
-                             "documents") from None
-    mine = [p for p in predictions if p.doc_id == doc_id]
-    picks = {p.span_index: p.pseudonym for p in mine}
-    yield f"run {run.run_id}  {printable(run.signature)}\n"
-    yield from span_lines(doc, picks, {p.span_index: remark(p) for p in mine})
-    if spans_only:
-        return
-    yield ""
-    yield from side_by_side_lines(doc, picks, width)
-
-
-RUNS_HEADER = ("run_id", "corpus", "generator", "mode", "upos", "done/slots", "status", "model")
-
-
 def display_width(text: str) -> int:
     """Columns `text` takes on a terminal: wide East Asian characters two, combining marks none."""
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
@@ -203,36 +79,3 @@ def aligned(rows: list[tuple[str, ...]], right: frozenset[int] = frozenset(), ga
             cells.append(fill + cell if i in right else cell + fill)
         lines.append(gap.join(cells).rstrip())
     return lines
-
-
-def selected_runs(store, *, corpora=(), generators=()) -> list:
-    """The stored runs, only those of these corpora and generators (exact names) where given."""
-    return [r for r in store.runs()
-            if (not corpora or r.corpus_name in corpora) and (not generators or r.generator in generators)]
-
-
-def _run_cells(store, r) -> tuple[str, ...]:
-    n = store.count_predictions(r.run_id)
-    # What the generator saw and the consistency option only where they differ from the
-    # defaults (context, off), so the lines of paper 003's runs read as before.
-    extra = "".join(f"  {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
-                                                        ("sees", r.sees_level, "context"))
-                    if r.source == "generated" and v != default)
-    return (r.run_id, printable(r.corpus_name), printable(r.generator), r.mode,
-            f"upos={'on' if r.upos_filter else 'off'}", f"{n}/{r.n_slots}", r.status,
-            printable(r.model) + printable(extra))
-
-
-def run_lines(store, *, signatures: bool = False, corpora=(), generators=()) -> Iterator[str]:
-    """What `workbench runs` prints: a header row, then one line per run (and its signature if
-    asked), every column as wide as its widest entry."""
-    runs = selected_runs(store, corpora=corpora, generators=generators)
-    if not runs:
-        yield f"no runs in {store.path}" + (" with that corpus or generator" if corpora or generators else "")
-        return
-    lines = aligned([RUNS_HEADER, *(_run_cells(store, r) for r in runs)], right=frozenset({5}))
-    yield lines[0]
-    for r, line in zip(runs, lines[1:]):
-        yield line
-        if signatures:
-            yield f"    {printable(r.signature)}"

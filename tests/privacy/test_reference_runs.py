@@ -100,7 +100,7 @@ def test_a_suppressed_run_exports_shows_and_imports_back_as_suppression(store, t
     from workbench.errors import CorpusError
     from workbench.exporters import export_run
     from workbench.importers import import_run
-    from workbench.terminal import show_run
+    from workbench.views.show import show_run
     run = _run(store, tiny_corpus, "suppress")
     intact = json.loads(export_run(store, run.run_id, "intact", tmp_path / "i.json").read_text(encoding="utf-8"))
     assert {e[2] for entries in intact.values() for e in entries} == {""}

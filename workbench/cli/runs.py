@@ -52,7 +52,7 @@ def register(main: click.Group) -> None:
             return
         if ids and signatures:
             raise WorkbenchError("--ids prints only the run ids; leave out --signatures")
-        from workbench.terminal import run_lines, selected_runs
+        from workbench.views.runs import run_lines, selected_runs
         store = open_existing_store(store_path)
         if ids:  # nothing but ids on stdout, even when there are none: scripts read it
             chosen = selected_runs(store, corpora=corpora, generators=generators)
@@ -81,7 +81,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench show 832a7ed4 gv-eng-swe-105_ENG
         """
-        from workbench.terminal import show_run
+        from workbench.views.show import show_run
         for line in show_run(open_existing_store(store_path), run_id, doc_id, width=width, spans_only=spans_only):
             click.echo(line)
 
