@@ -14,8 +14,8 @@ from workbench.errors import WorkbenchError
 from dashboard_helpers import copy_store, pgv_runs
 
 
-def test_document_sampling_keeps_documents_whole_and_shared_across_runs(fresh_store):
-    s = AnnotationStore(fresh_store)
+def test_document_sampling_keeps_documents_whole_and_shared_across_runs(baseline_copy):
+    s = AnnotationStore(baseline_copy)
     en = [r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en"]
     items = draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 0))
     for run in en:
@@ -30,8 +30,8 @@ def test_document_sampling_keeps_documents_whole_and_shared_across_runs(fresh_st
     assert draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 1)) != items
 
 
-def test_span_sampling_draws_exactly_n_distinct(fresh_store):
-    s = AnnotationStore(fresh_store)
+def test_span_sampling_draws_exactly_n_distinct(baseline_copy):
+    s = AnnotationStore(baseline_copy)
     runs = tuple(pgv_runs(s))
     items = draw_sample(s.run_store, SampleRecipe(runs, 25, "span", 4))
     assert len(items) == 25 * len(runs) == len(set(items))
@@ -50,7 +50,7 @@ def test_jsonl_round_trip_into_another_store(annotated_store, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     dst = AnnotationStore(copy_store(src.run_store.path, other))
-    dst.db.execute("DELETE FROM annotations")
+    dst.run_store.db.execute("DELETE FROM annotations")
     assert dst.annotations() == []
     assert import_annotations(dst, out) == n
     key = lambda a: (a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note)  # noqa: E731
@@ -101,7 +101,7 @@ def test_a_note_with_line_separators_survives_export_and_import(annotated_store,
     n = export_annotations(src, out)
     raw = out.read_text(encoding="utf-8")
     assert len(raw.splitlines()) == n  # escaped: every line splitter sees one record a line
-    src.db.execute("DELETE FROM annotations")
+    src.run_store.db.execute("DELETE FROM annotations")
     assert import_annotations(src, out) == n
     notes = {(a.run_id, a.doc_id, a.span_index, a.annotator): a.note for a in src.annotations()}
     assert notes[(first.run_id, first.doc_id, first.span_index, first.annotator)] == note

@@ -18,17 +18,14 @@ from typing import Iterable
 from workbench import jsonl
 from workbench.annotation.storage import Annotation, AnnotationStore
 from workbench.errors import WorkbenchError
+from workbench.store.annotations import run_spans
 
 REQUIRED = ("run_id", "doc_id", "span_index", "annotator", "tag")
 
 
 def _spans_of(store: AnnotationStore, run_id: str) -> dict[tuple[str, int], tuple[str, str, str]]:
     """(doc_id, span_index) → (lang, original, pseudonym) for one run."""
-    rows = store.db.execute(
-        "SELECT p.doc_id, p.span_index, d.lang, s.text, p.pseudonym FROM predictions p JOIN runs r ON r.run_id=p.run_id "
-        "JOIN spans s ON s.corpus_hash=r.corpus_hash AND s.doc_id=p.doc_id AND s.span_index=p.span_index "
-        "JOIN documents d ON d.corpus_hash=r.corpus_hash AND d.doc_id=p.doc_id WHERE p.run_id=?", (run_id,))
-    return {(d, i): (lang, o, p) for d, i, lang, o, p in rows}
+    return run_spans(store.run_store, run_id)
 
 
 def export_annotations(store: AnnotationStore, path: str | Path, run_ids: Iterable[str] | None = None,

@@ -18,6 +18,7 @@ from workbench.annotation.agreement import ITEM
 from workbench.annotation.storage import AnnotationStore
 from workbench.annotation.tagset import Tagset
 from workbench.errors import WorkbenchError
+from workbench.store.annotations import ANNOTATED_SPAN_COLUMNS, annotated_spans
 
 LANGUAGE_NAMES = {"en": "English", "sv": "Swedish"}
 
@@ -30,21 +31,8 @@ def system_name(generator: str, mode: str, upos_filter: bool) -> str:
 def annotation_frame(store: AnnotationStore, run_ids: list[str] | None = None,
                      annotators: list[str] | None = None) -> pd.DataFrame:
     """One row per tag given: ITEM, annotator, tag, note, source, lang, system, run facts, original, pseudonym."""
-    sql = ("SELECT a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, d.lang, r.generator, "
-           "r.model, r.mode, r.upos_filter, r.corpus_name, s.label, s.text, p.pseudonym FROM annotations a "
-           "JOIN runs r ON r.run_id=a.run_id JOIN predictions p ON p.run_id=a.run_id AND p.doc_id=a.doc_id "
-           "AND p.span_index=a.span_index JOIN documents d ON d.corpus_hash=r.corpus_hash AND d.doc_id=a.doc_id "
-           "JOIN spans s ON s.corpus_hash=r.corpus_hash AND s.doc_id=a.doc_id AND s.span_index=a.span_index")
-    where, args = [], []
-    for column, values in (("a.run_id", run_ids), ("a.annotator", annotators)):
-        if values is not None:
-            where.append(f"{column} IN ({','.join('?' * len(values))})")
-            args += list(values)
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    columns = ITEM + ["annotator", "tag", "note", "source", "lang", "generator", "model", "mode", "upos_filter",
-                      "corpus", "label", "original", "pseudonym"]
-    frame = pd.DataFrame(store.db.execute(sql, args).fetchall(), columns=columns)
+    rows = annotated_spans(store.run_store, run_ids, annotators)
+    frame = pd.DataFrame(rows, columns=list(ANNOTATED_SPAN_COLUMNS))
     frame["upos_filter"] = frame["upos_filter"].astype(bool)
     frame["system"] = system_names(store, frame)
     return frame.sort_values(ITEM + ["annotator"], ignore_index=True)

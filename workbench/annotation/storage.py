@@ -12,45 +12,29 @@ own connection; each save is one BEGIN IMMEDIATE transaction, and SQLite's busy 
 (workbench.store.BUSY_TIMEOUT_S) makes a second writer wait instead of failing. Different
 annotators write different rows, so two people saving at the same moment both keep
 their work; the same annotator saving twice keeps the later tag and both log entries.
+The rows are written and read by workbench.store.annotations (which also defines the
+Annotation and SampleItem records); this module checks what is saved.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from workbench.annotation.tagset import Tagset, load_tagset
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore
+from workbench.store.annotations import Annotation, SampleItem
+# Not `from workbench.store import annotations`: that finds the package's own
+# `from __future__ import annotations` name instead of the module.
+import workbench.store.annotations as annotation_rows
+
+__all__ = ["SOURCES", "Annotation", "AnnotationStore", "SampleItem"]
 
 
 SOURCES = ("dashboard", "jsonl", "doccano", "api")
-
-
-@dataclass(frozen=True, slots=True)
-class Annotation:
-    run_id: str
-    doc_id: str
-    span_index: int
-    annotator: str
-    tag: str
-    note: str = ""
-    source: str = "api"  # where the tag was made: one of SOURCES
-    updated: float = 0.0  # seconds since the epoch; set when stored
-
-    @property
-    def item(self) -> tuple[str, str, int]:
-        return (self.run_id, self.doc_id, self.span_index)
-
-
-@dataclass(frozen=True, slots=True)
-class SampleItem:
-    run_id: str
-    doc_id: str
-    span_index: int
 
 
 def _check_annotator(name: str) -> str:
@@ -69,7 +53,6 @@ class AnnotationStore:
         self.run_store = store if isinstance(store, RunStore) else RunStore(store)
         self._owns = not isinstance(store, RunStore)
         self.tagset = tagset or load_tagset()
-        self.db = self.run_store.db
 
     def close(self) -> None:
         if self._owns:
@@ -83,8 +66,7 @@ class AnnotationStore:
                                  f"{a.tag!r} (tagset {self.tagset.name}: {', '.join(self.tagset.names)})")
         if a.source not in SOURCES:
             raise WorkbenchError(f"{prefix}unknown annotation source {a.source!r} (known: {', '.join(SOURCES)})")
-        if not self.db.execute("SELECT 1 FROM predictions WHERE run_id=? AND doc_id=? AND span_index=?",
-                               (a.run_id, a.doc_id, a.span_index)).fetchone():
+        if not self.run_store.has_prediction(a.run_id, a.doc_id, a.span_index):
             raise WorkbenchError(f"{prefix}run {a.run_id[:12]}, document {a.doc_id}, span {a.span_index}: no such "
                                  f"pseudonym in {self.run_store.path}")
         return replace(a, annotator=_check_annotator(a.annotator), note=(a.note or "").strip())
@@ -98,48 +80,22 @@ class AnnotationStore:
         checked = [self._check(a, where[i] if where else "") for i, a in enumerate(annotations)]
         now = time.time()
         stored = [replace(a, updated=now) for a in checked]
-        with self.run_store.transaction() as db:
-            db.executemany(
-                "INSERT INTO annotations (run_id, doc_id, span_index, annotator, tag, note, source, created, updated) "
-                "VALUES (?,?,?,?,?,?,?,?,?) "
-                "ON CONFLICT (run_id, doc_id, span_index, annotator) DO UPDATE SET "
-                "tag=excluded.tag, note=excluded.note, source=excluded.source, updated=excluded.updated",
-                [(a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, now, now) for a in stored])
-            db.executemany(
-                "INSERT INTO annotation_log (run_id, doc_id, span_index, annotator, tag, note, source, saved) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [(a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, now) for a in stored])
+        annotation_rows.save_annotations(self.run_store, stored, now)
         return stored
 
     # -- reading ---------------------------------------------------------------------
     def annotations(self, run_ids: Iterable[str] | None = None, annotators: Iterable[str] | None = None
                     ) -> list[Annotation]:
-        sql, args = ("SELECT run_id, doc_id, span_index, annotator, tag, note, source, updated FROM annotations", [])
-        where = []
-        if run_ids is not None:
-            ids = list(run_ids)
-            where.append(f"run_id IN ({','.join('?' * len(ids))})")
-            args += ids
-        if annotators is not None:
-            names = list(annotators)
-            where.append(f"annotator IN ({','.join('?' * len(names))})")
-            args += names
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY run_id, doc_id, span_index, annotator"
-        return [Annotation(*row) for row in self.db.execute(sql, args)]
+        return annotation_rows.select_annotations(self.run_store, run_ids, annotators)
 
     def get(self, item: tuple[str, str, int], annotator: str) -> Annotation | None:
-        row = self.db.execute(
-            "SELECT run_id, doc_id, span_index, annotator, tag, note, source, updated FROM annotations "
-            "WHERE run_id=? AND doc_id=? AND span_index=? AND annotator=?", (*item, annotator)).fetchone()
-        return Annotation(*row) if row else None
+        return annotation_rows.get_annotation(self.run_store, item, annotator)
 
     def annotators(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT DISTINCT annotator FROM annotations ORDER BY annotator")]
+        return annotation_rows.annotator_names(self.run_store)
 
     def log_size(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM annotation_log").fetchone()[0]
+        return annotation_rows.log_size(self.run_store)
 
     # -- samples ---------------------------------------------------------------------
     def create_sample(self, name: str, items: Sequence[SampleItem], recipe: dict) -> None:
@@ -148,34 +104,20 @@ class AnnotationStore:
             raise WorkbenchError("a sample needs a name")
         if not items:
             raise WorkbenchError(f"sample {name!r} would be empty")
-        with self.run_store.transaction() as db:
-            # Checked inside the transaction: another session may create the same name meanwhile.
-            if db.execute("SELECT 1 FROM annotation_sample_info WHERE sample=?", (name,)).fetchone():
-                raise WorkbenchError(f"a sample named {name!r} already exists in {self.run_store.path}; pick "
-                                     "another name")
-            db.execute("INSERT INTO annotation_sample_info (sample, recipe, created) VALUES (?,?,?)",
-                       (name, json.dumps(recipe, sort_keys=True), time.time()))
-            db.executemany("INSERT INTO annotation_samples (sample, position, run_id, doc_id, span_index) "
-                           "VALUES (?,?,?,?,?)",
-                           [(name, i, it.run_id, it.doc_id, it.span_index) for i, it in enumerate(items)])
+        annotation_rows.create_sample(self.run_store, name, items, recipe)
 
     def samples(self) -> list[tuple[str, dict, int]]:
         """(name, recipe, size) of every sample, oldest first."""
-        return [(n, json.loads(r), k) for n, r, k in self.db.execute(
-            "SELECT i.sample, i.recipe, COUNT(s.position) FROM annotation_sample_info i "
-            "LEFT JOIN annotation_samples s ON s.sample=i.sample GROUP BY i.sample ORDER BY i.created")]
+        return annotation_rows.samples(self.run_store)
 
     def sample(self, name: str) -> list[SampleItem]:
-        items = [SampleItem(*r) for r in self.db.execute(
-            "SELECT run_id, doc_id, span_index FROM annotation_samples WHERE sample=? ORDER BY position", (name,))]
+        items = annotation_rows.sample_items(self.run_store, name)
         if not items:
             raise WorkbenchError(f"no sample named {name!r} in {self.run_store.path}")
         return items
 
     def done_positions(self, name: str, annotator: str) -> set[int]:
-        return {r[0] for r in self.db.execute(
-            "SELECT s.position FROM annotation_samples s JOIN annotations a ON a.run_id=s.run_id AND "
-            "a.doc_id=s.doc_id AND a.span_index=s.span_index AND a.annotator=? WHERE s.sample=?", (annotator, name))}
+        return annotation_rows.done_positions(self.run_store, name, annotator)
 
     def resume_position(self, name: str, annotator: str) -> int:
         """Where the annotator stopped: the first item they have not tagged (the size when all are done)."""

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from workbench.privacy.result_table import ResultTable
 from workbench.store import RunStore
+from workbench.store.privacy_results import ResultTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +57,8 @@ def new_row(run_id: str, attack_key: str, doc_id: str, span_index: int, attacker
 
 def stored_inputs(store: RunStore, run_id: str, attack_key: str) -> dict[tuple[str, int], str]:
     """(doc_id, span_index) -> input hash of the stored results (rows with a note left out)."""
-    cur = store.db.execute("SELECT doc_id, span_index, input_sha256 FROM inference_results "
-                           "WHERE run_id=? AND attack_key=? AND note=''", (run_id, attack_key))
-    return {(d, i): h for d, i, h in cur.fetchall()}
+    rows = TABLE.attack_rows(store, run_id, attack_key, ("doc_id", "span_index", "input_sha256"), results_only=True)
+    return {(d, i): h for d, i, h in rows}
 
 
 def save_rows(store: RunStore, rows: list[InferenceRow]) -> None:

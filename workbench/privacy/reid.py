@@ -31,7 +31,6 @@ transaction each: an interrupted attack resumes where it stopped.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -39,12 +38,13 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import InvalidValue, WorkbenchError
-from workbench.privacy.attackers import ATTACKERS, DEFAULT_K, Attacker, attack_key, make_attacker
+from workbench.privacy.attackers import REGISTRY, make_attacker
+from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key
 from workbench.privacy.background import Background, load_background, resolve_background
 from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_rows
 from workbench.progress import progress_bar
 from workbench.replace import pseudonymise
-from workbench.store import RunRecord, RunStore
+from workbench.store import COMPLETE, RunRecord, RunStore
 
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
                   "n_without_background", "n_candidates", "background", "complete"]
@@ -60,7 +60,7 @@ def rank_of(scores: np.ndarray, true_index: int) -> tuple[int, int]:
 
 def attacked_texts(store: RunStore, run: RunRecord) -> dict[str, str]:
     """doc_id -> the document as the run pseudonymised it (spans not to replace stay as they are)."""
-    if run.status != "complete":
+    if run.status != COMPLETE:
         done = store.count_predictions(run.run_id)
         raise WorkbenchError(f"run {run.run_id} is not complete ({done}/{run.n_slots} spans generated); its "
                              "missing spans would be attacked with their original text. Resume it first (run the "
@@ -77,8 +77,7 @@ def _sha(text: str) -> str:
 
 
 def _language(store: RunStore, run: RunRecord) -> str:
-    langs = Counter(lang for (lang,) in store.db.execute("SELECT lang FROM documents WHERE corpus_hash=?",
-                                                         (run.corpus_hash,)))
+    langs = store.document_languages(run.corpus_hash)
     return langs.most_common(1)[0][0] if langs else "en"
 
 
@@ -90,8 +89,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     background: a JSON file {individual: text}; None takes the run's corpus's shipped one.
     config: the attacker's options (RetrievalConfig / TrainedConfig fields). log: progress
     and warnings (e.g. documents whose individual has no background text)."""
-    if attacker not in ATTACKERS:
-        raise WorkbenchError(f"unknown attacker {attacker!r} (known: {', '.join(ATTACKERS)})")
+    REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
     say = log or (lambda message: None)
     runs = list({r.run_id: r for r in (store.resolve_run(i) for i in run_ids)}.values())
@@ -165,8 +163,7 @@ def _check_k(k: int) -> None:
 
 
 def _document_counts(store: RunStore, runs: Sequence[RunRecord]) -> dict[str, int]:
-    return {r.run_id: store.db.execute("SELECT COUNT(*) FROM documents WHERE corpus_hash=?",
-                                       (r.corpus_hash,)).fetchone()[0] for r in runs}
+    return {r.run_id: store.count_documents(r.corpus_hash) for r in runs}
 
 
 def per_document(frame: pd.DataFrame, k: int) -> pd.DataFrame:
@@ -208,7 +205,7 @@ def stored_reid_risk(store: RunStore, run_ids: Sequence[str] | None = None, *, k
         return pd.DataFrame(columns=METRIC_COLUMNS)
     current = {}
     for run in runs:
-        if run.run_id in set(frame.run_id) and run.status == "complete":
+        if run.run_id in set(frame.run_id) and run.status == COMPLETE:
             current.update({(run.run_id, d): _sha(t) for d, t in attacked_texts(store, run).items()})
     fresh = [current.get((r, d)) == h for r, d, h in zip(frame.run_id, frame.doc_id, frame.text_sha256)]
     return _metrics(frame[fresh], k, _document_counts(store, runs))

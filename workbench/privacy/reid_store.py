@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from workbench.privacy.result_table import ResultTable
 from workbench.store import RunStore
+from workbench.store.privacy_results import ResultTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +43,7 @@ COLUMNS = TABLE.columns
 
 def stored_rows(store: RunStore, run_id: str, attack_key: str) -> dict[str, ReidRow]:
     """doc_id -> the stored row of this run under this attack key."""
-    cur = store.db.execute(f"SELECT {', '.join(COLUMNS)} FROM reid_results WHERE run_id=? AND attack_key=?",
-                           (run_id, attack_key))
-    return {r[2]: ReidRow(*r) for r in cur.fetchall()}
+    return {r[2]: ReidRow(*r) for r in TABLE.attack_rows(store, run_id, attack_key)}
 
 
 def save_rows(store: RunStore, rows: list[ReidRow]) -> None:

@@ -87,5 +87,10 @@ class PredictionRepository:
             "WHERE r.source = ? GROUP BY r.generator", (GENERATED,))
         return {name: n / total for name, n, total in rows if n and total and total > 0}
 
+    @reported
+    def has_prediction(self, run_id: str, doc_id: str, span_index: int) -> bool:
+        return self.db.execute("SELECT 1 FROM predictions WHERE run_id=? AND doc_id=? AND span_index=?",
+                               (run_id, doc_id, span_index)).fetchone() is not None
+
     def done_keys(self, run_id: str) -> set[tuple[str, int]]:
         return set(self.db.execute("SELECT doc_id, span_index FROM predictions WHERE run_id=?", (run_id,)).fetchall())

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
-import threading
 import unicodedata
 from abc import ABC, abstractmethod
 from bisect import bisect_left
 from pathlib import Path
 from typing import Sequence
+
+from workbench.store.cache import KeyValueCache
 
 # A tagged text: (token start, token end, UPOS) for every token.
 Tokens = list[tuple[int, int, str]]
@@ -62,43 +62,16 @@ def right_most_upos(tokens: Tokens, start: int, end: int, starts: Sequence[int] 
     return tokens[last][2]
 
 
-class TagCache:
-    """sqlite cache: (tagger id, lang, text) -> tokens. Safe across processes (WAL)."""
+class TagCache(KeyValueCache):
+    """(tagger id, lang, text) -> tokens, in the table `tags` of its own file (JSON text)."""
 
     def __init__(self, path: Path | None) -> None:
-        self._lock = threading.Lock()
-        self._db = None
-        if path is not None:
-            self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS tags (key TEXT PRIMARY KEY, tokens TEXT NOT NULL)")
-            self._db.commit()
-        self._memory: dict[str, Tokens] = {}
+        super().__init__(path, table="tags", value_column="tokens", value_type="TEXT", timeout=30,
+                         encode=json.dumps, decode=lambda text: [tuple(t) for t in json.loads(text)])
 
     @staticmethod
     def key(tagger: str, lang: str, text: str) -> str:
         return hashlib.sha256(f"{tagger}\0{lang}\0{text}".encode()).hexdigest()
-
-    def get_many(self, keys: Sequence[str]) -> dict[str, Tokens]:
-        found = {k: self._memory[k] for k in keys if k in self._memory}
-        missing = [k for k in keys if k not in found]
-        if self._db is not None and missing:
-            with self._lock:
-                for i in range(0, len(missing), 500):
-                    chunk = missing[i:i + 500]
-                    rows = self._db.execute(f"SELECT key, tokens FROM tags WHERE key IN ({','.join('?' * len(chunk))})",
-                                            chunk).fetchall()
-                    for k, tokens in rows:
-                        found[k] = self._memory[k] = [tuple(t) for t in json.loads(tokens)]
-        return found
-
-    def put_many(self, items: dict[str, Tokens]) -> None:
-        self._memory.update(items)
-        if self._db is not None and items:
-            with self._lock:
-                self._db.executemany("INSERT OR REPLACE INTO tags VALUES (?, ?)",
-                                     [(k, json.dumps(v)) for k, v in items.items()])
-                self._db.commit()
 
 
 class Tagger(ABC):
