@@ -14,8 +14,9 @@ import pytest
 from tests.metrics.conftest import make_context
 from tests.metrics.test_run_names import _overlaps
 from workbench import metrics
-from workbench.reports import figures, write_report
-from workbench.reports.palette import KNOWN, generator_colour
+from workbench.reports import bar_figures, write_report
+from workbench.reports.figure_style import ordered
+from workbench.reports.palette import KNOWN, ORIGINAL_COLOUR, generator_colour
 from workbench.store import RunStore
 
 matplotlib.use("Agg")
@@ -55,10 +56,10 @@ def test_a_generator_keeps_its_colour_whatever_runs_a_figure_shows(baseline_stor
     upos_first = [r.run_id for r in runs if r.generator == "upos"] + [runs[0].run_id]
     seen = []
     for run_ids in (every, upos_first):
-        fig = figures.metric_bars_figure(_table(baseline_store, run_ids))
+        fig = bar_figures.metric_bars_figure(_table(baseline_store, run_ids))
         try:
             seen.append(_legend_colours(fig))
-            assert _bar_colours(fig) <= {to_rgba(c) for c in (*KNOWN.values(), figures.ORIGINAL_COLOUR)}
+            assert _bar_colours(fig) <= {to_rgba(c) for c in (*KNOWN.values(), ORIGINAL_COLOUR)}
         finally:
             plt.close(fig)
     for generator in ("random", "upos"):
@@ -76,7 +77,7 @@ def test_a_panel_with_the_same_value_for_every_run_is_left_out_and_named(baselin
     import matplotlib.pyplot as plt
     table = baseline_table
     assert (table["failed_rate"].dropna() == 0).all()  # the baselines never fail
-    fig = figures.metric_bars_figure(table)
+    fig = bar_figures.metric_bars_figure(table)
     try:
         titles = [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison]
         assert not any("FAILED" in t for t in titles)
@@ -91,11 +92,11 @@ def test_a_panel_with_the_same_value_for_every_run_is_left_out_and_named(baselin
 def test_shares_are_drawn_in_per_cent_as_the_tables_give_them(baseline_table):
     import matplotlib.pyplot as plt
     table = baseline_table
-    fig = figures.metric_bars_figure(table, ["overlap_partial", "unique_ratio"])
+    fig = bar_figures.metric_bars_figure(table, ["overlap_partial", "unique_ratio"])
     try:
         first = fig.axes[0]  # the first corpus's overlap panel
         assert "%" in first.get_title() and first.get_xlabel() == "%"
-        runs = [i for i in figures._ordered(table).index if table.at[i, "corpus"] == table["corpus"].iloc[0]]
+        runs = [i for i in ordered(table).index if table.at[i, "corpus"] == table["corpus"].iloc[0]]
         widths = [p.get_width() for p in first.patches]
         expected = (table.loc[runs, "overlap_partial"].astype(float).fillna(0) * 100).tolist()
         assert widths == pytest.approx(expected)
@@ -120,7 +121,7 @@ def test_the_report_writes_the_headline_first_and_names_what_it_left_out(baselin
 
 def test_the_headline_shows_its_measures_and_how_to_get_a_missing_one(baseline_table):
     import matplotlib.pyplot as plt
-    fig = figures.headline_figure(baseline_table)  # no attack stored: no TRIR
+    fig = bar_figures.headline_figure(baseline_table)  # no attack stored: no TRIR
     try:
         titles = " ".join(ax.get_title() for ax in fig.axes)
         assert "unique/spans per doc" in titles and "UPOS" not in titles  # CHEAP families: no UPOS accuracy

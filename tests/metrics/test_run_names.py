@@ -217,7 +217,8 @@ def _many_runs(n: int) -> tuple[pd.DataFrame, pd.DataFrame]:
 def test_no_text_of_a_figure_overlaps_another(n):
     import matplotlib.pyplot as plt
 
-    from workbench.reports.figures import figure1_figure, metric_bars_figure
+    from workbench.reports.bar_figures import metric_bars_figure
+    from workbench.reports.figure1 import figure1_figure
     table, ratios = _many_runs(n)
     for draw in (lambda: metric_bars_figure(table), lambda: figure1_figure(ratios, table)):
         fig = draw()

@@ -125,6 +125,26 @@ def frame(path: str, run_ids: tuple[str, ...], version: tuple) -> pd.DataFrame:
         return run_frame(s, run_ids)
 
 
+@st.cache_data(show_spinner="computing metrics …", max_entries=32)
+def report_content(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool,
+                   version: tuple):
+    """The report's content for these runs and metric families (workbench.reports.build_report,
+    what `workbench report` writes), unfinished runs included: the page shows what is stored."""
+    from workbench.reports import build_report
+    with closing(RunStore(path, create=False)) as s:
+        return build_report(s, run_ids, families=families, originals=originals, allow_incomplete=True)
+
+
+@st.cache_data(show_spinner="drawing …", max_entries=32)
+def report_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], originals: bool, version: tuple,
+               figure: str) -> bytes | None:
+    """One figure of report_content as the PNG bytes `workbench report` writes (figure: its file
+    stem, "headline"); None where the report has no such figure (no stored TRIR, no annotations)."""
+    from workbench.reports.figures import png_bytes
+    drawn = report_content(path, run_ids, families, originals, version).figures().get(figure)
+    return None if drawn is None else png_bytes(drawn)
+
+
 def run_label(r: RunRecord) -> str:
     """Plain text (selectbox options, table headers); st.markdown and labels need escaped_label.
 

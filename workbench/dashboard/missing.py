@@ -54,7 +54,7 @@ def shown_spec(table: pd.DataFrame, spec, families) -> tuple[object, list[str]]:
     measure not computed (grouped by metric family, one line per privacy command)."""
     from workbench.metrics import metric_infos
     infos = metric_infos()
-    from workbench.reports.figures import TITLES
+    from workbench.reports.figure_style import TITLES
     kept, by_family, by_command = [], {}, {}
     for column in spec.columns:
         empty = column.metric not in table.columns or table[column.metric].isna().all()

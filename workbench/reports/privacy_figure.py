@@ -16,8 +16,6 @@ do the same with random jitter).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
 # A panel's smallest range: TRIR or utility values that are all (nearly) equal still get a
@@ -90,12 +88,9 @@ def _marker_boxes(ax, xs, ys) -> list:
 def privacy_utility_fig(points: pd.DataFrame, attack_keys: dict | None = None):
     """The figure (see the module's docstring), its labels placed; points: reports.privacy's
     privacy_utility_points."""
-    from matplotlib.lines import Line2D
-
-    from workbench.reports.figures import _pyplot
-    from workbench.reports.palette import generator_colour
-    from workbench.reports.privacy import UTILITY, UTILITY_TITLES, label_clusters
-    plt = _pyplot()
+    from workbench.reports.figure_style import pyplot
+    from workbench.reports.privacy import UTILITY
+    plt = pyplot()
     corpora = list(dict.fromkeys(points["corpus"])) or ["(no run with stored TRIR)"]
     # A row is tall enough for its key (one line per run beside the panels), so the key of one
     # corpus never runs into the next row's.
@@ -105,43 +100,14 @@ def privacy_utility_fig(points: pd.DataFrame, attack_keys: dict | None = None):
     attacker = points["attacker"].iloc[0] if len(points) else "retrieval"
     key = (attack_keys or {}).get(attacker, "")
     generators = points["generator"] if "generator" in points else pd.Series("", index=points.index)
-    labels_todo = []  # (ax, anchors, texts): placed once the layout is final
+    labels_todo = []  # (ax, anchors, texts, xs, ys): placed once the layout is final
     for row, corpus in zip(axes, corpora):
         mine = points[points["corpus"] == corpus].reset_index(drop=True)
         gens = generators[points["corpus"] == corpus].reset_index(drop=True)
         numbers = {run: n + 1 for n, run in enumerate(mine["run_id"])}
         for ax, u in zip(row, UTILITY):
-            data = mine.dropna(subset=["trir", u])
-            on_front = data[f"front_{u}"].astype(bool)
-            colours = [generator_colour(g) for g in gens[data.index]]
-            front = data[on_front].sort_values("trir")
-            if len(front) > 1:
-                ax.step(front["trir"], front[u], where="post", color="black", linewidth=1.0, zorder=2)
-            ax.scatter(data["trir"], data[u], c=colours, s=[60 if f else 40 for f in on_front],
-                       edgecolors=["black" if f else "white" for f in on_front],
-                       linewidths=[1.6 if f else 0.6 for f in on_front], zorder=3)
-            (x0, x1), (y0, y1) = zoomed(data["trir"]), zoomed(data[u])
-            ax.set_xlim(x0, x1)
-            ax.set_ylim(y0, y1)
-            # Runs at (nearly) the same place share one label: 3 % of each zoomed axis.
-            xs, ys, ids = data["trir"].tolist(), data[u].tolist(), data["run_id"].tolist()
-            nx = [(x - x0) / (x1 - x0) for x in xs]
-            ny = [(y - y0) / (y1 - y0) for y in ys]
-            groups = label_clusters(nx, ny, 0.0, 1.0)
-            labels_todo.append((ax, [(xs[g[0]], ys[g[0]]) for g in groups],
-                                [",".join(str(numbers[ids[i]]) for i in g) for g in groups], xs, ys))
-            ax.set_xlabel(f"TRIR, {attacker} attacker ↓ (share of documents re-identified)", fontsize=8)
-            ax.set_ylabel(UTILITY_TITLES[u], fontsize=8)
-            ax.set_title(f"{corpus}: {UTILITY_TITLES[u].split(' (')[0].rstrip(' ↑')} against TRIR (zoomed to the runs)",
-                         fontsize=9)
-            ax.grid(alpha=0.3)
-        handles = [Line2D([], [], marker="o", linestyle="-", color="black", markerfacecolor="white",
-                          markeredgewidth=1.6, label="Pareto front (ringed)")]
-        handles += [Line2D([], [], marker="o", linestyle="", markerfacecolor=generator_colour(g),
-                           markeredgecolor="white", label=f"generator: {g}") for g in dict.fromkeys(gens)]
-        handles += [Line2D([], [], linestyle="", label=f"{numbers[r]}  {lab}")
-                    for r, lab in zip(mine["run_id"], mine["label"])]
-        row[-1].legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+            labels_todo.append(_panel(ax, mine, gens, numbers, u, corpus, attacker))
+        _key(row[-1], mine, gens, numbers)
     fig.suptitle("Privacy against utility, one point per run (Pareto front: no other run has lower TRIR and "
                  f"higher utility){' · ' + key if key else ''}", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
@@ -152,11 +118,46 @@ def privacy_utility_fig(points: pd.DataFrame, attack_keys: dict | None = None):
     return fig
 
 
-def privacy_utility_png(points: pd.DataFrame, path: Path, attack_keys: dict | None = None) -> Path:
-    """privacy_utility_fig written to path as PNG."""
-    from workbench.reports.figures import _pyplot
-    plt = _pyplot()
-    fig = privacy_utility_fig(points, attack_keys)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return path
+def _panel(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict, u: str, corpus: str, attacker: str) -> tuple:
+    """One corpus's runs at (TRIR, utility u), the front ringed and stepped, zoomed to the runs;
+    returns what place_labels needs once the layout is final (ax, anchors, texts, xs, ys)."""
+    from workbench.reports.palette import generator_colour
+    from workbench.reports.privacy import UTILITY_TITLES, label_clusters
+    data = mine.dropna(subset=["trir", u])
+    on_front = data[f"front_{u}"].astype(bool)
+    colours = [generator_colour(g) for g in gens[data.index]]
+    front = data[on_front].sort_values("trir")
+    if len(front) > 1:
+        ax.step(front["trir"], front[u], where="post", color="black", linewidth=1.0, zorder=2)
+    ax.scatter(data["trir"], data[u], c=colours, s=[60 if f else 40 for f in on_front],
+               edgecolors=["black" if f else "white" for f in on_front],
+               linewidths=[1.6 if f else 0.6 for f in on_front], zorder=3)
+    (x0, x1), (y0, y1) = zoomed(data["trir"]), zoomed(data[u])
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    # Runs at (nearly) the same place share one label: 3 % of each zoomed axis.
+    xs, ys, ids = data["trir"].tolist(), data[u].tolist(), data["run_id"].tolist()
+    nx = [(x - x0) / (x1 - x0) for x in xs]
+    ny = [(y - y0) / (y1 - y0) for y in ys]
+    groups = label_clusters(nx, ny, 0.0, 1.0)
+    ax.set_xlabel(f"TRIR, {attacker} attacker ↓ (share of documents re-identified)", fontsize=8)
+    ax.set_ylabel(UTILITY_TITLES[u], fontsize=8)
+    ax.set_title(f"{corpus}: {UTILITY_TITLES[u].split(' (')[0].rstrip(' ↑')} against TRIR (zoomed to the runs)",
+                 fontsize=9)
+    ax.grid(alpha=0.3)
+    return (ax, [(xs[g[0]], ys[g[0]]) for g in groups],
+            [",".join(str(numbers[ids[i]]) for i in g) for g in groups], xs, ys)
+
+
+def _key(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict) -> None:
+    """The key beside a corpus's row: the front's marker, the generators' colours, the runs' numbers."""
+    from matplotlib.lines import Line2D
+
+    from workbench.reports.palette import generator_colour
+    handles = [Line2D([], [], marker="o", linestyle="-", color="black", markerfacecolor="white",
+                      markeredgewidth=1.6, label="Pareto front (ringed)")]
+    handles += [Line2D([], [], marker="o", linestyle="", markerfacecolor=generator_colour(g),
+                       markeredgecolor="white", label=f"generator: {g}") for g in dict.fromkeys(gens)]
+    handles += [Line2D([], [], linestyle="", label=f"{numbers[r]}  {lab}")
+                for r, lab in zip(mine["run_id"], mine["label"])]
+    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
