@@ -3,7 +3,7 @@
 A name labels a run in tables, figure ticks and legends, so it must fit there on one line;
 it is not part of the signature (workbench.signature), so it never changes a run's id.
 The names reports show for runs (this name, or one built from the run's settings) are
-workbench.reports.run_names.
+workbench.metrics.run_names.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from tests.metrics.conftest import make_context
@@ -42,3 +45,13 @@ def test_build_report_refuses_what_write_report_refuses(run_a, store):
     with pytest.raises(WorkbenchError):
         build_report(store, ["ffffffff"], context=make_context())
 
+
+def test_annotation_does_not_import_reports():
+    """reports reads annotations (Table 6 per label), so annotation must not import reports back:
+    the run names both use live below both (workbench.metrics.run_names)."""
+    import workbench.annotation
+    for path in Path(workbench.annotation.__path__[0]).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            assert not any(n.startswith("workbench.reports") for n in names), f"{path.name} imports {names}"

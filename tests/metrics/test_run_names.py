@@ -12,7 +12,7 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from workbench.errors import WorkbenchError
-from workbench.reports.run_names import run_names, short_model, varying_options
+from workbench.metrics.run_names import run_names, short_model, varying_options
 
 
 def run_row(run_id: str, corpus: str = "pgv-pii-en", generator: str = "random", *, model: str = "ud-pud",

@@ -39,12 +39,12 @@ def annotation_frame(store: AnnotationStore, run_ids: list[str] | None = None,
 
 
 def system_names(store: AnnotationStore, frame: pd.DataFrame) -> list[str]:
-    """Each row's run by the name reports give it (workbench.reports.run_names: the stored name
+    """Each row's run by the name reports give it (workbench.metrics.run_names: the stored name
     or generator, mode, "+upos" …, made unique within a corpus), so Table 6 and Figure 2 name
     runs as the report does and two runs of one configuration are never merged into one column."""
     if frame.empty:
         return []
-    from workbench.reports.run_names import record_table, run_names
+    from workbench.metrics.run_names import record_table, run_names
     records = [store.run_store.get_run(r) for r in dict.fromkeys(frame["run_id"])]
     names = run_names(record_table([r for r in records if r is not None]))
     return [names.get(r, system_name(g, m, u)) for r, g, m, u in

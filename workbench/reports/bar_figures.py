@@ -16,7 +16,7 @@ from workbench.metrics.base import CHANCE
 from workbench.metrics.metric_frame import run_rows
 from workbench.reports.figure_style import (ROW_IN, TITLES, generator_colours, legend, ordered, percent_metrics,
                                             pyplot, run_colour, value_text)
-from workbench.reports.run_names import run_names
+from workbench.metrics.run_names import run_names
 
 # The headline figure's measures, in this order (issue 24 item 13): UPOS accuracy, unique
 # forms per document, word similarity, TRIR (retrieval attacker, else the trained one) and

@@ -107,7 +107,7 @@ def table6_by_label_of(store, table: pd.DataFrame) -> pd.DataFrame | None:
     from workbench.annotation.results import annotation_frame, item_tags, table6_by_label
     from workbench.annotation.storage import AnnotationStore
     from workbench.metrics.metric_frame import run_rows
-    from workbench.reports.run_names import run_names
+    from workbench.metrics.run_names import run_names
     annotations = AnnotationStore(store)  # over the report's own connection: nothing to close
     # A run over a mixed-language corpus has a row per language; its annotations are stored
     # under the run, and Table 6 splits by language itself.

@@ -6,7 +6,7 @@ import pandas as pd
 
 from workbench.metrics.metric_frame import run_rows
 from workbench.reports.figure_style import ROW_IN, generator_colours, legend, ordered, pyplot, run_colour
-from workbench.reports.run_names import run_names
+from workbench.metrics.run_names import run_names
 
 
 def figure1_figure(ratios: pd.DataFrame, table: pd.DataFrame):

@@ -1,6 +1,6 @@
 """The report figures' shared look: pyplot with the Agg backend, run order, colours, legend, titles.
 
-Figures facet by corpus and name runs by their short names (workbench.reports.run_names),
+Figures facet by corpus and name runs by their short names (workbench.metrics.run_names),
 one run per row, so labels never share a line and a figure grows with the number of runs
 instead of squeezing them (checked from 2 to 30 runs). Bars and boxes are coloured by
 generator (workbench.reports.palette: one colour per generator name, the same in every
@@ -20,7 +20,7 @@ import pandas as pd
 
 from workbench.metrics.metric_frame import is_original, run_rows
 from workbench.reports.palette import ORIGINAL_COLOUR, generator_colour
-from workbench.reports.run_names import ORIGINAL_NAME
+from workbench.metrics.run_names import ORIGINAL_NAME
 
 # Inches per run row and per panel title/axis; sizes in points. One row holds a 7-point label.
 ROW_IN = 0.19

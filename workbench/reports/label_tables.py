@@ -1,6 +1,6 @@
 """Per-label report tables (issue 15, item 3): how PERSON, LOC, DATETIME … fare, per run.
 
-One small table per metric and corpus: runs as rows (named by workbench.reports.run_names, with
+One small table per metric and corpus: runs as rows (named by workbench.metrics.run_names, with
 the options that vary as columns, as in the other tables), the corpus's labels as columns
 (most spans first) and the run's overall value last. With 8 labels × 10 metrics a single
 wide table would run off the page; one table per metric stays readable with 25 runs. A
@@ -17,7 +17,7 @@ import pandas as pd
 from workbench.metrics import metric_infos
 from workbench.metrics.per_label import ID_COLUMNS
 from workbench.reports.labels import short_id
-from workbench.reports.run_names import all_options, option_text, run_names, varying_options
+from workbench.metrics.run_names import all_options, option_text, run_names, varying_options
 from workbench.reports.table_specs import Column
 from workbench.reports.tables import format_cell, metric_arrow, ordered_rows
 from workbench.reports.tex import tex_escape

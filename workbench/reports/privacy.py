@@ -167,7 +167,7 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
     """Per corpus and run: label, TRIR (of the attacker reid_axis picks), each utility measure and
     whether the run is on that measure's Pareto front. Runs without TRIR are left out."""
     from workbench.metrics.metric_frame import run_rows
-    from workbench.reports.run_names import run_names
+    from workbench.metrics.run_names import run_names
     attacker = reid_axis(table)
     # generator last (the figure's colours, reports.palette): the columns readers had keep their places.
     columns = ["corpus", "run_id", "label", "attacker", "trir", *UTILITY, *(f"front_{u}" for u in UTILITY),

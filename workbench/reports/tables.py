@@ -1,7 +1,7 @@
 """Report tables shaped like 003 Tables 2, 3 and 4, plus one for the measures beyond them.
 
 One row per run (Original rows per corpus where the paper has them), named by its short name
-(workbench.reports.run_names) with its short id, and a column for each option that varies
+(workbench.metrics.run_names) with its short id, and a column for each option that varies
 between the table's runs (leak guard, window, seed …; only those). The signatures are not
 repeated under each table: the run legend (workbench.reports.run_legend: report.md's "Runs"
 section and run_legend.{md,tex,csv}) gives each name its signature once. Which metrics go in
@@ -20,7 +20,7 @@ from workbench.metrics import metric_infos
 from workbench.metrics.metric_frame import is_original, run_rows
 from workbench.metrics.similarity import discriminates_by_run, word_discrimination_note
 from workbench.reports.labels import mode_label, sees_label, short_id, system_label
-from workbench.reports.run_names import all_options, option_text, run_names, varying_options
+from workbench.metrics.run_names import all_options, option_text, run_names, varying_options
 from workbench.reports.table_specs import LABEL_HEADERS, TABLES, Column, TableSpec
 from workbench.reports.tex import tex_escape
 from workbench.upos.label_upos import CONTRADICTION_NOTE_ABOVE

@@ -74,7 +74,7 @@ class RunRecord:
     identifier_types: str | None = None
     # A short readable name for tables and figures (migration 6; `--name`, a benchmark entry's
     # `run_name`). Not part of the signature: naming or renaming a run never changes its id.
-    # None: reports build a default from the run's settings (workbench.reports.run_names).
+    # None: reports build a default from the run's settings (workbench.metrics.run_names).
     name: str | None = None
 
     def __post_init__(self) -> None:

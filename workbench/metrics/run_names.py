@@ -10,6 +10,8 @@ between them appended ("random maskL · seed=14"), or their short id where no op
 
 Every function takes the metric table (workbench.metrics.compute_metrics: one row per run,
 the run columns of workbench.metrics.RUN_COLUMNS), so the names depend only on the runs shown.
+It lives here, below both workbench.reports and workbench.annotation (Table 6 names runs as
+the report does), so that annotation never imports reports, which reads annotations.
 """
 
 from __future__ import annotations
