@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +45,8 @@ from workbench.loaders.subset import documents_subset
 from workbench.model import Corpus
 from workbench.signature import IMPORTED, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction
-from workbench.store.run_reports import ALIGNMENT, save_run_report
+from workbench.store.run_reports import ALIGNMENT
+from workbench.store.whole_run import store_whole_run
 
 MISSING = ("error", "original")
 NOTE_KEPT = "not replaced: original kept"  # the note of a span no entry meets (missing="original")
@@ -297,37 +297,14 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name,
                              model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,
                              versions=versions, source=IMPORTED, file_sha256=file_hash[:16], missing=missing)
-    run_id = signature.run_id
-    existing = store.get_run(run_id)
-    if existing is not None and existing.status == "complete":
-        return existing
-
-    # Everything below writes; the file is known to be good. The lease keeps a second
-    # import of the same file (another process) from writing the same rows meanwhile.
-    with store.claim_run(run_id):
-        existing = store.get_run(run_id)
-        if existing is not None and existing.status == "complete":
-            return existing  # imported by another process while this one validated
-        store.save_corpus(corpus)
-        from workbench.engine import original_upos
-        original_upos(store, corpus, tagger)  # the originals' UPOS, as a generated run has them
-        if existing is not None:  # an import that died half-way: start it again
-            store.delete_run(run_id)
-        record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, name, path.name, mode, upos_filter,
-                           {"file": str(path), "missing": missing, "strict": strict}, {}, versions, "running",
-                           corpus.n_slots, time.time(), None, IMPORTED)
-        store.create_run(record)
-        try:
-            store.add_predictions(run_id, [
-                StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
-                                 s.replacement == FAILED, s.note, 0.0, 0)
-                for s in spans])
-            save_run_report(store, run_id, ALIGNMENT, report.body())
-            store.finish_run(run_id)
-        except BaseException:
-            store.delete_run(run_id)
-            raise
-    return store.get_run(run_id)
+    from workbench.engine import original_upos
+    predictions = [StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
+                                    s.replacement == FAILED, s.note, 0.0, 0) for s in spans]
+    # The file is known to be good: everything from here writes.
+    return store_whole_run(store, signature=signature, corpus=corpus,
+                           options={"file": str(path), "missing": missing, "strict": strict},
+                           predictions=predictions, report_kind=ALIGNMENT, report=report.body(),
+                           tag_originals=lambda: original_upos(store, corpus, tagger))
 
 
 def kept_original(store: RunStore, run_id: str) -> int:

@@ -21,7 +21,6 @@ run id and source "reference", and is scored by every metric like any other run.
 
 from __future__ import annotations
 
-import time
 
 from workbench.alignment import SUPPRESSED
 from workbench.errors import WorkbenchError
@@ -29,7 +28,7 @@ from workbench.model import Corpus, Document
 from workbench.signature import REFERENCE, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.store.run_reports import REFERENCE as REFERENCE_REPORT
-from workbench.store.run_reports import save_run_report
+from workbench.store.whole_run import store_whole_run
 
 KINDS = ("original", "suppress", "label")
 MODEL = "reference"
@@ -90,31 +89,12 @@ def reference_run(store: RunStore, corpus: Corpus, kind: str, *, numbered: bool 
     check_corpus(corpus)
     signature = reference_signature(corpus, kind, numbered, tagger.name)
     picks = replacements(corpus, kind, numbered)
-    run_id = signature.run_id
-    existing = store.get_run(run_id)
-    if existing is not None and existing.status == "complete":
-        return existing
-    with store.claim_run(run_id):
-        existing = store.get_run(run_id)
-        if existing is not None and existing.status == "complete":
-            return existing
-        store.save_corpus(corpus)
-        original_upos(store, corpus, tagger)  # the UPOS metric compares with the originals' tags
-        if existing is not None:  # a store that died half-way: start again
-            store.delete_run(run_id)
-        record = RunRecord(run_id, signature, corpus.content_hash, corpus.name, signature.generator, MODEL, MODE,
-                           False, {"kind": kind, "numbered": numbered}, dict(signature.config),
-                           dict(signature.versions), "running", corpus.n_slots, time.time(), None, REFERENCE)
-        store.create_run(record)
-        note = f"reference: {signature.generator}"
-        try:
-            store.add_predictions(run_id, [StoredPrediction(d, i, text, (text,), None, None, False, note, 0.0, 0)
-                                           for (d, i), text in picks.items()])
-            save_run_report(store, run_id, REFERENCE_REPORT, {
-                "kind": kind, "numbered": numbered, "generator": signature.generator, "spans": len(picks),
-                "documents": len(corpus.documents), "suppressed": sum(t == SUPPRESSED for t in picks.values())})
-            store.finish_run(run_id)
-        except BaseException:
-            store.delete_run(run_id)
-            raise
-    return store.get_run(run_id)
+    note = f"reference: {signature.generator}"
+    report = {"kind": kind, "numbered": numbered, "generator": signature.generator, "spans": len(picks),
+              "documents": len(corpus.documents), "suppressed": sum(t == SUPPRESSED for t in picks.values())}
+    return store_whole_run(store, signature=signature, corpus=corpus, options={"kind": kind, "numbered": numbered},
+                           predictions=[StoredPrediction(d, i, text, (text,), None, None, False, note, 0.0, 0)
+                                        for (d, i), text in picks.items()],
+                           report_kind=REFERENCE_REPORT, report=report,
+                           # the UPOS metric compares with the originals' tags
+                           tag_originals=lambda: original_upos(store, corpus, tagger))

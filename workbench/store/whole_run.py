@@ -1,0 +1,57 @@
+"""Storing a whole run at once: what an import (workbench.importers) and a reference run
+(workbench.reference) have in common.
+
+Such a run has every pseudonym before anything is written, so it is stored in one go:
+its corpus snapshot, the originals' UPOS (as a generated run has them, for the UPOS
+metric), the run as RUNNING, its predictions and its report, then COMPLETE. Asked again
+with the same signature it returns the run already stored: the run id is the signature's
+hash, so the same file or kind gives the same id. A run left half-written (a process that
+died) is deleted and stored again; a failure while storing deletes what was written.
+The lease (RunStore.claim_run) keeps a second process storing the same run meanwhile.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Sequence
+
+from workbench.model import Corpus
+from workbench.signature import RunSignature
+from workbench.store.records import COMPLETE, RUNNING, RunRecord, StoredPrediction
+from workbench.store.run_reports import save_run_report
+
+
+def store_whole_run(store, *, signature: RunSignature, corpus: Corpus, options: dict,
+                    predictions: Sequence[StoredPrediction], report_kind: str, report: dict,
+                    tag_originals: Callable[[], None]) -> RunRecord:
+    """Store the run of `signature` over `corpus` (or return the complete one already stored).
+
+    options: the run's options column (what the command was given); report_kind/report: the
+    body stored in run_reports; tag_originals: stores the originals' UPOS (the caller's
+    tagger: the store knows no taggers), called after the corpus snapshot is saved."""
+    run_id = signature.run_id
+    existing = store.get_run(run_id)
+    if existing is not None and existing.status == COMPLETE:
+        return existing
+    with store.claim_run(run_id):
+        existing = store.get_run(run_id)
+        if existing is not None and existing.status == COMPLETE:
+            return existing  # stored by another process while this one prepared it
+        store.save_corpus(corpus)
+        tag_originals()
+        if existing is not None:  # a run that died half-way: start it again
+            store.delete_run(run_id)
+        store.create_run(RunRecord(
+            run_id=run_id, signature=signature, corpus_hash=corpus.content_hash, corpus_name=corpus.name,
+            generator=signature.generator, model=signature.model, mode=signature.mode,
+            upos_filter=signature.upos_filter, options=options, config=dict(signature.config),
+            versions=dict(signature.versions), status=RUNNING, n_slots=corpus.n_slots, created=time.time(),
+            finished=None, source=signature.source))
+        try:
+            store.add_predictions(run_id, predictions)
+            save_run_report(store, run_id, report_kind, report)
+            store.finish_run(run_id)
+        except BaseException:
+            store.delete_run(run_id)
+            raise
+    return store.get_run(run_id)
