@@ -63,6 +63,7 @@ def tiny_corpus():
 
 @pytest.fixture
 def store(tmp_path):
+    """A fresh, empty RunStore (the object), closed after the test."""
     from workbench.store import RunStore
     s = RunStore(tmp_path / "runs.sqlite")
     yield s
@@ -88,6 +89,15 @@ def baseline_store(tmp_path_factory):
             generate_run(corpus, name, options={"mode": "maskL", "upos_filter": upos}, store=s, tagger="spacy",
                          quiet_tagger=True, progress=False)
     s.close()
+    return path
+
+
+@pytest.fixture
+def baseline_copy(baseline_store, tmp_path):
+    """The path of a writable copy of baseline_store, for a test that adds to its runs."""
+    import shutil
+    path = tmp_path / "runs.sqlite"
+    shutil.copy(baseline_store, path)
     return path
 
 

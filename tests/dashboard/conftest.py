@@ -12,9 +12,3 @@ def annotated_store(baseline_store, tmp_path_factory):
     path = copy_store(baseline_store, tmp_path_factory.mktemp("annotated"))
     simulate(path)
     return path
-
-
-@pytest.fixture
-def fresh_store(baseline_store, tmp_path):
-    """A writable copy of the baseline store, no annotations."""
-    return copy_store(baseline_store, tmp_path)

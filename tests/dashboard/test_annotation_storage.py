@@ -18,8 +18,8 @@ def first_run(store: AnnotationStore) -> str:
     return next(r.run_id for r in store.run_store.runs() if r.corpus_name == "pgv-pii-en")
 
 
-def test_save_overwrite_and_log(fresh_store):
-    s = AnnotationStore(fresh_store)
+def test_save_overwrite_and_log(baseline_copy):
+    s = AnnotationStore(baseline_copy)
     run = first_run(s)
     p = s.run_store.predictions(run)[0]
     s.save(Annotation(run, p.doc_id, p.span_index, "anna", "POS", " first "))
@@ -37,8 +37,8 @@ def test_save_overwrite_and_log(fresh_store):
     ({"annotator": "a/b"}, "no slashes"),
     ({"source": "email"}, "unknown annotation source"),
 ])
-def test_bad_annotations_are_refused_and_nothing_is_written(fresh_store, change, message):
-    s = AnnotationStore(fresh_store)
+def test_bad_annotations_are_refused_and_nothing_is_written(baseline_copy, change, message):
+    s = AnnotationStore(baseline_copy)
     run = first_run(s)
     p = s.run_store.predictions(run)[0]
     good = Annotation(run, p.doc_id, p.span_index, "anna", "POS")
@@ -48,8 +48,8 @@ def test_bad_annotations_are_refused_and_nothing_is_written(fresh_store, change,
     assert s.annotations() == [] and s.log_size() == 0
 
 
-def test_resume_where_the_annotator_stopped(fresh_store):
-    s = AnnotationStore(fresh_store)
+def test_resume_where_the_annotator_stopped(baseline_copy):
+    s = AnnotationStore(baseline_copy)
     items = draw_sample(s.run_store, SampleRecipe((first_run(s),), 10, "span", 3))
     s.create_sample("one", items, {})
     assert s.resume_position("one", "anna") == 0
@@ -78,7 +78,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def test_concurrent_annotators_lose_nothing(fresh_store, tmp_path):
+def test_concurrent_annotators_lose_nothing(baseline_copy, tmp_path):
     """Two processes and two threads (each with its own connection) save at the same time into one file.
 
     They start together at a barrier: each writer touches its name in `barrier/` when ready,
@@ -87,14 +87,14 @@ def test_concurrent_annotators_lose_nothing(fresh_store, tmp_path):
     barrier = tmp_path / "barrier"
     barrier.mkdir()
     names = ("proc-a", "proc-b", "thread-a", "thread-b")
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(fresh_store), name, str(barrier)],
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(baseline_copy), name, str(barrier)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for name in names[:2]]
     errors = []
 
     def thread_writer(name: str) -> None:
         try:
-            s = AnnotationStore(fresh_store)
+            s = AnnotationStore(baseline_copy)
             run = first_run(s)
             preds = s.run_store.predictions(run)[:80]
             (barrier / name).touch()
@@ -122,7 +122,7 @@ def test_concurrent_annotators_lose_nothing(fresh_store, tmp_path):
     assert not errors, errors
     assert all(p.returncode == 0 for p in procs), [o[1][-500:] for o in outputs]
 
-    s = AnnotationStore(fresh_store)
+    s = AnnotationStore(baseline_copy)
     rows = s.annotations()
     by_annotator = {}
     for a in rows:

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import subprocess
-import time
 
 import pytest
 from dashboard_helpers import running_dashboard
@@ -40,9 +37,9 @@ def needs_chromium():
 
 
 @pytest.fixture
-def dashboard(fresh_store, tmp_path):
+def dashboard(baseline_copy, tmp_path):
     """`workbench dashboard` as a user starts it; stopped by its process group at the end."""
-    with running_dashboard(fresh_store, tmp_path) as url:
+    with running_dashboard(baseline_copy, tmp_path) as url:
         yield url
 
 
@@ -60,13 +57,21 @@ def browser(tmp_path):
     driver.quit()
 
 
-def test_compare_and_annotate_in_chromium(fresh_store, dashboard, browser, tmp_path):
+def settled(driver) -> bool:
+    """Streamlit has finished its rerun: no "Running…" status and no element greyed out as stale,
+    so a screenshot shows the page as it ends, not half-drawn."""
+    return driver.execute_script(
+        "return !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && !document.querySelector('[data-stale=\"true\"]')")
+
+
+def test_compare_and_annotate_in_chromium(baseline_copy, dashboard, browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    store = AnnotationStore(fresh_store)
+    store = AnnotationStore(baseline_copy)
     runs = [r.run_id for r in store.run_store.runs() if r.corpus_name == "pgv-pii-en"]
     items = draw_sample(store.run_store, SampleRecipe(tuple(runs), 10, "document", 0))
     store.create_sample("browser-session", items, {"runs": runs})
@@ -87,7 +92,8 @@ def test_compare_and_annotate_in_chromium(fresh_store, dashboard, browser, tmp_p
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), "Span 1:"))
     marks = browser.find_elements(By.CSS_SELECTOR, "mark.wb-rep")
     assert marks and all("original:" in m.get_attribute("title") for m in marks)  # hover shows the original
-    time.sleep(1.5)  # let the data grid paint before the picture
+    wait.until(settled)
+    wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, '[data-testid="stDataFrame"] canvas')))
     browser.save_screenshot(str(tmp_path / "compare.png"))
 
     # Annotate: type 3 (OVERLAP) in the key field and press Enter.
@@ -99,7 +105,9 @@ def test_compare_and_annotate_in_chromium(fresh_store, dashboard, browser, tmp_p
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), "saved OVERLAP"))
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), f"item 2 of {len(items)}"))
     browser.execute_script("window.scrollTo(0, 0); document.querySelectorAll('section').forEach(s => s.scrollTo(0, 0))")
-    time.sleep(1.0)
+    wait.until(settled)
+    wait.until(lambda driver: driver.execute_script(
+        "return window.scrollY === 0 && [...document.querySelectorAll('section')].every(s => s.scrollTop === 0)"))
     browser.save_screenshot(str(tmp_path / "annotate.png"))
 
     saved = store.get((items[0].run_id, items[0].doc_id, items[0].span_index), "browser")

@@ -150,10 +150,10 @@ def test_annotate_page_saves_resumes_and_refuses_bad_keys(annotated_store):
     assert again.get("progress")[0].value == pytest.approx(2 / len(items), abs=0.01)
 
 
-def test_annotate_page_draws_a_sample(fresh_store):
-    at = page("pages/4_Annotate.py", fresh_store)
+def test_annotate_page_draws_a_sample(baseline_copy):
+    at = page("pages/4_Annotate.py", baseline_copy)
     assert any("Draw a sample" in i.value for i in at.info)
-    s = AnnotationStore(fresh_store)
+    s = AnnotationStore(baseline_copy)
     run = pgv_runs(s)[0]
     at.session_state["selected_runs"] = [run]
     at.run()

@@ -44,27 +44,27 @@ def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_stor
     assert "rule" in (outdir / "table6.md").read_text()  # the caption names the basis
 
 
-def test_sample_status_export_import_commands(fresh_store, tmp_path):
-    s = AnnotationStore(fresh_store)
+def test_sample_status_export_import_commands(baseline_copy, tmp_path):
+    s = AnnotationStore(baseline_copy)
     run = next(r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-sv")
-    out = wb_ok("annotations", "sample", "s1", "-r", run[:8], "--per-run", "20", "--unit", "span", store=fresh_store)
+    out = wb_ok("annotations", "sample", "s1", "-r", run[:8], "--per-run", "20", "--unit", "span", store=baseline_copy)
     assert "sample s1: 20 pseudonyms" in out
     for it in s.sample("s1")[:5]:
         from workbench.annotation import Annotation
         s.save(Annotation(it.run_id, it.doc_id, it.span_index, "eve", "GRAMMAR", "kongruens"))
-    assert re.search(r"eve\s+5/20", wb_ok("annotations", "status", store=fresh_store))
+    assert re.search(r"eve\s+5/20", wb_ok("annotations", "status", store=baseline_copy))
     export = tmp_path / "eve.jsonl"
-    assert "wrote 5 annotations" in wb_ok("annotations", "export", "-o", str(export), "-a", "eve", store=fresh_store)
+    assert "wrote 5 annotations" in wb_ok("annotations", "export", "-o", str(export), "-a", "eve", store=baseline_copy)
     assert all(json.loads(line)["note"] == "kongruens" for line in export.read_text().splitlines())
-    assert "imported 5" in wb_ok("annotations", "import", str(export), "--annotator", "eve-copy", store=fresh_store)
+    assert "imported 5" in wb_ok("annotations", "import", str(export), "--annotator", "eve-copy", store=baseline_copy)
     assert len(s.annotations(annotators=["eve-copy"])) == 5
-    bad = wb("annotations", "import", tmp_path / "missing.jsonl", store=fresh_store)
+    bad = wb("annotations", "import", tmp_path / "missing.jsonl", store=baseline_copy)
     assert bad.returncode != 0
 
 
-def test_dashboard_command_binds_loopback(fresh_store, tmp_path):
-    line = wb_ok("dashboard", "--port", "8765", "--print-command", store=fresh_store)
+def test_dashboard_command_binds_loopback(baseline_copy, tmp_path):
+    line = wb_ok("dashboard", "--port", "8765", "--print-command", store=baseline_copy)
     assert "streamlit run" in line and "--server.address 127.0.0.1" in line and "--server.port 8765" in line
-    assert line.strip().endswith(f"--store {fresh_store.resolve()}")
+    assert line.strip().endswith(f"--store {baseline_copy.resolve()}")
     missing = wb("dashboard", store=tmp_path / "none.sqlite")
     assert missing.returncode == 2 and "no run store" in missing.stderr

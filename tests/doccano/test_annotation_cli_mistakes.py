@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from entry_point import WORKBENCH
+from entry_point import wb
 
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.results import write_table6_report
@@ -21,17 +19,10 @@ from workbench.errors import WorkbenchError
 
 
 def fails_cleanly(*args, store, env=None, expect: str) -> str:
-    result = subprocess.run([WORKBENCH, *args, "--store", str(store)], capture_output=True, text=True, env=env)
+    result = wb(*args, store=store, env=env)
     assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
     assert "Traceback" not in result.stderr and expect in result.stderr, result.stderr
     return result.stderr
-
-
-@pytest.fixture
-def store(baseline_store, tmp_path):
-    path = tmp_path / "runs.sqlite"
-    shutil.copy(baseline_store, path)  # the session's baseline store is never written
-    return path
 
 
 @pytest.fixture
@@ -59,11 +50,11 @@ def not_doccano():
 
 
 @pytest.mark.parametrize("mapping", ["admin", "admin=", "=anna", "=", " = "])
-def test_a_bad_as_mapping_is_a_message(store, mapping):
+def test_a_bad_as_mapping_is_a_message(baseline_copy, mapping):
     # --as is checked before any server is asked (nothing listens on this URL).
     for command in (["doccano", "pull", "some project"], ["doccano", "sync", "abc"]):
         fails_cleanly(*command, "--as", mapping, "--password", "pw", "--url", "http://127.0.0.1:9",
-                      store=store, expect="USER=NAME")
+                      store=baseline_copy, expect="USER=NAME")
 
 
 def test_user_mapping():
@@ -73,24 +64,24 @@ def test_user_mapping():
         sync.user_mapping(["a=b", "a=c"])
 
 
-def test_server_mistakes_are_messages(store, not_doccano):
+def test_server_mistakes_are_messages(baseline_copy, not_doccano):
     fails_cleanly("doccano", "pull", "p", "--password", "pw", "--url", "http://127.0.0.1.nip.io:8000",
-                  store=store, expect="not on this machine")
-    fails_cleanly("doccano", "push", "abc", "--password", "pw", "--url", not_doccano, store=store,
+                  store=baseline_copy, expect="not on this machine")
+    fails_cleanly("doccano", "push", "abc", "--password", "pw", "--url", not_doccano, store=baseline_copy,
                   expect="is this a doccano 1.8 server?")
-    fails_cleanly("doccano", "pull", "p", "--password", "pw", "--url", "http://127.0.0.1:9", store=store,
+    fails_cleanly("doccano", "pull", "p", "--password", "pw", "--url", "http://127.0.0.1:9", store=baseline_copy,
                   expect="cannot reach doccano at http://127.0.0.1:9")
 
 
-def test_annotation_commands_without_annotations_are_messages(store, tmp_path):
-    fails_cleanly("annotations", "table6", "-o", str(tmp_path / "out"), store=store, expect="no annotations")
-    fails_cleanly("annotations", "agreement", store=store, expect="no annotations")
-    fails_cleanly("annotations", "sample", "s", "-r", "zzzz", store=store, expect="zzzz")
+def test_annotation_commands_without_annotations_are_messages(baseline_copy, tmp_path):
+    fails_cleanly("annotations", "table6", "-o", str(tmp_path / "out"), store=baseline_copy, expect="no annotations")
+    fails_cleanly("annotations", "agreement", store=baseline_copy, expect="no annotations")
+    fails_cleanly("annotations", "sample", "s", "-r", "zzzz", store=baseline_copy, expect="zzzz")
     assert not (tmp_path / "out").exists()
 
 
-def test_library_functions_behind_the_commands(store, tmp_path):
-    s = AnnotationStore(store)
+def test_library_functions_behind_the_commands(baseline_copy, tmp_path):
+    s = AnnotationStore(baseline_copy)
     run = next(r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en")
     items = draw_named_sample(s, "lib", [run[:8]], 10, "span", 3)
     assert len(items) == 10 and {i.run_id for i in items} == {run}
@@ -137,8 +128,8 @@ class FakeDoccano:
         return {"admin.jsonl": [json.dumps(line) for line in self.lines]}
 
 
-def test_sync_pushes_only_when_the_project_is_missing(store):
-    s = AnnotationStore(store)
+def test_sync_pushes_only_when_the_project_is_missing(baseline_copy):
+    s = AnnotationStore(baseline_copy)
     run = next(r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-sv")
     client = FakeDoccano()
     first = sync.sync(s, client, run[:8], annotators={"admin": "anna"})
@@ -148,10 +139,11 @@ def test_sync_pushes_only_when_the_project_is_missing(store):
     assert set(again.pulled) == {"admin"} and set(first.pulled) == {"anna"}
 
 
-def test_dashboard_on_a_port_in_use_is_a_message(store):
+def test_dashboard_on_a_port_in_use_is_a_message(baseline_copy):
     import socket
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        fails_cleanly("dashboard", "--port", str(port), store=store, expect=f"cannot listen on 127.0.0.1:{port}")
+        fails_cleanly("dashboard", "--port", str(port), store=baseline_copy,
+                      expect=f"cannot listen on 127.0.0.1:{port}")

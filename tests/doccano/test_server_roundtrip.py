@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
-import subprocess
 
 import pytest
-from entry_point import WORKBENCH
+from entry_point import wb
 
-from workbench.annotation import Annotation, AnnotationStore, load_tagset
+from workbench.annotation import Annotation, load_tagset
 from workbench.doccano import sync
 from workbench.doccano.client import DoccanoClient
 from workbench.doccano.format import PLACEHOLDER
@@ -37,15 +35,6 @@ def server(tmp_path_factory):
         yield s
 
 
-@pytest.fixture(scope="module")
-def store(baseline_store, tmp_path_factory):
-    path = tmp_path_factory.mktemp("doccano-store") / "runs.sqlite"
-    shutil.copy(baseline_store, path)
-    s = AnnotationStore(path)
-    yield s
-    s.close()
-
-
 def run_of(store, corpus, generator):
     return next(r.run_id for r in store.run_store.runs() if r.corpus_name == corpus and r.generator == generator)
 
@@ -54,39 +43,40 @@ def test_server_binds_loopback_only(server):
     assert server.url.startswith("http://127.0.0.1:")
 
 
-def test_round_trip_preserves_every_tag(server, store):
-    run = run_of(store, "pgv-pii-sv", "upos")
+def test_round_trip_preserves_every_tag(server, annotation_store):
+    run = run_of(annotation_store, "pgv-pii-sv", "upos")
     tagset = load_tagset()
     rng = random.Random(11)
-    preds = store.run_store.predictions(run)
+    preds = annotation_store.run_store.predictions(run)
     tagged = [p for p in preds if rng.random() < 0.8]  # some stay untagged, as in a session under way
-    store.save_many([Annotation(run, p.doc_id, p.span_index, "anna", rng.choice(tagset.names)) for p in tagged])
-    assert {a.tag for a in store.annotations([run], ["anna"])} == set(tagset.names)  # every tag in play
+    annotation_store.save_many([Annotation(run, p.doc_id, p.span_index, "anna", rng.choice(tagset.names))
+                                for p in tagged])
+    assert {a.tag for a in annotation_store.annotations([run], ["anna"])} == set(tagset.names)  # every tag in play
 
     client = DoccanoClient(server.url, server.username, server.password)
-    pushed = sync.push(store, client, run, annotator="anna")
+    pushed = sync.push(annotation_store, client, run, annotator="anna")
     assert (pushed.spans, pushed.tagged) == (len(preds), len(tagged))
     assert client.count_examples(pushed.project.id) == pushed.documents
     labels = client.labels(pushed.project.id)
     assert set(labels) == set(tagset.names) | {PLACEHOLDER}
 
-    parsed = sync.pull(store, client, pushed.project.id, annotators={server.username: "anna-via-doccano"})
+    parsed = sync.pull(annotation_store, client, pushed.project.id, annotators={server.username: "anna-via-doccano"})
     result = parsed["anna-via-doccano"]
     assert result.untagged == len(preds) - len(tagged)
-    before = {(a.doc_id, a.span_index): a.tag for a in store.annotations([run], ["anna"])}
-    after = {(a.doc_id, a.span_index): a.tag for a in store.annotations([run], ["anna-via-doccano"])}
+    before = {(a.doc_id, a.span_index): a.tag for a in annotation_store.annotations([run], ["anna"])}
+    after = {(a.doc_id, a.span_index): a.tag for a in annotation_store.annotations([run], ["anna-via-doccano"])}
     assert after == before  # every tag, on every pseudonym, came back
-    assert all(a.source == "doccano" for a in store.annotations([run], ["anna-via-doccano"]))
+    assert all(a.source == "doccano" for a in annotation_store.annotations([run], ["anna-via-doccano"]))
 
     with pytest.raises(Exception, match="already holds documents"):
-        sync.push(store, client, run, annotator="anna")
+        sync.push(annotation_store, client, run, annotator="anna")
 
 
-def test_an_edit_made_in_doccano_comes_back(server, store):
-    """Live sync: an annotator relabels a span on the server; pulling updates the store."""
-    run = run_of(store, "pgv-pii-en", "random")
+def test_an_edit_made_in_doccano_comes_back(server, annotation_store):
+    """Live sync: an annotator relabels a span on the server; pulling updates the annotation_store."""
+    run = run_of(annotation_store, "pgv-pii-en", "random")
     client = DoccanoClient(server.url, server.username, server.password)
-    pushed = sync.push(store, client, run)  # nobody has tagged this run: every span UNTAGGED
+    pushed = sync.push(annotation_store, client, run)  # nobody has tagged this run: every span UNTAGGED
     project = pushed.project.id
     example = client._call("GET", f"/v1/projects/{project}/examples", params={"limit": 1}).json()["results"][0]
     spans = client._call("GET", f"/v1/projects/{project}/examples/{example['id']}/spans").json()
@@ -94,25 +84,25 @@ def test_an_edit_made_in_doccano_comes_back(server, store):
     labels = client.labels(project)
     client._call("PATCH", f"/v1/projects/{project}/examples/{example['id']}/spans/{target['id']}",
                  json={"label": labels["SEM:CONTRADICTORY"]})
-    parsed = sync.pull(store, client, project)
+    parsed = sync.pull(annotation_store, client, project)
     imported = parsed[server.username].annotations
     assert len(imported) == 1 and imported[0].tag == "SEM:CONTRADICTORY"
     assert parsed[server.username].untagged == pushed.spans - 1
-    corpus = store.run_store.load_corpus(store.run_store.resolve_run(run).corpus_hash)
+    corpus = annotation_store.run_store.load_corpus(annotation_store.run_store.resolve_run(run).corpus_hash)
     doc = corpus.document(imported[0].doc_id)
     assert example["text"][target["start_offset"]:target["end_offset"]] == next(
-        p.pseudonym for p in store.run_store.predictions(run)
+        p.pseudonym for p in annotation_store.run_store.predictions(run)
         if p.doc_id == doc.doc_id and p.span_index == imported[0].span_index)
 
 
-def test_cli_sync_creates_the_project_and_pulls(server, store, monkeypatch):
-    run = run_of(store, "pgv-pii-sv", "random")
+def test_cli_sync_creates_the_project_and_pulls(server, annotation_store, monkeypatch):
+    run = run_of(annotation_store, "pgv-pii-sv", "random")
     env = dict(os.environ, DOCCANO_PASSWORD=server.password)
-    result = subprocess.run([WORKBENCH, "doccano", "sync", run[:8], "--url", server.url, "--as", "admin=cli",
-                             "--store", str(store.run_store.path)], capture_output=True, text=True, env=env)
+    result = wb("doccano", "sync", run[:8], "--url", server.url, "--as", "admin=cli",
+                store=annotation_store.run_store.path, env=env)
     assert result.returncode == 0, result.stderr
     assert f"created project 'workbench run {run}'" in result.stdout
     assert "cli: 0 tags imported" in result.stdout
-    again = subprocess.run([WORKBENCH, "doccano", "sync", run[:8], "--url", server.url, "--as", "admin=cli",
-                            "--store", str(store.run_store.path)], capture_output=True, text=True, env=env)
+    again = wb("doccano", "sync", run[:8], "--url", server.url, "--as", "admin=cli",
+               store=annotation_store.run_store.path, env=env)
     assert again.returncode == 0 and "created project" not in again.stdout  # the second sync only pulls
