@@ -14,8 +14,8 @@ from workbench.errors import WorkbenchError
 from dashboard_helpers import copy_store, pgv_runs
 
 
-def test_document_sampling_keeps_documents_whole_and_shared_across_runs(fresh_store):
-    s = AnnotationStore(fresh_store)
+def test_document_sampling_keeps_documents_whole_and_shared_across_runs(baseline_copy):
+    s = AnnotationStore(baseline_copy)
     en = [r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en"]
     items = draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 0))
     for run in en:
@@ -30,8 +30,8 @@ def test_document_sampling_keeps_documents_whole_and_shared_across_runs(fresh_st
     assert draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 1)) != items
 
 
-def test_span_sampling_draws_exactly_n_distinct(fresh_store):
-    s = AnnotationStore(fresh_store)
+def test_span_sampling_draws_exactly_n_distinct(baseline_copy):
+    s = AnnotationStore(baseline_copy)
     runs = tuple(pgv_runs(s))
     items = draw_sample(s.run_store, SampleRecipe(runs, 25, "span", 4))
     assert len(items) == 25 * len(runs) == len(set(items))
