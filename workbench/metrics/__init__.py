@@ -30,8 +30,7 @@ ORIGINAL_FAMILIES = ("diversity", "entities")
 RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "consistent", "sees",
                "source", "signature",
                # the run's name and remaining options, for report names and option columns (issue 15)
-               "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config",
-               *IDENTITY_COLUMNS]  # what the row is, read by name (workbench.metrics.metric_frame)
+               "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config"]
 
 __all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
            "family", "is_original", "metric_frame", "metric_infos", "originals_frame", "run_rows",
@@ -49,7 +48,7 @@ def metric_infos(families: Sequence[str] = FAMILIES) -> dict[str, MetricInfo]:
 
 def _run_info(frame: pd.DataFrame) -> pd.DataFrame:
     info = frame.groupby("run_id", sort=False).agg(
-        **{c: (c, "first") for c in RUN_COLUMNS if c != "lang"},
+        **{c: (c, "first") for c in [*RUN_COLUMNS, *IDENTITY_COLUMNS] if c != "lang"},
         lang=("lang", lambda s: ",".join(sorted(set(s)))), spans=("span_index", "size"),
         documents=("doc_id", "nunique"))
     return info.reindex(runs_of(frame))
@@ -71,7 +70,7 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
         frame = context.split_by_language(frame)
     frame = with_row_identity(frame)
     if frame.empty:
-        return pd.DataFrame(columns=RUN_COLUMNS + ["spans", "documents"] + list(metric_infos(families)))
+        return pd.DataFrame(columns=[*RUN_COLUMNS, "spans", "documents", *metric_infos(families), *IDENTITY_COLUMNS])
     from workbench.progress import progress_bar
     wanted = [f for f in families if f in ORIGINAL_FAMILIES] if originals else []
     # One step per family (and per family of the originals' rows): the slow ones (similarity,
@@ -97,4 +96,5 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
         bar.close()  # leave=False: the finished (or failed) bar is wiped, the terminal left clean
     table.index.name = "run_id"
     return table.reindex(columns=list(dict.fromkeys(
-        [*RUN_COLUMNS, "spans", "documents", *metric_infos(families)])))
+        [*RUN_COLUMNS, "spans", "documents", *metric_infos(families),
+         *IDENTITY_COLUMNS])))  # what a row is, read by name; last, so metrics.csv's columns keep their places
