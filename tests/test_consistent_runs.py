@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 import sqlite3
 import subprocess
-import sys
 
 import pytest
+from entry_point import WORKBENCH
 
 from tests.store_helpers import kill_at_stored_rows
 from workbench.consistency import entity_keys, is_reused
@@ -90,16 +90,16 @@ def test_a_consistent_run_on_pgv_pii_scores_consistency_one(store):
 
 
 def test_the_cli_option_and_benchmark_files(tmp_path):
-    from tests.store_helpers import workbench
+    from entry_point import wb
     from workbench.benchmark_configs import load_benchmark
     store = tmp_path / "runs.sqlite"
-    out = workbench("generate", "-c", "pgv-pii-en", "-g", "random", "--consistent", "document", "--store", store,
-                    "--no-progress", "--tagger", "spacy", "--docs", "gv-eng-swe-105_ENG")
+    out = wb("generate", "-c", "pgv-pii-en", "-g", "random", "--consistent", "document", "--store", store,
+             "--no-progress", "--tagger", "spacy", "--docs", "gv-eng-swe-105_ENG")
     assert out.returncode == 0, out.stderr
     assert "|consistent=document|" in out.stdout
-    listed = workbench("runs", "--store", store)
+    listed = wb("runs", "--store", store)
     assert "consistent=document" in listed.stdout
-    bad = workbench("generate", "-c", "pgv-pii-en", "-g", "random", "--consistent", "entity", "--store", store)
+    bad = wb("generate", "-c", "pgv-pii-en", "-g", "random", "--consistent", "entity", "--store", store)
     assert bad.returncode == 2 and "entity" in bad.stderr
 
     config = tmp_path / "b.toml"
@@ -147,7 +147,7 @@ def test_killing_a_consistent_cli_run_at_seeded_points_and_resuming_gives_identi
     split (the hardest schedule: a mention may wait for another document's) at seeded
     numbers of stored rows, resume, and compare with an uninterrupted run."""
     def command(store):
-        return [sys.executable, "-m", "workbench.cli", "generate", "-c", "tab-test", "-g", "random", "--mode", "repL",
+        return [WORKBENCH, "generate", "-c", "tab-test", "-g", "random", "--mode", "repL",
                 "--consistent", "corpus", "--batch-size", "2", "--store", str(store), "--no-progress",
                 "--tagger", "spacy"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import sqlite3
 import subprocess
-import sys
 
 import pytest
+from entry_point import WORKBENCH
 
 from tests.store_helpers import kill_at_stored_rows
 from workbench.engine import run_generation
@@ -143,7 +143,7 @@ def test_killing_the_cli_at_random_points_and_resuming_gives_identical_output(tm
     soon as it holds at least the drawn number of rows (one attempt kills during start-up).
     """
     def command(store):
-        return [sys.executable, "-m", "workbench.cli", "generate", "-c", "tab-test", "-g", "random", "--mode", mode,
+        return [WORKBENCH, "generate", "-c", "tab-test", "-g", "random", "--mode", mode,
                 "--batch-size", "4", "--store", str(store), "--no-progress", "--tagger", "spacy"]
 
     subprocess.run(command(tmp_path / "whole.sqlite"), check=True, capture_output=True)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from entry_point import WORKBENCH
 
 from tests.store_helpers import generated_run
 from workbench.errors import WorkbenchError
@@ -130,7 +131,7 @@ def test_a_run_created_meanwhile_by_another_process_is_no_error(store, tiny_corp
 
 def test_two_generate_processes_on_one_store_never_die_of_integrity_errors(tmp_path):
     path = tmp_path / "runs.sqlite"
-    command = [sys.executable, "-m", "workbench.cli", "generate", "-c", "pgv-pii-en", "-g", "random",
+    command = [WORKBENCH, "generate", "-c", "pgv-pii-en", "-g", "random",
                "--no-progress", "--store", str(path)]
     procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     results = [(p.wait(), p.stderr.read()) for p in procs]
