@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from workbench.errors import WorkbenchError
+from workbench.store.records import COMPLETE
 
 
 def checked_references(value) -> tuple[str, ...]:
@@ -71,7 +72,7 @@ def attack_runs(attackers: Sequence[str], results: Sequence, store, *, progress:
     say = log or (lambda message: None)
     by_corpus: dict[str, list[str]] = {}
     for result in results:
-        if result.run.status == "complete":
+        if result.run.status == COMPLETE:
             by_corpus.setdefault(result.run.corpus_name, []).append(result.run_id)
     for corpus, run_ids in by_corpus.items():
         if shipped_background(corpus) is None:

@@ -31,7 +31,7 @@ from workbench.model import Corpus
 from workbench.run_name_rule import check_run_name
 from workbench.pseudonym_choice import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
-from workbench.store import RunRecord, RunStore, StoredPrediction
+from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
 from workbench.upos.base import Tagger
 
@@ -101,7 +101,7 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     return RunRecord(run_id=signature.run_id, signature=signature, corpus_hash=corpus.content_hash,
                      corpus_name=corpus.name, generator=generator.name, model=model, mode=generator.options.mode,
                      upos_filter=generator.options.upos_filter, options=options_dict(generator.options), config=config,
-                     versions=versions, status="running", n_slots=corpus.n_slots, created=time.time(), finished=None,
+                     versions=versions, status=RUNNING, n_slots=corpus.n_slots, created=time.time(), finished=None,
                      source="generated")
 
 
@@ -128,7 +128,7 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
     if existing is not None and name is not None and existing.name != record.name:
         store.set_run_name(record.run_id, record.name)
         existing = store.get_run(record.run_id)
-    if existing is not None and existing.status == "complete" and not (
+    if existing is not None and existing.status == COMPLETE and not (
             retry_failed and store.count_predictions(record.run_id, failed=True)):
         return existing
     with store.claim_run(record.run_id):

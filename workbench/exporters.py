@@ -46,7 +46,7 @@ from pathlib import Path
 from workbench.errors import WorkbenchError
 from workbench.loaders.entity_grouping import inferred_entity_id
 from workbench.replace import pseudonymise
-from workbench.store import RunRecord, RunStore
+from workbench.store import COMPLETE, RunRecord, RunStore
 
 FORMATS = ("tab", "intact", "doccano", "csv", "parquet")
 WITH_ORIGINALS = ("csv", "parquet", "doccano")  # the formats --with-originals changes
@@ -99,11 +99,11 @@ def _stated_entity(doc, span, keys: dict[str, str] | None) -> list[str]:
 
 def unfilled_spans(store: RunStore, run: RunRecord) -> int:
     """How many spans of the run have no prediction yet (0 for a complete run)."""
-    return 0 if run.status == "complete" else max(run.n_slots - store.count_predictions(run.run_id), 0)
+    return 0 if run.status == COMPLETE else max(run.n_slots - store.count_predictions(run.run_id), 0)
 
 
 def _check_finished(store: RunStore, run: RunRecord, unfinished: bool) -> None:
-    if run.status == "complete" or unfinished:
+    if run.status == COMPLETE or unfinished:
         return
     done = store.count_predictions(run.run_id)
     raise WorkbenchError(
@@ -118,7 +118,7 @@ def _by_document(store: RunStore, run: RunRecord, unfinished: bool):
     preds: dict[str, dict[int, str]] = {}
     for p in store.predictions(run.run_id):
         preds.setdefault(p.doc_id, {})[p.span_index] = p.pseudonym
-    if unfinished and run.status != "complete":
+    if unfinished and run.status != COMPLETE:
         for d in corpus.documents:
             mine = preds.setdefault(d.doc_id, {})
             for i in d.masked_spans:

@@ -30,7 +30,7 @@ from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions, Generator, is_unreachable
 from workbench.model import Corpus
 from workbench.run_name_rule import check_run_name
-from workbench.store import RunRecord, RunStore
+from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.upos.base import Tagger
 
 
@@ -161,7 +161,7 @@ def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complet
     from workbench.reports import FORMATS, write_report
     ids = list(run_ids)
     if all_complete:
-        ids += [r.run_id for r in store.runs() if r.status == "complete" and r.run_id not in ids]
+        ids += [r.run_id for r in store.runs() if r.status == COMPLETE and r.run_id not in ids]
     if not ids and all_complete:  # "use --all" would send the user round in a circle
         stored = len(store.runs())
         raise WorkbenchError(f"--all: the store {store.path} holds no runs yet; make one with `workbench generate`"
