@@ -25,7 +25,8 @@ SHIPPED_DATA = [
     "annotations/tagset.json", "annotations/guidelines.md",
     # read from the package folder itself: the dashboard's pages, the shipped benchmark configs,
     # the surrogate generator's label table
-    "dashboard/Home.py", "dashboard/pages/4_Annotate.py", "benchmarks/main.toml", "benchmarks/tab-test-16docs.txt",
+    "dashboard/Home.py", "dashboard/pages/4_Annotate.py",
+    "benchmark_suites/main.toml", "benchmark_suites/tab-test-16docs.txt",
     "surrogates/table.toml",
     "intact/examples.toml",  # INTACT's one-shot examples
 ]

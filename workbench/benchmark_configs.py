@@ -1,6 +1,6 @@
 """Named benchmark configurations: corpus × generator × mode × UPOS filter, in one command.
 
-A configuration is a TOML file (shipped ones in workbench/benchmarks/, or any path):
+A configuration is a TOML file (shipped ones in workbench/benchmark_suites/, or any path):
 
     name = "baselines"
     corpora = ["pgv-pii-en", "tab-test"]
@@ -41,7 +41,7 @@ from typing import Callable
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions
 
-SHIPPED_DIR = Path(__file__).resolve().parent / "benchmarks"
+SHIPPED_DIR = Path(__file__).resolve().parent / "benchmark_suites"
 
 # Keys a configuration may hold: anything else is a typo, reported with the file.
 # mode, upos_filter and consistent take a list (one run per value); the others one value.
