@@ -14,14 +14,15 @@ from typing import Sequence
 
 from workbench.devices import check_device, check_dtype, placement, with_placement
 from workbench.generators.base import Generator, Prediction
+from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, OFFLINE, model_for
 from workbench.text.slots import Gap, Slot
 
 
 @dataclass(frozen=True, slots=True)
 class MlmConfig:
     model: str | None = None  # one model for every language; overrides model_en / model_sv
-    model_en: str = "FacebookAI/roberta-large"
-    model_sv: str = "AI-Sweden-Models/roberta-large-1160k"
+    model_en: str = DEFAULT_EN  # workbench.mlm.models: the choice the inference attacker makes too
+    model_sv: str = DEFAULT_SV
     max_tokens: int = 0  # window crop in tokens around the target; 0: the model's own limit
     # Where and in which number format the model runs (workbench.devices): device auto = CUDA,
     # then MPS, then the CPU. dtype float32 by default, the same picks on every machine;
@@ -37,9 +38,7 @@ class MlmConfig:
         check_dtype(self.dtype)
 
     def model_for(self, lang: str) -> str:
-        if self.model:
-            return self.model
-        return {"en": self.model_en, "sv": self.model_sv}.get(lang) or self.model_en
+        return model_for(self.model, self.model_en, self.model_sv, lang)
 
 
 class MlmGenerator(Generator):
@@ -107,11 +106,11 @@ class MlmGenerator(Generator):
         """The signature's model: the offline models are named by their cache key (recipe + data)."""
         def one(lang: str) -> str:
             ref = self.config.model_for(lang)
-            if ref == "offline":
+            if ref == OFFLINE:
                 from workbench.mlm.offline import model_dir
                 return model_dir(lang).name
             return ref
-        if self.config.model and self.config.model != "offline":
+        if self.config.model and self.config.model != OFFLINE:
             return self.config.model
         return f"en={one('en')},sv={one('sv')}"
 
