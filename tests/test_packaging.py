@@ -27,8 +27,8 @@ SHIPPED_DATA = [
     # the surrogate generator's label table
     "dashboard/Home.py", "dashboard/pages/4_Annotate.py",
     "benchmark_suites/main.toml", "benchmark_suites/tab-test-16docs.txt",
-    "surrogates/table.toml",
-    "intact/examples.toml",  # INTACT's one-shot examples
+    "adapters/surrogate/table.toml",
+    "adapters/intact/examples.toml",  # INTACT's one-shot examples
 ]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "workbench", "adapters", "corpora", "annotations")
 
