@@ -30,7 +30,6 @@ metric treats it exactly like a native run.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import unicodedata
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from workbench.alignment import Entry, read_entry
 from workbench.alignment_report import AlignmentReport
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.generators.base import FAILED
+from workbench.import_file import read_import_file
 from workbench.loaders.subset import documents_subset
 from workbench.model import Corpus
 from workbench.signature import IMPORTED, RunSignature, library_versions
@@ -59,44 +59,6 @@ class ImportedSpan:
     replacement: str
     missing: bool  # not in the file; the original text stands
     note: str = "imported"
-
-
-class _Duplicate(ValueError):
-    pass
-
-
-def _no_duplicates(pairs):
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _Duplicate(key)
-        seen[key] = value
-    return seen
-
-
-def _read(path: Path) -> tuple[dict, str]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CorpusError(str(path), f"cannot read: {exc.strerror or exc}") from None
-    try:
-        # utf-8-sig: a byte-order mark (left by some Windows editors) is dropped, as for every other
-        # JSON file the workbench reads (corpora, background knowledge).
-        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_no_duplicates)
-    except _Duplicate as exc:
-        raise CorpusError(str(path), "document listed twice", doc_id=str(exc)) from None
-    except UnicodeDecodeError as exc:
-        raise CorpusError(str(path), f"not UTF-8 (byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise CorpusError(str(path), f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise CorpusError(str(path), "invalid JSON: nested too deeply") from None
-    except ValueError as exc:  # an integer of more than 4300 digits
-        raise CorpusError(str(path), f"invalid JSON: {str(exc).split(';')[0]}") from None
-    if not isinstance(data, dict):
-        raise CorpusError(str(path), f"expected an object {{doc_id: [[start, end, replacement], …]}}, "
-                                     f"found a JSON {type(data).__name__}")
-    return data, hashlib.sha256(raw).hexdigest()
 
 
 def validate(path: str | Path, data: dict, corpus: Corpus, missing: str = "error") -> list[ImportedSpan]:
@@ -281,7 +243,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     path = Path(path)
     given_missing = missing
     missing = missing or ("error" if strict else "original")
-    data, file_hash = _read(path)
+    data, file_hash = read_import_file(path)
     corpus = documents_of_file(data, corpus, whole_corpus)
     if strict:
         spans = validate(path, data, corpus, missing)
@@ -297,7 +259,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name,
                              model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,
                              versions=versions, source=IMPORTED, file_sha256=file_hash[:16], missing=missing)
-    from workbench.engine import original_upos
+    from workbench.generation.engine import original_upos
     predictions = [StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
                                     s.replacement == FAILED, s.note, 0.0, 0) for s in spans]
     # The file is known to be good: everything from here writes.
