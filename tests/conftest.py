@@ -33,16 +33,11 @@ else:
 @pytest.fixture
 def tiny_corpus():
     """Two short English documents and one Swedish, with entities mentioned twice."""
-    from workbench.loaders.validate import RawSpan, build_document
+    from tests.corpus_helpers import document_with_mentions
     from workbench.model import Corpus
 
     def doc(doc_id, lang, text, mentions):
-        raw, cursor = [], 0
-        for mention, label in mentions:
-            start = text.index(mention, cursor)
-            raw.append(RawSpan(start, start + len(mention), label))
-            cursor = start + len(mention)
-        return build_document("tiny", doc_id, text, lang, raw)
+        return document_with_mentions("tiny", doc_id, text, mentions, lang)
 
     return Corpus("tiny", "tests/conftest.py", (
         doc("en-1", "en",

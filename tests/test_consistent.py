@@ -7,11 +7,12 @@ import random
 import pytest
 
 from tests.metrics.conftest import WordListTagger
-from workbench.consistency import entity_keys, is_reused, reused_note
-from workbench.engine import run_generation
+from workbench.generation.consistency import entity_keys, is_reused, reused_note
+from workbench.generation.engine import run_generation
 from workbench.errors import WorkbenchError
 from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
 from workbench.generators.base import Generator
+from tests.corpus_helpers import document_with_mentions
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
 from workbench.store import RunStore
@@ -22,14 +23,10 @@ def make_corpus() -> Corpus:
     """Entities mentioned several times, across sentences and documents. In "tab-1" the corpus's
     own ids make "Anna Berg" and "Ms Berg" one entity (as TAB's entity ids do); elsewhere the
     grouping rule (same label, same text) applies."""
-    def doc(doc_id, lang, text, mentions):
-        raw, cursor = [], 0
-        for mention, label, *entity in mentions:
-            start = text.index(mention, cursor)
-            entity_id = f"{doc_id}|{entity[0]}" if entity else None
-            raw.append(RawSpan(start, start + len(mention), label, entity_id=entity_id))
-            cursor = start + len(mention)
-        return build_document("consistent", doc_id, text, lang, raw)
+    def doc(doc_id, lang, text, mentions):  # a third item is the corpus's own entity id
+        with_ids = [(mention, label, {"entity_id": f"{doc_id}|{entity[0]}" if entity else None})
+                    for mention, label, *entity in mentions]
+        return document_with_mentions("consistent", doc_id, text, with_ids, lang)
 
     return Corpus("consistent", "tests/test_consistent.py", (
         doc("tab-1", "en", "Anna Berg sued Nordbank. Ms Berg lives in Oslo. Nordbank denied it. Later Ms Berg won "

@@ -11,11 +11,11 @@ import dataclasses
 import pytest
 
 from tests.metrics.conftest import WordListTagger
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, Prediction, create_generator
 from workbench.generators.base import SEES_LEVELS, Generator
 from workbench.generators.registry import GENERATORS
-from workbench.loaders.validate import RawSpan, build_document
+from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.text.shape import shape_of
 from workbench.text.slots import Gap, Slot, SlotBuilder, reveal
@@ -34,12 +34,7 @@ DOCS = (
 def distinctive_corpus() -> Corpus:
     documents = []
     for doc_id, lang, text, mentions in DOCS:
-        raw, cursor = [], 0
-        for mention, label in mentions:
-            start = text.index(mention, cursor)
-            raw.append(RawSpan(start, start + len(mention), label))
-            cursor = start + len(mention)
-        documents.append(build_document("sees", doc_id, text, lang, raw))
+        documents.append(document_with_mentions("sees", doc_id, text, mentions, lang))
     return Corpus("sees", "tests/test_sees_levels.py", tuple(documents))
 
 

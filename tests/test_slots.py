@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.generators.base import GenerationOptions, Generator, Prediction
+from tests.corpus_helpers import document_with_mentions
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.text.sentences import split_sentences
 from workbench.text.slots import Gap, SlotBuilder
@@ -28,12 +29,7 @@ def test_sentence_splitting(lang, text, expected):
 
 
 def make_doc(text, mentions, lang="en", doc_id="d"):
-    raw, cursor = [], 0
-    for mention in mentions:
-        start = text.index(mention, cursor)
-        raw.append(RawSpan(start, start + len(mention), "X"))
-        cursor = start + len(mention)
-    return build_document("test", doc_id, text, lang, raw)
+    return document_with_mentions("test", doc_id, text, [(mention, "X") for mention in mentions], lang)
 
 
 DOC = make_doc("S0 Anna. S1 Bo. S2 Cecilia met Dan in Ely. S3 Frans. S4 Gus. S5 Hugo.",
@@ -101,7 +97,7 @@ class SpyGenerator(Generator):
 
 @pytest.mark.parametrize("mode", ["maskL", "repL"])
 def test_a_generator_never_receives_the_original_text_of_the_span_it_fills(tiny_corpus, store, mode):
-    from workbench.engine import run_generation
+    from workbench.generation.engine import run_generation
     from workbench.upos import get_tagger
 
     spy = SpyGenerator(GenerationOptions(mode=mode, window=2))
@@ -194,7 +190,7 @@ def test_slot_building_is_linear_in_the_spans(mode):
 def test_repl_schedule_is_linear_in_spans():
     """repL works step by step (every document's k-th span, then k+1-th); one long document
     among many short ones must not make every step scan every document (issue 10 #19)."""
-    from workbench.engine import _schedule
+    from workbench.generation.engine import _schedule
     from workbench.model import Corpus
 
     class CountingDocuments(tuple):

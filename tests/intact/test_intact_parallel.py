@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.loaders.validate import RawSpan, build_document
+from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.pipeline import generate_run
 from workbench.store import RunStore
@@ -26,8 +26,7 @@ DOCS = {
 def corpus() -> Corpus:
     docs = []
     for doc_id, (text, mentions) in DOCS.items():
-        raw = [RawSpan(text.index(m), text.index(m) + len(m), label) for m, label in mentions]
-        docs.append(build_document("intact", doc_id, text, "en", raw))
+        docs.append(document_with_mentions("intact", doc_id, text, mentions))
     return Corpus("intact-parallel", "tests/intact", tuple(docs))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.loaders.validate import RawSpan, build_document
+from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.pipeline import generate_run
 
@@ -22,8 +22,7 @@ MENTIONS = [("Jan Kowalski", "PERSON"), ("Warsaw", "LOC"), ("1950", "DATETIME"),
 
 
 def corpus() -> Corpus:
-    raw = [RawSpan(TEXT.index(m), TEXT.index(m) + len(m), label) for m, label in MENTIONS]
-    return Corpus("intact-standin", "tests/intact", (build_document("intact", "d1", TEXT, "en", raw),))
+    return Corpus("intact-standin", "tests/intact", (document_with_mentions("intact", "d1", TEXT, MENTIONS),))
 
 
 def test_a_complete_intact_run_through_the_standin(healthy, store):

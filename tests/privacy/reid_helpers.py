@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from workbench.loaders.validate import RawSpan, build_document
+from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus, Span
 from workbench.signature import RunSignature
 from workbench.store import RunRecord, RunStore, StoredPrediction
@@ -45,12 +45,8 @@ def corpus() -> Corpus:
     docs = []
     for doc_id, person in PEOPLE.items():
         text = TEMPLATE.format(**person)
-        raw, cursor = [], 0
-        for field in ("name", "year", "city", "date", "name", "org", "city", "org"):
-            start = text.index(person[field], cursor)
-            raw.append(RawSpan(start, start + len(person[field]), LABELS[field]))
-            cursor = start + len(person[field])
-        docs.append(build_document("reid-tiny", doc_id, text, "en", raw))
+        fields = ("name", "year", "city", "date", "name", "org", "city", "org")
+        docs.append(document_with_mentions("reid-tiny", doc_id, text, [(person[f], LABELS[f]) for f in fields]))
     return Corpus("reid-tiny", "tests/privacy/reid_helpers.py", tuple(docs))
 
 

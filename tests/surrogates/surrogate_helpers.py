@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from workbench.loaders.validate import RawSpan, build_document
+from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.adapters.surrogate import SurrogateMaker, load_table
 
@@ -45,12 +45,7 @@ DOCS = (
 def bilingual_corpus(docs=DOCS, name: str = "surrogate-tiny") -> Corpus:
     documents = []
     for doc_id, lang, text, mentions in docs:
-        raw, cursor = [], 0
-        for mention, label in mentions:
-            start = text.index(mention, cursor)
-            raw.append(RawSpan(start, start + len(mention), label))
-            cursor = start + len(mention)
-        documents.append(build_document(name, doc_id, text, lang, raw))
+        documents.append(document_with_mentions(name, doc_id, text, mentions, lang))
     return Corpus(name, "tests/surrogates/surrogate_helpers.py", tuple(documents))
 
 
