@@ -10,7 +10,7 @@ from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
 from workbench.generators.base import is_unreachable
 from workbench.adapters.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
 from workbench.llm.client import Outcome
-from workbench.loaders.validate import RawSpan, build_document
+from tests.corpus_helpers import document_with_mentions
 from workbench.privacy.inference_attackers import Guesses
 from workbench.text.slots import SlotBuilder
 
@@ -21,12 +21,9 @@ MENTIONS = [("Anna Berg", "PERSON"), ("Oslo", "LOC"), ("3 August 1975", "DATETIM
 
 
 def document(mentions=MENTIONS, text=TEXT, lang="en", identifier_types=None):
-    raw, cursor = [], 0
-    for k, (mention, label) in enumerate(mentions):
-        start = text.index(mention, cursor)
-        cursor = start + len(mention)
-        raw.append(RawSpan(start, cursor, label, identifier_type=(identifier_types or {}).get(k, "")))
-    return build_document("test", "d1", text, lang, raw)
+    typed = [(mention, label, {"identifier_type": (identifier_types or {}).get(k, "")})
+             for k, (mention, label) in enumerate(mentions)]
+    return document_with_mentions("test", "d1", text, typed, lang)
 
 
 def span(doc, i, picks=None):

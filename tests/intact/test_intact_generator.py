@@ -9,7 +9,7 @@ import pytest
 from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
 from workbench.errors import WorkbenchError
 from workbench.generators import GenerationOptions
-from workbench.loaders.validate import RawSpan, build_document
+from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.pipeline import generate_run
 from workbench.privacy.inference_attackers import Guesses
@@ -29,12 +29,7 @@ DISCLOSING = {"the Norwegian capital": ["Oslo"], "the French capital": ["Paris",
 
 
 def corpus() -> Corpus:
-    raw, cursor = [], 0
-    for mention, label in MENTIONS:
-        start = TEXT.index(mention, cursor)
-        cursor = start + len(mention)
-        raw.append(RawSpan(start, cursor, label))
-    return Corpus("intact-tiny", "tests/intact", (build_document("intact", "d1", TEXT, "en", raw),))
+    return Corpus("intact-tiny", "tests/intact", (document_with_mentions("intact", "d1", TEXT, MENTIONS),))
 
 
 def intact(attacker=None, client=None, **options):
@@ -150,12 +145,8 @@ REPEATED_MENTIONS = [("Anna Berg", "PERSON"), ("Oslo", "LOC"), ("Oslo", "LOC"), 
 
 
 def repeated_corpus() -> Corpus:
-    raw, cursor = [], 0
-    for mention, label in REPEATED_MENTIONS:
-        start = REPEATED.index(mention, cursor)
-        cursor = start + len(mention)
-        raw.append(RawSpan(start, cursor, label))
-    return Corpus("intact-repeated", "tests/intact", (build_document("intact", "d1", REPEATED, "en", raw),))
+    return Corpus("intact-repeated", "tests/intact",
+                  (document_with_mentions("intact", "d1", REPEATED, REPEATED_MENTIONS),))
 
 
 @pytest.mark.parametrize("asked,runs_as", [("off", "document"), ("document", "document"), ("corpus", "corpus")])
