@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 import subprocess
-import sys
 from datetime import date
 
 import pytest
+from entry_point import WORKBENCH
 
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import bilingual_corpus, write_doccano
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, create_generator
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
@@ -142,7 +142,7 @@ def test_generate_run_and_the_cli_store_a_complete_run(tmp_path):
 
     path = write_doccano(corpus, tmp_path / "tiny.jsonl")
     cli_store = tmp_path / "cli.sqlite"
-    cmd = [sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "surrogate", "-o",
+    cmd = [WORKBENCH, "generate", "-c", str(path), "-g", "surrogate", "-o",
            "keep_gender=true", "--seed", "5", "--tagger", "spacy", "--store", str(cli_store), "--no-progress"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -156,7 +156,7 @@ def test_the_cli_refuses_a_bad_table_with_its_name_and_writes_nothing(tmp_path):
     bad = tmp_path / "broken-table.toml"
     bad.write_text("[labels.PERSON]\nkind = 'fancy'\n", encoding="utf-8")
     cli_store = tmp_path / "cli.sqlite"
-    cmd = [sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "surrogate", "-o",
+    cmd = [WORKBENCH, "generate", "-c", str(path), "-g", "surrogate", "-o",
            f"table={bad}", "--tagger", "spacy", "--store", str(cli_store), "--no-progress"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 2 and "broken-table.toml" in done.stderr and "Traceback" not in done.stderr
@@ -168,7 +168,7 @@ def test_the_cli_refuses_a_date_shift_out_of_range_and_writes_nothing(tmp_path, 
     # 10**7 days overflowed Python's dates mid-run; the bound stops it before anything is stored.
     path = write_doccano(bilingual_corpus(), tmp_path / "tiny.jsonl")
     cli_store = tmp_path / "cli.sqlite"
-    cmd = [sys.executable, "-m", "workbench.cli", "generate", "-c", str(path), "-g", "surrogate", "-o",
+    cmd = [WORKBENCH, "generate", "-c", str(path), "-g", "surrogate", "-o",
            f"max_shift_days={days}", "--tagger", "spacy", "--store", str(cli_store), "--no-progress"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
