@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from entry_point import wb
 
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
@@ -124,10 +123,10 @@ def test_generate_exits_3_when_the_server_was_unreachable_and_retry_failed_fills
     store = tmp_path / "runs.sqlite"
 
     def generate(*extra):
-        return subprocess.run([sys.executable, "-m", "workbench.cli", "generate", "-c", str(corpus), "-g", "ollama",
-                               "--model", MODEL, "-o", f"host={server.url}", "-o", "timeout=1", "-o", "attempts=1",
-                               "-o", "give_up_after=1", "-o", "backoff=0", "--tagger", "spacy", "--no-progress",
-                               "--store", str(store), *extra], capture_output=True, text=True, timeout=300)
+        return wb("generate", "-c", str(corpus), "-g", "ollama",
+                  "--model", MODEL, "-o", f"host={server.url}", "-o", "timeout=1", "-o", "attempts=1",
+                  "-o", "give_up_after=1", "-o", "backoff=0", "--tagger", "spacy", "--no-progress",
+                  "--store", str(store), *extra, timeout=300)
 
     server.mode = "trickle"
     down = generate()
@@ -159,9 +158,8 @@ name = "ollama"
 options = {{ model = "{MODEL}", host = "{server.url}", timeout = 1, attempts = 1, give_up_after = 1, backoff = 0 }}
 ''', encoding="utf-8")
     server.mode = "trickle"
-    result = subprocess.run([sys.executable, "-m", "workbench.cli", "benchmark", str(config), "--no-report",
-                             "--no-progress", "--tagger", "spacy", "--store", str(tmp_path / "runs.sqlite")],
-                            capture_output=True, text=True, timeout=300)
+    result = wb("benchmark", str(config), "--no-report",
+                "--no-progress", "--tagger", "spacy", "--store", str(tmp_path / "runs.sqlite"), timeout=300)
     assert result.returncode == 3, result.stderr
     assert "2 span(s) FAILED because the server could not be reached" in result.stderr
     assert "--retry-failed" in result.stderr and "Traceback" not in result.stderr
