@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from workbench.engine import original_upos
+from workbench.generation.engine import original_upos
 from workbench.loaders import shipped_corpus
 from workbench.pipeline import generate_run
 from workbench.store import RunStore

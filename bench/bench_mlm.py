@@ -99,7 +99,7 @@ def pipeline_loop(gen):
 def child(args) -> dict:
     import resource
     import torch
-    from workbench.engine import original_upos
+    from workbench.generation.engine import original_upos
     from workbench.pipeline import generate_run, make_generator
     from workbench.store import RunStore
     from workbench.upos import get_tagger
@@ -154,7 +154,7 @@ def upos_report(store_path: Path) -> None:
     """
     from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
     from workbench.overlap_rules import leaks
-    from workbench.pseudonym_choice import SelectionInput, in_context
+    from workbench.generation.pseudonym_choice import SelectionInput, in_context
     from workbench.store import RunStore
     from workbench.text.slots import SlotBuilder
     from workbench.upos import get_tagger

@@ -78,7 +78,7 @@ def measure_parallel(levels: Sequence[int] = (1, 2, 4), *, corpus: str = "pgv-pi
     requests_per_server_cpu_s (the stand-in process's CPU time; these three None for another
     server), identical (stored output == the first level's), run_id.
     """
-    from workbench.engine import original_upos
+    from workbench.generation.engine import original_upos
     say = log or (lambda message: print(message, file=sys.stderr, flush=True))
     levels = [int(n) for n in levels]
     texts = _bench_corpus(corpus, docs, spans)

@@ -198,7 +198,7 @@ def _prepared_run(args):
     """The bench corpus, the generator loaded, a FLOP counter on its model, the tagger, and a fresh
     store with the originals' UPOS already tagged: what a timed run needs before its clock starts."""
     from bench_mlm import bench_corpus
-    from workbench.engine import original_upos
+    from workbench.generation.engine import original_upos
     from workbench.pipeline import make_generator
     from workbench.store import RunStore
     from workbench.upos import get_tagger

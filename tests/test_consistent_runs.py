@@ -11,8 +11,8 @@ import pytest
 from entry_point import WORKBENCH
 
 from tests.store_helpers import kill_at_stored_rows
-from workbench.consistency import entity_keys, is_reused
-from workbench.engine import run_generation
+from workbench.generation.consistency import entity_keys, is_reused
+from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, create_generator
 from workbench.upos import get_tagger
 

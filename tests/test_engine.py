@@ -10,7 +10,7 @@ import pytest
 from entry_point import WORKBENCH
 
 from tests.store_helpers import kill_at_stored_rows
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
 from workbench.generators.base import Generator
 from workbench.loaders import shipped_corpus

@@ -49,7 +49,7 @@ MTC_CHECKPOINT = {"base_model": "offline-en", "fingerprint": "0123456789abcdef" 
 
 
 def generated_id(corpus, name: str, settings: dict) -> str:
-    from workbench.engine import plan_run
+    from workbench.generation.engine import plan_run
     from workbench.pipeline import make_generator
     generator = make_generator(name, settings, OPTIONS)
     if name in ("mtc", "ss-mtc"):

@@ -9,7 +9,7 @@ import pandas as pd
 
 from tests.metrics.conftest import WordListTagger
 from tests.store_helpers import workbench
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.exporters import export_run
 from workbench.generators import GenerationOptions
 from workbench.generators.base import Generator, Prediction

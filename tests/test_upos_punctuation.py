@@ -15,7 +15,7 @@ from workbench.adapters.baselines.upos_baseline import UposBaseline
 from workbench.generators.base import FAILED, GenerationOptions, Prediction
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
-from workbench.pseudonym_choice import PUNCTUATION_ONLY, SelectionInput, choose_all
+from workbench.generation.pseudonym_choice import PUNCTUATION_ONLY, SelectionInput, choose_all
 from workbench.text.slots import SlotBuilder
 from workbench.upos import is_punctuation_only, right_most_upos
 from workbench.upos.spacy_backend import SpacyTagger

@@ -229,7 +229,7 @@ def check_benchmark(config: BenchmarkConfig) -> list[PreparedRun]:
     """Every planned run made ready without loading a model: its corpus loaded (with its
     document selection, and not empty) and its generator found with its settings converted.
     A mistake in any run is a WorkbenchError naming it, before the first run starts."""
-    from workbench.engine import check_corpus
+    from workbench.generation.engine import check_corpus
     from workbench.loaders import load_corpus
     from workbench.loaders.subset import select_documents
     from workbench.pipeline import make_generator

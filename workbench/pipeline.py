@@ -112,7 +112,7 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     in the signature: the same run with another name is renamed, never generated again.
     Raises WorkbenchError for every mistake of input, before anything is written.
     """
-    from workbench.engine import check_corpus, run_generation
+    from workbench.generation.engine import check_corpus, run_generation
 
     loaded = load_named_corpus(corpus)
     check_corpus(loaded)

@@ -85,7 +85,7 @@ def reference_signature(corpus: Corpus, kind: str, numbered: bool, tagger_name: 
 
 def reference_run(store: RunStore, corpus: Corpus, kind: str, *, numbered: bool = False, tagger) -> RunRecord:
     """Store the reference run of `kind` over `corpus` (or return the one already stored)."""
-    from workbench.engine import check_corpus, original_upos
+    from workbench.generation.engine import check_corpus, original_upos
     check_corpus(corpus)
     signature = reference_signature(corpus, kind, numbered, tagger.name)
     picks = replacements(corpus, kind, numbered)

@@ -15,7 +15,7 @@ decision. The attack reads the slot's window: `--window` sets how much of the do
 
 Consistent per entity by construction: `--consistent off` (the default) runs as `document`, so
 the engine sends only an entity's first mention here and later mentions reuse its decision
-(workbench.consistency); `corpus` is kept.
+(workbench.generation.consistency); `corpus` is kept.
 
 It reads the span's original text (it generalises and attacks it): sees = "original".
 

@@ -7,7 +7,7 @@ k-th slot of many documents and the rows run together, with logits identical to 
 a time (length buckets, see workbench.mlm.masked_lm).
 
 Candidates are ranked only; the engine applies the leak guard and the UPOS filter
-(workbench.pseudonym_choice), so the generator never needs the original text.
+(workbench.generation.pseudonym_choice), so the generator never needs the original text.
 """
 
 from __future__ import annotations

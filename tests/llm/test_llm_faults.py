@@ -9,7 +9,7 @@ import time
 import pytest
 
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.errors import WorkbenchError
 from workbench.generators import GenerationOptions
 from workbench.llm.client import OllamaClient

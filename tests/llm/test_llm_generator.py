@@ -9,7 +9,7 @@ import re
 import pytest
 
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.generators import FAILED, GenerationOptions
 from workbench.llm.client import Outcome
 from workbench.llm.config import OllamaConfig

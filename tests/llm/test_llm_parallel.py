@@ -14,7 +14,7 @@ import time
 import pytest
 
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions
 from workbench.llm.client import OllamaClient
 from workbench.llm.config import OllamaConfig

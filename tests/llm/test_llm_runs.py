@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from workbench.cli import main
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.tidy_frame import run_frame
 from workbench.generators import FAILED, GenerationOptions, create_generator
 from workbench.llm.stats import run_failures

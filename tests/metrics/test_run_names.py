@@ -92,7 +92,7 @@ def _random(options: dict | None = None):
 
 
 def test_a_name_never_changes_the_run_id(store, tiny_corpus):
-    from workbench.engine import run_generation
+    from workbench.generation.engine import run_generation
     plain = run_generation(store, tiny_corpus, _random(), WordListTagger(), progress=False)
     assert plain.name is None
     named = run_generation(store, tiny_corpus, _random(), WordListTagger(), progress=False, name="  my baseline ")
@@ -131,7 +131,7 @@ def test_benchmark_entries_take_a_run_name(tmp_path):
 def three_run_report(tmp_path_factory):
     """random seed 13, seed 14 and seed 13 with the leak guard over the tiny corpus; a report."""
     from tests.conftest import tiny_corpus as tiny
-    from workbench.engine import run_generation
+    from workbench.generation.engine import run_generation
     from workbench.reports import write_report
     from workbench.store import RunStore
     out = tmp_path_factory.mktemp("named")

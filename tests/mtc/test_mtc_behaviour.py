@@ -70,7 +70,7 @@ def test_the_phrase_rows_moved_away_from_their_initialisation(tab_checkpoint):
 
 
 def test_held_out_tab_documents_get_multiword_pseudonyms(tab_checkpoint, store):
-    from workbench.engine import run_generation
+    from workbench.generation.engine import run_generation
     from workbench.loaders import shipped_corpus
     from workbench.loaders.subset import select_documents
     from workbench.upos import get_tagger

@@ -102,7 +102,7 @@ def test_phrases_are_candidates_next_to_words(tiny_checkpoint):
 
 
 def test_runs_through_the_engine_in_both_modes_with_the_upos_filter(tiny_checkpoint, store):
-    from workbench.engine import run_generation
+    from workbench.generation.engine import run_generation
     from workbench.upos import get_tagger
     corpus = make_corpus()
     for mode in ("maskL", "repL"):

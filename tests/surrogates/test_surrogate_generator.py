@@ -11,7 +11,7 @@ from entry_point import WORKBENCH
 
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import bilingual_corpus, write_doccano
-from workbench.engine import run_generation
+from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, create_generator
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus

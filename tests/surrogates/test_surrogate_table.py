@@ -112,7 +112,7 @@ def test_a_missing_or_unreadable_table_names_the_file(tmp_path):
 ])
 def test_a_table_whose_dictionaries_cannot_draw_stops_before_the_run(tmp_path, store, content, message):
     from tests.metrics.conftest import WordListTagger
-    from workbench.engine import run_generation
+    from workbench.generation.engine import run_generation
     bad = tmp_path / "bad-dictionary.toml"
     bad.write_text(content, encoding="utf-8")
     with pytest.raises(WorkbenchError) as caught:

@@ -16,7 +16,7 @@ def _default(name: str):
 
 def generation_options(func):
     """The options every generator honours (GenerationOptions)."""
-    from workbench.consistency import CONSISTENT_SCOPES
+    from workbench.generation.consistency import CONSISTENT_SCOPES
     from workbench.text.slots import MODES
     from workbench.upos.factory import TAGGERS
     for decorator in reversed([

@@ -5,7 +5,7 @@
                                                  # (the engine calls load_for(langs))
     predictions = generator.generate(slots)      # same length and order as slots
 
-A generator returns ranked candidates; the run engine (workbench.pseudonym_choice) picks one
+A generator returns ranked candidates; the run engine (workbench.generation.pseudonym_choice) picks one
 with the UPOS filter and leak guard, so every generator honours them the same way.
 
 What a generator may see of the span it fills (SEES_LEVELS, least to most):
@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar, Mapping, Sequence
 
-from workbench.consistency import CONSISTENT_SCOPES
+from workbench.generation.consistency import CONSISTENT_SCOPES
 from workbench.errors import InvalidValue
 from workbench.text.slots import MODES, SEES_LEVELS, Slot
 
@@ -47,7 +47,7 @@ class GenerationOptions:
     seed: int = 13
     top_k: int = 10  # candidates asked for per slot (003 §4: 10)
     leak_guard: bool = False  # refuse candidates overlapping the original (003 §5.2, 004 §3.2)
-    # One pseudonym per entity: off | document | corpus (workbench.consistency). Default off,
+    # One pseudonym per entity: off | document | corpus (workbench.generation.consistency). Default off,
     # so paper 003's runs (and their run ids) stay as they were.
     consistent: str = CONSISTENT_SCOPES[0]  # "off"
 

@@ -3,7 +3,7 @@
 Entities are the frame's entity_id within one document (mentions of one real-world
 entity; formats without ids group identical mention texts, see workbench.loaders.entity_grouping).
 Pseudonyms are compared case- and space-insensitively. A pseudonym reused by `--consistent`
-(workbench.consistency) is a pick like any other here, so such a run scores 1.0 unless a
+(workbench.generation.consistency) is a pick like any other here, so such a run scores 1.0 unless a
 mention FAILED; consistency is measured within documents (where a corpus's entity ids hold),
 so a `--consistent corpus` run is scored as a `document` one is.
     consistency   of the entities mentioned at least twice, the share whose mentions all

@@ -8,7 +8,7 @@ repL: the k-th span of a document needs that document's picks for spans 0..k-1, 
 engine walks step k = 0, 1, … and sends the k-th slot of many documents as one batch
 (003 Appendix B, batched across documents).
 --consistent document|corpus: a mention also waits for the earlier mentions of its entity;
-later mentions reuse their entity's pseudonym without the generator (workbench.consistency).
+later mentions reuse their entity's pseudonym without the generator (workbench.generation.consistency).
 
 Every batch is stored in one transaction. A killed run leaves only whole batches; run
 again with the same options and it resumes from what is stored. Generators draw any
@@ -24,12 +24,12 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Sequence
 
-from workbench.consistency import Batch, ConsistentPlan
+from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
 from workbench.run_name_rule import check_run_name
-from workbench.pseudonym_choice import SelectionInput, choose_all
+from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
