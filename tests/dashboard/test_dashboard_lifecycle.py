@@ -8,11 +8,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from dashboard_helpers import WORKBENCH
+from entry_point import WORKBENCH, wb
+from waiting import wait_until
 
 from workbench.local_guard import free_port
 from workbench.store import RunStore
@@ -50,8 +50,7 @@ def test_a_port_in_use_names_the_option_to_choose_another(empty_store):
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        result = subprocess.run([WORKBENCH, "dashboard", "--port", str(port), "--store", str(empty_store)],
-                                capture_output=True, text=True, timeout=120)
+        result = wb("dashboard", "--port", port, store=empty_store, timeout=120)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"127.0.0.1:{port}" in result.stderr and "--port" in result.stderr, result.stderr
 
@@ -70,18 +69,18 @@ def test_stopping_the_command_stops_streamlit(empty_store, tmp_path, stop):
                                 env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"))
     children = []
     try:
-        deadline = time.monotonic() + 120
-        while not _listening(port):
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
-            time.sleep(0.3)
+        def listening() -> bool:
+            assert proc.poll() is None, log.read_text()[-2000:]
+            return _listening(port)
+
+        wait_until(listening, 120, f"the dashboard to listen on port {port}", interval=0.3)
         children = _children(proc.pid)
         assert children, "Streamlit should run as a child of the workbench process"
         os.kill(proc.pid, stop)
         proc.wait(timeout=60)
-        deadline = time.monotonic() + 30  # the child may take a moment after the parent
-        while any(_alive(c) for c in children) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not any(_alive(c) for c in children), "Streamlit outlived `workbench dashboard`"
+        # the child may take a moment after the parent
+        wait_until(lambda: not any(_alive(c) for c in children), 30, "Streamlit to end with `workbench dashboard`",
+                   interval=0.2)
         assert not _listening(port)
     finally:
         for pid in [proc.pid, *children]:  # whatever went wrong, leave nothing running
