@@ -26,7 +26,7 @@ from typing import Sequence
 from workbench.generators.base import Generator, Prediction
 from workbench.llm.answers import COPIED, MASK_BREAK, copied_from_context, value_for
 from workbench.llm.client import OllamaClient, Outcome
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaConfig, flat_settings
 from workbench.llm.guard import check_host
 from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, build_prompt
@@ -46,16 +46,22 @@ class OllamaGenerator(Generator):
         self.counts: Counter[str] = Counter()  # spans, failed, copied, requests (this process)
 
     def load(self) -> None:
-        url = check_host(self.config.host, self.config.allow_remote)  # again: a config can be built by hand
-        self._client = OllamaClient(self.config, url)
+        client = self.config.client
+        url = check_host(client.host, client.allow_remote)  # again: a config can be built by hand
+        self._client = OllamaClient(client, url)
         self._client.check_model()
 
     def model_id(self) -> str:
-        return self.config.model
+        return self.config.client.model
+
+    def signature_config(self) -> dict:
+        # The client's settings flat, the answer budget as tokens_per_mask: the run ids of
+        # runs made before the settings were nested (tests/test_pinned_ids.py).
+        return flat_settings(self.config)
 
     @property
     def seed(self) -> int:
-        return self.config.seed if self.config.seed >= 0 else self.options.seed
+        return self.config.client.seed if self.config.client.seed >= 0 else self.options.seed
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         if self._client is None:
@@ -64,7 +70,7 @@ class OllamaGenerator(Generator):
         for i, slot in enumerate(slots):
             groups.setdefault(self._request_key(slot), []).append(i)
         prompts = {key: build_prompt(slots[members[0]], with_upos=self.options.upos_filter,
-                                     max_chars=self.config.max_chars) for key, members in groups.items()}
+                                     max_chars=self.config.client.max_chars) for key, members in groups.items()}
         # Looked up before any answer of this call is remembered: the keys of one call are distinct.
         kept = {key: self._answers[key] for key in groups if key in self._answers}
         to_ask = [key for key in groups if key not in kept]
@@ -74,7 +80,7 @@ class OllamaGenerator(Generator):
             prompt = prompts[key]
             return self._client.ask(prompt, _request_id(slots[groups[key][0]], prompt, mode), self.seed)
 
-        asked = dict(zip(to_ask, in_flight(ask, to_ask, self.config.parallel)))
+        asked = dict(zip(to_ask, in_flight(ask, to_ask, self.config.client.parallel)))
         predictions: list[Prediction | None] = [None] * len(slots)
         for key, members in groups.items():
             first, prompt = slots[members[0]], prompts[key]

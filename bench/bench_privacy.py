@@ -158,7 +158,7 @@ def inference_phase(name: str, store_path: str, run_id: str) -> dict:
     config = {"model": "offline", "batch_size": 1 if name == "inference-one" else 32}
     if name == "inference-pipeline":
         from workbench.privacy.inference_mlm import MlmAttacker
-        from workbench.privacy.inference_attackers import MlmAttackConfig
+        from workbench.privacy.inference_mlm import MlmAttackConfig
         attacker = MlmAttacker(MlmAttackConfig(**config), INFERENCE_GUESSES)
         attacker.load(["en"])  # the model loads before the clock, as in every phase's own process
     started, cpu = time.perf_counter(), time.process_time()

@@ -76,7 +76,8 @@ def reference_ids(corpus) -> dict[str, str]:
 
 def inference_keys() -> dict[str, str]:
     from workbench.privacy.inference import matcher_description
-    from workbench.privacy.inference_attackers import attack_key, make_inference_attacker
+    from workbench.privacy.inference_attackers import make_inference_attacker
+    from workbench.privacy.inference_contract import attack_key
     matcher = matcher_description()
     return {"mlm": attack_key(make_inference_attacker("mlm", 5, {"model": "xlm-roberta-base"}), matcher),
             "ollama": attack_key(make_inference_attacker("ollama", 3, {"temperature": "0.2"}), matcher)}
@@ -84,7 +85,8 @@ def inference_keys() -> dict[str, str]:
 
 def reid_keys(tmp_path) -> dict[str, str]:
     from tests.privacy.reid_helpers import background
-    from workbench.privacy.attackers import attack_key, make_attacker
+    from workbench.privacy.attackers import make_attacker
+    from workbench.privacy.reid_contract import attack_key
     from workbench.privacy.background import load_background
     bk = load_background(background(tmp_path / "bk.json"))
     return {"retrieval": attack_key(make_attacker("retrieval", bk, {"k1": "1.2"}, "en")),

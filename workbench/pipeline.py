@@ -29,6 +29,7 @@ from typing import Callable, Mapping, Sequence
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions, Generator, is_unreachable
 from workbench.model import Corpus
+from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.run_name_rule import check_run_name
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.upos.base import Tagger
@@ -152,7 +153,7 @@ def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None
 
 def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complete: bool = False,
                 formats: Sequence[str] | None = None, config=None, allow_incomplete: bool = False,
-                k: int = 10, progress: bool = False) -> list:
+                k: int = DEFAULT_K, progress: bool = False) -> list:
     """What `workbench report` does: the named runs (ids or unique prefixes), plus every
     complete run of the store with all_complete, reported by reports.write_report into
     out_dir. config: a metrics.MetricConfig (default: the offline defaults); k: the privacy

@@ -18,7 +18,7 @@ from workbench.adapters.intact.dates import date_generalisations
 from workbench.adapters.intact.prompts import candidate_prompt
 from workbench.llm.client import Outcome
 from workbench.llm.prompt import Prompt
-from workbench.privacy.inference_attackers import clean_guesses
+from workbench.privacy.inference_contract import clean_guesses
 from workbench.privacy.matching import DATE_LABELS, normalise
 
 

@@ -37,7 +37,7 @@ from workbench.generators.base import Generator, Prediction
 from workbench.adapters.intact.config import IntactConfig
 from workbench.adapters.intact.decide import Decision, Settings, SpanToSanitise, Tools, decide
 from workbench.llm.in_flight import in_flight
-from workbench.privacy.inference_attackers import InferenceAttacker
+from workbench.privacy.inference_contract import InferenceAttacker
 from workbench.privacy.matching import Matcher
 from workbench.text.slots import Slot
 
@@ -65,10 +65,13 @@ class Intact(Generator):
 
     @property
     def seed(self) -> int:
-        return self.config.seed if self.config.seed >= 0 else self.options.seed
+        return self.config.client.seed if self.config.client.seed >= 0 else self.options.seed
 
     def model_id(self) -> str:
-        return self.config.model
+        return self.config.client.model
+
+    def signature_config(self) -> dict:
+        return self.config.signature()  # flat, as before the client's settings were nested
 
     def load(self) -> None:
         self.load_for(())
@@ -81,8 +84,9 @@ class Intact(Generator):
         if self._client is None:
             from workbench.llm.client import OllamaClient
             from workbench.llm.guard import check_host
-            url = check_host(self.config.host, self.config.allow_remote)  # again: a config can be built by hand
-            self._client = OllamaClient(self.config.client_config(), url)
+            client = self.config.client
+            url = check_host(client.host, client.allow_remote)  # again: a config can be built by hand
+            self._client = OllamaClient(client, url)
             self._client.check_model()
         if self._attacker is None:
             from workbench.privacy.inference_attackers import make_inference_attacker
@@ -97,8 +101,8 @@ class Intact(Generator):
             self.load_for(sorted({s.lang for s in slots}))
         attacker = self._attacker if getattr(self._attacker, "concurrent", False) else OneAtATime(self._attacker)
         tools = Tools(self._client, attacker, self._matcher,
-                      Settings(self.seed, self.config.candidates, self.config.max_chars))
-        return in_flight(lambda slot: _prediction(decide(_span(slot), tools)), slots, self.config.parallel)
+                      Settings(self.seed, self.config.candidates, self.config.client.max_chars))
+        return in_flight(lambda slot: _prediction(decide(_span(slot), tools)), slots, self.config.client.parallel)
 
     def _matcher(self, lang: str) -> Matcher:
         """The language's matching function, behind OneAtATime (it is shared by the decisions in flight)."""

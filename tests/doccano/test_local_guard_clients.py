@@ -18,7 +18,7 @@ import pytest
 
 from workbench.doccano.client import DoccanoClient
 from workbench.errors import WorkbenchError
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaSettings
 from workbench.local_guard import is_local_host, local_url, parse_url
 
 
@@ -133,7 +133,7 @@ def test_hostile_urls_are_refused_by_both_clients_before_any_connection(recorder
             DoccanoClient(url, "admin", "pw")
         assert "doccano" in str(doccano.value), url
         with pytest.raises(WorkbenchError) as ollama:
-            OllamaConfig(model="m:1", host=url)
+            OllamaSettings(model="m:1", host=url)
         assert "ollama" in str(ollama.value), url
     assert no_network == []  # not even a name lookup
     assert server.connections == 0 and proxy.connections == 0
@@ -176,7 +176,7 @@ def test_accepted_urls_are_reached_directly_not_through_a_proxy(recorder, monkey
 
     from workbench.llm.client import OllamaClient
     from workbench.llm.guard import check_host
-    config = OllamaConfig(model="m:1", host=url)
+    config = OllamaSettings(model="m:1", host=url)
     OllamaClient(config, check_host(config.host, config.allow_remote)).check_model()
     assert ("GET", "/api/tags") in [(m, p) for m, p, _ in server.seen]
     assert proxy.seen == [] and proxy.connections == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from workbench.llm.client import Outcome
-from workbench.privacy.inference_attackers import Guesses
+from workbench.privacy.inference_contract import Guesses
 from workbench.privacy.matching import Matcher, Word
 
 STOPS = frozenset("a an the of in on at for to and by was is den i på en ett och av".split())

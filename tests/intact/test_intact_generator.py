@@ -12,7 +12,7 @@ from workbench.generators import GenerationOptions
 from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.pipeline import generate_run
-from workbench.privacy.inference_attackers import Guesses
+from workbench.privacy.inference_contract import Guesses
 
 TEXT = ("Anna Berg was born in Oslo on 3 August 1975. She moved to Paris in 1999 and works for Nordbank. "
         "Her brother Olle lives in Bergen.")

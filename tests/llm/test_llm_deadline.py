@@ -16,7 +16,7 @@ from entry_point import wb
 
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.text.slots import Gap, Slot
 
 MODEL = "fake:1"
@@ -88,7 +88,8 @@ def server():
 
 
 def generator(url, **config):
-    gen = OllamaGenerator(OllamaConfig(**{"model": MODEL, "host": url, "backoff": 0.0, **config}), GenerationOptions())
+    gen = OllamaGenerator(OllamaConfig(OllamaSettings(**{"model": MODEL, "host": url, "backoff": 0.0, **config})),
+                          GenerationOptions())
     gen.load()
     return gen
 

@@ -13,7 +13,7 @@ from workbench.generation.engine import run_generation
 from workbench.errors import WorkbenchError
 from workbench.generators import GenerationOptions
 from workbench.llm.client import OllamaClient
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.text.slots import Gap, Slot
 from workbench.upos import get_tagger
 from llm_helpers import refused
@@ -26,16 +26,16 @@ SLOT = Slot("d", "en", 0, "PERSON", "PROPN",
 
 def generator(url, mode="maskL", **config):
     config = {"model": MODEL, "host": url, "backoff": 0.0, **config}
-    gen = OllamaGenerator(OllamaConfig(**config), GenerationOptions(mode=mode))
+    gen = OllamaGenerator(OllamaConfig(OllamaSettings(**config)), GenerationOptions(mode=mode))
     gen.load()
     return gen
 
 
 def unloaded(url, **config):
     """A generator whose client is made without load()'s check that the server has the model."""
-    gen = OllamaGenerator(OllamaConfig(**{"model": MODEL, "host": url, "backoff": 0.0, **config}),
+    gen = OllamaGenerator(OllamaConfig(OllamaSettings(**{"model": MODEL, "host": url, "backoff": 0.0, **config})),
                           GenerationOptions())
-    gen._client = OllamaClient(gen.config, url)
+    gen._client = OllamaClient(gen.config.client, url)
     return gen
 
 
@@ -114,7 +114,7 @@ def test_nothing_listening_fails_fast_and_gives_up(capfd):
 
 def test_unknown_model_is_an_error_before_the_run(healthy):
     with pytest.raises(WorkbenchError, match="has no model 'qwen2.5:1.5b-instruct'.*smollm2"):
-        OllamaGenerator(OllamaConfig(host=healthy.url)).load()
+        OllamaGenerator(OllamaConfig(OllamaSettings(host=healthy.url))).load()
 
 
 @pytest.mark.slow

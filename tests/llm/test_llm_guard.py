@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from workbench.cli import main
 from workbench.errors import WorkbenchError
 from workbench.generators import create_generator
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaSettings
 from workbench.llm.guard import check_host, normalise_host
 
 
@@ -34,8 +34,8 @@ def test_loopback_hosts_pass(host, url):
 ])
 def test_other_hosts_are_refused_without_opt_in(host):
     with pytest.raises(WorkbenchError, match="personal data.*allow_remote=true"):
-        OllamaConfig(host=host)
-    assert OllamaConfig(host=host, allow_remote=True).allow_remote  # the explicit opt-in
+        OllamaSettings(host=host)
+    assert OllamaSettings(host=host, allow_remote=True).allow_remote  # the explicit opt-in
 
 
 @pytest.mark.parametrize("host", ["", "   ", "ftp://127.0.0.1", "http://127.0.0.1:99999", "http://"])
@@ -47,7 +47,7 @@ def test_unusable_hosts_are_errors(host):
 
 def test_cli_options_reach_the_guard_and_the_config():
     gen = create_generator("ollama", {"model": "m:1", "timeout": "2.5", "attempts": "2", "allow_remote": "false"})
-    assert (gen.config.model, gen.config.timeout, gen.config.attempts) == ("m:1", 2.5, 2)
+    assert (gen.config.client.model, gen.config.client.timeout, gen.config.client.attempts) == ("m:1", 2.5, 2)
     with pytest.raises(WorkbenchError, match="refusing host '192.168.1.20'"):
         create_generator("ollama", {"host": "http://192.168.1.20:11434"})
     with pytest.raises(WorkbenchError, match="timeout must be > 0"):

@@ -78,15 +78,16 @@ def test_parallel_that_is_not_a_number_is_refused():
 @pytest.mark.parametrize("generator", ["ollama", "intact"])
 def test_parallel_is_not_in_the_signature(generator):
     one, four = create_generator(generator, {"parallel": "1"}), create_generator(generator, {"parallel": "4"})
-    assert four.config.parallel == 4
+    assert four.config.client.parallel == 4
     assert one.signature_config() == four.signature_config() and "parallel" not in one.signature_config()
     assert one.signature_config() != create_generator(generator, {"temperature": "0.1"}).signature_config()
 
 
 def test_parallel_is_not_in_the_llm_attack_key():
-    from workbench.privacy.inference_attackers import attack_key, make_inference_attacker
+    from workbench.privacy.inference_attackers import make_inference_attacker
+    from workbench.privacy.inference_contract import attack_key
     one, four = (make_inference_attacker("ollama", 3, {"parallel": p}) for p in ("1", "4"))
-    assert four.config.parallel == 4 and four.config.client_config().parallel == 4
+    assert four.config.client.parallel == 4
     assert attack_key(one, {}) == attack_key(four, {})
     with pytest.raises(WorkbenchError, match="parallel must be an integer >= 1"):
         make_inference_attacker("ollama", 3, {"parallel": "0"})

@@ -17,7 +17,7 @@ from workbench.adapters.ollama import OllamaGenerator
 from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions
 from workbench.llm.client import OllamaClient
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.pipeline import generate_run
 from workbench.store import RunStore
 from workbench.text.slots import Gap, Slot
@@ -99,9 +99,9 @@ SLOTS = letters(4)
 
 def unloaded(url, **config):
     """A generator whose client is made without load()'s check that the server has the model."""
-    gen = OllamaGenerator(OllamaConfig(**{"model": MODEL, "host": url, "temperature": 0.0, **config}),
+    gen = OllamaGenerator(OllamaConfig(OllamaSettings(**{"model": MODEL, "host": url, "temperature": 0.0, **config})),
                           GenerationOptions(mode="repL"))
-    gen._client = OllamaClient(gen.config, url)
+    gen._client = OllamaClient(gen.config.client, url)
     return gen
 
 
@@ -136,8 +136,9 @@ def test_a_server_killed_mid_run_with_two_in_flight_ends_the_run_with_failed_spa
                                                                                     capfd):
     texts = opening("en", 8, DOCS)
     own_standin.fault("canned", times=-1)  # quick answers: this test is about the kill
-    gen = OllamaGenerator(OllamaConfig(model=MODEL, host=own_standin.url, backoff=0.0, attempts=2, timeout=60,
-                                       give_up_after=2, parallel=2), GenerationOptions(mode="repL"))
+    gen = OllamaGenerator(OllamaConfig(OllamaSettings(model=MODEL, host=own_standin.url, backoff=0.0, attempts=2,
+                                                      timeout=60, give_up_after=2, parallel=2)),
+                          GenerationOptions(mode="repL"))
     gen.load()
     # repL steps: the k-th span of both documents; two steps answered, then the kill.
     record = run_generation(store, texts, gen, get_tagger("spacy", quiet=True), progress=False,

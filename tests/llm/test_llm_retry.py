@@ -11,7 +11,7 @@ import pytest
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
 from workbench.generators.base import is_unreachable
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.pipeline import generate_run
 from llm_helpers import refused
 
@@ -19,7 +19,8 @@ MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests
 
 
 def generator(url):
-    return OllamaGenerator(OllamaConfig(model=MODEL, host=url, attempts=2, backoff=0.0, give_up_after=2),
+    settings = OllamaSettings(model=MODEL, host=url, attempts=2, backoff=0.0, give_up_after=2)
+    return OllamaGenerator(OllamaConfig(settings),
                            GenerationOptions(mode="maskL"))
 
 

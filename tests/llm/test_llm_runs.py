@@ -55,11 +55,11 @@ def test_run_through_the_standin(standin, run_store, opening, lang, mode, upos):
     # Every request the server saw is attributed to exactly one span's count.
     assert sum(p.requests for p in preds) == sent
     if mode == "repL":
-        assert corpus.n_slots <= sent <= corpus.n_slots * gen.config.attempts  # re-prompted after every pick
+        assert corpus.n_slots <= sent <= corpus.n_slots * gen.config.client.attempts  # re-prompted after every pick
     else:
         doc = corpus.documents[0]
         windows = len({SlotBuilder(doc).slot(i).window_key for i in doc.masked_spans})
-        assert windows < corpus.n_slots and windows <= sent <= windows * gen.config.attempts  # one per window
+        assert windows < corpus.n_slots and windows <= sent <= windows * gen.config.client.attempts  # one per window
 
     prompts = [r["messages"][-1]["content"] for r in standin.recent()[-sent:]]
     masks = [m for p in prompts for m in re.findall(r"\[MASK[^\]]*\]", p)]

@@ -78,7 +78,7 @@ def test_per_label_rates_are_the_share_of_each_labels_spans(store, tiny_corpus, 
 
 def test_the_attacker_never_sees_the_original(store, tiny_corpus, runs, monkeypatch):
     from workbench.privacy.inference import inference_disclosure
-    from workbench.privacy.inference_attackers import Target
+    from workbench.privacy.inference_contract import Target
     from workbench.privacy.inference_mlm import MlmAttacker
 
     assert "original" not in {f.name for f in dataclasses.fields(Target)}
@@ -155,7 +155,7 @@ def test_a_run_that_is_not_complete_is_refused_before_any_attack(store, runs):
 def test_bad_settings_are_refused_by_name(store, runs):
     from workbench.errors import WorkbenchError
     from workbench.privacy.inference import inference_disclosure
-    with pytest.raises(WorkbenchError, match="unknown option 'contxt_chars'"):
+    with pytest.raises(WorkbenchError, match="no option 'contxt_chars'; did you mean 'context_chars'"):
         inference_disclosure(store, [runs["label"]], config={"contxt_chars": "10"})
     with pytest.raises(WorkbenchError, match="unknown inference attacker 'bert'"):
         inference_disclosure(store, [runs["label"]], attacker="bert")
@@ -167,8 +167,8 @@ def test_the_attack_key_names_the_offline_model_that_answers(monkeypatch):
     """`offline` is whichever model the recipe builds now: a rebuilt model (another recipe)
     must not reuse the stored guesses of the old one; a hub id keys by its name alone."""
     from workbench.mlm import offline
-    from workbench.privacy.inference_attackers import MlmAttackConfig, attack_key
-    from workbench.privacy.inference_mlm import MlmAttacker
+    from workbench.privacy.inference_contract import attack_key
+    from workbench.privacy.inference_mlm import MlmAttackConfig, MlmAttacker
 
     def key(config):
         return attack_key(MlmAttacker(config, 5), {"matcher": 1})

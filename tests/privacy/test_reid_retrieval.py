@@ -143,8 +143,9 @@ def test_deleting_a_run_deletes_its_results(tiny):
 @pytest.mark.parametrize("options, message", [
     ({"k1": "-1"}, "k1 >= 0"),
     ({"stopwords": "klingon"}, "stopwords must be"),
-    ({"k3": "1"}, "unknown option 'k3'"),
-    ({"b": "half"}, "b='half' is not a float"),
+    ({"k3": "1"}, r"the retrieval attacker has no option 'k3' \(options: k1, b, stopwords\)"),
+    ({"stopword": "en"}, "the retrieval attacker has no option 'stopword'; did you mean 'stopwords'"),
+    ({"b": "half"}, "option 'b' of the retrieval attacker must be a number, not 'half'"),
 ])
 def test_bad_attacker_options_are_named(tiny, options, message):
     from workbench.privacy.reid import reid_risk

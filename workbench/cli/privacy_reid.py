@@ -23,7 +23,8 @@ def _privacy_group(main: click.Group) -> click.Group:
 
 
 def register(main: click.Group) -> None:
-    from workbench.privacy.attackers import ATTACKERS, DEFAULT_K
+    from workbench.privacy.attackers import ATTACKERS
+    from workbench.privacy.reid_contract import DEFAULT_K
 
     @_privacy_group(main).command("reid")
     @click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")

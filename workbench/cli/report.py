@@ -9,6 +9,8 @@ from workbench.upos.factory import TAGGERS
 
 
 def register(main: click.Group) -> None:
+    from workbench.privacy.reid_contract import DEFAULT_K
+
     @main.command("report")
     @click.argument("run_ids", nargs=-1, metavar="RUN...")
     @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, help="Folder to write into.")
@@ -30,7 +32,7 @@ def register(main: click.Group) -> None:
                   help="UPOS tagger for replacements; 'run' = the one in each run's signature.")
     @click.option("--no-cache", is_flag=True, help="Keep embeddings and summaries in memory only.")
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
-    @click.option("--k", "k", type=click.IntRange(1), default=10, show_default=True,
+    @click.option("--k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
                   help="Privacy table: the share of documents whose individual ranks within k (paper 001).")
     @click.option("--progress/--no-progress", default=True, show_default=True,
                   help="A bar over the metric families on stderr (drawn only on a terminal).")

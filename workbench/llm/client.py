@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from workbench.errors import WorkbenchError
 from workbench.generators.base import UNREACHABLE
 from workbench.llm.answers import InvalidAnswer, parse_answer
-from workbench.llm.config import OllamaConfig
+from workbench.llm.config import OllamaSettings
 from workbench.llm.prompt import Prompt, answer_budget
 
 
@@ -62,7 +62,7 @@ def request_seed(base: int, key: str, attempt: int) -> int:
 
 
 class OllamaClient:
-    def __init__(self, config: OllamaConfig, host_url: str, *, stderr=None) -> None:
+    def __init__(self, config: OllamaSettings, host_url: str, *, stderr=None) -> None:
         import httpx
         from langchain_ollama import ChatOllama
 
@@ -169,7 +169,7 @@ class OllamaClient:
         from langchain_core.messages import HumanMessage, SystemMessage
 
         options = {"temperature": self.config.temperature, "seed": seed, "num_ctx": self.config.num_ctx,
-                   "num_predict": answer_budget(len(prompt.names), self.config.tokens_per_mask)}
+                   "num_predict": answer_budget(len(prompt.names), self.config.tokens_per_answer)}
         chat = self._take_chat()
         abandoned = False
 

@@ -65,6 +65,6 @@ def answer_schema(names: tuple[str, ...], max_chars: int) -> dict:
     }
 
 
-def answer_budget(n_masks: int, tokens_per_mask: int) -> int:
+def answer_budget(n_masks: int, tokens_per_answer: int) -> int:
     """num_predict for an answer with n masks: braces and commas plus a budget per mask."""
-    return 16 + tokens_per_mask * max(1, n_masks)
+    return 16 + tokens_per_answer * max(1, n_masks)

@@ -43,8 +43,8 @@ from typing import Callable, Mapping, Sequence
 import pandas as pd
 
 from workbench.errors import WorkbenchError
-from workbench.privacy.inference_attackers import (DEFAULT_GUESSES, INFERENCE_ATTACKERS, Target, attack_key,
-                                                   make_inference_attacker)
+from workbench.privacy.inference_attackers import DEFAULT_GUESSES, INFERENCE_ATTACKERS, make_inference_attacker
+from workbench.privacy.inference_contract import Target, attack_key
 from workbench.privacy.inference_store import new_row, rows_frame, save_rows, stored_inputs
 from workbench.privacy.matching import MATCHER_VERSION, Matcher
 from workbench.store import COMPLETE, RunStore

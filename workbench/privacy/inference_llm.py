@@ -17,11 +17,14 @@ the guesses come back in the targets' order, so the result is that of parallel=1
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Mapping, Sequence
 
+from workbench.errors import InvalidValue
+from workbench.llm.config import OllamaSettings
 from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, answer_schema
-from workbench.privacy.inference_attackers import Guesses, LlmAttackConfig, Target, clean_guesses, describe_config
+from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
 
 # 004 Table 4, with two changes: the answer is a JSON object (so the server can constrain it),
 # and the replacement may be any kind of replacement, not only a generalisation, since the
@@ -42,6 +45,23 @@ _EXAMPLE = ("the Institute of Literature and Art, Bulgarian Academy of Sciences"
             "the Institute of Polish Literature, University of Warsaw", "the Center for European Neighborhood Studies",
             "the Centre for Research on the History and Culture of Eastern Europe",
             "the Leibniz Institute for the History and Culture of Eastern Europe")
+
+
+@dataclass(frozen=True, slots=True)
+class LlmAttackConfig:
+    """The Ollama client's settings (workbench.llm.config.OllamaSettings) plus the attack's own.
+    The client's defaults here: the users' model (003 §3.2; 004 used Mistral-7B), 004 §5.2's
+    sampling temperature 0.3, base seed 0 (each request's seed is derived from it and the span),
+    an answer budget of num_predict = 16 + tokens_per_answer × N."""
+    client: OllamaSettings = OllamaSettings(temperature=0.3, seed=0)
+    context_chars: int = 6000  # of the pseudonymised document around the target (004: the whole
+    # document; 6,000 characters keep prompt and answer inside num_ctx 4096)
+    # The attack keys name the answer budget tokens_per_guess (and `-o tokens_per_guess=` still sets it).
+    LEGACY_NAMES: ClassVar[Mapping[str, str]] = {"tokens_per_answer": "tokens_per_guess"}
+
+    def __post_init__(self) -> None:
+        if self.context_chars < 200:
+            raise InvalidValue("ollama attacker: context_chars must be >= 200")
 
 
 def bracketed(target: Target, chars: int) -> str:
@@ -68,6 +88,7 @@ def build_guess_prompt(target: Target, n: int, chars: int, max_chars: int) -> Pr
 
 class LlmAttacker:
     name = "ollama"
+    Config = LlmAttackConfig
     concurrent = True  # guess() may be called from several threads at once (the client is thread-safe)
 
     def __init__(self, config: LlmAttackConfig, n: int) -> None:
@@ -81,18 +102,18 @@ class LlmAttacker:
     def load(self, langs: Sequence[str]) -> None:
         from workbench.llm.client import OllamaClient
         from workbench.llm.guard import check_host
-        url = check_host(self.config.host, self.config.allow_remote)
-        self._client = OllamaClient(self.config.client_config(), url)
+        url = check_host(self.config.client.host, self.config.client.allow_remote)
+        self._client = OllamaClient(self.config.client, url)
         self._client.check_model()
 
     def guess(self, targets: Sequence[Target]) -> list[Guesses]:
         if self._client is None:
             self.load([t.lang for t in targets])
-        return in_flight(self._guess, targets, self.config.parallel)
+        return in_flight(self._guess, targets, self.config.client.parallel)
 
     def _guess(self, target: Target) -> Guesses:
-        prompt = build_guess_prompt(target, self.n, self.config.context_chars, self.config.max_chars)
-        outcome = self._client.ask(prompt, target.key, self.config.seed)
+        prompt = build_guess_prompt(target, self.n, self.config.context_chars, self.config.client.max_chars)
+        outcome = self._client.ask(prompt, target.key, self.config.client.seed)
         if outcome.answer is None:
             return Guesses((), outcome.failure or "no answer", outcome.requests)
         guesses = clean_guesses([outcome.answer.get(name) for name in prompt.names], self.n)

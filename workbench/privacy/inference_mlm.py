@@ -14,10 +14,36 @@ its batch (workbench.mlm.masked_lm; tested in tests/privacy/test_inference_mlm.p
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
-from workbench.devices import placement, precision_entries
-from workbench.privacy.inference_attackers import Guesses, MlmAttackConfig, Target, clean_guesses, describe_config
+from workbench.devices import check_device, check_dtype, placement, precision_entries
+from workbench.errors import InvalidValue
+from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, is_offline, model_for
+from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
+
+
+@dataclass(frozen=True, slots=True)
+class MlmAttackConfig:
+    model: str = ""  # one model for every language (hub id, directory, `offline`); "": per language
+    model_en: str = DEFAULT_EN  # the fill-mask generator's choice (workbench.mlm.models)
+    model_sv: str = DEFAULT_SV
+    context_chars: int = 1500  # characters of the document kept each side of the target
+    max_tokens: int = 0  # crop around the mask to this many tokens; 0: the model's own limit
+    batch_size: int = 32  # targets per forward pass
+    # Where and in which number format the model runs (workbench.devices); the attack key records
+    # the resolved dtype when it is not float32 (MlmAttacker.describe).
+    device: str = "auto"
+    dtype: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.context_chars < 0 or self.max_tokens < 0 or self.batch_size < 1:
+            raise InvalidValue("mlm attacker: context_chars and max_tokens must be >= 0, batch_size >= 1")
+        check_device(self.device)
+        check_dtype(self.dtype)
+
+    def model_for(self, lang: str) -> str:
+        return model_for(self.model, self.model_en, self.model_sv, lang)
 
 
 def context_parts(target: Target, chars: int) -> list:
@@ -38,6 +64,7 @@ _LOADED: dict[tuple, object] = {}  # (resolved model, max_tokens, device, dtype)
 
 class MlmAttacker:
     name = "mlm"
+    Config = MlmAttackConfig
 
     def __init__(self, config: MlmAttackConfig, n: int) -> None:
         self.config = config
@@ -49,7 +76,7 @@ class MlmAttacker:
         # the attack key, so results of a rebuilt (other recipe) model are not taken as this one's.
         from workbench.mlm.offline import model_dir
         offline = {lang: model_dir(lang).name for lang in ("en", "sv")
-                   if self.config.model_for(lang) in ("offline", f"offline-{lang}")}
+                   if is_offline(self.config.model_for(lang), lang)}
         precision = precision_entries(*self.placement())  # none for float32: those keys stay as they were
         return settings | precision | ({"offline_models": offline} if offline else {})
 

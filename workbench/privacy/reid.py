@@ -38,7 +38,8 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import InvalidValue, WorkbenchError
-from workbench.privacy.attackers import ATTACKERS, DEFAULT_K, Attacker, attack_key, make_attacker
+from workbench.privacy.attackers import REGISTRY, make_attacker
+from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key
 from workbench.privacy.background import Background, load_background, resolve_background
 from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_rows
 from workbench.progress import progress_bar
@@ -88,8 +89,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     background: a JSON file {individual: text}; None takes the run's corpus's shipped one.
     config: the attacker's options (RetrievalConfig / TrainedConfig fields). log: progress
     and warnings (e.g. documents whose individual has no background text)."""
-    if attacker not in ATTACKERS:
-        raise WorkbenchError(f"unknown attacker {attacker!r} (known: {', '.join(ATTACKERS)})")
+    REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
     say = log or (lambda message: None)
     runs = list({r.run_id: r for r in (store.resolve_run(i) for i in run_ids)}.values())

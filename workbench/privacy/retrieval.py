@@ -22,7 +22,7 @@ with its stop-word list of the documents' language; no stemming.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -75,8 +75,10 @@ class RetrievalAttacker:
     """BM25 over the background texts; `scores(texts)` ranks every individual for each text."""
 
     name = "retrieval"
+    Config = RetrievalConfig
 
-    def __init__(self, background: Background, config: RetrievalConfig) -> None:
+    def __init__(self, background: Background, config: RetrievalConfig,
+                 log: Callable[[str], None] | None = None) -> None:  # log: unused, indexing takes seconds
         if config.stopwords == "auto":
             raise ValueError("resolve the stop-word language first (RetrievalConfig.resolved)")
         self.background = background

@@ -51,13 +51,13 @@ import numpy as np
 from workbench.devices import autocast, check_device, check_dtype, placement, precision_entries
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.mlm.hub import find_model
+from workbench.mlm.models import OFFLINE
 from workbench.paths import cache_dir
 from workbench.privacy.background import Background
 from workbench.privacy.trained_model import batch, classifier, load_torch, windows
 from workbench.privacy.trained_training import ClassifierTraining
 
 DEFAULT_BASE_MODEL = "distilbert-base-uncased"
-OFFLINE = "offline"
 INFO_FILE = "attacker.json"
 
 
@@ -139,6 +139,7 @@ class TrainedAttacker:
     """The TRI classifier; trained (or loaded from the cache) on first use."""
 
     name = "trained"
+    Config = TrainedConfig  # what workbench.privacy.attackers builds from -o options
 
     def __init__(self, background: Background, config: TrainedConfig,
                  log: Callable[[str], None] | None = None) -> None:
