@@ -11,8 +11,8 @@ from pathlib import Path
 
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.mlm.hub import find_model, first_line
+from workbench.mlm.models import is_offline
 
-OFFLINE = "offline"  # --model offline: the offline test MLM of each document's language
 
 
 def resolve(ref: str, lang: str) -> str:
@@ -20,7 +20,7 @@ def resolve(ref: str, lang: str) -> str:
 
     Never builds: a missing offline model is a WorkbenchError naming `workbench mlm
     build-offline` (workbench.mlm.offline_build), not minutes of training inside a load."""
-    if ref == OFFLINE or ref == f"{OFFLINE}-{lang}":
+    if is_offline(ref, lang):
         from workbench.mlm.offline import offline_model_path
         return str(offline_model_path(lang))
     return ref

@@ -9,8 +9,7 @@ language); left empty, each language gets its own `model_en` / `model_sv`.
 
 from __future__ import annotations
 
-from workbench.mlm.loading import OFFLINE
-
+OFFLINE = "offline"  # --model offline: the offline test MLM of each document's language (workbench.mlm.offline)
 DEFAULT_EN = "FacebookAI/roberta-large"
 DEFAULT_SV = "AI-Sweden-Models/roberta-large-1160k"
 
