@@ -38,12 +38,14 @@ def mixed_corpora(frame: pd.DataFrame) -> set[str]:
 def by_language(frame: pd.DataFrame) -> pd.DataFrame:
     """The frame with each run over a mixed-language corpus split into one run per language;
     the frame itself where there is none (so calling it twice changes nothing). Original rows
-    (metric_frame.originals_frame) are made from a frame already split, and are left alone."""
+    (metric_frame.originals_frame) split the same way, unless made from a frame already split."""
     if frame.empty or "lang" not in frame:
         return frame
     frame = with_row_identity(frame)
-    whole_runs = frame["run_id"] == frame["stored_run"]  # neither split yet nor an Original row
-    mixed = frame["corpus_hash"].isin(mixed_corpora(frame)) & whole_runs
+    # A row not split yet still shows its stored corpus name (a split one reads "name [sv]");
+    # this holds for Original rows too, whose stored_run is None.
+    whole = frame["corpus"] == frame["stored_corpus"]
+    mixed = frame["corpus_hash"].isin(mixed_corpora(frame)) & whole
     if not mixed.any():
         return frame
     out = frame.copy()
