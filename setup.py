@@ -7,7 +7,7 @@ corpora/ and annotations/ are mapped to workbench.corpora and workbench.annotati
 
 from setuptools import find_namespace_packages, find_packages, setup
 
-# Namespace discovery: data folders (benchmark_suites/, dashboard/pages/) travel with the code.
+# Namespace discovery: data folders (benchmark/suites/, dashboard/pages/) travel with the code.
 setup(packages=find_namespace_packages(include=["workbench", "workbench.*"], exclude=["*.__pycache__"])
       + ["workbench.adapters"] + [f"workbench.adapters.{p}" for p in find_packages("adapters")]
       # Data folders mapped in pyproject.toml (package-dir); their files are package data.

@@ -9,8 +9,8 @@ import pytest
 from entry_point import wb
 
 from tests.store_helpers import generated_run
-from workbench.benchmark_configs import PlannedRun, PreparedRun, load_benchmark, run_benchmark
-from workbench.benchmark_plan import ASK_ABOVE_RUNS, PlanSize, duration, plan_size
+from workbench.benchmark.configs import PlannedRun, PreparedRun, load_benchmark, run_benchmark
+from workbench.benchmark.plan import ASK_ABOVE_RUNS, PlanSize, duration, plan_size
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.benchmark_configs import load_benchmark, run_benchmark
+from workbench.benchmark.configs import load_benchmark, run_benchmark
 from workbench.errors import WorkbenchError
 from workbench.privacy.reid import stored_reid_risk
 from workbench.store import RunStore

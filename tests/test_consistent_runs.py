@@ -91,7 +91,7 @@ def test_a_consistent_run_on_pgv_pii_scores_consistency_one(store):
 
 def test_the_cli_option_and_benchmark_files(tmp_path):
     from entry_point import wb
-    from workbench.benchmark_configs import load_benchmark
+    from workbench.benchmark.configs import load_benchmark
     store = tmp_path / "runs.sqlite"
     out = wb("generate", "-c", "pgv-pii-en", "-g", "random", "--consistent", "document", "--store", store,
              "--no-progress", "--tagger", "spacy", "--docs", "gv-eng-swe-105_ENG")
@@ -117,7 +117,7 @@ def test_benchmark_lines_say_the_stored_runs_consistency(tmp_path, tiny_corpus, 
     benchmark prints per run says what the stored run did, not what the file planned."""
     from click.testing import CliRunner
 
-    import workbench.benchmark_configs as benchmark_configs
+    import workbench.benchmark.configs as benchmark_configs
     from tests.metrics.conftest import WordListTagger
     from workbench.cli import main
     from workbench.pipeline import result_of

@@ -38,7 +38,7 @@ def test_generate_refuses_it_and_writes_no_corpus_snapshot(tmp_path, option):
 
 
 def test_a_benchmark_seed_too_big_is_refused_when_the_file_is_loaded(tmp_path):
-    from workbench.benchmark_configs import load_benchmark
+    from workbench.benchmark.configs import load_benchmark
     path = tmp_path / "big.toml"
     path.write_text(f'corpora = ["pgv-pii-en"]\nseed = {TOO_BIG}\n[[generators]]\nname = "random"\n', encoding="utf-8")
     with pytest.raises(WorkbenchError, match=rf"generator 1 \(random\): seed must be an integer from .* not {TOO_BIG}"):

@@ -26,7 +26,7 @@ SHIPPED_DATA = [
     # read from the package folder itself: the dashboard's pages, the shipped benchmark configs,
     # the surrogate generator's label table
     "dashboard/Home.py", "dashboard/pages/4_Annotate.py",
-    "benchmark_suites/main.toml", "benchmark_suites/tab-test-16docs.txt",
+    "benchmark/suites/main.toml", "benchmark/suites/tab-test-16docs.txt",
     "adapters/surrogate/table.toml",
     "adapters/intact/examples.toml",  # INTACT's one-shot examples
 ]

@@ -199,7 +199,7 @@ def test_a_bad_benchmark_entry_stops_before_the_first_run_is_stored(tmp_path, en
 
 
 def test_set_replaces_a_setting_in_every_run_of_that_generator_only(tmp_path):
-    from workbench.benchmark_configs import check_benchmark, load_benchmark, with_settings
+    from workbench.benchmark.configs import check_benchmark, load_benchmark, with_settings
     config = load_benchmark(str(benchmark_file(tmp_path, 'name = "fill-mask"\nupos_filter = [false, true]\n'
                                                          'options = { model = "offline", max_tokens = 64 }\n')))
     changed = with_settings(config, ["fill-mask.max_tokens=96", "fill-mask.model_sv=/models/sv"])

@@ -33,7 +33,7 @@ def test_report_all_with_only_unfinished_runs_names_the_way_out(store, tiny_corp
 
 
 def test_a_benchmark_key_error_says_where_once(tmp_path):
-    from workbench.benchmark_configs import load_benchmark
+    from workbench.benchmark.configs import load_benchmark
     from workbench.errors import WorkbenchError
     path = tmp_path / "typo.toml"
     path.write_text('corpora = ["pgv-pii-en"]\n[[generators]]\nname = "upos"\nmode = "repL"\n', encoding="utf-8")

@@ -114,7 +114,7 @@ def test_a_bad_name_is_refused_before_the_store_is_written(tmp_path, tiny_corpus
 
 
 def test_benchmark_entries_take_a_run_name(tmp_path):
-    from workbench.benchmark_configs import load_benchmark
+    from workbench.benchmark.configs import load_benchmark
     path = tmp_path / "b.toml"
     path.write_text('name = "b"\ncorpora = ["pgv-pii-en"]\n[[generators]]\nname = "random"\nrun_name = "coin"\n'
                     '[[generators]]\nname = "upos"\nupos_filter = [true]\n', encoding="utf-8")

@@ -16,7 +16,7 @@ from entry_point import WORKBENCH
 from inference_helpers import built_lemmatiser, tables
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "privacy.md"
-DOCUMENTED_LIST = "D=@workbench/benchmark_suites/tab-test-16docs.txt"
+DOCUMENTED_LIST = "D=@workbench/benchmark/suites/tab-test-16docs.txt"
 
 
 def recipe() -> str:
@@ -32,7 +32,7 @@ def test_the_disclosure_recipe_runs_as_documented(tmp_path, offline_en):
     built_lemmatiser("en")
     script = recipe()
     assert DOCUMENTED_LIST in script and "workbench privacy infer $(" in script
-    listed = [line.strip() for line in (DOCS.parents[1] / "workbench/benchmark_suites/tab-test-16docs.txt")
+    listed = [line.strip() for line in (DOCS.parents[1] / "workbench/benchmark/suites/tab-test-16docs.txt")
               .read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
     tab = shipped_corpus("tab-test")
     doc = min(listed, key=lambda d: len(tab.document(d).masked_spans))  # the listed document with fewest spans

@@ -38,7 +38,7 @@ def register(main: click.Group) -> None:
           workbench benchmark baselines --out out/baselines
           workbench benchmark families --set intact.host=http://127.0.0.1:11500
         """
-        from workbench.benchmark_configs import load_benchmark, run_benchmark, shipped_benchmarks, with_settings
+        from workbench.benchmark.configs import load_benchmark, run_benchmark, shipped_benchmarks, with_settings
 
         if name is None:
             for shipped in shipped_benchmarks():
@@ -78,10 +78,10 @@ def register(main: click.Group) -> None:
 
 
 def _go_ahead(plan, yes: bool) -> bool:
-    """Print the plan; a large one starts only when confirmed (workbench.benchmark_plan)."""
+    """Print the plan; a large one starts only when confirmed (workbench.benchmark.plan)."""
     import sys
 
-    from workbench.benchmark_plan import ASK_ABOVE_RUNS, ASK_ABOVE_SECONDS, duration
+    from workbench.benchmark.plan import ASK_ABOVE_RUNS, ASK_ABOVE_SECONDS, duration
     from workbench.errors import WorkbenchError
     click.echo(plan.line(), err=True)
     if yes or not plan.needs_confirmation:

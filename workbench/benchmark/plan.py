@@ -55,7 +55,7 @@ def duration(seconds: float) -> str:
 
 
 def plan_size(prepared: list, store=None) -> PlanSize:
-    """The size of the checked runs (workbench.benchmark_configs.PreparedRun); store: a RunStore
+    """The size of the checked runs (workbench.benchmark.configs.PreparedRun); store: a RunStore
     to take the rates from, or None (a store not created yet)."""
     rates = {**FALLBACK_SPANS_PER_SECOND, **(store.spans_per_second() if store is not None else {})}
     seconds, unknown = 0.0, []

@@ -1,6 +1,6 @@
 """Named benchmark configurations: corpus × generator × mode × UPOS filter, in one command.
 
-A configuration is a TOML file (shipped ones in workbench/benchmark_suites/, or any path):
+A configuration is a TOML file (shipped ones in workbench/benchmark/suites/, or any path):
 
     name = "baselines"
     corpora = ["pgv-pii-en", "tab-test"]
@@ -20,7 +20,7 @@ A configuration is a TOML file (shipped ones in workbench/benchmark_suites/, or 
                                        # is the generator's). Runs of one entry that share a
                                        # corpus are told apart in reports by what differs.
 
-    # optional, top level: the privacy half (workbench/benchmark_privacy.py)
+    # optional, top level: the privacy half (workbench/benchmark/privacy.py)
     references = ["original", "suppress", "label"]   # reference runs of every corpus (workbench reference)
     reid = ["retrieval"]               # re-identification attacks on every run of a corpus that
                                        # ships background knowledge (workbench privacy reid)
@@ -41,7 +41,7 @@ from typing import Callable
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions
 
-SHIPPED_DIR = Path(__file__).resolve().parent / "benchmark_suites"
+SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
 
 # Keys a configuration may hold: anything else is a typo, reported with the file.
 # mode, upos_filter and consistent take a list (one run per value); the others one value.
@@ -114,7 +114,7 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
         except WorkbenchError as exc:
             raise WorkbenchError(f"{where}: {exc}") from None
     name = _plain_name(data["name"], path) if "name" in data else path.stem  # a file name: one folder name
-    from workbench.benchmark_privacy import checked_attackers, checked_references
+    from workbench.benchmark.privacy import checked_attackers, checked_references
     try:
         references, reid = checked_references(data.get("references")), checked_attackers(data.get("reid"))
     except WorkbenchError as exc:
@@ -255,12 +255,12 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
                   confirm: Callable | None = None, log: Callable[[str], None] | None = None) -> list | None:
     """Generate every run of the configuration (resuming unfinished ones, reusing finished ones),
     then its privacy half: the reference runs of each corpus and the re-identification attacks
-    (workbench.benchmark_privacy), both reused when already stored.
+    (workbench.benchmark.privacy), both reused when already stored.
 
     Every run is checked first (check_benchmark), so a mistake in the tenth stops the
     benchmark before the first is stored. store: a RunStore or its path. on_run(PlannedRun | None,
     GenerationResult) is called after each run (None for a reference run). confirm(PlanSize) is asked
-    once every run is checked (workbench.benchmark_plan): False starts nothing and returns None.
+    once every run is checked (workbench.benchmark.plan): False starts nothing and returns None.
     log(message): what the privacy half says (which corpora have no background knowledge).
     Returns the GenerationResults in the configuration's order, the reference runs after them.
     """
@@ -280,7 +280,7 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         results.append(result)
         if on_run is not None:
             on_run(prepared.planned, result)
-    from workbench.benchmark_privacy import attack_runs, store_references
+    from workbench.benchmark.privacy import attack_runs, store_references
     for result in store_references(config.references, checked, store, tagger=tagger):
         results.append(result)
         if on_run is not None:
@@ -291,7 +291,7 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
 
 def _confirmed(confirm: Callable, checked: list[PreparedRun], store) -> bool:
     """confirm(PlanSize), the rates taken from the store's runs; a store not there yet is not created."""
-    from workbench.benchmark_plan import plan_size
+    from workbench.benchmark.plan import plan_size
     from workbench.store import RunStore
     if isinstance(store, RunStore):
         return confirm(plan_size(checked, store))

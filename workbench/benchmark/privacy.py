@@ -44,7 +44,7 @@ def _checked_names(value, key: str, known: Sequence[str]) -> tuple[str, ...]:
 
 def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: str = "auto") -> list:
     """The reference runs of `kinds` over every corpus (with its document selection) that the
-    checked runs (benchmark_configs.PreparedRun) cover, as GenerationResults, stored once."""
+    checked runs (workbench.benchmark.configs.PreparedRun) cover, as GenerationResults, stored once."""
     if not kinds:
         return []
     from workbench.pipeline import make_tagger, result_of
