@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.store_helpers import workbench
+from entry_point import wb
 from workbench.views.runs import RUNS_HEADER
 
 TEXT = "Anna Berg lives in Oslo. Anna works in Bergen."
@@ -32,7 +32,7 @@ def listed_store(tmp_path_factory):
                   "--tagger", "spacy"),
                  ("import-run", folder / "system.json", "-c", folder / f"{LONG_CORPUS}.jsonl", "--name", LONG_NAME,
                   "--tagger", "spacy")):
-        done = workbench(*args, "--store", store)
+        done = wb(*args, "--store", store)
         assert done.returncode == 0, done.stderr
     return store
 
@@ -44,7 +44,7 @@ def stored_runs(store):
 
 
 def test_columns_start_at_the_same_offsets_whatever_the_names(listed_store):
-    result = workbench("runs", "--store", listed_store)
+    result = wb("runs", "--store", listed_store)
     assert result.returncode == 0, result.stderr
     header, *rows = result.stdout.splitlines()
     starts = {name: header.index(name) for name in RUNS_HEADER}
@@ -64,15 +64,15 @@ def test_columns_start_at_the_same_offsets_whatever_the_names(listed_store):
 
 def test_ids_prints_exactly_the_run_ids_and_filters_like_the_list(listed_store):
     runs = [r for r, _ in stored_runs(listed_store)]
-    every = workbench("runs", "--ids", "--store", listed_store)
+    every = wb("runs", "--ids", "--store", listed_store)
     assert every.returncode == 0, every.stderr
     assert every.stdout.splitlines() == [r.run_id for r in runs]  # no header, nothing else
-    only = workbench("runs", "--ids", "--corpus", LONG_CORPUS, "--store", listed_store)
+    only = wb("runs", "--ids", "--corpus", LONG_CORPUS, "--store", listed_store)
     assert only.stdout.splitlines() == [r.run_id for r in runs if r.corpus_name == LONG_CORPUS]
-    listed = workbench("runs", "--generator", LONG_NAME, "--store", listed_store).stdout.splitlines()
+    listed = wb("runs", "--generator", LONG_NAME, "--store", listed_store).stdout.splitlines()
     assert len(listed) == 2 and listed[1].startswith(next(r.run_id for r in runs if r.generator == LONG_NAME))
-    none = workbench("runs", "--ids", "--corpus", "no-such-corpus", "--store", listed_store)
+    none = wb("runs", "--ids", "--corpus", "no-such-corpus", "--store", listed_store)
     assert none.returncode == 0 and none.stdout == "" and "no runs" in none.stderr
     for extra in (("--signatures",), ("--delete", "abc")):  # ids only, and never a deletion by filter
-        refused = workbench("runs", "--ids", *extra, "--store", listed_store)
+        refused = wb("runs", "--ids", *extra, "--store", listed_store)
         assert refused.returncode == 2 and "--ids" in refused.stderr and "Traceback" not in refused.stderr

@@ -191,15 +191,15 @@ def test_doccano_export_keeps_the_files_entities(tmp_path, store):
 
 
 def test_generate_prints_the_entity_counts(tmp_path):
-    from tests.store_helpers import workbench
+    from entry_point import wb
     path = write(tmp_path, [FORMS["4th element"]])
-    out = workbench("generate", "-c", str(path), "-g", "random", "--consistent", "document", "--store",
-                    tmp_path / "runs.sqlite", "--no-progress", "--tagger", "spacy")
+    out = wb("generate", "-c", str(path), "-g", "random", "--consistent", "document", "--store",
+             tmp_path / "runs.sqlite", "--no-progress", "--tagger", "spacy")
     assert out.returncode == 0, out.stderr
     assert "1 entities from the file's ids, 2 by the grouping rule" in out.stdout
     bad = write(tmp_path, [rel_line([coref(9, 2, 5)])], "bad.jsonl")
-    refused = workbench("generate", "-c", str(bad), "-g", "random", "--store", tmp_path / "other.sqlite",
-                        "--no-progress", "--tagger", "spacy")
+    refused = wb("generate", "-c", str(bad), "-g", "random", "--store", tmp_path / "other.sqlite",
+                 "--no-progress", "--tagger", "spacy")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert f"file {bad}, document d1: line 1: relation #0 (id 9) has to_id 5" in refused.stderr
     assert not (tmp_path / "other.sqlite").exists()  # nothing written for a bad file

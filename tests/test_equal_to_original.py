@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from entry_point import wb
 
-from tests.store_helpers import import_replacements, workbench
+from tests.store_helpers import import_replacements
 from workbench.overlap_rules import equals_original
 from workbench.pipeline import count_equal_to_original
 
@@ -58,8 +59,8 @@ def _picks(store_path):
 
 
 def _generate(tmp_path, corpus, store, *extra):
-    out = workbench("generate", "-c", corpus, "-g", "random", "--seed", "7", "--store", store, "--no-progress",
-                    "--tagger", "spacy", *extra)
+    out = wb("generate", "-c", corpus, "-g", "random", "--seed", "7", "--store", store, "--no-progress",
+             "--tagger", "spacy", *extra)
     assert out.returncode == 0, out.stderr
     return out.stdout.splitlines()[0]
 
@@ -96,8 +97,8 @@ def test_the_benchmark_prints_the_count_per_run(tmp_path):
     config = tmp_path / "forced.toml"
     config.write_text(f'name = "forced"\ncorpora = ["{echo}"]\nmodes = ["maskL"]\nseed = 7\n'
                       '[[generators]]\nname = "random"\nupos_filter = [false]\n', encoding="utf-8")
-    out = workbench("benchmark", config, "--store", tmp_path / "b.sqlite", "--no-report", "--no-progress",
-                    "--tagger", "spacy")
+    out = wb("benchmark", config, "--store", tmp_path / "b.sqlite", "--no-report", "--no-progress",
+             "--tagger", "spacy")
     assert out.returncode == 0, out.stderr
     [line] = [x for x in out.stdout.splitlines() if " random " in x]
     assert line.endswith(f"complete, {len(MENTIONS)} equal to their original")

@@ -8,8 +8,9 @@ import json
 
 import pandas as pd
 import pytest
+from entry_point import wb
 
-from tests.store_helpers import import_replacements, workbench
+from tests.store_helpers import import_replacements
 from workbench.exporters import export_entity_keys, export_run
 
 
@@ -64,8 +65,8 @@ def test_entity_keys_are_per_document_in_first_mention_order_and_stable(store, t
 def test_with_originals_restores_the_original_column_and_readable_ids(store, tmp_path, tiny_corpus):
     run = _run(store, tmp_path, tiny_corpus)
     out = tmp_path / "full.parquet"
-    result = workbench("export", run.run_id[:8], "--format", "parquet", "--with-originals", "-o", out,
-                       "--store", store.path)
+    result = wb("export", run.run_id[:8], "--format", "parquet", "--with-originals", "-o", out,
+                "--store", store.path)
     assert result.returncode == 0, result.stderr
     frame = pd.read_parquet(out)
     texts = {(d.doc_id, i): s.text for d in tiny_corpus.documents for i, s in enumerate(d.spans)}
@@ -85,14 +86,14 @@ def test_the_other_formats_hold_no_original_text(store, tmp_path, tiny_corpus, f
 def test_with_originals_is_refused_where_it_adds_nothing(store, tmp_path, tiny_corpus, fmt):
     run = _run(store, tmp_path, tiny_corpus)
     out = tmp_path / f"run.{fmt}"
-    result = workbench("export", run.run_id[:8], "--format", fmt, "--with-originals", "-o", out,
-                       "--store", store.path)
+    result = wb("export", run.run_id[:8], "--format", fmt, "--with-originals", "-o", out,
+                "--store", store.path)
     assert result.returncode == 2 and "Traceback" not in result.stderr and not out.exists()
     assert f"a {fmt} export holds offsets and replacements only" in result.stderr
 
 
 def test_export_help_says_what_each_format_holds():
-    text = workbench("export", "--help").stdout
+    text = wb("export", "--help").stdout
     for line in ("tab      offsets of the masked spans; no text at all",
                  "intact   offsets and replacements; no original text",
                  "csv      a row per span (workbench.tidy_frame) without `original`",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import socket
 
 import pytest
+from entry_point import wb
 
-from tests.store_helpers import generated_run, import_replacements, workbench
+from tests.store_helpers import generated_run, import_replacements
 from workbench.annotation.sampling import SampleRecipe, draw_sample
 from workbench.annotation.storage import Annotation, AnnotationStore
 from workbench.errors import WorkbenchError
@@ -116,17 +117,17 @@ def test_runs_delete_asks_unless_yes_and_refuses_without_a_terminal(tmp_path, ti
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         keep, gone = generated_run(s, tiny_corpus, seed=1), generated_run(s, tiny_corpus, seed=2)
-    result = workbench("runs", "--delete", gone.run_id[:8], "--store", path)  # stdin is not a terminal
+    result = wb("runs", "--delete", gone.run_id[:8], "--store", path)  # stdin is not a terminal
     assert result.returncode == 2 and "--yes" in result.stderr and "Traceback" not in result.stderr
     assert "predictions:" in result.stdout  # says what would go
     with RunStore(path) as s:
         assert s.get_run(gone.run_id) is not None
-    result = workbench("runs", "--delete", gone.run_id[:8], "--yes", "--store", path)
+    result = wb("runs", "--delete", gone.run_id[:8], "--yes", "--store", path)
     assert result.returncode == 0, result.stderr
     assert f"deleted run {gone.run_id}" in result.stdout
     with RunStore(path) as s:
         assert [r.run_id for r in s.runs()] == [keep.run_id]
-    result = workbench("runs", "--delete", "zzzz", "--yes", "--store", path)
+    result = wb("runs", "--delete", "zzzz", "--yes", "--store", path)
     assert result.returncode == 2 and "no run matching 'zzzz'" in result.stderr
 
 
@@ -134,7 +135,7 @@ def test_runs_has_a_header_row(tmp_path, tiny_corpus):
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         run = generated_run(s, tiny_corpus)
-    lines = workbench("runs", "--store", path).stdout.splitlines()
+    lines = wb("runs", "--store", path).stdout.splitlines()
     header = lines[0].split()
     assert header[:3] == ["run_id", "corpus", "generator"] and "status" in header
     assert lines[1].startswith(run.run_id)
@@ -170,7 +171,7 @@ def test_deleting_the_last_run_of_a_corpus_while_another_run_of_it_starts_keeps_
     thread.start()
     try:
         assert saved.wait(120)
-        result = workbench("runs", "--delete", old.run_id, "--yes", "--store", path)
+        result = wb("runs", "--delete", old.run_id, "--yes", "--store", path)
     finally:
         go_on.set()
         thread.join(120)

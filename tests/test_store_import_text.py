@@ -52,10 +52,10 @@ def test_visible_text_with_joiners_is_accepted(tmp_path, store, tiny_corpus):
 
 def test_the_cli_refuses_a_lone_surrogate_in_words(tmp_path):
     from workbench.loaders import shipped_corpus
-    from tests.store_helpers import workbench
+    from entry_point import wb
     corpus = shipped_corpus("pgv-pii-en")
     path = _file(tmp_path, corpus, corpus.documents[0].doc_id, '"X\\ud83d"')
-    result = workbench("import-run", path, "-c", "pgv-pii-en", "--tagger", "spacy", "--store", tmp_path / "s.sqlite")
+    result = wb("import-run", path, "-c", "pgv-pii-en", "--tagger", "spacy", "--store", tmp_path / "s.sqlite")
     assert result.returncode == 2 and "lone surrogate" in result.stderr and "Traceback" not in result.stderr
 
 

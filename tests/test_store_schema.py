@@ -7,8 +7,9 @@ import json
 import sqlite3
 
 import pytest
+from entry_point import wb
 
-from tests.store_helpers import generated_run, workbench
+from tests.store_helpers import generated_run
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
 from workbench.store.schema import APPLICATION_ID, VERSION
@@ -139,7 +140,7 @@ def test_another_applications_database_is_refused_and_left_alone(tmp_path):
         RunStore(path)
     db = sqlite3.connect(path)
     assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")] == ["customers"]
-    result = workbench("runs", "--store", path)
+    result = wb("runs", "--store", path)
     assert result.returncode == 2 and "another application's" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -193,7 +194,7 @@ def test_damaged_or_unrelated_files_are_refused_in_words(tmp_path, tiny_corpus, 
                 "garbage-mid-file": "damaged"}[damage]
     assert expected in str(err.value)
     assert path.read_bytes() == before  # nothing written into it
-    result = workbench("runs", "--store", path)
+    result = wb("runs", "--store", path)
     assert result.returncode == 2 and "Traceback" not in result.stderr and str(path) in result.stderr
 
 
@@ -209,7 +210,7 @@ def test_read_commands_never_create_a_store(tmp_path):
                  ["annotations", "export", "-o", tmp_path / "y.jsonl"], ["annotations", "import", annotations],
                  ["annotations", "table6", "-o", tmp_path / "t6"], ["privacy", "reid", "abc"],
                  ["privacy", "infer", "abc"], ["privacy", "disclosure"]):
-        result = workbench(*args, "--store", typo)
+        result = wb(*args, "--store", typo)
         assert result.returncode == 2 and "no run store at" in result.stderr and "typo.sqlite" in result.stderr, args
         assert "Traceback" not in result.stderr, args
     assert not typo.exists()
@@ -224,7 +225,7 @@ def test_a_table_missing_a_column_is_refused_before_reading_empty_results(tmp_pa
     db.execute("ALTER TABLE predictions DROP COLUMN pick_upos")
     db.commit()
     db.close()
-    result = workbench("export", run.run_id[:8], "--format", "csv", "-o", tmp_path / "x.csv", "--store", path)
+    result = wb("export", run.run_id[:8], "--format", "csv", "-o", tmp_path / "x.csv", "--store", path)
     assert result.returncode == 2 and "table predictions lacks column(s) pick_upos" in result.stderr
     assert not (tmp_path / "x.csv").exists()
 
@@ -232,7 +233,7 @@ def test_a_table_missing_a_column_is_refused_before_reading_empty_results(tmp_pa
 def test_an_empty_file_is_not_turned_into_a_store_by_a_read_command(tmp_path):
     path = tmp_path / "empty.sqlite"
     path.touch()
-    result = workbench("runs", "--store", path)
+    result = wb("runs", "--store", path)
     assert result.returncode == 2 and "empty file, not a run store" in result.stderr
     assert path.stat().st_size == 0
     assert RunStore(path).runs() == []  # a writing command may start a store in it
@@ -268,11 +269,11 @@ def test_a_read_only_store_can_be_read_and_refuses_writes_in_words(tmp_path, tin
         ro.close()
     assert path.read_bytes() == before
     uri = f"file:{path}?mode=ro"
-    listed = workbench("runs", "--store", uri)
+    listed = wb("runs", "--store", uri)
     assert listed.returncode == 0 and run.run_id in listed.stdout
-    shown = workbench("show", run.run_id[:8], "en-1", "--store", uri)
+    shown = wb("show", run.run_id[:8], "en-1", "--store", uri)
     assert shown.returncode == 0 and "│" in shown.stdout
-    exported = workbench("export", run.run_id[:8], "--format", "csv", "-o", tmp_path / "ro.csv", "--store", uri)
+    exported = wb("export", run.run_id[:8], "--format", "csv", "-o", tmp_path / "ro.csv", "--store", uri)
     assert exported.returncode == 0 and (tmp_path / "ro.csv").exists()
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.store_helpers import import_replacements, workbench
+from entry_point import wb
+
+from tests.store_helpers import import_replacements
 from workbench.terminal import printable
 from workbench.views.show import side_by_side_lines
 
@@ -24,7 +26,7 @@ def test_show_escapes_control_characters_and_keeps_the_columns_in_step(tmp_path,
     store = RunStore(path)
     run = import_replacements(store, tmp_path, tiny_corpus, replace=_hostile)
     for doc in tiny_corpus.documents:
-        result = workbench("show", run.run_id[:8], doc.doc_id, "--store", path)
+        result = wb("show", run.run_id[:8], doc.doc_id, "--store", path)
         assert result.returncode == 0, result.stderr
         assert "\x1b" not in result.stdout and "\\x1b[2J" in result.stdout
         lines = result.stdout.splitlines()
@@ -56,7 +58,7 @@ def test_show_with_a_wildcard_picks_no_run(tmp_path, tiny_corpus):
     path = tmp_path / "runs.sqlite"
     import_replacements(RunStore(path), tmp_path, tiny_corpus)
     for wildcard in ("_", "%"):
-        result = workbench("show", wildcard, "--store", path)
+        result = wb("show", wildcard, "--store", path)
         assert result.returncode == 2 and f"no run matching {wildcard!r}" in result.stderr
 
 
@@ -64,7 +66,7 @@ def test_show_of_an_unknown_document_says_so(tmp_path, tiny_corpus):
     from workbench.store import RunStore
     path = tmp_path / "runs.sqlite"
     run = import_replacements(RunStore(path), tmp_path, tiny_corpus)
-    result = workbench("show", run.run_id[:8], "nope\x1b[2J", "--store", path)
+    result = wb("show", run.run_id[:8], "nope\x1b[2J", "--store", path)
     assert result.returncode == 2 and "no document 'nope\\x1b[2J'" in result.stderr
     assert "\x1b" not in result.stderr and "Traceback" not in result.stderr
 

@@ -8,7 +8,7 @@ import sqlite3
 import pandas as pd
 
 from tests.metrics.conftest import WordListTagger
-from tests.store_helpers import workbench
+from entry_point import wb
 from workbench.generation.engine import run_generation
 from workbench.exporters import export_run
 from workbench.generators import GenerationOptions
@@ -89,5 +89,5 @@ def test_show_of_a_whole_run_through_the_cli(tmp_path, tiny_corpus):
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         run = _run(s, tiny_corpus)
-    result = workbench("show", run.run_id[:8], "--store", path)
+    result = wb("show", run.run_id[:8], "--store", path)
     assert result.returncode == 0 and "FAILED notes (1 span(s)):" in result.stdout

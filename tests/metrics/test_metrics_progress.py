@@ -7,8 +7,9 @@ import io
 import sys
 
 import pytest
+from entry_point import wb
 
-from tests.store_helpers import generated_run, workbench
+from tests.store_helpers import generated_run
 from workbench.metrics import MetricContext, compute_metrics, metric_frame
 from workbench.store import RunStore
 
@@ -40,6 +41,6 @@ def test_report_through_the_cli_without_a_terminal_writes_no_bar(tmp_path, tiny_
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         run = generated_run(s, tiny_corpus)
-    result = workbench("report", run.run_id, "--out", tmp_path / "r", "--format", "csv", "--store", path)
+    result = wb("report", run.run_id, "--out", tmp_path / "r", "--format", "csv", "--store", path)
     assert result.returncode == 0, result.stderr
     assert "metrics:" not in result.stderr and "wrote" in result.stdout

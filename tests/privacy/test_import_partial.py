@@ -13,7 +13,7 @@ import json
 
 from tests.metrics.conftest import WordListTagger
 from tests.privacy.test_import_alignment import at, exact_file, make_corpus, write
-from tests.store_helpers import workbench
+from entry_point import wb
 from workbench.importers import import_run, kept_original
 from workbench.store import RunStore
 from workbench.store.run_reports import ALIGNMENT, run_report
@@ -59,7 +59,7 @@ def test_the_cli_says_which_documents_and_whole_corpus_warns_with_the_count(tmp_
     corpus = _corpus_file(tmp_path, tiny_corpus)
     data = write(tmp_path, _one_document(tiny_corpus))
     store = tmp_path / "runs.sqlite"
-    part = workbench("import-run", data, "-c", corpus, "--tagger", "spacy", "--store", store)
+    part = wb("import-run", data, "-c", corpus, "--tagger", "spacy", "--store", store)
     assert part.returncode == 0, part.stderr
     summary = part.stdout.splitlines()[0]
     en2 = len(tiny_corpus.document("en-2").masked_spans)
@@ -67,7 +67,7 @@ def test_the_cli_says_which_documents_and_whole_corpus_warns_with_the_count(tmp_
     assert "over the 1 of corpus's 3 documents the file names (corpus corpus:1docs" in summary
     assert "warning" not in summary
 
-    whole = workbench("import-run", data, "-c", corpus, "--whole-corpus", "--tagger", "spacy", "--store", store)
+    whole = wb("import-run", data, "-c", corpus, "--whole-corpus", "--tagger", "spacy", "--store", store)
     assert whole.returncode == 0, whole.stderr
     summary = whole.stdout.splitlines()[0]
     kept = tiny_corpus.n_slots - en2
@@ -89,7 +89,7 @@ def test_the_alignment_report_quotes_no_original_text(tmp_path):
     data["d2"] = data["d2"][:1] + [[9, 14, "somewhere"]]  # 'Oslo' not covered; [9, 14) meets no span
     path = write(tmp_path, data)
     corpus_path = _corpus_file(tmp_path, corpus)
-    out = workbench("import-run", path, "-c", corpus_path, "--tagger", "spacy", "--store", tmp_path / "r.sqlite")
+    out = wb("import-run", path, "-c", corpus_path, "--tagger", "spacy", "--store", tmp_path / "r.sqlite")
     assert out.returncode == 0, out.stderr
     store = RunStore(tmp_path / "r.sqlite")
     [run] = store.runs()
