@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from entry_point import wb
 
 from tests.metrics.conftest import WordListTagger
-from tests.store_helpers import import_replacements, workbench
+from tests.store_helpers import import_replacements
 from workbench.errors import WorkbenchError
 from workbench.exporters import FORMATS, MASKED_FORMAT, export_run
 from workbench.store import RunStore
@@ -40,7 +41,7 @@ def test_an_unfinished_run_is_not_exported(tmp_path, tiny_corpus, fmt):
     with pytest.raises(WorkbenchError, match=f"run {run.run_id} is not complete .0/{tiny_corpus.n_slots} spans"):
         export_run(RunStore(path), run.run_id, fmt, out)
     assert not out.exists() and not out.with_name(out.name + ".partial").exists()
-    result = workbench("export", run.run_id[:8], "--format", fmt, "-o", out, "--store", path)
+    result = wb("export", run.run_id[:8], "--format", fmt, "-o", out, "--store", path)
     assert result.returncode == 2 and "--unfinished" in result.stderr and not out.exists()
 
 
@@ -49,7 +50,7 @@ def test_unfinished_export_masks_every_span_not_generated(tmp_path, tiny_corpus,
     path = tmp_path / "runs.sqlite"
     run = _killed_before_the_first_prediction(RunStore(path), tiny_corpus)
     out = tmp_path / f"out.{fmt}"
-    result = workbench("export", run.run_id[:8], "--format", fmt, "-o", out, "--unfinished", "--store", path)
+    result = wb("export", run.run_id[:8], "--format", fmt, "-o", out, "--unfinished", "--store", path)
     assert result.returncode == 0 and f"{tiny_corpus.n_slots} span(s) not generated yet" in result.stderr
     text = out.read_text(encoding="utf-8")
     docs = {d.doc_id: d for d in tiny_corpus.documents}

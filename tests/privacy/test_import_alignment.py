@@ -312,7 +312,7 @@ def test_a_real_intact_file_imports_without_editing(tmp_path, store):
 
 
 def test_the_cli_prints_the_report_and_strict_refuses(tmp_path):
-    from tests.store_helpers import workbench
+    from entry_point import wb
     from workbench.loaders import shipped_corpus
     corpus = shipped_corpus("pgv-pii-en")
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in reversed(d.spans)] for d in corpus.documents}
@@ -321,14 +321,14 @@ def test_the_cli_prints_the_report_and_strict_refuses(tmp_path):
     data[first][1][2] = ""
     path = write(tmp_path, data)
     store = tmp_path / "s.sqlite"
-    strict = workbench("import-run", path, "-c", "pgv-pii-en", "--strict", "--tagger", "spacy", "--store", store)
+    strict = wb("import-run", path, "-c", "pgv-pii-en", "--strict", "--tagger", "spacy", "--store", store)
     assert strict.returncode == 2 and "non-empty string" in strict.stderr and "Traceback" not in strict.stderr
-    result = workbench("import-run", path, "-c", "pgv-pii-en", "--tagger", "spacy", "--store", store)
+    result = wb("import-run", path, "-c", "pgv-pii-en", "--tagger", "spacy", "--store", store)
     assert result.returncode == 0, result.stderr
     assert re.search(r"\b1 deduplicated", result.stdout) and "1 of them suppression" in result.stdout
     assert f"{corpus.n_slots} replaced whole" in result.stdout
     run_id = result.stdout.split()[1]
-    shown = workbench("run-report", run_id[:8], "--store", store)
+    shown = wb("run-report", run_id[:8], "--store", store)
     assert shown.returncode == 0 and shown.stdout.splitlines() == result.stdout.splitlines()[2:]
 
 
