@@ -82,15 +82,15 @@ def test_a_stored_original_run_does_not_collide_with_the_original_rows(store, ti
 
 
 def test_the_cli_stores_reference_runs(tmp_path):
-    from tests.store_helpers import workbench
+    from entry_point import wb
     store = tmp_path / "s.sqlite"
-    result = workbench("reference", "-c", "pgv-pii-en", "--kind", "suppress", "--kind", "label", "--numbered",
-                       "--tagger", "spacy", "--store", store)
+    result = wb("reference", "-c", "pgv-pii-en", "--kind", "suppress", "--kind", "label", "--numbered",
+                "--tagger", "spacy", "--store", store)
     assert result.returncode == 0, result.stderr
     assert "suppress over 720 spans" in result.stdout and "label-numbered over 720 spans" in result.stdout
-    bad = workbench("reference", "-c", "pgv-pii-en", "--kind", "original", "--numbered", "--store", tmp_path / "x")
+    bad = wb("reference", "-c", "pgv-pii-en", "--kind", "original", "--numbered", "--store", tmp_path / "x")
     assert bad.returncode == 2 and "label reference only" in bad.stderr and not (tmp_path / "x").exists()
-    listed = workbench("run-report", result.stdout.split()[1], "--store", store)
+    listed = wb("run-report", result.stdout.split()[1], "--store", store)
     assert listed.returncode == 0 and '"suppressed": 720' in listed.stdout
 
 
