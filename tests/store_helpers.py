@@ -8,7 +8,6 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -32,12 +31,6 @@ def generated_run(store, corpus, seed=1):
                           WordListTagger(), progress=False)
 
 
-def workbench(*args, cwd=None) -> subprocess.CompletedProcess:
-    """The CLI through the interpreter's own entry point."""
-    return subprocess.run([sys.executable, "-m", "workbench.cli", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd)
-
-
 def stored_predictions(store) -> int:
     """Rows a concurrent reader sees in the store (0 before the tables exist)."""
     try:
@@ -57,7 +50,9 @@ def kill_at_stored_rows(command: list[str], store, targets: list[int], rng: rand
     for target in targets:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if target == 0:
-            time.sleep(rng.uniform(0.05, 0.3))  # during start-up, before any row is stored
+            # A kill at a seeded moment of start-up, before any row is stored, is what this
+            # target tests: there is no condition to wait for, so this sleep stays.
+            time.sleep(rng.uniform(0.05, 0.3))
         else:
             while proc.poll() is None and stored_predictions(store) < target:
                 time.sleep(0.002)
