@@ -74,7 +74,7 @@ SEPARATORS = ("\u2028", "\u2029", "\x85")
 
 def test_a_doccano_export_with_line_separators_loads_back_as_a_corpus(tmp_path, store, tiny_corpus):
     from workbench.loaders import load_corpus
-    from workbench.replace import pseudonymise
+    from workbench.text.replace import pseudonymise
 
     def replace(span):
         return f"{span.text[:2]}{SEPARATORS[span.start % 3]}{span.text[2:]}x"

@@ -45,7 +45,7 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.loaders.entity_grouping import inferred_entity_id
-from workbench.replace import pseudonymise
+from workbench.text.replace import pseudonymise
 from workbench.store import COMPLETE, RunRecord, RunStore
 
 FORMATS = ("tab", "intact", "doccano", "csv", "parquet")

@@ -10,7 +10,7 @@ from workbench.annotation import Annotation
 from workbench.doccano.client import DoccanoClient
 from workbench.doccano.format import META_KEYS, PLACEHOLDER, export_lines, export_project, import_export
 from workbench.errors import WorkbenchError
-from workbench.replace import pseudonymise
+from workbench.text.replace import pseudonymise
 
 
 def sv_run(store):

@@ -21,7 +21,7 @@ from workbench.errors import CorpusError
 from workbench.importers import align_file, import_run
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
-from workbench.replace import pseudonymise
+from workbench.text.replace import pseudonymise
 from workbench.store.run_reports import ALIGNMENT, run_report
 
 TEXT = ("The applicant, a doctor-patient of Dr Jan Kowalski, lives in Warsaw. "

@@ -120,7 +120,7 @@ def test_a_suppressed_run_exports_shows_and_imports_back_as_suppression(store, t
 
 def test_the_dashboard_marks_a_suppressed_span_visibly(tiny_corpus):
     from workbench.dashboard.render import STYLE, mark_text, replaced_marks
-    from workbench.replace import pseudonymise
+    from workbench.text.replace import pseudonymise
     doc = tiny_corpus.document("en-2")
     text, placed = pseudonymise(doc, {0: "", 1: "Ola Nordmann"})
     marks = replaced_marks(placed, {0: "PERSON", 1: "PERSON"})

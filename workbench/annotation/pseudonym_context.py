@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.model import Document
-from workbench.replace import Replaced, pseudonymise
+from workbench.text.replace import Replaced, pseudonymise
 from workbench.store import RunStore
 from workbench.text.sentences import split_sentences
 

@@ -18,7 +18,7 @@ import html
 import re
 from typing import Sequence
 
-from workbench.replace import Replaced
+from workbench.text.replace import Replaced
 
 STYLE = """
 <style>

@@ -33,7 +33,7 @@ from workbench import jsonl
 from workbench.annotation.results import system_name
 from workbench.annotation.storage import Annotation, AnnotationStore
 from workbench.errors import WorkbenchError
-from workbench.replace import Replaced, pseudonymise
+from workbench.text.replace import Replaced, pseudonymise
 
 PLACEHOLDER = "UNTAGGED"
 PLACEHOLDER_COLOR = "#bdbdbd"

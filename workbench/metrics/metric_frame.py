@@ -28,7 +28,7 @@ import pandas as pd
 
 from workbench.generators.base import FAILED
 from workbench.model import Document, Span
-from workbench.replace import pseudonymise
+from workbench.text.replace import pseudonymise
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
 ORIGINAL = "original"

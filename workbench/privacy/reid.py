@@ -6,7 +6,7 @@
 An attacker (workbench.privacy.retrieval, workbench.privacy.trained) has learnt, from a
 background file of public texts about a superset of the corpus's individuals
 (workbench.privacy.background), to score every individual for a text. It is shown each
-document of a run as the run pseudonymised it (workbench.replace.pseudonymise: every
+document of a run as the run pseudonymised it (workbench.text.replace.pseudonymise: every
 span replaced by the run's pseudonym; an empty pseudonym removes the span) and ranks the
 individuals; the document's own individual is its doc_id.
 
@@ -43,7 +43,7 @@ from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key
 from workbench.privacy.background import Background, load_background, resolve_background
 from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_rows
 from workbench.progress import progress_bar
-from workbench.replace import pseudonymise
+from workbench.text.replace import pseudonymise
 from workbench.store import COMPLETE, RunRecord, RunStore
 
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",

@@ -1,1 +1,2 @@
-"""Sentences, windows and slots: how a document becomes the inputs a generator sees."""
+"""Sentences, windows and slots: how a document becomes the inputs a generator sees; and
+replace, the way back: the run's pseudonyms written into the document."""

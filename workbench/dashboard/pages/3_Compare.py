@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from workbench.dashboard import data, render
-from workbench.replace import pseudonymise
+from workbench.text.replace import pseudonymise
 from workbench.text.sentences import split_sentences
 
 page = data.open_page("Compare", "The original beside each run's pseudonymised document. Hover a highlighted "
