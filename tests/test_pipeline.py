@@ -7,10 +7,10 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 from entry_point import WORKBENCH, wb
+from waiting import wait_until
 
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators import GenerationOptions, Prediction
@@ -251,11 +251,11 @@ HOLDER = textwrap.dedent('''\
 
 
 def wait_for(path, proc, limit=120.0):
-    deadline = time.monotonic() + limit
-    while not path.exists():
+    def started() -> bool:
         assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "the holding process never started generating"
-        time.sleep(0.05)
+        return path.exists()
+
+    wait_until(started, limit, "the holding process to start generating")
 
 
 def test_a_run_generated_elsewhere_is_refused_and_other_runs_proceed(tmp_path):
