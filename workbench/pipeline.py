@@ -14,7 +14,7 @@ its models and tasks):
       ─▶ options (GenerationOptions, or a mapping)  checked: mode, window, seed, top-k …
       ─▶ generator (by name, settings as for -o)    checked against its Config
       ─▶ tagger (by name, or a Tagger)
-      ─▶ engine.run_generation                       claims the run, loads the generator,
+      ─▶ generation.engine.run_generation            claims the run, loads the generator,
                                                      then writes the corpus, run and spans
 
 Everything a user can get wrong raises a WorkbenchError before the store is written.
