@@ -12,26 +12,25 @@ attack; the caption names the keys. An attack that has not reached every documen
 `privacy_utility_points` puts each run at (TRIR, utility) for utility = TPS and word
 similarity (docs/metrics.md), per corpus, and marks the Pareto front: the runs no other run
 of the corpus beats on both axes (lower TRIR and higher utility, at least as good on both
-and better on one). `privacy_utility_figure` draws it; the report and the dashboard's
+and better on one). `privacy_figure.privacy_utility_fig` draws it; the report and the dashboard's
 Metrics page both call these, so they show the same figure.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
+from workbench.privacy.attackers import ATTACKERS as REID_ATTACKERS
+from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
+from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.reports.table_specs import Column, TableSpec
 
-REID_ATTACKERS = ("retrieval", "trained")
-INFERENCE_ATTACKERS = ("mlm", "ollama")
 UTILITY = ("tps", "similarity_word")
-DEFAULT_K = 10
 
 FAMILY = "privacy"
 INFOS = {
@@ -206,10 +205,3 @@ def label_clusters(xs, ys, low: float, high: float = 1.03) -> list[list[int]]:
         else:
             groups.append([i])
     return groups
-
-
-def privacy_utility_figure(points: pd.DataFrame, path: Path, attack_keys: dict | None = None) -> Path:
-    """The privacy–utility figure as PNG: drawn by workbench.reports.privacy_figure (panels
-    zoomed to the runs, generator colours, labels that never overlap)."""
-    from workbench.reports.privacy_figure import privacy_utility_png
-    return privacy_utility_png(points, path, attack_keys)
