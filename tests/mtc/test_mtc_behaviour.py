@@ -12,8 +12,8 @@ pytestmark = pytest.mark.slow
 
 torch = pytest.importorskip("torch")
 
+from tests.corpus_helpers import document_with_mentions  # noqa: E402
 from workbench.generators import GenerationOptions, create_generator  # noqa: E402
-from workbench.loaders.validate import RawSpan, build_document  # noqa: E402
 from workbench.text.slots import SlotBuilder  # noqa: E402
 
 # Contexts in the style of ECHR judgments, written for this test (not taken from TAB), each
@@ -27,9 +27,7 @@ CONTEXTS = [
 
 
 def slot_for(template, phrase):
-    text = template.format(phrase)
-    start = text.index(phrase)
-    doc = build_document("test", "ctx", text, "en", [RawSpan(start, start + len(phrase), "ORG")])
+    doc = document_with_mentions("test", "ctx", template.format(phrase), [(phrase, "ORG")])
     return SlotBuilder(doc).slot(0)
 
 

@@ -13,13 +13,12 @@ MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests
 
 def make_label_run(store):
     """The label reference run of one short English document with two spans."""
-    from workbench.loaders.validate import RawSpan, build_document
+    from tests.corpus_helpers import document_with_mentions
     from workbench.model import Corpus
     built_lemmatiser("en")
     text = "Mr Jan Kowalski was born in Warsaw and works as a judge."
-    spans = [RawSpan(text.index(m), text.index(m) + len(m), label) for m, label in (("Jan Kowalski", "PERSON"),
-                                                                                   ("Warsaw", "LOC"))]
-    corpus = Corpus("llm-tiny", "tests", (build_document("llm-tiny", "d1", text, "en", spans),))
+    mentions = [("Jan Kowalski", "PERSON"), ("Warsaw", "LOC")]
+    corpus = Corpus("llm-tiny", "tests", (document_with_mentions("llm-tiny", "d1", text, mentions),))
     return reference_runs(store, corpus, kinds=("label",))["label"]
 
 
