@@ -9,11 +9,11 @@ from datetime import date
 import pytest
 from entry_point import WORKBENCH
 
+from tests.corpus_helpers import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import bilingual_corpus, write_doccano
 from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, create_generator
-from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
 from workbench.store import RunStore
 from workbench.text.dates import read_date
@@ -119,13 +119,8 @@ def test_with_the_leak_guard_no_shape_drawn_code_equals_its_original(store):
     """A one-digit code seen by its shape alone equals its original 1 time in 10; the top-k
     distinct draws let the engine's leak guard take another."""
     text = " ".join(f"Item {d} is {d}." for d in "0123456789" * 3)
-    raw, cursor = [], 0
-    for d in "0123456789" * 3:
-        for _ in range(2):
-            start = text.index(d, cursor)
-            raw.append(RawSpan(start, start + 1, "CODE"))
-            cursor = start + 1
-    corpus = Corpus("digits", "test", (build_document("digits", "d", text, "en", raw),))
+    mentions = [(d, "CODE") for d in "0123456789" * 3 for _ in range(2)]  # each digit twice a sentence
+    corpus = Corpus("digits", "test", (document_with_mentions("digits", "d", text, mentions),))
     plain = picks(store, generate(store, corpus).run_id)
     assert any(p[0] == corpus.documents[0].spans[i].text for (_, i), p in plain.items())  # it does happen
     guarded = picks(store, generate(store, corpus, leak_guard=True).run_id)
