@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 import sqlite3
 import subprocess
-import sys
 
 import pytest
+from entry_point import WORKBENCH
 
 from tests.store_helpers import kill_at_stored_rows
 
@@ -26,7 +26,7 @@ SPANS = 720  # PGV-PII EN
 
 
 def command(store, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "workbench.cli", "generate", "-c", "pgv-pii-en", "-g", "fill-mask",
+    return [WORKBENCH, "generate", "-c", "pgv-pii-en", "-g", "fill-mask",
             "-o", "model=offline", "--store", str(store), "--no-progress", "--tagger", "spacy", *extra]
 
 
