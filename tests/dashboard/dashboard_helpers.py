@@ -21,7 +21,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from entry_point import WORKBENCH  # noqa: F401  (re-exported for the dashboard tests)
+from entry_point import WORKBENCH
 
 from workbench.annotation import Annotation, AnnotationStore, load_tagset
 from workbench.annotation.sampling import SampleRecipe, draw_sample
