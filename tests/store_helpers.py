@@ -16,7 +16,7 @@ from tests.metrics.conftest import WordListTagger
 
 def import_replacements(store, tmp_path: Path, corpus, replace=lambda s: s.text[::-1], name="ext"):
     """A complete run over `corpus` whose replacements are `replace(span)` (via the importer)."""
-    from workbench.importers import import_run
+    from workbench.exchange.importers import import_run
     data = {d.doc_id: [[s.start, s.end, replace(s)] for s in d.spans if s.mask] for d in corpus.documents}
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")

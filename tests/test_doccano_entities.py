@@ -176,7 +176,7 @@ def test_doccano_export_keeps_the_files_entities(tmp_path, store):
     though the pseudonyms no longer read alike. Rule-grouped spans stay [start, end, LABEL]. The
     element is the entity's export key (e001, issue 24 item 9: a file's own id may be a name);
     --with-originals writes the file's own id."""
-    from workbench.exporters import export_run
+    from workbench.exchange.exporters import export_run
     from workbench.pipeline import generate_run
     path = write(tmp_path, [FORMS["doccano relations"]])
     original = load_corpus(str(path))

@@ -11,7 +11,7 @@ import pytest
 from entry_point import wb
 
 from tests.store_helpers import import_replacements
-from workbench.exporters import export_entity_keys, export_run
+from workbench.exchange.exporters import export_entity_keys, export_run
 
 
 def _run(store, tmp_path, corpus, name="ext"):

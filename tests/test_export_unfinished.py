@@ -11,7 +11,7 @@ from entry_point import wb
 from tests.metrics.conftest import WordListTagger
 from tests.store_helpers import import_replacements
 from workbench.errors import WorkbenchError
-from workbench.exporters import FORMATS, MASKED_FORMAT, export_run
+from workbench.exchange.exporters import FORMATS, MASKED_FORMAT, export_run
 from workbench.store import RunStore
 
 

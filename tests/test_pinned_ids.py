@@ -60,7 +60,7 @@ def generated_id(corpus, name: str, settings: dict) -> str:
 
 def imported_id(store, corpus, tmp_path) -> str:
     from tests.metrics.conftest import WordListTagger
-    from workbench.importers import import_run
+    from workbench.exchange.importers import import_run
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in d.spans] for d in corpus.documents}
     path = tmp_path / "system.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -69,7 +69,7 @@ def imported_id(store, corpus, tmp_path) -> str:
 
 
 def reference_ids(corpus) -> dict[str, str]:
-    from workbench.reference import reference_signature
+    from workbench.exchange.reference import reference_signature
     return {f"{kind}{'-numbered' if numbered else ''}": _unversioned(reference_signature(corpus, kind, numbered, "t"))
             for kind, numbered in (("original", False), ("suppress", False), ("label", True))}
 

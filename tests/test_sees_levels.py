@@ -259,7 +259,7 @@ def test_reports_and_the_runs_list_show_the_level(store):
 def test_exports_keep_the_earlier_columns_in_place_and_add_sees_and_consistent_at_the_end(store, tmp_path):
     import pandas as pd
 
-    from workbench.exporters import export_run
+    from workbench.exchange.exporters import export_run
     # The columns of `export --format csv` before issue 13, in order: a reader indexing them
     # by position must find them where they were.
     before = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",

@@ -10,7 +10,7 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger
 from workbench.errors import CorpusError
-from workbench.importers import import_run
+from workbench.exchange.importers import import_run
 
 
 def _file(tmp_path, corpus, doc_id, replacement_json):

@@ -260,7 +260,7 @@ def test_a_read_only_store_can_be_read_and_refuses_writes_in_words(tmp_path, tin
         assert ro.read_only
         assert [r.run_id for r in ro.runs()] == [run.run_id]
         assert ro.count_predictions(run.run_id) == tiny_corpus.n_slots
-        from workbench.exporters import export_run
+        from workbench.exchange.exporters import export_run
         assert export_run(ro, run.run_id, "intact", tmp_path / "out.json").exists()
         with pytest.raises(WorkbenchError, match="read-only"):
             ro.finish_run(run.run_id)

@@ -114,7 +114,7 @@ def test_import_run_refuses_a_replacement_longer_than_its_cap_naming_document_an
 
     import pytest
     from workbench.errors import CorpusError
-    from workbench.importers import MAX_REPLACEMENT_CHARS
+    from workbench.exchange.importers import MAX_REPLACEMENT_CHARS
     from workbench.store import RunStore
     doc = tiny_corpus.documents[0]
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in d.spans if s.mask] for d in tiny_corpus.documents}
@@ -135,5 +135,5 @@ def test_import_run_refuses_a_replacement_longer_than_its_cap_naming_document_an
 
 def import_replacements_file(store, path, corpus, strict):
     from tests.metrics.conftest import WordListTagger
-    from workbench.importers import import_run
+    from workbench.exchange.importers import import_run
     return import_run(store, path, corpus, tagger=WordListTagger(), strict=strict)

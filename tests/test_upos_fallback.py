@@ -10,7 +10,7 @@ import pandas as pd
 from tests.metrics.conftest import WordListTagger
 from entry_point import wb
 from workbench.generation.engine import run_generation
-from workbench.exporters import export_run
+from workbench.exchange.exporters import export_run
 from workbench.generators import GenerationOptions
 from workbench.generators.base import Generator, Prediction
 from workbench.store import RunStore

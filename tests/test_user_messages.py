@@ -46,7 +46,7 @@ def test_a_benchmark_key_error_says_where_once(tmp_path):
 
 def test_an_import_file_with_a_byte_order_mark_is_read_as_a_background_file_is(store, tmp_path, tiny_corpus):
     from tests.metrics.conftest import WordListTagger
-    from workbench.importers import import_run
+    from workbench.exchange.importers import import_run
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in d.spans if s.mask] for d in tiny_corpus.documents}
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(data, ensure_ascii=False).encode("utf-8"))  # as Notepad saves

@@ -26,7 +26,7 @@ GENERATED, IMPORTED = "generated", "imported"
 # the first of each list, "context" and "off".
 SEES_DEFAULT = SEES_LEVELS[0]
 CONSISTENT_DEFAULT = CONSISTENT_SCOPES[0]
-# A reference anonymisation (workbench.reference: original, suppress, label): no generator,
+# A reference anonymisation (workbench.exchange.reference: original, suppress, label): no generator,
 # no file; its generator name and config say what it is.
 REFERENCE = "reference"
 

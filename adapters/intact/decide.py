@@ -64,7 +64,7 @@ class Decision:
 
 def decide(span: SpanToSanitise, tools: Tools) -> Decision:
     started = time.perf_counter()
-    fallback = span.label  # as the `label` reference run writes it (workbench.reference)
+    fallback = span.label  # as the `label` reference run writes it (workbench.exchange.reference)
     if is_direct(span.label, span.identifier_type):
         return Decision(fallback, False, DIRECT_NOTE, 0, time.perf_counter() - started, source="direct")
     proposal = rule_proposal(span.original, span.label, span.lang) or _ask_llm(span, tools)

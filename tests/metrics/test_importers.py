@@ -11,7 +11,7 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from workbench.errors import CorpusError
-from workbench.importers import import_run
+from workbench.exchange.importers import import_run
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.metric_frame import IDENTITY_COLUMNS
 from workbench.store import RunStore
@@ -97,7 +97,7 @@ def test_imported_copy_of_a_native_run_scores_exactly_like_it(tmp_path, baseline
     Issue 10 item 4: UPOS accuracy included, with the default context, for the UPOS baseline
     too (its recorded PUD gold tags are not in the exported file); only the _pick reading,
     which uses those recorded tags, may differ."""
-    from workbench.exporters import export_run
+    from workbench.exchange.exporters import export_run
     from workbench.loaders import shipped_corpus
     from workbench.upos import get_tagger
     path = tmp_path / "runs.sqlite"

@@ -17,7 +17,7 @@ from workbench.metrics.metric_frame import metric_frame
 from workbench.metrics.per_label import label_metrics
 from workbench.overlap_rules import (absolute_overlap, codes, content_partial_overlap, is_title, partial_overlap,
                                      verbatim_leak)
-from workbench.reference import reference_run
+from workbench.exchange.reference import reference_run
 
 # (pseudonym, original, kept verbatim?) and why
 VERBATIM = [

@@ -22,7 +22,7 @@ def matcher(lang: str, frequent=()):
 
 def reference_runs(store, corpus, kinds=("original", "suppress", "label")) -> dict[str, str]:
     """kind -> run id of reference runs of `corpus` (stored as `workbench reference` stores them)."""
-    from workbench.reference import reference_run
+    from workbench.exchange.reference import reference_run
     from workbench.upos import get_tagger
     tagger = get_tagger("spacy", quiet=True)
     return {kind: reference_run(store, corpus, kind, tagger=tagger).run_id for kind in kinds}

@@ -1,4 +1,4 @@
-"""Other systems' files as they come (issue 12 item 1): the alignment rule of workbench/alignment.py
+"""Other systems' files as they come (issue 12 item 1): the alignment rule of workbench/exchange/alignment.py
 on tiny files, the report stored with the run, `--strict`, masking files, and a real INTACT file.
 
 The corpus mimics TAB: 'doctor-patient' is one span because the loader folded the nested
@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tests.metrics.conftest import WordListTagger
-from workbench.alignment import (COVERING, CROSSING, DEDUPLICATED, FOLDED_ENTRY, FOLDED_SPAN, LEFT_OVER, MATCHED,
+from workbench.exchange.alignment import (COVERING, CROSSING, DEDUPLICATED, FOLDED_ENTRY, FOLDED_SPAN, LEFT_OVER, MATCHED,
                                  MERGED, NOT_COVERED, SPLICED, TRIMMED, WHOLE)
 from workbench.errors import CorpusError
-from workbench.importers import align_file, import_run
+from workbench.exchange.importers import align_file, import_run
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
 from workbench.text.replace import pseudonymise

@@ -14,7 +14,7 @@ import json
 from tests.metrics.conftest import WordListTagger
 from tests.privacy.test_import_alignment import at, exact_file, make_corpus, write
 from entry_point import wb
-from workbench.importers import import_run, kept_original
+from workbench.exchange.importers import import_run, kept_original
 from workbench.store import RunStore
 from workbench.store.run_reports import ALIGNMENT, run_report
 

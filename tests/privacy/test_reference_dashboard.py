@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.privacy import reid_helpers
-from workbench.reference import reference_run
+from workbench.exchange.reference import reference_run
 from workbench.store import RunStore
 
 pytest.importorskip("bm25s")

@@ -12,7 +12,7 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from tests.privacy import reid_helpers
-from workbench.reference import reference_run
+from workbench.exchange.reference import reference_run
 from workbench.reports import write_report
 from workbench.reports.privacy import pareto_front, privacy_measures, shared_key
 

@@ -13,7 +13,7 @@ import pytest
 from tests.metrics.conftest import FAKE_TAGGER, BagOfWordsEmbedder, WordListTagger, add_run, make_context
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.metric_frame import document_views
-from workbench.reference import reference_run
+from workbench.exchange.reference import reference_run
 
 
 class NoEmptyTagger(WordListTagger):

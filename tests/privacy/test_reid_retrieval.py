@@ -187,10 +187,10 @@ def test_rank_of_counts_strictly_higher_and_exactly_equal_scores():
 
 
 def test_the_reference_runs_order_as_expected(store, tmp_path):
-    """The real reference runs (workbench.reference): `original` re-identified whole, `suppress` and `label` not."""
+    """The real reference runs (workbench.exchange.reference): `original` re-identified whole, `suppress` and `label` not."""
     from tests.metrics.conftest import WordListTagger
     from workbench.privacy.reid import reid_risk
-    from workbench.reference import reference_run
+    from workbench.exchange.reference import reference_run
     c = corpus()
     runs = {kind: reference_run(store, c, kind, tagger=WordListTagger()).run_id for kind in ("original", "suppress",
                                                                                               "label")}

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 
-from workbench.alignment import is_suppressed
+from workbench.exchange.alignment import is_suppressed
 from workbench.annotation.storage import SampleItem
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore

@@ -21,7 +21,7 @@ from workbench.store.records import COMPLETE
 
 def checked_references(value) -> tuple[str, ...]:
     """A benchmark file's `references` list, each a kind of `workbench reference`."""
-    from workbench.reference import KINDS
+    from workbench.exchange.reference import KINDS
     return _checked_names(value, "references", KINDS)
 
 
@@ -48,7 +48,7 @@ def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: 
     if not kinds:
         return []
     from workbench.pipeline import make_tagger, result_of
-    from workbench.reference import reference_run
+    from workbench.exchange.reference import reference_run
     corpora = {}
     for prepared in checked:  # one corpus object per selection, as check_benchmark made them
         corpora.setdefault(id(prepared.corpus), prepared.corpus)

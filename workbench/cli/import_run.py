@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from workbench.cli._options import corpus_options, load_corpus_from_options, open_store, store_option
-from workbench.importers import MISSING
+from workbench.exchange.importers import MISSING
 from workbench.upos.factory import TAGGERS
 
 
@@ -37,7 +37,7 @@ def register(main: click.Group) -> None:
         The offsets are the corpus's original character offsets (the INTACT/TAE format,
         which `workbench export --format intact` writes); a TAB masking file
         {doc_id: [[start, end], ...]} imports as suppression. Entries are aligned to the
-        corpus's spans (workbench/alignment.py: nested, repeated, descending, empty =
+        corpus's spans (workbench/exchange/alignment.py: nested, repeated, descending, empty =
         suppression, partly overlapping) and the alignment report is printed and stored
         with the run (its examples give spans by offsets and label, never their original
         text). Only conflicting replacements for one span are refused; errors name the
@@ -54,7 +54,7 @@ def register(main: click.Group) -> None:
           workbench import-run TAB_test_Presidio.json -c tab-test --name presidio
           workbench report <run id> --out out/intact
         """
-        from workbench.importers import import_run as do_import, summary_line
+        from workbench.exchange.importers import import_run as do_import, summary_line
         from workbench.store.run_reports import alignment_lines
         from workbench.terminal import printable
         from workbench.upos import get_tagger

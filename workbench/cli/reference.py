@@ -9,7 +9,7 @@ from workbench.cli._options import (corpus_options, load_corpus_from_options, op
 
 
 def register(main: click.Group) -> None:
-    from workbench.reference import KINDS
+    from workbench.exchange.reference import KINDS
     from workbench.upos.factory import TAGGERS
 
     @main.command("reference")
@@ -29,7 +29,7 @@ def register(main: click.Group) -> None:
           workbench reference -c tab-test --kind original --kind suppress --kind label
           workbench reference -c tab-test --kind label --numbered
         """
-        from workbench.reference import generator_name, reference_run
+        from workbench.exchange.reference import generator_name, reference_run
         from workbench.terminal import printable
         from workbench.upos import get_tagger
 

@@ -11,7 +11,7 @@ from workbench.cli._options import open_existing_store, store_option
 
 
 def register(main: click.Group) -> None:
-    from workbench.exporters import FORMATS
+    from workbench.exchange.exporters import FORMATS
 
     @main.command("runs")
     @store_option
@@ -123,7 +123,7 @@ def register(main: click.Group) -> None:
           workbench export 832a7ed4 --format csv -o out/run.csv
           workbench export 832a7ed4 --format parquet --with-originals -o private/run.parquet
         """
-        from workbench.exporters import export_run, unfilled_spans
+        from workbench.exchange.exporters import export_run, unfilled_spans
         store = open_existing_store(store_path)
         path = export_run(store, run_id, fmt, output, unfinished=unfinished, with_originals=with_originals)
         click.echo(f"wrote {path}")

@@ -90,7 +90,7 @@ def load_background(path: str | Path) -> Background:
     except json.JSONDecodeError as exc:
         raise WorkbenchError(f"background knowledge {path}: invalid JSON at line {exc.lineno} column {exc.colno}: "
                              f"{exc.msg}") from None
-    except RecursionError:  # as import-run's reader (workbench.importers): arrays nested thousands deep
+    except RecursionError:  # as import-run's reader (workbench.exchange.importers): arrays nested thousands deep
         raise WorkbenchError(f"background knowledge {path}: invalid JSON: nested too deeply") from None
     except ValueError as exc:  # an integer of more than 4300 digits
         raise WorkbenchError(f"background knowledge {path}: invalid JSON: {str(exc).split(';')[0]}") from None

@@ -4,7 +4,7 @@ A colour depends on the generator's name only, never on which runs a report or p
 so `fill-mask` is the same green in two reports over different runs and on the dashboard.
 The known generators have fixed colours: the registry's generators in registry order take
 matplotlib's tab10 (the colours readers know from most papers), the reference
-anonymisations (workbench.reference) take dark, muted ones. Any other name (an imported
+anonymisations (workbench.exchange.reference) take dark, muted ones. Any other name (an imported
 system, a generator added later) gets a colour from a second list, picked by a CRC-32 of its
 name: deterministic across processes and machines (Python's hash() is salted per process).
 

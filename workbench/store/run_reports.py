@@ -1,9 +1,9 @@
 """Reports stored with a run (table `run_reports`, migration 3): one JSON body per (run, kind).
 
 Kinds written by the workbench:
-    alignment   how an imported file was aligned to the corpus (workbench.alignment):
+    alignment   how an imported file was aligned to the corpus (workbench.exchange.alignment):
                 counts of matched, folded, deduplicated, left-over entries and spans
-    reference   what a reference anonymisation did (workbench.reference)
+    reference   what a reference anonymisation did (workbench.exchange.reference)
 `RunStore.delete_run` deletes a run's reports with it.
 """
 
@@ -36,7 +36,7 @@ def run_reports(store, run_id: str) -> dict[str, dict]:
 
 def alignment_lines(store, run_id: str) -> list[str]:
     """The stored alignment report of an imported run as printable lines (none for other runs)."""
-    from workbench.alignment_report import report_lines
+    from workbench.exchange.alignment_report import report_lines
     from workbench.terminal import printable
     body = run_report(store, run_id, ALIGNMENT)
     return [] if body is None else [printable(line) for line in report_lines(body)]

@@ -1,5 +1,5 @@
-"""Storing a whole run at once: what an import (workbench.importers) and a reference run
-(workbench.reference) have in common.
+"""Storing a whole run at once: what an import (workbench.exchange.importers) and a reference run
+(workbench.exchange.reference) have in common.
 
 Such a run has every pseudonym before anything is written, so it is stored in one go:
 its corpus snapshot, the originals' UPOS (as a generated run has them, for the UPOS

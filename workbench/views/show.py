@@ -18,7 +18,7 @@ from workbench.text.sentences import merge_across_spans, split_sentences
 
 # A span text or replacement longer than this is shown cut, saying how much is left out: a
 # column of thousands of lines helps nobody, and stores made before import-run's cap
-# (workbench.importers.MAX_REPLACEMENT_CHARS) may hold replacements of megabytes.
+# (workbench.exchange.importers.MAX_REPLACEMENT_CHARS) may hold replacements of megabytes.
 SHOW_MAX_CHARS = 1000
 
 

@@ -13,7 +13,7 @@ doccano  JSONL: the pseudonymised text, each replacement a span labelled with it
          element, [start, end, LABEL, ENTITY], so the file loads back with its entities: ENTITY
          is the entity's export key (export_entity_keys, without the document's id), or with
          with_originals the file's own id (which a user may have written as a name)
-A suppressed span (empty replacement, workbench.alignment.SUPPRESSED) is written as it is:
+A suppressed span (empty replacement, workbench.exchange.alignment.SUPPRESSED) is written as it is:
 `[start, end, ""]` in intact (TAE reads an empty replacement as suppression), masked in tab.
 csv / parquet: the tidy frame (workbench.tidy_frame) without its `original` column, and with
          entity_id replaced by the entity's export key; with_originals (`--with-originals`, for

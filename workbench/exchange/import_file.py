@@ -3,7 +3,7 @@
 Refused here, with the file (and the document) named: a file that cannot be read, is not
 UTF-8 (a byte-order mark is dropped), is not JSON, lists a document twice (JSON allows it;
 the second list would silently win), or is not an object of documents. What the entries
-say is checked against the corpus by workbench.importers.
+say is checked against the corpus by workbench.exchange.importers.
 """
 
 from __future__ import annotations

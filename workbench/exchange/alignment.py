@@ -44,11 +44,11 @@ The rule, per document (entries in any order; offsets are the original text's):
  6. Spans no entry meets are *not covered*: their original text is kept and counted as
     leaks, unless the caller asks for an error (`--missing error`).
 
-`--strict` (workbench.importers.validate) is the older rule: every entry must be exactly
+`--strict` (workbench.exchange.importers.validate) is the older rule: every entry must be exactly
 one corpus span, listed once, with a non-empty replacement, and every span replaced.
 
 What an alignment did with a whole file (counts, examples, the lines `import-run` prints)
-is workbench.alignment_report.
+is workbench.exchange.alignment_report.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What an alignment did with a whole file: the report stored with an imported run and printed.
 
-The rule itself, and the kinds counted here, are workbench.alignment.
+The rule itself, and the kinds counted here, are workbench.exchange.alignment.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from workbench.alignment import (COVERING, CROSSING, DEDUPLICATED, ENTRY_KINDS, EXAMPLES, FOLDED_ENTRY, FOLDED_SPAN,
+from workbench.exchange.alignment import (COVERING, CROSSING, DEDUPLICATED, ENTRY_KINDS, EXAMPLES, FOLDED_ENTRY, FOLDED_SPAN,
                                  LEFT_OVER, MATCHED, MERGED, NOT_COVERED, SPAN_KINDS, SPLICED, TRIMMED, WHOLE,
                                  DocumentAlignment)
 

@@ -5,7 +5,7 @@ intact`): `{doc_id: [[start, end, replacement], …], …}` with the corpus's or
 character offsets, or a TAB-style masking file `{doc_id: [[start, end], …]}` (every entry
 a suppression). Real files of other systems list nested mentions, repeated entries, empty
 replacements (suppression), descending offsets and spans of their own detector: each
-entry is aligned to the corpus's spans by the rule in workbench.alignment, and what was
+entry is aligned to the corpus's spans by the rule in workbench.exchange.alignment, and what was
 matched, folded, deduplicated and left over is reported (printed by `import-run` and stored
 with the run in `run_reports`). Only what is genuinely ambiguous (two replacements for one
 span) is refused. "[FAILED]" marks a span the system gave up on.
@@ -35,12 +35,12 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench import alignment
-from workbench.alignment import Entry, read_entry
-from workbench.alignment_report import AlignmentReport
+from workbench.exchange import alignment
+from workbench.exchange.alignment import Entry, read_entry
+from workbench.exchange.alignment_report import AlignmentReport
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.generators.base import FAILED
-from workbench.import_file import read_import_file
+from workbench.exchange.import_file import read_import_file
 from workbench.loaders.subset import documents_subset
 from workbench.model import Corpus
 from workbench.signature import IMPORTED, RunSignature, library_versions
@@ -171,7 +171,7 @@ def strict_report(path: str | Path, data: dict, corpus: Corpus, spans: list[Impo
 
 def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "original"
                ) -> tuple[list[ImportedSpan], AlignmentReport]:
-    """Every entry aligned to the corpus by workbench.alignment's rule; raises CorpusError for
+    """Every entry aligned to the corpus by workbench.exchange.alignment's rule; raises CorpusError for
     what cannot be read or is ambiguous, naming file, document and entry."""
     if missing not in MISSING:
         raise ValueError(f"missing must be one of {MISSING}")
@@ -228,7 +228,7 @@ def documents_of_file(data: dict, corpus: Corpus, whole_corpus: bool = False) ->
 def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, name: str = "imported",
                mode: str = "external", upos_filter: bool = False, missing: str | None = None,
                strict: bool = False, whole_corpus: bool = False) -> RunRecord:
-    """Check the file against the corpus (aligned by workbench.alignment, or exactly with
+    """Check the file against the corpus (aligned by workbench.exchange.alignment, or exactly with
     strict=True), then store it as one complete run with its alignment report (or return the
     run already imported from the same file and settings).
 

@@ -2,13 +2,13 @@
 
     original         nothing replaced: every span keeps its text (the upper bound of every
                      privacy risk, and of every utility measure)
-    suppress         every span removed: replaced by nothing ("", workbench.alignment.SUPPRESSED)
+    suppress         every span removed: replaced by nothing ("", workbench.exchange.alignment.SUPPRESSED)
     label            every span replaced by its entity type as the corpus labels it ("PERSON")
     label-numbered   the type numbered per entity within a document, in order of first
                      mention ("PERSON_1", "PERSON_2", "LOC_1"), using the corpus's entity ids
                      (TAE and INTACT number per document too)
 
-    from workbench.reference import reference_run
+    from workbench.exchange.reference import reference_run
     record = reference_run(store, corpus, "label", numbered=True, tagger=tagger)
 
 Runs are stored like imported ones (complete at once, original UPOS tagged for the UPOS
@@ -22,7 +22,7 @@ run id and source "reference", and is scored by every metric like any other run.
 from __future__ import annotations
 
 
-from workbench.alignment import SUPPRESSED
+from workbench.exchange.alignment import SUPPRESSED
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus, Document
 from workbench.signature import REFERENCE, RunSignature, library_versions
