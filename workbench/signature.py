@@ -50,9 +50,10 @@ class RunSignature:
     """What makes a run: the corpus, the generator and its settings, the tagger, the versions.
 
     A generated run has window, seed, top_k and leak_guard (its GenerationOptions); an
-    imported run (source="imported") has instead the imported file's hash and how
-    missing spans were handled; a reference run (source="reference") has only its kind
-    (generator) and config. `render()` gives the caption string; `run_id` its hash.
+    imported run (source="imported") has instead the imported file's hash, how missing
+    spans were handled and, in config, the conflict policy where it mattered; a reference
+    run (source="reference") has only its kind (generator) and config. `render()` gives the
+    caption string; `run_id` its hash.
     """
     corpus_name: str
     corpus_hash: str
@@ -91,6 +92,8 @@ class RunSignature:
         if self.source == IMPORTED:
             parts += ["source=imported", f"file_sha256={self.file_sha256}", f"missing={self.missing}",
                       f"tagger={self.tagger}"]
+            if self.config:  # the conflict policy, only for a file it changed (importers.conflict_config)
+                parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":")))
         elif self.source == REFERENCE:
             parts += ["source=reference", f"tagger={self.tagger}"]
             if self.config:

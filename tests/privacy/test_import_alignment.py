@@ -122,11 +122,12 @@ def test_descending_order_gives_the_same_run(corpus):
 
 def test_conflicting_replacements_for_one_span_are_refused_naming_file_document_and_entries(corpus, tmp_path,
                                                                                             store):
+    """With on_conflict="error"; the default policy is tests/privacy/test_import_conflicts.py's."""
     data = exact_file(corpus)
     data["d1"].append([*data["d1"][3][:2], "Kraków"])
     path = write(tmp_path, data)
     with pytest.raises(CorpusError) as err:
-        import_run(store, path, corpus, tagger=WordListTagger())
+        import_run(store, path, corpus, tagger=WordListTagger(), on_conflict="error")
     message = str(err.value)
     assert str(path) in message and "document d1" in message and "conflicting replacements" in message
     assert "entry #3" in message and "entry #6" in message and "Kraków" in message
@@ -137,14 +138,14 @@ def test_a_suppression_and_a_replacement_for_one_span_conflict_too(corpus):
     data = exact_file(corpus)
     data["d1"].append([*data["d1"][3][:2], ""])
     with pytest.raises(CorpusError, match="conflicting replacements"):
-        align_file("f.json", data, corpus)
+        align_file("f.json", data, corpus, on_conflict="error")
 
 
 def test_entries_crossing_each_other_are_ambiguous_unless_both_suppress(corpus):
     data = exact_file(corpus)
     data["d1"] = [at("Jan Kowalski", shift=(0, -4)) + ["A"], at("Jan Kowalski", shift=(4, 0)) + ["B"]]
     with pytest.raises(CorpusError, match="without either containing the other"):
-        align_file("f.json", data, corpus)
+        align_file("f.json", data, corpus, on_conflict="error")
     data["d1"] = [at("Jan Kowalski", shift=(0, -4)) + [""], at("Jan Kowalski", shift=(4, 0))]
     spans, report = align_file("f.json", data, corpus)
     # Their union is the span itself: matched (with d2's two exact entries).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from workbench.cli._options import corpus_options, load_corpus_from_options, open_store, store_option
+from workbench.exchange.entry_conflicts import ON_CONFLICT, ON_CONFLICT_DEFAULT
 from workbench.exchange.importers import MISSING
 from workbench.upos.factory import TAGGERS
 
@@ -21,6 +22,10 @@ def register(main: click.Group) -> None:
     @click.option("--missing", type=click.Choice(MISSING), default=None,
                   help="A span no entry meets: keep its original text (default; it counts as a leak), or stop "
                        "with an error (default with --strict).")
+    @click.option("--on-conflict", type=click.Choice(ON_CONFLICT), default=ON_CONFLICT_DEFAULT, show_default=True,
+                  help="Entries for one span with different replacements, or two entries crossing each other: "
+                       "the first (or last) in file order stands and the others are dropped, counted and shown "
+                       "in the report; error refuses the file. Not used with --strict (which refuses any repeat).")
     @click.option("--strict", is_flag=True,
                   help="The exact rule: every entry one corpus span, listed once, non-empty; no alignment.")
     @click.option("--whole-corpus", is_flag=True,
@@ -31,7 +36,7 @@ def register(main: click.Group) -> None:
                   help="UPOS tagger for the original spans (as for generated runs).")
     @store_option
     def import_run(file, corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, name,
-                   mode, upos_filter, missing, strict, whole_corpus, tagger, store_path) -> None:
+                   mode, upos_filter, missing, on_conflict, strict, whole_corpus, tagger, store_path) -> None:
         """Import {doc_id: [[start, end, replacement], ...]} against a corpus as a run.
 
         The offsets are the corpus's original character offsets (the INTACT/TAE format,
@@ -40,8 +45,9 @@ def register(main: click.Group) -> None:
         corpus's spans (workbench/exchange/alignment.py: nested, repeated, descending, empty =
         suppression, partly overlapping) and the alignment report is printed and stored
         with the run (its examples give spans by offsets and label, never their original
-        text). Only conflicting replacements for one span are refused; errors name the
-        file, document and entry, and nothing is stored.
+        text). Two replacements for one span, or two entries crossing each other, are
+        settled by --on-conflict (the first in file order stands, by default) and counted
+        in the report. Errors name the file, document and entry, and nothing is stored.
 
         A file that names only some of the corpus's documents imports those documents (the
         run's corpus is e.g. tab-test:2docs, as with --docs); --whole-corpus imports over
@@ -64,7 +70,8 @@ def register(main: click.Group) -> None:
         langs = tuple(sorted({d.lang for d in loaded.documents}))
         store = open_store(store_path)
         record = do_import(store, file, loaded, tagger=get_tagger(tagger, langs=langs), name=name, mode=mode,
-                           upos_filter=upos_filter, missing=missing, strict=strict, whole_corpus=whole_corpus)
+                           upos_filter=upos_filter, missing=missing, strict=strict, whole_corpus=whole_corpus,
+                           on_conflict=on_conflict)
         click.echo(printable(summary_line(store, record, loaded, file)))
         click.echo(f"  {printable(record.signature)}")
         for line in alignment_lines(store, record.run_id):

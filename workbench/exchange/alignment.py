@@ -14,12 +14,17 @@ The rule, per document (entries in any order; offsets are the original text's):
  1. Suppression. An entry without a replacement (a masking entry `[start, end]`, or a
     JSON null), or whose replacement is empty or only white space, suppresses its text:
     its replacement is "". (TAE reads such entries the same way.)
- 2. Duplicates. An entry identical to an earlier one (same offsets, same replacement)
-    is dropped: *deduplicated*.
- 3. Conflicts. Two entries with the same offsets and different replacements are
-    refused, naming file, document and both entries: which text the system meant is
-    genuinely ambiguous. So are two entries that overlap without one containing the
-    other, unless both suppress (then their union is suppressed: *merged*).
+ 2. Duplicates and conflicts. An entry identical to an earlier one (same offsets, same
+    replacement) is dropped: *deduplicated*. Of entries with the same offsets and
+    different replacements one stands, by the policy `on_conflict` (`--on-conflict`):
+    the first in file order (the default), the last, or none (error: the file is
+    refused, naming file, document and both entries); the others are *conflicting*.
+ 3. Crossing. Of two entries that overlap without one containing the other, the one
+    taken first by the same policy stands and the other is dropped, *crossing an entry*
+    (error: refused), unless both suppress (then their union is suppressed: *merged*)
+    or the dropped one lies inside another entry anyway (rule 4 folds it).
+    Rules 2 and 3 are workbench.exchange.entry_conflicts; every conflict is counted and
+    shown, with the replacement kept and the one dropped, in the report.
  4. Nesting. An entry inside another entry of the file is dropped: the enclosing entry
     already replaces its text (*folded into an entry*; INTACT lists TAB's nested
     mention `[3409, 3416)` beside its enclosing `[3402, 3416)`).
@@ -59,15 +64,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from workbench.errors import CorpusError
+from workbench.exchange.entry_conflicts import (CONFLICTING, CROSSING_ENTRY, DEDUPLICATED, ON_CONFLICT_DEFAULT,
+                                                check_policy, drop_crossing, one_per_offsets)
 from workbench.generators.base import FAILED
 from workbench.model import Document
 
 SUPPRESSED = ""  # what a suppressed span's replacement is, in the store and everywhere after it
 
 # What happened to each entry (report keys, in report order) and to each span.
+# DEDUPLICATED, CONFLICTING and CROSSING_ENTRY (rules 2-3) are workbench.exchange.entry_conflicts'.
 MATCHED, TRIMMED, FOLDED_SPAN, FOLDED_ENTRY = "matched", "matched_trimmed", "folded_into_span", "folded_into_entry"
-DEDUPLICATED, MERGED, COVERING, CROSSING, LEFT_OVER = "deduplicated", "merged", "covering", "crossing", "left_over"
-ENTRY_KINDS = (MATCHED, TRIMMED, FOLDED_SPAN, FOLDED_ENTRY, DEDUPLICATED, MERGED, COVERING, CROSSING, LEFT_OVER)
+MERGED, COVERING, CROSSING, LEFT_OVER = "merged", "covering", "crossing", "left_over"
+ENTRY_KINDS = (MATCHED, TRIMMED, FOLDED_SPAN, FOLDED_ENTRY, DEDUPLICATED, CONFLICTING, CROSSING_ENTRY, MERGED, COVERING,
+               CROSSING, LEFT_OVER)
 WHOLE, SPLICED, NOT_COVERED = "replaced_whole", "spliced", "not_covered"
 SPAN_KINDS = (WHOLE, SPLICED, NOT_COVERED)
 EXAMPLES = 5  # examples kept per kind in the stored report
@@ -93,6 +102,10 @@ class Entry:
 
     def shown(self) -> str:
         return self.label
+
+    @property
+    def suppresses(self) -> bool:
+        return self.replacement == SUPPRESSED
 
 
 def entry_label(index: int, body) -> str:
@@ -158,50 +171,41 @@ def _check_offsets(path: str, doc: Document, entry: Entry) -> None:
                           span=entry.shown())
 
 
-def _top_level(path: str, doc: Document, entries: list[Entry], result: DocumentAlignment) -> list[Entry]:
-    """Rules 2-4: the entries left once duplicates, nested and merged ones are folded away."""
-    first: dict[tuple[int, int], Entry] = {}
-    unique: list[Entry] = []
-    for e in entries:
-        seen = first.get((e.start, e.end))
-        if seen is None:
-            first[(e.start, e.end)] = e
-            unique.append(e)
-        elif seen.replacement == e.replacement:
-            result.note(DEDUPLICATED, e, f"same as entry #{seen.index}")
-        else:
-            raise CorpusError(path, f"conflicting replacements for [{e.start}, {e.end}): {seen.shown()} and "
-                                    f"{e.shown()}; which one the system meant is ambiguous",
-                              doc_id=doc.doc_id, span=e.shown())
-    unique.sort(key=lambda e: (e.start, -e.end, e.index))
+def _top_level(path: str, doc: Document, entries: list[Entry], result: DocumentAlignment,
+               on_conflict: str) -> list[Entry]:
+    """Rules 2-4: the entries left once duplicates, conflicts, nested and merged ones are folded away."""
+    standing = one_per_offsets(path, doc.doc_id, entries, on_conflict, result)
+    standing = drop_crossing(path, doc.doc_id, standing, on_conflict, result)
+    standing.sort(key=lambda e: (e.start, -e.end, e.index))
     top: list[Entry] = []
-    for e in unique:
+    for e in standing:
         if top and e.start < top[-1].end:
             outer = top[-1]
             if e.end <= outer.end:
                 result.note(FOLDED_ENTRY, e, f"inside {outer.shown()}")
                 continue
-            if outer.replacement == SUPPRESSED and e.replacement == SUPPRESSED:
-                top[-1] = Entry(outer.index, outer.start, e.end, SUPPRESSED, outer.masking, outer.label)
-                result.note(MERGED, e, f"with {outer.shown()}")
-                continue
-            raise CorpusError(path, f"overlaps {outer.shown()} without either containing the other; which text "
-                                    f"replaces [{e.start}, {outer.end}) is ambiguous", doc_id=doc.doc_id,
-                              span=e.shown())
+            # drop_crossing leaves no crossing but of suppressions (the pieces of `outer` if merged)
+            assert outer.suppresses and e.suppresses, (outer, e)
+            top[-1] = Entry(outer.index, outer.start, e.end, SUPPRESSED, outer.masking, outer.label)
+            result.note(MERGED, e, f"with {outer.shown()}")
+            continue
         top.append(e)
     return top
 
 
-def align_document(path: str, doc: Document, entries: list[Entry]) -> DocumentAlignment:
-    """Rules 1-6 for one document (entries already read by read_entry)."""
+def align_document(path: str, doc: Document, entries: list[Entry],
+                   on_conflict: str = ON_CONFLICT_DEFAULT) -> DocumentAlignment:
+    """Rules 1-6 for one document (entries already read by read_entry); on_conflict: which of
+    entries that conflict or cross stands (workbench.exchange.entry_conflicts.ON_CONFLICT)."""
+    check_policy(on_conflict)
     result = DocumentAlignment(doc.doc_id, {}, ())
     for e in entries:
         _check_offsets(path, doc, e)
-        result.suppressing += e.replacement == SUPPRESSED
+        result.suppressing += e.suppresses
     masked = [i for i, s in enumerate(doc.spans) if s.mask]
     starts = [doc.spans[i].start for i in masked]
     pieces: dict[int, list[tuple[int, int, str]]] = {}  # span index -> (start, end, text) to splice
-    for e in _top_level(path, doc, entries, result):
+    for e in _top_level(path, doc, entries, result, on_conflict):
         # Masked spans the entry overlaps: spans are sorted and disjoint, so a contiguous run.
         k = max(bisect.bisect_right(starts, e.start) - 1, 0)
         hit = []

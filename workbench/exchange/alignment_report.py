@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from workbench.exchange.alignment import (COVERING, CROSSING, DEDUPLICATED, ENTRY_KINDS, EXAMPLES, FOLDED_ENTRY, FOLDED_SPAN,
                                  LEFT_OVER, MATCHED, MERGED, NOT_COVERED, SPAN_KINDS, SPLICED, TRIMMED, WHOLE,
                                  DocumentAlignment)
+from workbench.exchange.entry_conflicts import CONFLICT_KINDS, CONFLICTING, CROSSING_ENTRY, LAST
 
 DESCRIBE = {
     MATCHED: "matched a corpus span exactly",
@@ -18,6 +19,8 @@ DESCRIBE = {
     FOLDED_SPAN: "folded into the corpus span around them (spliced into its text)",
     FOLDED_ENTRY: "folded into an enclosing entry of the file (dropped)",
     DEDUPLICATED: "deduplicated (identical to an earlier entry)",
+    CONFLICTING: "conflicting (another replacement for the same offsets stands; dropped)",
+    CROSSING_ENTRY: "crossing an entry that stands (dropped)",
     MERGED: "merged with an overlapping suppression entry",
     COVERING: "covered corpus span(s) and more text (text outside spans kept)",
     CROSSING: "crossed a corpus span's boundary (the part inside replaced)",
@@ -44,6 +47,12 @@ class AlignmentReport:
     documents_not_in_file: list = field(default_factory=list)  # corpus documents the file does not list
     examples: dict = field(default_factory=dict)  # kind -> [[document, entry, detail]]
     masking_file: bool = False  # every entry is [start, end]
+    on_conflict: str | None = None  # the policy for entries that conflict or cross (None: --strict, which refuses them)
+
+    @property
+    def conflicts(self) -> int:
+        """Entries dropped by the on_conflict policy (same offsets, or crossing an entry that stands)."""
+        return sum(self.entries.get(k, 0) for k in CONFLICT_KINDS)
 
     def add(self, doc: DocumentAlignment) -> None:
         self.entries.update(doc.entries)
@@ -64,7 +73,8 @@ class AlignmentReport:
                 "spans": {k: self.spans.get(k, 0) for k in SPAN_KINDS},
                 "outside_characters_kept": self.outside_chars, "documents_in_file": self.documents_in_file,
                 "documents_not_in_corpus": self.documents_not_in_corpus,
-                "documents_not_in_file": self.documents_not_in_file, "examples": self.examples}
+                "documents_not_in_file": self.documents_not_in_file, "examples": self.examples,
+                **({"on_conflict": self.on_conflict} if self.on_conflict else {})}
 
 
 def report_lines(body: dict) -> list[str]:
@@ -75,6 +85,10 @@ def report_lines(body: dict) -> list[str]:
     lines = [f"alignment of {body['file']} to {body['corpus']} (rule: {rule}; {kind})",
              f"  entries: {body['entries_read']} read, {body['suppressing_entries']} of them suppression"]
     lines += [f"    {entries[k]:>6} {DESCRIBE[k]}" for k in ENTRY_KINDS if entries.get(k)]
+    conflicts = sum(entries.get(k, 0) for k in CONFLICT_KINDS)
+    if conflicts:
+        lines.append(f"  {conflicts} conflict(s) settled by --on-conflict {body['on_conflict']}: of entries that "
+                     f"disagree, the {'last' if body['on_conflict'] == LAST else 'first'} in file order stands")
     lines.append("  corpus spans to replace:")
     lines += [f"    {spans[k]:>6} {DESCRIBE[k]}" for k in SPAN_KINDS if spans.get(k)]
     if body["outside_characters_kept"]:

@@ -7,8 +7,10 @@ a suppression). Real files of other systems list nested mentions, repeated entri
 replacements (suppression), descending offsets and spans of their own detector: each
 entry is aligned to the corpus's spans by the rule in workbench.exchange.alignment, and what was
 matched, folded, deduplicated and left over is reported (printed by `import-run` and stored
-with the run in `run_reports`). Only what is genuinely ambiguous (two replacements for one
-span) is refused. "[FAILED]" marks a span the system gave up on.
+with the run in `run_reports`). Entries that disagree (two replacements for one span, or two
+entries crossing each other) are settled by a stated policy, on_conflict (`--on-conflict`:
+first, the default, or last in file order stands; error refuses the file), and every conflict
+is counted in the report. "[FAILED]" marks a span the system gave up on.
 
 strict=True (`--strict`) keeps the older rule (validate below): every entry must be one
 corpus span exactly, listed once, with a non-empty replacement, and every span to replace
@@ -38,6 +40,7 @@ from pathlib import Path
 from workbench.exchange import alignment
 from workbench.exchange.alignment import Entry, read_entry
 from workbench.exchange.alignment_report import AlignmentReport
+from workbench.exchange.entry_conflicts import ON_CONFLICT_DEFAULT
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.generators.base import FAILED
 from workbench.exchange.import_file import read_import_file
@@ -169,15 +172,17 @@ def strict_report(path: str | Path, data: dict, corpus: Corpus, spans: list[Impo
     return report
 
 
-def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "original"
-               ) -> tuple[list[ImportedSpan], AlignmentReport]:
-    """Every entry aligned to the corpus by workbench.exchange.alignment's rule; raises CorpusError for
-    what cannot be read or is ambiguous, naming file, document and entry."""
+def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "original",
+               on_conflict: str = ON_CONFLICT_DEFAULT) -> tuple[list[ImportedSpan], AlignmentReport]:
+    """Every entry aligned to the corpus by workbench.exchange.alignment's rule, entries that
+    conflict or cross settled by on_conflict (workbench.exchange.entry_conflicts); raises
+    CorpusError for what cannot be read (or conflicts, with on_conflict="error"), naming file,
+    document and entry."""
     if missing not in MISSING:
         raise ValueError(f"missing must be one of {MISSING}")
     path = str(path)
     docs = {d.doc_id: d for d in corpus.documents}
-    report = AlignmentReport(Path(path).name, corpus.name)
+    report = AlignmentReport(Path(path).name, corpus.name, on_conflict=on_conflict)
     report.documents_in_file = len(data)
     report.documents_not_in_corpus = [k for k in data if k not in docs]
     if not any(k in docs for k in data):
@@ -196,7 +201,7 @@ def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "ori
         entries: list[Entry] = [read_entry(path, doc.doc_id, n, raw, _unstorable) for n, raw in enumerate(listed)]
         report.entries_read += len(entries)
         masking = masking and all(e.masking for e in entries)
-        aligned = alignment.align_document(path, doc, entries)
+        aligned = alignment.align_document(path, doc, entries, on_conflict)
         report.add(aligned)
         for index in doc.masked_spans:
             span = doc.spans[index]
@@ -227,7 +232,8 @@ def documents_of_file(data: dict, corpus: Corpus, whole_corpus: bool = False) ->
 
 def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, name: str = "imported",
                mode: str = "external", upos_filter: bool = False, missing: str | None = None,
-               strict: bool = False, whole_corpus: bool = False) -> RunRecord:
+               strict: bool = False, whole_corpus: bool = False, on_conflict: str = ON_CONFLICT_DEFAULT
+               ) -> RunRecord:
     """Check the file against the corpus (aligned by workbench.exchange.alignment, or exactly with
     strict=True), then store it as one complete run with its alignment report (or return the
     run already imported from the same file and settings).
@@ -239,7 +245,13 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     "error"; with strict=True the default is "error", as before the alignment rule. The
     signature records the setting given, or without one what was needed: "original" when
     some span kept its text, else "error", as every import before the alignment rule wrote
-    it, so importing a file again returns the run it made then."""
+    it, so importing a file again returns the run it made then.
+
+    on_conflict: which of entries that conflict (same offsets, other replacements) or cross
+    each other stands: "first" in file order (the default), "last", or "error" to refuse the
+    file (workbench.exchange.entry_conflicts; not used with strict=True, which refuses any
+    repeat). The signature records it only when the file has a conflict (conflict_config):
+    a file without one gives the same run, the same id, whatever the policy."""
     path = Path(path)
     given_missing = missing
     missing = missing or ("error" if strict else "original")
@@ -249,7 +261,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
         spans = validate(path, data, corpus, missing)
         report = strict_report(path, data, corpus, spans)
     else:
-        spans, report = align_file(path, data, corpus, missing)
+        spans, report = align_file(path, data, corpus, missing, on_conflict)
     if not name or "|" in name or not name.isprintable():
         # isprintable: no control characters, line breaks or lone surrogates in captions and listings
         shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -258,15 +270,25 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     versions = {"workbench": library_versions()["workbench"]}
     signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name,
                              model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,
-                             versions=versions, source=IMPORTED, file_sha256=file_hash[:16], missing=missing)
+                             versions=versions, source=IMPORTED, file_sha256=file_hash[:16], missing=missing,
+                             config=conflict_config(report))
     from workbench.generation.engine import original_upos
     predictions = [StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
                                     s.replacement == FAILED, s.note, 0.0, 0) for s in spans]
     # The file is known to be good: everything from here writes.
     return store_whole_run(store, signature=signature, corpus=corpus,
-                           options={"file": str(path), "missing": missing, "strict": strict},
+                           options={"file": str(path), "missing": missing, "strict": strict,
+                                    "on_conflict": report.on_conflict},
                            predictions=predictions, report_kind=ALIGNMENT, report=report.body(),
                            tag_originals=lambda: original_upos(store, corpus, tagger))
+
+
+def conflict_config(report: AlignmentReport) -> dict:
+    """What an imported run's signature records of the conflict policy: {"on_conflict": policy}
+    when it dropped an entry (two imports of such a file with different policies store
+    different runs), else nothing, so a file without conflicts keeps the run id it had
+    before the policy existed, whichever policy is asked for (the stored run is the same)."""
+    return {"on_conflict": report.on_conflict} if report.conflicts else {}
 
 
 def kept_original(store: RunStore, run_id: str) -> int:
