@@ -65,7 +65,7 @@ TABLES = (
         Column("rouge_Lsum", "Lsum", "ATS Rouge", digits=4),
     )),
     TableSpec("table5_beyond", "Document uniqueness, multi-word and FAILED rates, time, detectability, "
-              "entity coherence and TPS", (
+              "entity coherence, TPS, words masked and information loss (001 §6)", (
         Column("unique_ratio", "uniq./doc", digits=3),
         Column("multiword_rate", "multi-word %", scale=100, digits=1),
         Column("failed_rate", "FAILED %", scale=100, digits=2),
@@ -75,5 +75,8 @@ TABLES = (
         Column("merged_entity_rate", "merged", "Entities", digits=3),
         Column("tps", "TPS", digits=3),
         Column("tps_raw", "TPS raw", digits=3),
+        # 001 §6's utility side, per document then averaged (workbench/metrics/masking.py).
+        Column("words_masked", "words masked %", "001 §6", scale=100, digits=1),
+        Column("information_loss", "info. loss %", "001 §6", scale=100, digits=1),
     ), originals=True),
 )
