@@ -22,6 +22,10 @@ tied, in expectation, so an attacker that learnt nothing scores TRIR = 1/n and m
 A document whose individual has no background text counts as not re-identified in TRIR
 and rank<=k (as in TAE) and is left out of the mean rank; the frame says how many.
 
+The ensemble rate (paper 001 §6, ensemble_trir): a document counts as re-identified if any
+attack of the ensemble (several attack keys over one background) ranks its individual first;
+ties in expectation, the attackers' tie-breaks independent: hit = 1 − Π (1 − hit_key).
+
 Results are cached per (run, attack key): the key hashes the attacker, its settings and
 the background file's bytes; each row also holds the hash of the attacked text, so a
 run whose predictions changed is attacked again. Documents are attacked in batches, one
@@ -200,15 +204,56 @@ def stored_reid_risk(store: RunStore, run_ids: Sequence[str] | None = None, *, k
     out; `complete` is False when fewer than all the run's documents remain."""
     _check_k(k)
     runs = [store.resolve_run(i) for i in run_ids] if run_ids is not None else store.runs()
-    frame = rows_frame(store, [r.run_id for r in runs])
+    frame = _fresh_rows(store, runs)
     if frame.empty:
         return pd.DataFrame(columns=METRIC_COLUMNS)
+    return _metrics(frame, k, _document_counts(store, runs))
+
+
+def _fresh_rows(store: RunStore, runs: Sequence[RunRecord]) -> pd.DataFrame:
+    """The stored rows of these runs that were computed on the text each run has now."""
+    frame = rows_frame(store, [r.run_id for r in runs])
+    if frame.empty:
+        return frame
     current = {}
     for run in runs:
         if run.run_id in set(frame.run_id) and run.status == COMPLETE:
             current.update({(run.run_id, d): _sha(t) for d, t in attacked_texts(store, run).items()})
     fresh = [current.get((r, d)) == h for r, d, h in zip(frame.run_id, frame.doc_id, frame.text_sha256)]
-    return _metrics(frame[fresh], k, _document_counts(store, runs))
+    return frame[fresh]
+
+
+def ensemble_trir(frame: pd.DataFrame, attack_keys: Sequence[str], n_docs: Mapping[str, int]) -> pd.Series:
+    """Paper 001 §6's ensemble re-identification rate per run (index run_id): the share of documents
+    that at least one attack of the ensemble (these attack keys) ranks first.
+
+    Ties in expectation, as TRIR: each attacker picks uniformly among its tied candidates, the
+    attackers independently of one another, so a document's expected ensemble hit is
+        1 − Π_keys (1 − hit_key)        (hit_key as in per_document)
+    and an ensemble of one attack key is that attack's TRIR. A run gets a value only where every
+    key has results for all n_docs[run] of its documents; a document whose individual has no
+    background text is re-identified by no attacker."""
+    keys = list(dict.fromkeys(attack_keys))
+    docs = per_document(frame[frame["attack_key"].isin(keys)], k=1)
+    out: dict[str, float] = {}
+    for run_id, group in docs.groupby("run_id", sort=False):
+        per_key = group.groupby("attack_key")["doc_id"].nunique()
+        if not keys or any(per_key.get(key, 0) != n_docs.get(run_id, -1) for key in keys):
+            continue  # an attack that has not reached every document: no ensemble for this run
+        missed = (1.0 - group["hit"].astype(float)).groupby(group["doc_id"]).prod()
+        out[run_id] = float((1.0 - missed).mean())
+    return pd.Series(out, dtype=float)
+
+
+def stored_ensemble_trir(store: RunStore, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.Series:
+    """ensemble_trir over what is stored, never attacking (index: the runs given; NaN where a
+    key has not reached every document of a run, or its rows are of a text the run no longer has)."""
+    runs = [store.resolve_run(i) for i in run_ids]
+    frame = _fresh_rows(store, runs)
+    ids = [r.run_id for r in runs]
+    if frame.empty:
+        return pd.Series(float("nan"), index=ids, dtype=float)
+    return ensemble_trir(frame, attack_keys, _document_counts(store, runs)).reindex(ids)
 
 
 def reid_documents(store: RunStore, run_id: str, attack_key: str | None = None, *, k: int = DEFAULT_K) -> pd.DataFrame:

@@ -2,7 +2,8 @@
 
 Read-only over what the privacy attacks stored: nothing here attacks. `privacy_measures`
 collects, per run, the re-identification results (workbench.privacy.reid.stored_reid_risk:
-TRIR, mean rank, share within rank k, per attacker) and the inference disclosure
+TRIR, mean rank, share within rank k, per attacker; and paper 001 §6's ensemble TRIR over the
+re-identification attacks shown, workbench.privacy.reid.ensemble_trir) and the inference disclosure
 (workbench.privacy.inference.stored_disclosure, per attacker). Where a run was attacked
 under several attack keys of one attacker (another background, other settings), the key
 most of the reported runs share is shown, so every row of a column comes from the same
@@ -43,6 +44,9 @@ INFOS = {
     **{f"mean_rank_{a}": MetricInfo(f"mean_rank_{a}", f"mean rank {a}", FAMILY, 1, None, HIGHER, "001",
                                     f"mean rank of the true individual under the {a} attacker (higher = safer)")
        for a in REID_ATTACKERS},
+    "trir_ensemble": MetricInfo("trir_ensemble", "TRIR ensemble", FAMILY, 0, 1, LOWER, "001 §6",
+                                "share of documents that at least one re-identification attack of the ensemble (the "
+                                "attack keys shown, over one background) ranks first; ties in expectation"),
     **{f"disclosure_{a}": MetricInfo(f"disclosure_{a}", f"disclosure {a}", FAMILY, 0, 1, LOWER, "004 §3.2",
                                      f"share of replaced spans whose original the {a} inference attack discloses")
        for a in INFERENCE_ATTACKERS},
@@ -55,6 +59,8 @@ TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank 
     Column("rank_le_k_retrieval", "rank≤k↓", "Retrieval re-id.", digits=3),
     Column("trir_trained", "TRIR↓", "Trained re-id.", digits=3),
     Column("rank_le_k_trained", "rank≤k↓", "Trained re-id.", digits=3),
+    # 001 §6: re-identified when any attack shown beside it ranks the individual first (caption: ensemble=).
+    Column("trir_ensemble", "TRIR↓", "Ensemble re-id. (001)", digits=3),
     Column("disclosure_mlm", "MLM↓", "Inference disclosure", digits=3),
     Column("disclosure_ollama", "LLM↓", "Inference disclosure", digits=3),
     # Numbers, codes and dates included (003's overlap, beside it, leaves numerals out): the
@@ -72,6 +78,19 @@ def _stored_reid(store, run_ids: Sequence[str], k: int) -> pd.DataFrame:
     except ImportError:  # the privacy part of an install is missing: no results to show
         return pd.DataFrame()
     return stored_reid_risk(store, run_ids, k=k)
+
+
+def _stored_ensemble(store, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.Series:
+    from workbench.privacy.reid import stored_ensemble_trir  # importable wherever _stored_reid found results
+    return stored_ensemble_trir(store, run_ids, attack_keys)
+
+
+def ensemble_keys(reid: pd.DataFrame, keys: dict[str, str]) -> dict[str, str]:
+    """The re-identification attacks the ensemble combines: every attacker's key shown (keys),
+    provided they share one background (001's ensemble ranks one set of profiles); none otherwise."""
+    shown = {a: keys[a] for a in REID_ATTACKERS if a in keys}
+    backgrounds = set(reid.loc[reid["attack_key"].isin(list(shown.values())), "background"])
+    return shown if len(backgrounds) == 1 else {}
 
 
 def _stored_disclosure(store, run_ids: Sequence[str]) -> pd.DataFrame:
@@ -110,6 +129,10 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             rows = reid[reid["attack_key"] == key].set_index("run_id")
             for measure in ("trir", "rank_le_k", "mean_rank"):
                 out[f"{measure}_{attacker}"] = rows[measure].reindex(out.index).astype(float)
+        combined = ensemble_keys(reid, keys)
+        out.attrs["ensemble"] = combined
+        if combined:
+            out["trir_ensemble"] = _stored_ensemble(store, out.index.tolist(), list(combined.values())).to_numpy()
     inference = _stored_disclosure(store, out.index.tolist())
     if not inference.empty and "missing" in inference:
         inference = inference[inference["missing"].fillna(0) == 0]  # an attack that has not reached every span
@@ -138,7 +161,13 @@ def attacks_caption(measures: pd.DataFrame) -> str:
     keys = measures.attrs.get("attack_keys", {})
     if not keys:
         return "attacks=none stored (run `workbench privacy reid` / `workbench privacy infer` first)"
-    return f"k={measures.attrs.get('k', DEFAULT_K)}|attacks=" + ",".join(f"{a}:{key}" for a, key in keys.items())
+    caption = f"k={measures.attrs.get('k', DEFAULT_K)}|attacks=" + ",".join(f"{a}:{key}" for a, key in keys.items())
+    combined = measures.attrs.get("ensemble", {})
+    if combined:
+        return caption + "|ensemble=" + "+".join(f"{a}:{key}" for a, key in combined.items())
+    if any(a in keys for a in REID_ATTACKERS):
+        return caption + "|ensemble=none (the re-identification attacks shown use different backgrounds)"
+    return caption
 
 
 def reid_axis(table: pd.DataFrame) -> str | None:

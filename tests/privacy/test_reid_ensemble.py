@@ -1,0 +1,99 @@
+"""Paper 001 §6's ensemble re-identification rate (workbench.privacy.reid.ensemble_trir) on results
+written by hand into reid_results, and its column in the privacy table.
+
+Five documents, two attacks over one background; (n_higher, n_tied) per document and the
+expected hit of each (ties in expectation: 1/(n_tied+1) when nothing scores higher):
+    doc   retrieval        trained          ensemble = 1 − (1 − r)(1 − t)
+    a     (0, 0) → 1       (0, 0) → 1       1
+    b     (0, 0) → 1       (2, 0) → 0       1
+    c     (1, 0) → 0       (0, 1) → 1/2     1/2
+    d     (0, 1) → 1/2     (0, 3) → 1/4     1 − 1/2 · 3/4 = 5/8
+    e     no background    no background    0
+TRIR retrieval 2.5/5 = 0.5, trained 1.75/5 = 0.35, ensemble 3.125/5 = 0.625.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import pandas as pd
+import pytest
+
+from tests.metrics.conftest import make_context
+from tests.privacy import reid_helpers
+from workbench.privacy.reid import attacked_texts, stored_ensemble_trir, stored_reid_risk
+from workbench.privacy.reid_store import new_row, save_rows
+from workbench.reports.privacy import attacks_caption, privacy_measures
+
+RESULTS = {  # doc -> ((n_higher, n_tied) for retrieval, for trained); None: not in the background
+    "doc-a": ((0, 0), (0, 0)),
+    "doc-b": ((0, 0), (2, 0)),
+    "doc-c": ((1, 0), (0, 1)),
+    "doc-d": ((0, 1), (0, 3)),
+    "doc-e": (None, None),
+}
+KEYS = {"retrieval": "retrieval-hand-0001", "trained": "trained-hand-0002"}
+
+
+def store_results(store, run_id: str, attacker: str, *, background="bk.json@00000000", docs=None) -> None:
+    run = store.resolve_run(run_id)
+    column = list(KEYS).index(attacker)
+    rows = []
+    for doc_id, text in attacked_texts(store, run).items():
+        if docs is not None and doc_id not in docs:
+            continue
+        result = RESULTS[doc_id][column]
+        higher, tied = result if result else (None, None)
+        rows.append(new_row(run_id, KEYS[attacker], doc_id, attacker, {}, background, "0" * 64,
+                            hashlib.sha256(text.encode("utf-8")).hexdigest(), doc_id if result else None,
+                            higher, tied, 6, doc_id))
+    save_rows(store, rows)
+
+
+@pytest.fixture
+def run_id(store):
+    return reid_helpers.write_run(store, reid_helpers.corpus(), "kept", lambda span: span.text)
+
+
+def test_a_document_counts_when_any_attack_ranks_it_first(store, run_id):
+    for attacker in KEYS:
+        store_results(store, run_id, attacker)
+    single = stored_reid_risk(store, [run_id]).set_index("attacker")["trir"]
+    assert single["retrieval"] == pytest.approx(0.5) and single["trained"] == pytest.approx(0.35)
+    ensemble = stored_ensemble_trir(store, [run_id], list(KEYS.values()))
+    assert ensemble[run_id] == pytest.approx(3.125 / 5)
+
+
+def test_an_ensemble_of_one_attack_is_its_trir(store, run_id):
+    store_results(store, run_id, "retrieval")
+    assert stored_ensemble_trir(store, [run_id], [KEYS["retrieval"]])[run_id] == pytest.approx(0.5)
+
+
+def test_an_attack_that_has_not_reached_every_document_gives_no_ensemble(store, run_id):
+    store_results(store, run_id, "retrieval")
+    store_results(store, run_id, "trained", docs={"doc-a", "doc-b", "doc-c", "doc-d"})
+    assert math.isnan(stored_ensemble_trir(store, [run_id], list(KEYS.values()))[run_id])
+
+
+def test_the_privacy_table_shows_the_ensemble_and_its_caption_names_the_keys(store, run_id, tmp_path):
+    for attacker in KEYS:
+        store_results(store, run_id, attacker)
+    measures = privacy_measures(store, [run_id], k=2)
+    assert measures.at[run_id, "trir_ensemble"] == pytest.approx(0.625)
+    assert measures.attrs["ensemble"] == KEYS
+    assert attacks_caption(measures).endswith(f"|ensemble=retrieval:{KEYS['retrieval']}+trained:{KEYS['trained']}")
+    from workbench.reports import write_report
+    write_report(store, [run_id], tmp_path / "r", formats=("md", "csv"), context=make_context(), k=2)
+    table = pd.read_csv(tmp_path / "r" / "table_privacy.csv", index_col="run_id")
+    assert table.at[run_id, "trir_ensemble"] == pytest.approx(0.625)
+    markdown = (tmp_path / "r" / "table_privacy.md").read_text(encoding="utf-8")
+    assert "Ensemble re-id. (001)" in markdown and f"ensemble=retrieval:{KEYS['retrieval']}" in markdown
+
+
+def test_attacks_over_different_backgrounds_form_no_ensemble(store, run_id):
+    store_results(store, run_id, "retrieval")
+    store_results(store, run_id, "trained", background="other.json@11111111")
+    measures = privacy_measures(store, [run_id], k=2)
+    assert math.isnan(measures.at[run_id, "trir_ensemble"]) and measures.attrs["ensemble"] == {}
+    assert "ensemble=none (the re-identification attacks shown use different backgrounds)" in attacks_caption(measures)
