@@ -58,6 +58,16 @@ def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs)
     assert len(ok(at).get("image")) == 4
 
 
+def test_metrics_page_shows_words_masked_and_information_loss_by_default(annotated_store, runs):
+    # 001 §6's utility side (workbench/metrics/masking.py) is cheap, so a default family: in Table 5's
+    # columns and in the table of every metric, in per cent as the report gives them.
+    pytest.importorskip("workbench.reports")
+    chosen = [r.run_id for r in runs if r.corpus_name == "pgv-pii-en"]
+    at = ok(page("pages/2_Metrics.py", annotated_store, chosen))
+    columns = [set(d.value.columns) for d in at.dataframe]
+    assert any({"words masked % ↓", "info. loss % ↓"} <= c for c in columns), columns
+
+
 def test_metrics_page_shows_metrics_and_error_tags_per_label(annotated_store, runs):
     pytest.importorskip("workbench.reports")
     from workbench import metrics
