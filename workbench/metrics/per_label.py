@@ -10,6 +10,8 @@ meaning. Per (run, label):
     (and their *_raw cosines)                 its spans, as in the run's mean)
     failed_rate, seconds_per_span             all spans (seconds: generated runs only)
     multiword_rate                            all spans
+    recall_mention (and its DIRECT / QUASI)   all spans of imported runs (detection; the
+                                              token and entity recalls are pooled, not per label)
     consistency, merged_entity_rate           entities of the label (entity_coherence)
 
 Not per label: the form statistics of Table 2 and the per-document unique ratio (a run's
@@ -34,7 +36,7 @@ from workbench.metrics.metric_frame import runs_of
 
 # Families with a mean over spans, and the columns of their span_values that are metrics
 # (the similarity baselines are constants per language, not measurements of the spans).
-SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity")
+SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection")
 ENTITY_FAMILY = "entities"
 NOT_PER_LABEL = ("similarity_word_baseline", "similarity_sentence_baseline")
 ID_COLUMNS = ["run_id", "label", "spans", "entities"]
@@ -45,6 +47,10 @@ def label_metric_names(families: Sequence[str] = FAMILIES) -> list[str]:
     chosen = [f for f in families if f in SPAN_FAMILIES or f == ENTITY_FAMILY]
     skip = set(NOT_PER_LABEL) | {"form_freq_avg", "form_freq_std", "form_freq_min", "form_freq_max",
                                  "unique_forms", "unique_ratio"}
+    for name in chosen:  # a family naming its SPAN_METRICS has others that are no mean over spans
+        spans_only = getattr(family(name), "SPAN_METRICS", None)
+        if spans_only is not None:
+            skip |= {m.name for m in family(name).METRICS if m.name not in spans_only}
     return [m for m in metric_infos(chosen) if m not in skip]
 
 

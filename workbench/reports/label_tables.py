@@ -38,6 +38,7 @@ COLUMNS = (
     Column("consistency", "entity consistency", digits=3),
     Column("merged_entity_rate", "merged-entity rate", digits=3),
     Column("seconds_per_span", "s/span", digits=4),
+    Column("recall_mention", "detection recall (mentions) %", scale=100, digits=1),  # imported runs only
 )
 SPANS = Column("spans", "spans", digits=0)
 ALL = "all"  # the header of the run's overall value

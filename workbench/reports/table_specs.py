@@ -79,4 +79,18 @@ TABLES = (
         Column("words_masked", "words masked %", "001 §6", scale=100, digits=1),
         Column("information_loss", "info. loss %", "001 §6", scale=100, digits=1),
     ), originals=True),
+    # Detection quality of runs that bring their own spans (workbench/metrics/detection.py).
+    TableSpec("table_detection", "Detection recall of imported runs: mention, token and entity level, DIRECT and "
+              "QUASI identifiers (TAB, Pilán et al. 2022) and all-or-nothing per entity (002 §3.3); "
+              "a generated or reference run masks every gold span by construction: its recall reads – "
+              "and by constr. 1", (
+        Column("recall_mention", "mention", "Recall %", scale=100, digits=1),
+        Column("recall_token", "token", "Recall %", scale=100, digits=1),
+        Column("recall_entity_all", "entity (all)", "Recall %", scale=100, digits=1),
+        Column("recall_mention_direct", "mention", "DIRECT %", scale=100, digits=1),
+        Column("recall_token_direct", "token", "DIRECT %", scale=100, digits=1),
+        Column("recall_mention_quasi", "mention", "QUASI %", scale=100, digits=1),
+        Column("recall_token_quasi", "token", "QUASI %", scale=100, digits=1),
+        Column("recall_by_construction", "by constr.", digits=0),
+    )),
 )

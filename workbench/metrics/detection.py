@@ -1,0 +1,166 @@
+"""Detection quality of a run that brings its own spans (an imported run): how much of what the
+corpus says must be masked the system did mask. TAB's evaluation (Pilán et al. 2022, "Evaluation
+metrics": recall at token, mention and entity level, DIRECT and QUASI identifiers apart) and
+paper 002's all-or-nothing recall (§3.3, §4.2: an entity is protected only if every mention is).
+
+The gold spans are the corpus's spans to mask (the frame's rows). An import aligns the file's
+entries to them (workbench.exchange.importers); a span no entry met keeps its original text, so:
+
+    masked span   the text placed for it differs from its original (case-sensitive): a pseudonym,
+                  a label, "[FAILED]" or nothing (a suppressed span is masked), and none of its
+                  words was kept (below). A span replaced by itself was not masked, whether no
+                  entry met it or an entry wrote it back.
+    masked token  a word (regex \\w+, as words_masked counts them) of a masked span. Partial
+                  masking is read from the alignment where it is known: a span the import spliced
+                  (an entry covered part of it; note "imported: spliced …") keeps the words that
+                  lie wholly in the common prefix or suffix of its original and its placed text;
+                  every other span is all-or-nothing. Words kept between two entries inside one
+                  span are not told apart (counted masked).
+
+    recall_mention      masked gold spans / gold spans
+    recall_token        masked words / words of the gold spans (pooled over the run's spans)
+    recall_entity_all   entities (entity_id within a document) whose every mention is masked /
+                        entities (002's all-or-nothing recall; TAB's entity-level recall)
+    *_direct, *_quasi   the same over spans of that identifier type (TAB's DIRECT / QUASI), read
+                        from the frame's `identifier_type` column where it has one (with_identifier_types);
+                        NaN where the run has no span of the type
+
+A run whose spans are the gold spans themselves (generated on them, or a reference run) masks
+every one of them by construction, so its recall is no measurement: its recall columns are NaN
+and recall_by_construction reads 1 (0 for an imported run, whose recall is measured). The
+`original` reference run therefore reads NaN too, not 0: what it leaves visible is read in
+leak_verbatim and words_masked.
+
+Precision weighted by information content (TAB) needs the system's detections outside the gold
+spans, which the store does not keep yet: not computed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, remembered
+from workbench.metrics.metric_frame import placed_text, runs_of
+
+FAMILY = "detection"
+MEASURED_SOURCE = "imported"  # the only runs that bring their own spans
+SPLICED_NOTE = "imported: spliced"  # workbench.exchange.importers: an entry covered part of the span
+IDENTIFIER_TYPES = ("DIRECT", "QUASI")
+TAB = "TAB (Pilán et al. 2022) evaluation"
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _recall(name: str, label: str, source: str, what: str) -> MetricInfo:
+    return MetricInfo(name, label, FAMILY, 0, 1, HIGHER, source,
+                      f"{what}; imported runs only (NaN where recall is 1 by construction)")
+
+
+METRICS = (
+    _recall("recall_mention", "mention", f"{TAB}: mention-level recall", "share of gold spans the run masked"),
+    _recall("recall_token", "token", f"{TAB}: token-level recall",
+            "share of the gold spans' words (\\w+) inside masked text"),
+    _recall("recall_entity_all", "entity (all)", "002 §3.3, §4.2 all-or-nothing recall; TAB entity-level recall",
+            "share of entities (per document) whose every mention the run masked"),
+    _recall("recall_mention_direct", "mention DIRECT", f"{TAB}: DIRECT identifiers", "recall_mention over DIRECT spans"),
+    _recall("recall_mention_quasi", "mention QUASI", f"{TAB}: QUASI identifiers", "recall_mention over QUASI spans"),
+    _recall("recall_token_direct", "token DIRECT", f"{TAB}: DIRECT identifiers", "recall_token over DIRECT spans"),
+    _recall("recall_token_quasi", "token QUASI", f"{TAB}: QUASI identifiers", "recall_token over QUASI spans"),
+    MetricInfo("recall_by_construction", "by constr.", FAMILY, 0, 1, NEUTRAL, "beyond TAB (issue 26)",
+               "1: the run's spans are the gold spans (generated or reference run), recall is 1 by "
+               "construction and its recall columns are NaN; 0: an imported run, recall measured"),
+)
+# The per-span metrics (their per-label means are workbench.metrics.per_label's); the token
+# recalls are pooled over words and the entity recall over entities, so they are not means over spans.
+SPAN_METRICS = ("recall_mention", "recall_mention_direct", "recall_mention_quasi")
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def masked_words(original: str, placed: str, spliced: bool) -> tuple[int, int]:
+    """(masked, all) words of a gold span whose placed text is `placed`."""
+    words = [m.span() for m in _WORD.finditer(original)]
+    if placed == original:
+        return 0, len(words)
+    if not spliced:
+        return len(words), len(words)
+    prefix = _common_prefix(original, placed)
+    suffix = min(_common_prefix(original[::-1], placed[::-1]), len(original) - prefix)
+    kept = sum(1 for a, b in words if b <= prefix or a >= len(original) - suffix)
+    return len(words) - kept, len(words)
+
+
+def span_detection(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per row (index: the frame's): measured (imported run), masked (0/1), masked_words, words,
+    identifier_type ("" where the frame has none)."""
+    notes = frame["note"].fillna("").astype(str) if "note" in frame else pd.Series("", index=frame.index)
+    placed = [placed_text(p, f) for p, f in zip(frame["pseudonym"], frame["failed"])]
+    words = [masked_words(o, p, n.startswith(SPLICED_NOTE))
+             for o, p, n in zip(frame["original"], placed, notes)]
+    types = frame["identifier_type"].fillna("").astype(str) if "identifier_type" in frame else ""
+    return pd.DataFrame({
+        "measured": (frame["source"] == MEASURED_SOURCE).to_numpy(),
+        # A mention is masked when its text changed and none of its words was kept (a span spliced
+        # with a word of its own left, "Jan X" for "Jan Kowalski", still names its entity).
+        "masked": [float(p != o and m == n) for p, o, (m, n) in zip(placed, frame["original"], words)],
+        "masked_words": [m for m, _ in words], "words": [n for _, n in words],
+        "identifier_type": types,
+    }, index=frame.index)
+
+
+def _detection(frame: pd.DataFrame, context) -> pd.DataFrame:
+    return remembered(context, FAMILY, frame, lambda: span_detection(frame))
+
+
+def span_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    """Per row: recall_mention (1 masked, 0 not; NaN outside an imported run) and its DIRECT and
+    QUASI parts (NaN on spans of another type)."""
+    d = _detection(frame, context)
+    mention = d["masked"].where(d["measured"])
+    out = {"recall_mention": mention}
+    for kind in IDENTIFIER_TYPES:
+        out[f"recall_mention_{kind.lower()}"] = mention.where(d["identifier_type"] == kind)
+    return pd.DataFrame(out, index=frame.index)
+
+
+def _token_recall(rows: pd.DataFrame) -> float:
+    words = rows["words"].sum()
+    return float(rows["masked_words"].sum() / words) if words else np.nan
+
+
+def _run_row(rows: pd.DataFrame, frame_rows: pd.DataFrame) -> dict[str, float]:
+    if not rows["measured"].iat[0]:
+        return {"recall_by_construction": 1.0}
+    row = {"recall_by_construction": 0.0, "recall_mention": rows["masked"].mean(),
+           "recall_token": _token_recall(rows)}
+    entities = rows["masked"].groupby([frame_rows["doc_id"], frame_rows["entity_id"]], sort=False).min()
+    row["recall_entity_all"] = float(entities.mean())
+    for kind in IDENTIFIER_TYPES:
+        typed = rows[rows["identifier_type"] == kind]
+        row[f"recall_mention_{kind.lower()}"] = typed["masked"].mean() if len(typed) else np.nan
+        row[f"recall_token_{kind.lower()}"] = _token_recall(typed)
+    return row
+
+
+def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    d = _detection(frame, context)
+    names = [m.name for m in METRICS]
+    rows = {run_id: _run_row(d.loc[g.index], g) for run_id, g in frame.groupby("run_id", sort=False)}
+    table = pd.DataFrame.from_dict(rows, orient="index").reindex(index=runs_of(frame), columns=names)
+    return table.astype(np.float64)
+
+
+def with_identifier_types(frame: pd.DataFrame, corpus) -> pd.DataFrame:
+    """The frame with an `identifier_type` column read from a loaded corpus (the TAB release
+    loader keeps DIRECT / QUASI; the run store does not: workbench.model.Span.identifier_type)."""
+    types = {(d.doc_id, i): s.identifier_type for d in corpus.documents for i, s in enumerate(d.spans)}
+    out = frame.copy()
+    out["identifier_type"] = [types.get((doc, int(i)), "") for doc, i in zip(frame["doc_id"], frame["span_index"])]
+    return out
