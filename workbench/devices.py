@@ -172,3 +172,17 @@ def autocast(device: str, dtype: str):
         return contextlib.nullcontext()
     import torch
     return torch.autocast(device_type=device.split(":", 1)[0], dtype=torch_dtype(dtype))
+
+
+class PlacedModel:
+    """Mixin for a generator whose config has `device` and `dtype`: the placement they resolve to
+    on this machine ("auto" → what it has), once, and recorded in the run signature, because
+    bfloat16 can change picks and so makes another run."""
+
+    def placement(self) -> tuple[str, str]:
+        if not hasattr(self, "_placement"):
+            self._placement = placement(self.config.device, self.config.dtype)
+        return self._placement
+
+    def signature_config(self) -> dict:
+        return with_placement(super().signature_config(), *self.placement())

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from workbench.devices import check_device, check_dtype, placement, with_placement
+from workbench.devices import PlacedModel, check_device, check_dtype
 from workbench.generators.base import Generator, Prediction
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, OFFLINE, model_for
 from workbench.text.slots import Gap, Slot
@@ -41,7 +41,7 @@ class MlmConfig:
         return model_for(self.model, self.model_en, self.model_sv, lang)
 
 
-class MlmGenerator(Generator):
+class MlmGenerator(PlacedModel, Generator):
     """Base of fill-mask, NS3 and NAd: model handling, one model call per language."""
 
     Config = MlmConfig
@@ -91,16 +91,6 @@ class MlmGenerator(Generator):
             self._by_lang[lang] = self._models[ref]
         return self._by_lang[lang]
 
-    def placement(self) -> tuple[str, str]:
-        """(device, dtype) the models run in: the config's settings resolved ("auto" → what this
-        machine has)."""
-        if not hasattr(self, "_placement"):
-            self._placement = placement(self.config.device, self.config.dtype)
-        return self._placement
-
-    def signature_config(self) -> dict:
-        # The resolved device and dtype: bfloat16 can change picks, so it is another run.
-        return with_placement(super().signature_config(), *self.placement())
 
     def model_id(self) -> str:
         """The signature's model: the offline models are named by their cache key (recipe + data)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from workbench.devices import check_device, check_dtype, placement, with_placement
+from workbench.devices import PlacedModel, check_device, check_dtype
 from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
@@ -44,7 +44,7 @@ class MtcConfig:
         check_dtype(self.dtype)
 
 
-class _EmatGenerator(Generator):
+class _EmatGenerator(PlacedModel, Generator):
     Config = MtcConfig
     kind = ""
 
@@ -60,14 +60,6 @@ class _EmatGenerator(Generator):
                                  f"use `-g {meta.get('kind')}` or a {self.kind} checkpoint")
         return meta
 
-    def placement(self) -> tuple[str, str]:
-        """(device, dtype) the encoder runs in, "auto" resolved for this machine."""
-        if not hasattr(self, "_placement"):
-            self._placement = placement(self.config.device, self.config.dtype)
-        return self._placement
-
-    def signature_config(self) -> dict:
-        return with_placement(super().signature_config(), *self.placement())
 
     def model_id(self) -> str:
         # The fingerprint changes whenever the checkpoint is retrained, so a run over a new
