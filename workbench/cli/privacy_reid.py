@@ -37,11 +37,15 @@ def register(main: click.Group) -> None:
     @click.option("--background", type=click.Path(dir_okay=False), default=None,
                   help="Background knowledge, JSON {individual (= doc_id): public text} (default: the corpus's "
                        "shipped one; tab-test has one).")
+    @click.option("--background-share", type=click.FloatRange(0, 1, min_open=True), default=1.0, show_default=True,
+                  help="A weaker attacker (TAE): it knows only the first SHARE of each background text, by "
+                       "characters as TAE's Public10%/25%/50% files (0.1, 0.25, 0.5); stored as an attack of its "
+                       "own, named e.g. 'retrieval 10 %'.")
     @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
                   help="Attacker setting, e.g. -o base_model=offline (trained) or -o k1=1.2 (retrieval); "
                        "see docs/privacy.md.")
     @store_option
-    def reid(run_ids, attacker, k, background, options, store_path) -> None:
+    def reid(run_ids, attacker, k, background, background_share, options, store_path) -> None:
         """Re-identification risk of runs: TRIR (accuracy@1), mean rank of the true individual, share within rank k.
 
         Each document is attacked as the run pseudonymised it; results are stored per
@@ -52,11 +56,13 @@ def register(main: click.Group) -> None:
           workbench privacy reid 832a7ed4 5be0c1aa --attacker retrieval -k 10
           workbench privacy reid 832a7ed4 --attacker trained -o base_model=offline
           workbench privacy reid 832a7ed4 --background my_background.json
+          workbench privacy reid 832a7ed4 --background-share 0.1
         """
         from workbench.privacy.reid import reid_lines, reid_risk
         store = open_existing_store(store_path)  # the runs to attack must be stored already
         frame = reid_risk(store, run_ids, attacker=attacker, k=k, background=background,
-                          config=name_value_pairs(options, "-o/--option"), progress=True,
+                          background_share=background_share, config=name_value_pairs(options, "-o/--option"),
+                          progress=True,
                           log=lambda message: click.echo(message, err=True))
         for line in reid_lines(store, frame):
             click.echo(line)

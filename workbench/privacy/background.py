@@ -8,6 +8,12 @@ have are individuals the attacker must also tell apart (TAE: "a superset").
 
 Shipped: the TAB test split's public background (corpora/tab-bk, MIT), used for tab-test
 runs by default; any corpus takes a user's file.
+
+Weaker attackers (TAE): an attacker that knows only the first `share` of each background
+text. TAE ships them as files (data/tab/bks/TAB_test_BK=Public10%.json, 25 %, 50 %); each of
+their texts is the full text's first int(len(text) * share) characters, counted on the text as
+stored (its leading byte-order mark included): load_background(path, share) cuts the same way,
+and reproduces those three files' 127 texts exactly.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InvalidValue, WorkbenchError
 from workbench.paths import corpora_dir
 
 # Corpus name (before any ":Ndocs" subset suffix) -> file under the shipped corpora folder.
@@ -31,6 +37,7 @@ class Background:
     sha256: str  # of the file's bytes: part of every attack key, so a changed file is a new attack
     individuals: tuple[str, ...]  # sorted: class i of a trained attacker is individuals[i]
     texts: tuple[str, ...]  # aligned with individuals
+    share: float = 1.0  # of each text the attacker knows, from its start (TAE's weaker attackers); 1: all
     _index: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -45,8 +52,31 @@ class Background:
 
     @property
     def label(self) -> str:
-        """How results name this file: its name and the start of its hash."""
-        return f"{self.path.name}@{self.sha256[:12]}"
+        """How results name this file: its name and the start of its hash (and the share known, if not all)."""
+        whole = f"{self.path.name}@{self.sha256[:12]}"
+        return whole if self.share == 1 else f"{whole} first {share_text(self.share)}"
+
+    def share_setting(self) -> dict:
+        """The share as a setting of the attack (its key, its stored rows); nothing for the whole text,
+        so that the keys of attacks on whole texts are those they always had."""
+        return {} if self.share == 1 else {"background_share": self.share}
+
+
+def share_text(share: float) -> str:
+    """0.1 -> "10 %", as reports and the terminal name a weaker attacker."""
+    return f"{share * 100:g} %"
+
+
+def check_share(share: float) -> float:
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+        raise InvalidValue(f"the background share must be a number above 0 and at most 1 (0.1: the first 10 % of "
+                           f"each background text), not {share!r}")
+    return float(share)
+
+
+def first_share(text: str, share: float) -> str:
+    """TAE's cut: the first int(len(text) * share) characters of the text as stored."""
+    return text[:int(len(text) * share)]
 
 
 def shipped_background(corpus_name: str) -> Path | None:
@@ -67,18 +97,22 @@ def resolve_background(corpus_name: str, given: str | Path | None) -> Path:
     return path
 
 
-_CACHE: dict[tuple[str, int, int], Background] = {}
+_CACHE: dict[tuple[str, int, int, float], Background] = {}
 
 
-def load_background(path: str | Path) -> Background:
-    """Read and check a background file; every problem names the file (and the entry)."""
+def load_background(path: str | Path, share: float = 1.0) -> Background:
+    """Read and check a background file; every problem names the file (and the entry).
+
+    share: the attacker knows only the first `share` of each text (TAE's weaker attackers, 0.1,
+    0.25, 0.5); the file is checked whole, and its hash stays the file's."""
+    share = check_share(share)
     path = Path(path)
     try:
         stat = path.stat()
         data = path.read_bytes()
     except OSError as exc:
         raise WorkbenchError(f"background knowledge {path}: {exc.strerror or exc}") from None
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, share)
     if key in _CACHE:
         return _CACHE[key]
     try:
@@ -106,9 +140,10 @@ def load_background(path: str | Path) -> Background:
         if not value.strip():
             raise WorkbenchError(f"background knowledge {path}: entry {name!r} has an empty text")
     individuals = tuple(sorted(obj))
-    # The TAB file's texts start with U+FEFF, a byte-order mark left by a conversion: not content.
-    texts = tuple(obj[n].removeprefix("\ufeff") for n in individuals)
-    found = Background(path, hashlib.sha256(data).hexdigest(), individuals, texts)
+    # The TAB file's texts start with U+FEFF, a byte-order mark left by a conversion: not content
+    # (removed after the cut, which counts it, as TAE's files do).
+    texts = tuple(first_share(obj[n], share).removeprefix("\ufeff") for n in individuals)
+    found = Background(path, hashlib.sha256(data).hexdigest(), individuals, texts, share)
     _CACHE[key] = found
     return found
 

@@ -26,15 +26,21 @@ The ensemble rate (paper 001 §6, ensemble_trir): a document counts as re-identi
 attack of the ensemble (several attack keys over one background) ranks its individual first;
 ties in expectation, the attackers' tie-breaks independent: hit = 1 − Π (1 − hit_key).
 
-Results are cached per (run, attack key): the key hashes the attacker, its settings and
-the background file's bytes; each row also holds the hash of the attacked text, so a
-run whose predictions changed is attacked again. Documents are attacked in batches, one
-transaction each: an interrupted attack resumes where it stopped.
+Weaker attackers (TAE): `background_share` < 1 gives the attacker only the first share of
+each background text (workbench.privacy.background: TAE's 10, 25 and 50 % files); the share
+is part of the attack key and of the stored settings, and results name it ("retrieval 10 %").
+
+Results are cached per (run, attack key): the key hashes the attacker, its settings (the
+background share among them, where not 1) and the background file's bytes; each row also
+holds the hash of the attacked text, so a run whose predictions changed is attacked again.
+Documents are attacked in batches, one transaction each: an interrupted attack resumes where
+it stopped.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -43,15 +49,15 @@ import pandas as pd
 
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.privacy.attackers import REGISTRY, make_attacker
-from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key
-from workbench.privacy.background import Background, load_background, resolve_background
+from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
+from workbench.privacy.background import Background, load_background, resolve_background, share_text
 from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_rows
 from workbench.progress import progress_bar
 from workbench.text.replace import pseudonymise
 from workbench.store import COMPLETE, RunRecord, RunStore
 
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
-                  "n_without_background", "n_candidates", "background", "complete"]
+                  "n_without_background", "n_candidates", "background", "complete", "background_share"]
 # Documents per transaction: small enough that an interrupted trained attack loses seconds.
 BATCH_DOCUMENTS = {"retrieval": 64, "trained": 8}
 
@@ -87,11 +93,14 @@ def _language(store: RunStore, run: RunRecord) -> str:
 
 def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retrieval", k: int = DEFAULT_K,
               background: str | Path | None = None, config: Mapping[str, object] | None = None,
-              progress: bool = False, log: Callable[[str], None] | None = None) -> pd.DataFrame:
+              background_share: float = 1.0, progress: bool = False,
+              log: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Attack each run's pseudonymised documents (reusing stored results) and return one row per run.
 
     background: a JSON file {individual: text}; None takes the run's corpus's shipped one.
-    config: the attacker's options (RetrievalConfig / TrainedConfig fields). log: progress
+    config: the attacker's options (RetrievalConfig / TrainedConfig fields). background_share: the
+    attacker knows only the first share of each background text (TAE's weaker attackers: 0.1,
+    0.25, 0.5), by characters as TAE cuts them. log: progress
     and warnings (e.g. documents whose individual has no background text)."""
     REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
@@ -102,7 +111,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     checked = []  # every run and its background checked before anything is attacked or trained
     for run in runs:
         texts = attacked_texts(store, run)
-        bk = load_background(resolve_background(run.corpus_name, background))
+        bk = load_background(resolve_background(run.corpus_name, background), background_share)
         missing = bk.missing(texts)
         if len(missing) == len(texts):
             raise WorkbenchError(f"background knowledge {bk.path}: none of the {len(texts)} documents of run "
@@ -138,7 +147,7 @@ def _attack_run(store: RunStore, run: RunRecord, texts: dict[str, str], attacker
     todo = [d for d in texts if d not in cached or cached[d].text_sha256 != hashes[d]]
     if not todo:
         return
-    description = attacker.describe()
+    description = attack_settings(attacker)
     size = BATCH_DOCUMENTS.get(attacker.name, 16)
     batches = [todo[i:i + size] for i in range(0, len(todo), size)]
     # The workbench's one bar (workbench.progress): drawn on a terminal only, never into a pipe or log.
@@ -193,8 +202,19 @@ def _metrics(frame: pd.DataFrame, k: int, n_docs: Mapping[str, int]) -> pd.DataF
                      "rank_le_k": float(group["rank_le_k"].mean()), "k": k, "n_documents": len(group),
                      "n_without_background": int(group["individual"].isna().sum()),
                      "n_candidates": int(group["n_candidates"].iloc[0]), "background": group["background"].iloc[0],
-                     "complete": len(group) == n_docs.get(run_id, -1)})
+                     "complete": len(group) == n_docs.get(run_id, -1),
+                     "background_share": stored_share(group["config"].iloc[0])})
     return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+
+
+def stored_share(config_json: str) -> float:
+    """The background share of a stored attack (its settings as stored: attack_settings); 1 if not said."""
+    return float(json.loads(config_json).get("background_share", 1.0))
+
+
+def attacker_label(attacker: str, share: float) -> str:
+    """How tables name an attack: the attacker, and the share of the background it knows if not all."""
+    return attacker if share == 1 else f"{attacker} {share_text(share)}"
 
 
 def stored_reid_risk(store: RunStore, run_ids: Sequence[str] | None = None, *, k: int = DEFAULT_K) -> pd.DataFrame:
@@ -270,13 +290,13 @@ def reid_lines(store: RunStore, frame: pd.DataFrame) -> list[str]:
     if frame.empty:
         return ["no re-identification results"]
     k = int(frame["k"].iloc[0])
-    lines = [f"{'run':<12} {'generator':<12} {'corpus':<16} {'attacker':<9} {'TRIR':>6} {'mean rank':>9} "
+    lines = [f"{'run':<12} {'generator':<12} {'corpus':<16} {'attacker':<15} {'TRIR':>6} {'mean rank':>9} "
              f"{f'rank<={k}':>9} {'docs':>5} {'of':>4}"]
     for row in frame.itertuples():
         run = store.get_run(row.run_id)
         gen, corpus = (run.generator, run.corpus_name) if run else ("?", "?")
         lines.append(f"{row.run_id[:12]:<12} {printable(gen)[:12]:<12} {printable(corpus)[:16]:<16} "
-                     f"{row.attacker:<9} {row.trir:>6.3f} {row.mean_rank:>9.2f} {row.rank_le_k:>9.3f} "
+                     f"{attacker_label(row.attacker, row.background_share):<15} {row.trir:>6.3f} {row.mean_rank:>9.2f} {row.rank_le_k:>9.3f} "
                      f"{row.n_documents:>5} {row.n_candidates:>4}")
     keys = sorted(set(frame["attack_key"]))
     lines.append(f"attack key(s): {', '.join(keys)}; background: {printable(str(frame['background'].iloc[0]))}; "

@@ -1,9 +1,10 @@
 """What every re-identification attacker is, and its attack key; no implementation here.
 
 An attacker holds a background file (workbench.privacy.background) and scores every
-individual in it for a text; its settings (a frozen config dataclass) and the background's
-hash make its attack key, under which reid_results are stored and found again. The
-implementations (workbench/privacy/retrieval.py, trained.py) are named by the registry in
+individual in it for a text; its settings (a frozen config dataclass), the share of each
+background text it knows (where not all) and the background's hash make its attack key,
+under which reid_results are stored and found again. The implementations
+(workbench/privacy/retrieval.py, trained.py) are named by the registry in
 workbench/privacy/attackers.py.
 """
 
@@ -38,7 +39,13 @@ class Attacker(Protocol):
         """(len(texts), len(background.individuals)); higher = more likely that individual."""
 
 
+def attack_settings(attacker: Attacker) -> dict:
+    """The attacker's settings and, for a weaker attacker (TAE), the share of each background text
+    it knows; at the whole text, describe() alone, so the keys of existing attacks never change."""
+    return {**attacker.describe(), **attacker.background.share_setting()}
+
+
 def attack_key(attacker: Attacker) -> str:
-    payload = json.dumps({"attacker": attacker.name, "config": attacker.describe(),
+    payload = json.dumps({"attacker": attacker.name, "config": attack_settings(attacker),
                           "background": attacker.background.sha256}, sort_keys=True)
     return f"{attacker.name}-{hashlib.sha256(payload.encode()).hexdigest()[:12]}"

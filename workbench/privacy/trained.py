@@ -54,6 +54,7 @@ from workbench.mlm.hub import find_model
 from workbench.mlm.models import OFFLINE
 from workbench.paths import cache_dir
 from workbench.privacy.background import Background
+from workbench.privacy.reid_contract import attack_settings
 from workbench.privacy.trained_model import batch, classifier, load_torch, windows
 from workbench.privacy.trained_training import ClassifierTraining
 
@@ -160,7 +161,8 @@ class TrainedAttacker:
 
     @property
     def model_dir(self) -> Path:
-        payload = json.dumps({"config": self.describe(), "background": self.background.sha256}, sort_keys=True)
+        # attack_settings: a weaker attacker (the first part of each background text) is trained apart.
+        payload = json.dumps({"config": attack_settings(self), "background": self.background.sha256}, sort_keys=True)
         return cache_dir() / "privacy" / f"trained-{hashlib.sha256(payload.encode()).hexdigest()[:12]}"
 
     @property

@@ -27,11 +27,19 @@ import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
 from workbench.privacy.attackers import ATTACKERS as REID_ATTACKERS
+from workbench.privacy.background import share_text
 from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
 from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.reports.table_specs import Column, TableSpec
 
 UTILITY = ("tps", "similarity_word")
+WEAKER_SHARES = (0.5, 0.25, 0.1)  # TAE's files TAB_test_BK=Public50%/25%/10%.json
+
+
+def weaker_measure(attacker: str, share: float) -> str:
+    """The measure of a weaker attacker's TRIR: trir_retrieval_bk10 for the first 10 %."""
+    return f"trir_{attacker}_bk{share * 100:g}"
+
 
 FAMILY = "privacy"
 INFOS = {
@@ -44,6 +52,12 @@ INFOS = {
     **{f"mean_rank_{a}": MetricInfo(f"mean_rank_{a}", f"mean rank {a}", FAMILY, 1, None, HIGHER, "001",
                                     f"mean rank of the true individual under the {a} attacker (higher = safer)")
        for a in REID_ATTACKERS},
+    # TAE's weaker attackers: the same attacker knowing only the first 50, 25 or 10 % of each background text.
+    **{weaker_measure(a, share): MetricInfo(weaker_measure(a, share), f"TRIR {a} {share_text(share)}", FAMILY, 0, 1,
+                                            LOWER, "TAE (weaker attackers)",
+                                            f"accuracy@1 of the {a} re-identification attacker that knows only the "
+                                            f"first {share_text(share)} of each background text")
+       for a in REID_ATTACKERS for share in WEAKER_SHARES},
     "trir_ensemble": MetricInfo("trir_ensemble", "TRIR ensemble", FAMILY, 0, 1, LOWER, "001 §6",
                                 "share of documents that at least one re-identification attack of the ensemble (the "
                                 "attack keys shown, over one background) ranks first; ties in expectation"),
@@ -61,6 +75,9 @@ TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank 
     Column("rank_le_k_trained", "rank≤k↓", "Trained re-id.", digits=3),
     # 001 §6: re-identified when any attack shown beside it ranks the individual first (caption: ensemble=).
     Column("trir_ensemble", "TRIR↓", "Ensemble re-id. (001)", digits=3),
+    # TAE's weaker attackers: the retrieval attacker knowing only the start of each background text.
+    *(Column(weaker_measure("retrieval", share), f"{share_text(share)}↓", "Retrieval re-id., weaker (TAE)",
+             digits=3) for share in WEAKER_SHARES),
     Column("disclosure_mlm", "MLM↓", "Inference disclosure", digits=3),
     Column("disclosure_ollama", "LLM↓", "Inference disclosure", digits=3),
     # Numbers, codes and dates included (003's overlap, beside it, leaves numerals out): the
@@ -121,6 +138,9 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
     reid = _stored_reid(store, out.index.tolist(), k)
     if not reid.empty:
         reid = reid[reid["complete"].astype(bool)] if "complete" in reid else reid
+        weaker = reid[reid["background_share"] != 1]
+        _weaker_measures(out, weaker, keys)
+        reid = reid[reid["background_share"] == 1]  # the main columns: attackers that know every background text
         for attacker in REID_ATTACKERS:
             key = shared_key(reid, attacker)
             if key is None:
@@ -147,6 +167,17 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
     out.attrs["attack_keys"] = keys
     out.attrs["k"] = k
     return out
+
+
+def _weaker_measures(out: pd.DataFrame, weaker: pd.DataFrame, keys: dict[str, str]) -> None:
+    """TRIR of TAE's weaker attackers into `out` (their keys into `keys`, named "retrieval 10 %")."""
+    for attacker in REID_ATTACKERS:
+        for share in WEAKER_SHARES:
+            key = shared_key(weaker[weaker["background_share"] == share], attacker)
+            if key is not None:
+                keys[f"{attacker} {share_text(share)}"] = key
+                rows = weaker[weaker["attack_key"] == key].set_index("run_id")
+                out[weaker_measure(attacker, share)] = rows["trir"].reindex(out.index).astype(float)
 
 
 def with_privacy(table: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
