@@ -31,7 +31,7 @@ class Span:
     # TAB's identifier_type of the mention (DIRECT, QUASI, NO_MASK); "" where the format has
     # none (PGV-PII, the TAB text/span pair). INTACT (004 §3.1) labels DIRECT spans without
     # asking a model. Left out of Corpus.content_hash, so the hashes and run ids of corpora
-    # loaded before it existed stay the same; nor is it kept in the run store's corpus copy.
+    # loaded before it existed stay the same; the run store's corpus copy keeps it (migration 8).
     # Slots carry it, so a generated run's signature names it: Corpus.identifier_types_hash.
     identifier_type: str = ""
 

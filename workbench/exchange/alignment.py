@@ -38,16 +38,25 @@ The rule, per document (entries in any order; offsets are the original text's):
       entry spliced in, so the rest of its text stays, as in the other system's output.
     - *covering*: the entry covers one or more corpus spans whole and more text. Its
       replacement goes to the first span it covers; the other spans it covers are
-      suppressed; text outside every span stays as it is (the workbench replaces spans
-      only), which the report counts in characters.
+      suppressed; its text outside every span is suppressed outside the spans (rule 7),
+      which the report counts in characters.
     - *crossing*: the entry overlaps a corpus span partly: the part inside the span is
-      replaced (spliced as above); its replacement goes to the first span it overlaps.
-    - *left over*: the entry meets no span to replace: not applied, reported.
+      replaced (spliced as above); its replacement goes to the first span it overlaps; its
+      text outside the span is suppressed outside the spans (rule 7).
+    - *outside the spans* (`left_over` in stored reports): the entry meets no span to
+      replace: the system's own detection, applied outside the spans (rule 7).
     A corpus span met by several entries takes each of them spliced at its place. A span
     whose resulting text is empty or only white space is suppressed (""), and a span
     whose owning entry is "[FAILED]" is FAILED.
  6. Spans no entry meets are *not covered*: their original text is kept and counted as
     leaks, unless the caller asks for an error (`--missing error`).
+ 7. Outside the spans. What an entry replaces beyond the corpus's spans (a whole entry
+    outside them, or the non-white-space pieces of a covering or crossing entry outside
+    the spans it meets, which it suppresses) is kept apart from the spans' replacements:
+    DocumentAlignment.outside, stored as the run's own detections
+    (workbench.exchange.own_detections). Span-level metrics read the spans only; the
+    document a system wrote, which document-level measures read, has these edits too.
+    A piece of only white space stays, so that two words never run together.
 
 `--strict` (workbench.exchange.importers.validate) is the older rule: every entry must be exactly
 one corpus span, listed once, with a non-empty replacement, and every span replaced.
@@ -129,7 +138,9 @@ class DocumentAlignment:
     not_covered: tuple[int, ...]  # masked spans no entry meets
     entries: Counter = field(default_factory=Counter)  # entry kind -> count
     examples: dict = field(default_factory=dict)  # kind -> [(entry label, detail)]
-    outside_chars: int = 0  # non-white-space characters outside every span that entries meant to replace
+    outside_chars: int = 0  # non-white-space characters outside every span that entries replace (rule 7)
+    # Rule 7: (start, end, replacement) outside every span to replace, sorted, disjoint.
+    outside: list = field(default_factory=list)
     suppressing: int = 0  # entries that suppress (rule 1)
 
     def note(self, kind: str, entry: Entry, detail: str = "") -> None:
@@ -217,13 +228,17 @@ def align_document(path: str, doc: Document, entries: list[Entry],
         if not hit:
             touches = any(s.start < e.end and e.start < s.end for s in doc.spans)
             result.note(LEFT_OVER, e, "touches only spans not to replace" if touches else "outside every span")
+            result.outside.append((e.start, e.end, e.replacement))
+            result.outside_chars += len("".join(doc.text[e.start:e.end].split()))
             continue
         spans = [doc.spans[i] for i in hit]
         inside_span = [(max(e.start, s.start), min(e.end, s.end)) for s in spans]
         covered = sum(b - a for a, b in inside_span)
-        # The entry's text outside the spans it meets: what the workbench cannot replace.
+        # The entry's text outside the spans it meets: suppressed there (rule 7).
         bounds = [e.start] + [x for ab in inside_span for x in ab] + [e.end]
-        rest = "".join(doc.text[bounds[n]:bounds[n + 1]] for n in range(0, len(bounds), 2))
+        gaps = [(bounds[n], bounds[n + 1]) for n in range(0, len(bounds), 2)]
+        rest = "".join(doc.text[a:b] for a, b in gaps)
+        result.outside.extend((a, b, SUPPRESSED) for a, b in gaps if doc.text[a:b].strip())
         whole = all(e.start <= s.start and s.end <= e.end for s in spans)
         if len(spans) == 1 and (e.start, e.end) == (spans[0].start, spans[0].end):
             result.note(MATCHED, e)
@@ -234,12 +249,13 @@ def align_document(path: str, doc: Document, entries: list[Entry],
         else:
             kind = COVERING if whole else CROSSING
             result.note(kind, e, f"span(s) {', '.join(f'#{i}' for i in hit)}; {len(''.join(rest.split()))} "
-                                 "non-space character(s) outside them kept")
+                                 "non-space character(s) outside them suppressed there")
         result.outside_chars += len("".join(rest.split()))
         for n, (i, (a, b)) in enumerate(zip(hit, inside_span)):
             pieces.setdefault(i, []).append((a, b, e.replacement if n == 0 else SUPPRESSED))
     for i, parts in pieces.items():
         result.spans[i] = _splice(doc, i, sorted(parts))
+    result.outside.sort()
     result.not_covered = tuple(i for i in masked if i not in pieces)
     shown = result.examples.setdefault(NOT_COVERED, [])
     for i in result.not_covered[:EXAMPLES]:

@@ -22,9 +22,9 @@ DESCRIBE = {
     CONFLICTING: "conflicting (another replacement for the same offsets stands; dropped)",
     CROSSING_ENTRY: "crossing an entry that stands (dropped)",
     MERGED: "merged with an overlapping suppression entry",
-    COVERING: "covered corpus span(s) and more text (text outside spans kept)",
+    COVERING: "covered corpus span(s) and more text (the text outside them suppressed there)",
     CROSSING: "crossed a corpus span's boundary (the part inside replaced)",
-    LEFT_OVER: "left over (meeting no span to replace; not applied)",
+    LEFT_OVER: "outside every corpus span to replace (the system's own detections; applied to the text)",
     WHOLE: "replaced whole",
     SPLICED: "spliced (part of their text kept)",
     NOT_COVERED: "not covered by any entry (original kept)",
@@ -42,6 +42,7 @@ class AlignmentReport:
     entries: Counter = field(default_factory=Counter)
     spans: Counter = field(default_factory=Counter)
     outside_chars: int = 0
+    outside_edits: int = 0  # edits applied outside every span (alignment rule 7)
     documents_in_file: int = 0
     documents_not_in_corpus: list = field(default_factory=list)  # left over
     documents_not_in_file: list = field(default_factory=list)  # corpus documents the file does not list
@@ -58,6 +59,7 @@ class AlignmentReport:
         self.entries.update(doc.entries)
         self.suppressing += doc.suppressing
         self.outside_chars += doc.outside_chars
+        self.outside_edits += len(doc.outside)
         self.spans[WHOLE] += sum(r.whole for r in doc.spans.values())
         self.spans[SPLICED] += sum(not r.whole for r in doc.spans.values())
         self.spans[NOT_COVERED] += len(doc.not_covered)
@@ -71,7 +73,8 @@ class AlignmentReport:
                 "corpus": self.corpus, "masking_file": self.masking_file, "entries_read": self.entries_read,
                 "suppressing_entries": self.suppressing, "entries": {k: self.entries.get(k, 0) for k in ENTRY_KINDS},
                 "spans": {k: self.spans.get(k, 0) for k in SPAN_KINDS},
-                "outside_characters_kept": self.outside_chars, "documents_in_file": self.documents_in_file,
+                "outside_spans": {"edits": self.outside_edits, "characters": self.outside_chars},
+                "documents_in_file": self.documents_in_file,
                 "documents_not_in_corpus": self.documents_not_in_corpus,
                 "documents_not_in_file": self.documents_not_in_file, "examples": self.examples,
                 **({"on_conflict": self.on_conflict} if self.on_conflict else {})}
@@ -91,7 +94,12 @@ def report_lines(body: dict) -> list[str]:
                      f"disagree, the {'last' if body['on_conflict'] == LAST else 'first'} in file order stands")
     lines.append("  corpus spans to replace:")
     lines += [f"    {spans[k]:>6} {DESCRIBE[k]}" for k in SPAN_KINDS if spans.get(k)]
-    if body["outside_characters_kept"]:
+    outside = body.get("outside_spans")
+    if outside and outside["edits"]:
+        lines.append(f"  {outside['edits']} edit(s) outside every corpus span applied to the text (the system's own "
+                     f"detections, {outside['characters']} non-space character(s) of the original); span metrics "
+                     "read the corpus spans, document measures the text as the system wrote it")
+    elif body.get("outside_characters_kept"):  # a report stored before rule 7 applied them
         lines.append(f"  {body['outside_characters_kept']} non-space character(s) that entries replace lie outside "
                      "every corpus span and stay as they are")
     for key, what in (("documents_not_in_corpus", "document(s) of the file not in the corpus (left over)"),

@@ -46,6 +46,7 @@ from pathlib import Path
 from workbench.errors import WorkbenchError
 from workbench.loaders.entity_grouping import inferred_entity_id
 from workbench.text.replace import pseudonymise
+from workbench.store.own_detections import own_detections
 from workbench.store import COMPLETE, RunRecord, RunStore
 
 FORMATS = ("tab", "intact", "doccano", "csv", "parquet")
@@ -168,18 +169,23 @@ def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: boo
         frame.to_csv(tmp, index=False) if fmt == "csv" else frame.to_parquet(tmp, index=False)
         return
     corpus, preds = _by_document(store, run, unfinished)
+    # An imported run's own detections (edits outside every span) are written too, so that the
+    # file is the document the system wrote and importing it again gives the same run.
+    outside = own_detections(store, run.run_id)
     if fmt == "tab":
-        data = {d.doc_id: [[d.spans[i].start, d.spans[i].end] for i in sorted(preds.get(d.doc_id, {}))]
+        data = {d.doc_id: sorted([[d.spans[i].start, d.spans[i].end] for i in preds.get(d.doc_id, {})]
+                                 + [[a, b] for a, b, _ in outside.get(d.doc_id, ())])
                 for d in corpus.documents}
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     elif fmt == "intact":
-        data = {d.doc_id: [[d.spans[i].start, d.spans[i].end, p] for i, p in sorted(preds.get(d.doc_id, {}).items())]
+        data = {d.doc_id: sorted([[d.spans[i].start, d.spans[i].end, p] for i, p in preds.get(d.doc_id, {}).items()]
+                                 + [[a, b, text] for a, b, text in outside.get(d.doc_id, ())])
                 for d in corpus.documents}
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     else:
         with tmp.open("w", encoding="utf-8", newline="\n") as out:
             for d in corpus.documents:
-                text, placed = pseudonymise(d, preds.get(d.doc_id, {}))
+                text, placed = pseudonymise(d, preds.get(d.doc_id, {}), outside.get(d.doc_id, ()))
                 keys = None if with_originals else document_entity_keys(d)
                 # A suppressed span (empty replacement) leaves nothing to label: no zero-width label.
                 line = {"text": text, "label": [[r.start, r.end, d.spans[r.span_index].label]

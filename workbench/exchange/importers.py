@@ -172,8 +172,24 @@ def strict_report(path: str | Path, data: dict, corpus: Corpus, spans: list[Impo
     return report
 
 
+@dataclass(frozen=True, slots=True)
+class AlignedFile:
+    """A file aligned to the corpus: a replacement per corpus span, what the alignment did, and
+    the edits outside every span (alignment rule 7), doc_id -> [(start, end, replacement)]."""
+    spans: list[ImportedSpan]
+    report: AlignmentReport
+    own_detections: dict[str, list[tuple[int, int, str]]]
+
+
 def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "original",
                on_conflict: str = ON_CONFLICT_DEFAULT) -> tuple[list[ImportedSpan], AlignmentReport]:
+    """The spans and report of aligned_file (the edits outside the spans left out)."""
+    aligned = aligned_file(path, data, corpus, missing, on_conflict)
+    return aligned.spans, aligned.report
+
+
+def aligned_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "original",
+                 on_conflict: str = ON_CONFLICT_DEFAULT) -> AlignedFile:
     """Every entry aligned to the corpus by workbench.exchange.alignment's rule, entries that
     conflict or cross settled by on_conflict (workbench.exchange.entry_conflicts); raises
     CorpusError for what cannot be read (or conflicts, with on_conflict="error"), naming file,
@@ -192,6 +208,7 @@ def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "ori
                           doc_id=str(unknown[0]) if unknown else None)
     report.documents_not_in_file = [d.doc_id for d in corpus.documents if d.doc_id not in data]
     out: list[ImportedSpan] = []
+    own: dict[str, list[tuple[int, int, str]]] = {}
     masking = True
     for doc in corpus.documents:
         listed = data.get(doc.doc_id, [])
@@ -203,6 +220,8 @@ def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "ori
         masking = masking and all(e.masking for e in entries)
         aligned = alignment.align_document(path, doc, entries, on_conflict)
         report.add(aligned)
+        if aligned.outside:
+            own[doc.doc_id] = aligned.outside
         for index in doc.masked_spans:
             span = doc.spans[index]
             result = aligned.spans.get(index)
@@ -217,7 +236,7 @@ def align_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "ori
                                         "--missing original to keep their text (they then count as leaks)",
                                   doc_id=doc.doc_id, span=f"#{index} [{span.start}, {span.end}) {span.text!r}")
     report.masking_file = masking and report.entries_read > 0
-    return out, report
+    return AlignedFile(out, report, own)
 
 
 def documents_of_file(data: dict, corpus: Corpus, whole_corpus: bool = False) -> Corpus:
@@ -259,9 +278,10 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     corpus = documents_of_file(data, corpus, whole_corpus)
     if strict:
         spans = validate(path, data, corpus, missing)
-        report = strict_report(path, data, corpus, spans)
+        report, own = strict_report(path, data, corpus, spans), {}
     else:
-        spans, report = align_file(path, data, corpus, missing, on_conflict)
+        aligned = aligned_file(path, data, corpus, missing, on_conflict)
+        spans, report, own = aligned.spans, aligned.report, aligned.own_detections
     if not name or "|" in name or not name.isprintable():
         # isprintable: no control characters, line breaks or lone surrogates in captions and listings
         shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -271,7 +291,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
     signature = RunSignature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=name,
                              model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,
                              versions=versions, source=IMPORTED, file_sha256=file_hash[:16], missing=missing,
-                             config=conflict_config(report))
+                             config={**conflict_config(report), **own_detections_config(own)})
     from workbench.generation.engine import original_upos
     predictions = [StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
                                     s.replacement == FAILED, s.note, 0.0, 0) for s in spans]
@@ -280,7 +300,7 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
                            options={"file": str(path), "missing": missing, "strict": strict,
                                     "on_conflict": report.on_conflict},
                            predictions=predictions, report_kind=ALIGNMENT, report=report.body(),
-                           tag_originals=lambda: original_upos(store, corpus, tagger))
+                           tag_originals=lambda: original_upos(store, corpus, tagger), own_detections=own)
 
 
 def conflict_config(report: AlignmentReport) -> dict:
@@ -289,6 +309,14 @@ def conflict_config(report: AlignmentReport) -> dict:
     different runs), else nothing, so a file without conflicts keeps the run id it had
     before the policy existed, whichever policy is asked for (the stored run is the same)."""
     return {"on_conflict": report.on_conflict} if report.conflicts else {}
+
+
+def own_detections_config(own: dict) -> dict:
+    """What an imported run's signature records of the edits outside every corpus span (alignment
+    rule 7): {"own_detections": "applied"} when the file has some. Before rule 7 such edits were
+    left out; a file with them now makes another document, so another run (a new id), while a
+    file without them keeps the run id it had."""
+    return {"own_detections": "applied"} if any(own.values()) else {}
 
 
 def kept_original(store: RunStore, run_id: str) -> int:

@@ -13,7 +13,8 @@ Here the documents are those with at least one replaced span (the frame has no o
 A word is a maximal run of word characters (regex \\w+, Unicode): "Oslo's" is two words, "1975"
 one, punctuation none. A span is changed when the text placed for it differs from its original
 (case-sensitive): a pseudonym, a label, a [FAILED] token or nothing at all (a suppressed span,
-whose words count as masked). A span replaced by itself masks nothing, so the `original`
+whose words count as masked). An imported system's own detections outside the corpus spans
+(DocView.outside) count as changed text too: both measures read the document as it wrote it. A span replaced by itself masks nothing, so the `original`
 reference run reads 0 on both, as 001's "(No redaction)" row does.
 
 information_loss is 001's measure of how much of the text's information a redaction removed.
@@ -53,9 +54,11 @@ def compressed_size(text: str) -> int:
 
 
 def changed_spans(view: DocView) -> list[tuple[int, int]]:
-    """Original offsets of the spans whose placed text differs from the original."""
-    return [span for span, original, placed in zip(view.spans, view.originals, view.replacements)
-            if placed != original]
+    """Original offsets of the spans whose placed text differs from the original, and of an imported
+    system's own detections outside the spans (its over-masking counts as masking), in text order."""
+    changed = [span for span, original, placed in zip(view.spans, view.originals, view.replacements)
+               if placed != original]
+    return sorted(changed + [(a, b) for a, b, text in view.outside if text != view.text[a:b]])
 
 
 def words_masked(text: str, changed: list[tuple[int, int]]) -> float:

@@ -1,9 +1,13 @@
 """The metric frame and the per-document views metrics need.
 
-`metric_frame` is workbench.tidy_frame.run_frame plus one column, `text`: the original
+`metric_frame` is workbench.tidy_frame.run_frame plus two columns: `text`, the original
 document text (the same str object on every row of a document, so it costs a pointer
-per row). With it every metric is a pure function of one frame: the pseudonymised
-document, its sentences and its summaries are all derived from the frame alone.
+per row), and `own_detections`, an imported system's edits outside every corpus span
+(workbench.store.own_detections; the same tuple on every row of a run's document, () for
+other runs). With them every metric is a pure function of one frame: the pseudonymised
+document (as the system wrote it, own detections included), its sentences and its
+summaries are all derived from the frame alone. Span-level metrics read the rows (the
+corpus spans); document-level ones read DocView.pseudo_text.
 
 `originals_frame` turns a frame into pseudo-runs whose "pseudonym" is the original span
 (run id `original:<corpus>`, source "original"): the Original rows of 003 Table 2 and Figure 1.
@@ -37,6 +41,7 @@ ORIGINAL = "original"
 ORIGINAL_RUN_PREFIX = f"{ORIGINAL}:"
 # The columns that say what a row is (the module's docstring), beside the run's own columns.
 IDENTITY_COLUMNS = ["stored_run", "stored_corpus"]
+OWN_DETECTIONS = "own_detections"  # the column of an imported system's edits outside the spans
 
 
 def is_original(row: pd.Series) -> bool:
@@ -67,6 +72,7 @@ def with_row_identity(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
+    from workbench.store.own_detections import own_detections
     from workbench.tidy_frame import run_frame
     frame = run_frame(store, list(run_ids))
     texts: dict[tuple[str, str], str] = {}
@@ -74,6 +80,8 @@ def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
         for doc in store.load_corpus(corpus_hash).documents:
             texts[(corpus_hash, doc.doc_id)] = doc.text
     frame["text"] = [texts[k] for k in zip(frame["corpus_hash"], frame["doc_id"])]
+    edits = {run_id: own_detections(store, run_id) for run_id in frame["run_id"].unique()}
+    frame[OWN_DETECTIONS] = [edits[r].get(d, ()) for r, d in zip(frame["run_id"], frame["doc_id"])]
     frame["stored_run"], frame["stored_corpus"] = frame["run_id"], frame["corpus"]  # as with_row_identity
     return frame
 
@@ -97,6 +105,8 @@ def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
     rows["pick_upos"] = rows["original_upos"]
     rows["failed"] = False
     rows["seconds"] = np.nan
+    if OWN_DETECTIONS in rows:
+        rows[OWN_DETECTIONS] = [()] * len(rows)
     return rows.sort_values(["run_id", "doc_id", "start"], kind="stable").reset_index(drop=True)
 
 
@@ -132,6 +142,9 @@ class DocView:
     sentences: tuple[tuple[int, int], ...]  # in the original; no span crosses one
     pseudo_sentences: tuple[tuple[int, int], ...]  # the same sentences in pseudo_text
     sentence_of: tuple[int, ...]  # sentence index of each span
+    # An imported system's edits outside every span, (start, end, replacement) in the original's
+    # offsets: in pseudo_text, never in spans (workbench.store.own_detections).
+    outside: tuple[tuple[int, int, str], ...] = ()
 
     def sentence_pair(self, k: int) -> tuple[str, str]:
         a, b = self.sentences[k]
@@ -150,13 +163,17 @@ def document_views(frame: pd.DataFrame) -> Iterator[DocView]:
         spans = tuple(zip(g["start"].tolist(), g["end"].tolist()))
         originals = tuple(g["original"].tolist())
         replacements = tuple(placed_text(p, f) for p, f in zip(g["pseudonym"].tolist(), g["failed"].tolist()))
+        outside = tuple(g[OWN_DETECTIONS].iat[0]) if OWN_DETECTIONS in g else ()
         doc = Document(doc_id, text, lang, tuple(Span(a, b, o, "x", "x") for (a, b), o in zip(spans, originals)))
-        pseudo_text, placed = pseudonymise(doc, dict(enumerate(replacements)))
-        sentences = _sentences(text, lang, spans)
+        pseudo_text, placed = pseudonymise(doc, dict(enumerate(replacements)), outside)
+        # Every edit, spans and own detections, in text order: no sentence may end inside one.
+        edits = sorted([(a, b, r) for (a, b), r in zip(spans, replacements)] + list(outside))
+        edited = tuple((a, b) for a, b, _ in edits)
+        sentences = _sentences(text, lang, edited)
         yield DocView(run_id, g["corpus_hash"].iat[0], doc_id, lang, text, g.index.to_numpy(), spans, originals,
                       replacements, pseudo_text, tuple((r.start, r.end) for r in placed), sentences,
-                      _shift_ranges(sentences, spans, replacements),
-                      tuple(sentence_of_spans(list(sentences), spans)))
+                      _shift_ranges(sentences, edited, [r for _, _, r in edits]),
+                      tuple(sentence_of_spans(list(sentences), spans)), outside)
 
 
 def _shift_ranges(ranges, spans, replacements) -> tuple[tuple[int, int], ...]:

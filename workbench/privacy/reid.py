@@ -55,6 +55,7 @@ from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_
 from workbench.progress import progress_bar
 from workbench.text.replace import pseudonymise
 from workbench.store import COMPLETE, RunRecord, RunStore
+from workbench.store.own_detections import own_detections
 
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
                   "n_without_background", "n_candidates", "background", "complete", "background_share"]
@@ -69,7 +70,8 @@ def rank_of(scores: np.ndarray, true_index: int) -> tuple[int, int]:
 
 
 def attacked_texts(store: RunStore, run: RunRecord) -> dict[str, str]:
-    """doc_id -> the document as the run pseudonymised it (spans not to replace stay as they are)."""
+    """doc_id -> the document as the run pseudonymised it (spans not to replace stay as they are), with an
+    imported system's own detections outside the spans (workbench.store.own_detections)."""
     if run.status != COMPLETE:
         done = store.count_predictions(run.run_id)
         raise WorkbenchError(f"run {run.run_id} is not complete ({done}/{run.n_slots} spans generated); its "
@@ -79,7 +81,9 @@ def attacked_texts(store: RunStore, run: RunRecord) -> dict[str, str]:
     pseudonyms: dict[str, dict[int, str]] = {}
     for p in store.predictions(run.run_id):
         pseudonyms.setdefault(p.doc_id, {})[p.span_index] = p.pseudonym
-    return {d.doc_id: pseudonymise(d, pseudonyms.get(d.doc_id, {}))[0] for d in corpus.documents}
+    outside = own_detections(store, run.run_id)
+    return {d.doc_id: pseudonymise(d, pseudonyms.get(d.doc_id, {}), outside.get(d.doc_id, ()))[0]
+            for d in corpus.documents}
 
 
 def _sha(text: str) -> str:

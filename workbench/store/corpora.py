@@ -22,6 +22,7 @@ class CorpusRepository:
     def save_corpus(self, corpus: Corpus) -> None:
         """Idempotent, also when two processes save the same corpus at the same moment."""
         if self.db.execute("SELECT 1 FROM corpora WHERE corpus_hash=?", (corpus.content_hash,)).fetchone():
+            self._fill_identifier_types(corpus)
             return
         with self.transaction() as db:
             if db.execute("SELECT 1 FROM corpora WHERE corpus_hash=?", (corpus.content_hash,)).fetchone():
@@ -33,9 +34,23 @@ class CorpusRepository:
                            [(corpus.content_hash, d.doc_id, i, d.lang, d.text, json.dumps(dict(d.meta)))
                             for i, d in enumerate(corpus.documents)])
             db.executemany('INSERT INTO spans (corpus_hash, doc_id, span_index, start, "end", text, label, '
-                           'entity_id, mask) VALUES (?,?,?,?,?,?,?,?,?)',
+                           'entity_id, mask, identifier_type) VALUES (?,?,?,?,?,?,?,?,?,?)',
                            [(corpus.content_hash, d.doc_id, i, s.start, s.end, s.text, s.label, s.entity_id,
-                             int(s.mask)) for d in corpus.documents for i, s in enumerate(d.spans)])
+                             int(s.mask), s.identifier_type or None)  # None: unknown, filled in by a later save
+                            for d in corpus.documents for i, s in enumerate(d.spans)])
+
+    def _fill_identifier_types(self, corpus: Corpus) -> None:
+        """A snapshot saved before spans kept their identifier types (migration 8) gets them when the
+        same corpus, loaded with them, is saved again; they are no part of the content hash."""
+        if not corpus.identifier_types_hash or self.read_only or not self.db.execute(
+                "SELECT 1 FROM spans WHERE corpus_hash=? AND identifier_type IS NULL LIMIT 1",
+                (corpus.content_hash,)).fetchone():
+            return
+        with self.transaction() as db:
+            db.executemany("UPDATE spans SET identifier_type=? WHERE corpus_hash=? AND doc_id=? AND span_index=? "
+                           "AND identifier_type IS NULL",
+                           [(s.identifier_type, corpus.content_hash, d.doc_id, i)
+                            for d in corpus.documents for i, s in enumerate(d.spans)])
 
     @reported
     def load_corpus(self, corpus_hash: str) -> Corpus:
@@ -43,10 +58,10 @@ class CorpusRepository:
         if row is None:
             raise WorkbenchError(f"no corpus {corpus_hash[:12]} in {self.path}")
         spans: dict[str, list[Span]] = {}
-        for doc_id, start, end, text, label, entity, mask in self.db.execute(
-                'SELECT doc_id, start, "end", text, label, entity_id, mask FROM spans WHERE corpus_hash=? '
-                'ORDER BY doc_id, span_index', (corpus_hash,)):
-            spans.setdefault(doc_id, []).append(Span(start, end, text, label, entity, bool(mask)))
+        for doc_id, start, end, text, label, entity, mask, kind in self.db.execute(
+                'SELECT doc_id, start, "end", text, label, entity_id, mask, identifier_type FROM spans '
+                'WHERE corpus_hash=? ORDER BY doc_id, span_index', (corpus_hash,)):
+            spans.setdefault(doc_id, []).append(Span(start, end, text, label, entity, bool(mask), kind or ""))
         docs = tuple(Document(doc_id, text, lang, tuple(spans.get(doc_id, ())), tuple(sorted(json.loads(meta).items())))
                      for doc_id, lang, text, meta in self.db.execute(
                          "SELECT doc_id, lang, text, meta FROM documents WHERE corpus_hash=? ORDER BY position",

@@ -66,6 +66,7 @@ class RunRepository:
             db.execute("DELETE FROM reid_results WHERE run_id=?", (run_id,))
             db.execute("DELETE FROM inference_results WHERE run_id=?", (run_id,))
             db.execute("DELETE FROM run_reports WHERE run_id=?", (run_id,))
+            db.execute("DELETE FROM own_detections WHERE run_id=?", (run_id,))
             db.execute("DELETE FROM runs WHERE run_id=?", (run_id,))
 
     def _select_runs(self, where: str = "", args: tuple = ()) -> list[RunRecord]:

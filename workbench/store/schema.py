@@ -23,7 +23,7 @@ APPLICATION_ID = 0x50574231
 # The tables every store has; a store missing one of them is damaged, never silently repaired.
 REQUIRED_TABLES = ("corpora", "documents", "spans", "runs", "span_upos", "predictions",
                    "annotations", "annotation_log", "annotation_sample_info", "annotation_samples", "run_leases",
-                   "run_reports", "reid_results", "inference_results", "hidden_runs")
+                   "run_reports", "reid_results", "inference_results", "hidden_runs", "own_detections")
 # Tables a store written before schema versions has at least (annotation tables came later).
 LEGACY_TABLES = {"corpora", "documents", "spans", "runs", "span_upos", "predictions"}
 
@@ -197,8 +197,21 @@ def _migration_7(db: sqlite3.Connection) -> None:
     db.execute(_BACKFILL_UPOS_FALLBACK)
 
 
+# Migration 8 (issue 26): an imported system's own detections, the edits its file makes outside
+# every corpus span (workbench.exchange.alignment rule 7), kept apart from the predictions so that
+# span metrics read the corpus spans and document measures the text as the system wrote it; and
+# the spans' identifier types (TAB's DIRECT / QUASI / NO_MASK), so that a report reads them from
+# the snapshot. Earlier snapshots keep NULL types (read as ""; the next save of the same corpus
+# fills them in); identifier types are no part of a corpus's content hash, so no id changes.
+SCHEMA_8 = """
+CREATE TABLE own_detections (
+    run_id TEXT NOT NULL REFERENCES runs, doc_id TEXT NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL,
+    replacement TEXT NOT NULL, PRIMARY KEY (run_id, doc_id, start));
+ALTER TABLE spans ADD COLUMN identifier_type TEXT;
+"""
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
                                                                 _script(SCHEMA_4), _script(SCHEMA_5),
-                                                                _script(SCHEMA_6), _migration_7)
+                                                                _script(SCHEMA_6), _migration_7, _script(SCHEMA_8))
 VERSION = len(MIGRATIONS)

@@ -18,17 +18,19 @@ from typing import Callable, Sequence
 from workbench.model import Corpus
 from workbench.signature import RunSignature
 from workbench.store.records import COMPLETE, RUNNING, RunRecord, StoredPrediction
+from workbench.store.own_detections import save_own_detections
 from workbench.store.run_reports import save_run_report
 
 
 def store_whole_run(store, *, signature: RunSignature, corpus: Corpus, options: dict,
                     predictions: Sequence[StoredPrediction], report_kind: str, report: dict,
-                    tag_originals: Callable[[], None]) -> RunRecord:
+                    tag_originals: Callable[[], None], own_detections: dict | None = None) -> RunRecord:
     """Store the run of `signature` over `corpus` (or return the complete one already stored).
 
     options: the run's options column (what the command was given); report_kind/report: the
     body stored in run_reports; tag_originals: stores the originals' UPOS (the caller's
-    tagger: the store knows no taggers), called after the corpus snapshot is saved."""
+    tagger: the store knows no taggers), called after the corpus snapshot is saved;
+    own_detections: an import's edits outside every corpus span (workbench.store.own_detections)."""
     run_id = signature.run_id
     existing = store.get_run(run_id)
     if existing is not None and existing.status == COMPLETE:
@@ -50,6 +52,7 @@ def store_whole_run(store, *, signature: RunSignature, corpus: Corpus, options: 
         try:
             store.add_predictions(run_id, predictions)
             save_run_report(store, run_id, report_kind, report)
+            save_own_detections(store, run_id, own_detections or {})
             store.finish_run(run_id)
         except BaseException:
             store.delete_run(run_id)
