@@ -17,6 +17,8 @@ METRIC_FAMILIES = Registry("metric family", [
           "003 Table 2 and Figure 1: form frequencies, unique forms, unique ratio, multi-word rate"),
     Entry("generation", "workbench.metrics.generation", "FAILED rate, seconds per span"),
     Entry("upos", "workbench.metrics.upos", "003 Table 3: UPOS accuracy in context (and by the pick's recorded UPOS)"),
+    Entry("ner", "workbench.metrics.ner_consistency",
+          "000 §4 / Table 5: NER-type consistency, the original's and the replacement's entity types in context"),
     Entry("overlap", "workbench.metrics.overlap", "003 Table 3: partial / absolute overlap, numerals excluded"),
     Entry("similarity", "workbench.metrics.similarity", "003 Table 3: word and sentence cosine similarity"),
     Entry("rouge", "workbench.metrics.rouge", "003 Table 4: ROUGE-1/2/L/Lsum between summaries"),

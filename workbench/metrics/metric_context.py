@@ -5,6 +5,8 @@ The defaults are what runs offline here; the paper's choices are one setting awa
     summariser  "extractive" (no weights) — 003: SEBIS/legal_t5_small_summ_en (HF seq2seq)
     classifier  "tfidf-logreg" — 003: google-bert/bert-base-cased ("bert")
     tagger      "run": the tagger each run recorded (RunRecord.tagger: its original UPOS were tagged with it)
+    ner_models  per language, 000's spaCy xx_ent_wiki_sm, falling back to a stand-in where it is not
+                installed (workbench.metrics.ner_models); any spaCy package name or local path
     similarity_baseline  "ud-pud": cosines rescaled against unrelated UD PUD pairs (similarity_baseline.py);
                 "none": no rescaling
 """
@@ -20,6 +22,7 @@ from workbench.errors import WorkbenchError
 from workbench.metrics.languages import by_language
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
+from workbench.metrics.ner_models import DEFAULT_NER_MODEL
 from workbench.metrics.similarity_baseline import (BASELINE_PAIRS, BASELINE_SEED, NONE, SOURCES, SimilarityBaseline,
                                                    compute_baseline)
 
@@ -45,6 +48,8 @@ class MetricConfig:
     # UD PUD ("ud-pud", baseline_pairs word pairs and as many sentence pairs), or "none".
     similarity_baseline: str = "ud-pud"
     baseline_pairs: int = BASELINE_PAIRS
+    # The NER model of each language for NER-type consistency (000 §4): workbench.metrics.ner_models.
+    ner_models: tuple[tuple[str, str], ...] = (("en", DEFAULT_NER_MODEL), ("sv", DEFAULT_NER_MODEL))
 
     def __post_init__(self) -> None:
         if self.summary_sentences < 1 or self.folds < 2:
@@ -70,6 +75,13 @@ class MetricConfig:
         from dataclasses import replace
         return replace(self, embedders=tuple(sorted({**dict(self.embedders), lang: spec}.items())))
 
+    def ner_model(self, lang: str) -> str:
+        return dict(self.ner_models).get(lang, DEFAULT_NER_MODEL)
+
+    def with_ner_model(self, lang: str, spec: str) -> "MetricConfig":
+        from dataclasses import replace
+        return replace(self, ner_models=tuple(sorted({**dict(self.ner_models), lang: spec}.items())))
+
     def baseline_text(self) -> str:
         if self.similarity_baseline == NONE:
             return NONE
@@ -80,6 +92,8 @@ class MetricConfig:
         emb = ",".join(f"{k}:{v}" for k, v in self.embedders)
         described = (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
                      f"|tagger={self.tagger}|seed={self.seed}|similarity_baseline={self.baseline_text()}")
+        from workbench.metrics.ner_models import describe as ner_described
+        described += f"|ner={ner_described(self.ner_models)}"  # says where a stand-in replaced xx_ent_wiki_sm
         dtype = self.placement()[1]
         return described + (f"|dtype={dtype}" if dtype != FLOAT32 else "")  # float32 captions stay as they were
 
@@ -97,6 +111,7 @@ class MetricContext:
     progress: bool = False  # a bar over the metric families on stderr (workbench.progress), on a terminal
     span_values: dict = field(default_factory=dict)  # family -> (frame, per-span values): base.remembered
     _language_split: tuple = ()  # (frame, by_language(frame)): split_by_language
+    _ner_taggers: dict = field(default_factory=dict)  # lang -> CachedNer (workbench.metrics.ner_models)
 
     def split_by_language(self, frame: pd.DataFrame) -> pd.DataFrame:
         """by_language(frame) (workbench.metrics.languages), the same object each time for the same
@@ -161,6 +176,19 @@ class MetricContext:
         from workbench.metrics.classifiers import make_classifier_factory
         device, dtype = self.config.placement()
         return make_classifier_factory(self.config.classifier, self.config.seed, device=device, dtype=dtype)
+
+    def ner_tagger(self, lang: str):
+        """The NER tagger of `lang` (NER-type consistency), its entities cached by (model id, lang, text)."""
+        if lang not in self._ner_taggers:
+            from workbench.metrics.ner_models import CachedNer, SpacyNer, resolve
+            spec, _ = resolve(self.config.ner_model(lang), lang)
+            self._ner_taggers[lang] = CachedNer(SpacyNer(spec, lang), lang, self.cache("ner"))
+        return self._ner_taggers[lang]
+
+    def set_ner_tagger(self, lang: str, tagger) -> None:
+        """Plug in any object with `id` and `entities(texts) -> [[(start, end, type)]]` (tests)."""
+        from workbench.metrics.ner_models import CachedNer
+        self._ner_taggers[lang] = CachedNer(tagger, lang, self.cache("ner"))
 
     def set_tagger(self, tagger) -> None:
         """Plug in any object with `tag_ranges(lang, [(text, start, end)])` (tests, custom taggers)."""

@@ -10,6 +10,8 @@ meaning. Per (run, label):
     (and their *_raw cosines)                 its spans, as in the run's mean)
     failed_rate, seconds_per_span             all spans (seconds: generated runs only)
     multiword_rate                            all spans
+    ner_type_accuracy, ner_original_tagged    all spans (ner: 000's NER-type consistency; its
+                                              P / R / F1 are macro over types, not per label)
     recall_mention (and its DIRECT / QUASI)   all spans of imported runs (detection; the
                                               token and entity recalls are pooled, not per label)
     consistency, merged_entity_rate           entities of the label (entity_coherence)
@@ -36,7 +38,7 @@ from workbench.metrics.metric_frame import runs_of
 
 # Families with a mean over spans, and the columns of their span_values that are metrics
 # (the similarity baselines are constants per language, not measurements of the spans).
-SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection")
+SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection", "ner")
 ENTITY_FAMILY = "entities"
 NOT_PER_LABEL = ("similarity_word_baseline", "similarity_sentence_baseline")
 ID_COLUMNS = ["run_id", "label", "spans", "entities"]
