@@ -26,6 +26,7 @@ METRIC_FAMILIES = Registry("metric family", [
           "003 §5.1: cross-validated original-vs-pseudonymised classifier accuracy"),
     Entry("entities", "workbench.metrics.entity_coherence", "consistency and merged-entity rate (beyond 003)"),
     Entry("tps", "workbench.metrics.tps", "Text Preserved Similarity (004 §4.1)"),
+    Entry("tpi", "workbench.metrics.tpi", "TAE's Text Preserved Information: share of information content unchanged"),
     Entry("masking", "workbench.metrics.masking", "001 §6: share of words masked, information loss (compression)"),
     Entry("detection", "workbench.metrics.detection",
           "TAB's and 002's detection recall of imported runs: mention, token, all-or-nothing entity, DIRECT/QUASI"),

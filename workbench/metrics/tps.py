@@ -32,6 +32,7 @@ import bisect
 import math
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -69,28 +70,64 @@ class InformationContent:
         return max((self.word(w) for w in content), default=self.word(""))
 
 
-def _unedited_ic(text: str, lang: str, spans, ic: InformationContent) -> float:
-    """Summed IC of the content words outside every span."""
+def _unedited_words(text: str, lang: str, spans, ic: InformationContent) -> tuple[tuple[int, int, float], ...]:
+    """(start, end, IC) of each content word outside every span, in text order."""
     starts = [a for a, _ in spans]
-    total = 0.0
+    words = []
     for m in _WORD.finditer(text):
         k = bisect.bisect_right(starts, m.start()) - 1
         if k >= 0 and m.start() < spans[k][1]:
             continue  # inside a PII span: that span is one text span of its own
         w = m.group().lower()
         if is_content_word(w, lang):
-            total += ic.word(w)
-    return total
+            words.append((m.start(), m.end(), ic.word(w)))
+    return tuple(words)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInformation:
+    """The information content of one document's text spans (004 §4.1.1), shared with TPI
+    (workbench/metrics/tpi.py): a run decides only how much of each span's IC it keeps."""
+    words: tuple[tuple[int, int, float], ...]  # (start, end, IC) of the content words outside every PII span
+    spans: np.ndarray  # IC of each PII span, in the view's span order
+
+    @property
+    def unedited(self) -> float:
+        """Summed IC of the words outside the spans: what a run that edits only its spans keeps."""
+        return float(sum(ic for _, _, ic in self.words))
+
+    def share_kept(self, kept: np.ndarray, edited_outside=()) -> float:
+        """(IC of the words outside the spans left as they were + Σ IC(span_i) · kept_i) / total IC;
+        kept_i in [0, 1] per span; edited_outside: (start, end) ranges outside the spans that the
+        run changed too (an imported system's own detections), whose words keep nothing. 1 for a
+        document with no information at all (nothing to lose)."""
+        unedited = self.unedited
+        total = unedited + float(self.spans.sum())
+        lost = sum(ic for a, b, ic in self.words
+                   if any(a < end and start < b for start, end in edited_outside)) if edited_outside else 0.0
+        return (unedited - lost + float((self.spans * kept).sum())) / total if total > 0 else 1.0
+
+
+def document_information(frame: pd.DataFrame, views) -> list[DocumentInformation]:
+    """One DocumentInformation per view (DocViews of `frame`), in order. IC from word frequencies
+    per corpus and language: a Swedish word's probability is not diluted by the English half of
+    a mixed corpus (workbench.metrics.languages reports each part alone)."""
+    ics: dict[tuple[str, str], InformationContent] = {}
+    for key, g in frame.drop_duplicates(["corpus_hash", "doc_id"]).groupby(["corpus_hash", "lang"], sort=False):
+        ics[key] = InformationContent(g["text"])
+    unedited: dict[tuple[str, str], tuple] = {}  # a document's words outside its spans: the same for every run
+    out = []
+    for v in views:
+        ic = ics[(v.corpus_hash, v.lang)]
+        key = (v.corpus_hash, v.doc_id)
+        if key not in unedited:
+            unedited[key] = _unedited_words(v.text, v.lang, v.spans, ic)
+        out.append(DocumentInformation(unedited[key], np.array([ic.span(o, v.lang) for o in v.originals])))
+    return out
 
 
 def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
     views = list(document_views(frame))
-    # Word frequencies per corpus and language: a Swedish word's probability is not diluted by
-    # the English half of a mixed corpus (workbench.metrics.languages reports each part alone).
-    ics: dict[tuple[str, str], InformationContent] = {}
-    for key, g in frame.drop_duplicates(["corpus_hash", "doc_id"]).groupby(["corpus_hash", "lang"], sort=False):
-        ics[key] = InformationContent(g["text"])
-    unedited: dict[tuple[str, str], float] = {}
     sims: dict[str, dict[tuple[str, str], np.ndarray]] = {"tps": {}, "tps_raw": {}}
     for lang in dict.fromkeys(v.lang for v in views):
         mine = [v for v in views if v.lang == lang]
@@ -102,19 +139,8 @@ def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
             for name, values in cos.items():  # 004's max(0, ·), after rescaling
                 sims[name][(v.run_id, v.doc_id)] = np.maximum(values[offset:offset + len(v.rows)], 0.0)
             offset += len(v.rows)
-    records = []
-    for v in views:
-        ic = ics[(v.corpus_hash, v.lang)]
-        key = (v.corpus_hash, v.doc_id)
-        if key not in unedited:
-            unedited[key] = _unedited_ic(v.text, v.lang, v.spans, ic)
-        span_ic = np.array([ic.span(o, v.lang) for o in v.originals])
-        total = unedited[key] + span_ic.sum()
-        scores = []
-        for name in ("tps", "tps_raw"):
-            kept = unedited[key] + float((span_ic * sims[name][(v.run_id, v.doc_id)]).sum())
-            scores.append(kept / total if total > 0 else 1.0)
-        records.append((v.run_id, v.doc_id, *scores))
+    records = [(v.run_id, v.doc_id, *(info.share_kept(sims[name][(v.run_id, v.doc_id)]) for name in ("tps", "tps_raw")))
+               for v, info in zip(views, document_information(frame, views))]
     return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tps", "tps_raw"])
 
 
