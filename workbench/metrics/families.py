@@ -27,6 +27,8 @@ METRIC_FAMILIES = Registry("metric family", [
     Entry("entities", "workbench.metrics.entity_coherence", "consistency and merged-entity rate (beyond 003)"),
     Entry("tps", "workbench.metrics.tps", "Text Preserved Similarity (004 §4.1)"),
     Entry("tpi", "workbench.metrics.tpi", "TAE's Text Preserved Information: share of information content unchanged"),
+    Entry("nmi", "workbench.metrics.clustering",
+          "004 §5.5 / TAE: NMI between k-means++ clusterings of original and pseudonymised documents"),
     Entry("masking", "workbench.metrics.masking", "001 §6: share of words masked, information loss (compression)"),
     Entry("detection", "workbench.metrics.detection",
           "TAB's and 002's detection recall of imported runs: mention, token, all-or-nothing entity, DIRECT/QUASI"),

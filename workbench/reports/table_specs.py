@@ -77,6 +77,7 @@ TABLES = (
         Column("tps_raw", "TPS raw", digits=3),
         # TAE's TPI (TPS without similarity) and 004 §5.5's clustering NMI (metrics/tpi.py, clustering.py).
         Column("tpi", "TPI", digits=3),
+        Column("nmi", "NMI", digits=3),
         # 001 §6's utility side, per document then averaged (workbench/metrics/masking.py).
         Column("words_masked", "words masked %", "001 §6", scale=100, digits=1),
         Column("information_loss", "info. loss %", "001 §6", scale=100, digits=1),

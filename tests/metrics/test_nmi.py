@@ -1,0 +1,169 @@
+"""Clustering NMI (004 §5.5 / TAE; workbench/metrics/clustering.py), worked out by hand.
+
+Six documents on two topics, three about a court and three about soup. A topic embedder makes
+the clusterings known: a text with "court" is [1, 0], with "soup" [0, 1], with neither
+[1, 1] (normalised). Its vectors are two (or three) points, so k-means++ has one best answer
+whatever its seed, and the NMI of two known labelings is computed by hand below.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.metrics.conftest import add_run, make_context
+from workbench.loaders.validate import RawSpan, build_document
+from workbench.metrics import MetricConfig, MetricContext, compute_metrics, family, metric_frame
+from workbench.metrics import clustering
+from workbench.model import Corpus
+
+TOPICS = [  # (doc_id, text, spans as (start, end, label))
+    ("d1", "Per lost in court.", [(0, 3, "PERSON")]),
+    ("d2", "Kim won in court.", [(0, 3, "PERSON")]),
+    ("d3", "Eva waited at Court Square.", [(0, 3, "PERSON"), (14, 26, "LOC")]),
+    ("d4", "Ola made soup.", [(0, 3, "PERSON")]),
+    ("d5", "Liv ate soup.", [(0, 3, "PERSON")]),
+    ("d6", "Bo loves soup.", [(0, 2, "PERSON")]),
+]
+IDENTITY = {"d1": ["Per"], "d2": ["Kim"], "d3": ["Eva", "Court Square"], "d4": ["Ola"], "d5": ["Liv"], "d6": ["Bo"]}
+
+
+class TopicEmbedder:
+    id = "test:topic"
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed(self, texts):
+        self.texts += texts
+        return np.array([[1.0, 0.0] if "court" in t.lower() else [0.0, 1.0] if "soup" in t.lower() else [1.0, 1.0]
+                         for t in texts], dtype=np.float32)
+
+
+def topic_corpus(docs=TOPICS, name="topics") -> Corpus:
+    return Corpus(name, "test", tuple(build_document(name, d, text, "en", [RawSpan(a, b, label) for a, b, label in spans])
+                                      for d, text, spans in docs))
+
+
+def topic_context(embedder=None, cache=False) -> MetricContext:
+    context = MetricContext(MetricConfig(cache=cache, similarity_baseline="none"))
+    context.set_embedder("en", embedder or TopicEmbedder())
+    return context
+
+
+def nmi_row(store, pseudonyms, context=None, corpus=None) -> pd.Series:
+    frame = metric_frame(store, [add_run(store, corpus or topic_corpus(), pseudonyms, name=str(pseudonyms))])
+    result = family("nmi").compute(frame, context or topic_context())
+    assert len(result) == 1
+    return result.iloc[0]
+
+
+def entropy(*sizes) -> float:
+    n = sum(sizes)
+    return -sum(s / n * math.log(s / n) for s in sizes)
+
+
+def test_a_run_identical_to_the_original_reads_exactly_one(store):
+    # The bag-of-words embedder (conftest): six distinct vectors, so k-means' seeds matter; the
+    # same vectors under the same seeds give the same labels on both sides.
+    row = nmi_row(store, IDENTITY, make_context())
+    assert row["nmi"] == 1.0
+    assert row["nmi_k"] in (2, 4)  # 2, 4, ... up to 6 - 1 documents
+
+
+def test_a_document_that_changes_topic_moves_cluster(store):
+    # "Court Square" -> "Soup Street": d3 reads as soup. Originals {d1 d2 d3 | d4 d5 d6} (k = 2:
+    # k = 4 finds the same two points, silhouette 1 both, the tie goes to the smaller k);
+    # pseudonymised {d1 d2 | d3 d4 d5 d6}. Contingency (3 court: 2 + 1; 3 soup: 0 + 3), n = 6:
+    # MI = 2/6 ln 2 + 1/6 ln(1/2) + 3/6 ln(3/2); NMI = MI / mean(H(3,3), H(2,4)).
+    row = nmi_row(store, {**IDENTITY, "d3": ["Eva", "Soup Street"]})
+    mi = 2 / 6 * math.log(2) + 1 / 6 * math.log(1 / 2) + 3 / 6 * math.log(3 / 2)
+    assert row["nmi"] == pytest.approx(mi / ((entropy(3, 3) + entropy(2, 4)) / 2), abs=1e-12)
+    assert row["nmi_k"] == 2
+
+
+def test_a_suppressed_span_is_removed_from_the_text_that_is_embedded(store):
+    embedder = TopicEmbedder()
+    row = nmi_row(store, {**IDENTITY, "d3": ["Eva", ""]}, topic_context(embedder))
+    assert "Eva waited at ." in embedder.texts  # the document as the run wrote it
+    # d3 without "Court Square" reads [1, 1]: nearer to [1, 0] and [1, 0] than to the soup
+    # cluster: {d1 d2 d3 | d4 d5 d6} is still the best 2-means, so nothing moved.
+    assert row["nmi"] == 1.0
+
+
+def test_over_masked_documents_gather_in_one_cluster(store):
+    # Each document is one span; every one suppressed (or labelled: a mask mark, removed before
+    # embedding as TAE does) leaves the empty text: one point, one cluster, NMI 0.
+    whole = [("c1", "Court Square", []), ("c2", "Court Road", []), ("c3", "Court Lane", []),
+             ("s1", "Soup Bar", []), ("s2", "Soup Shop", []), ("s3", "Soup Hall", [])]
+    corpus = topic_corpus([(d, text, [(0, len(text), "LOC")]) for d, text, _ in whole], name="whole")
+    for replacement in ("", "LOC"):
+        embedder = TopicEmbedder()
+        row = nmi_row(store, {d: [replacement] for d, _, _ in whole}, topic_context(embedder), corpus)
+        assert row["nmi"] == 0.0 and row["nmi_k"] == 2, replacement
+        assert "LOC" not in embedder.texts and "" in embedder.texts
+
+
+def test_nmi_reaches_metrics_csv_and_table5(store, tmp_path):
+    from workbench.reports import write_report
+    run_id = add_run(store, topic_corpus(), {**IDENTITY, "d3": ["Eva", "Soup Street"]})
+    write_report(store, [run_id], tmp_path / "r", formats=("csv",), context=topic_context())
+    mi = 2 / 6 * math.log(2) + 1 / 6 * math.log(1 / 2) + 3 / 6 * math.log(3 / 2)
+    for name in ("metrics.csv", "table5_beyond.csv"):
+        table = pd.read_csv(tmp_path / "r" / name, index_col="run_id")
+        assert table.at[run_id, "nmi"] == pytest.approx(mi / ((entropy(3, 3) + entropy(2, 4)) / 2), abs=1e-3), name
+    assert pd.read_csv(tmp_path / "r" / "metrics.csv", index_col="run_id").at[run_id, "nmi_k"] == 2
+
+
+def test_mask_marks_are_removed_as_whole_words_only():
+    pattern = clustering.mark_pattern(["CODE"])
+    assert clustering.without_marks("PERSON_2 met LOC in BLOCK 5, CODE *** DATETIME.", pattern) == \
+        "met  in BLOCK 5,   ."  # each mark leaves its spaces
+
+
+def test_fewer_than_three_documents_read_nan_with_a_reason(store, tiny_corpus):
+    # tiny_corpus: two English documents, one Swedish; per language, no part has three.
+    run_id = add_run(store, tiny_corpus, {d.doc_id: [s.text for s in d.spans] for d in tiny_corpus.documents})
+    frame = metric_frame(store, [run_id])
+    table = compute_metrics(frame, make_context(), families=("nmi",), originals=False)
+    assert table["nmi"].isna().all() and table["nmi_k"].isna().all()
+    results = clustering.nmi_results(frame[frame["lang"] == "en"], make_context())
+    assert results[run_id].reason == "2 document(s): clustering needs at least 3"
+
+
+def test_k_runs_up_to_the_documents_and_doubles_as_tae():
+    assert clustering.candidate_ks(2) == []
+    assert clustering.candidate_ks(3) == [2]
+    assert clustering.candidate_ks(9) == [2, 4, 8]
+    assert clustering.candidate_ks(1000) == [2, 4, 8, 16, 32]
+
+
+def test_a_second_report_reads_the_results_cache_and_fits_nothing(store, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
+    pseudonyms = {**IDENTITY, "d3": ["Eva", "Soup Street"]}
+    frame = metric_frame(store, [add_run(store, topic_corpus(), pseudonyms)])
+    fits = []
+    fit = clustering.kmeans_labels
+    monkeypatch.setattr(clustering, "kmeans_labels", lambda *a: fits.append(a[1:]) or fit(*a))
+    first = family("nmi").compute(frame, topic_context(cache=True))
+    assert len(fits) == 2 * clustering.N_CLUSTERINGS + clustering.N_CLUSTERINGS * 2  # k = 2, 4; then both sides
+    fits.clear()
+    second = family("nmi").compute(frame, topic_context(cache=True))  # a new context: a new report
+    assert fits == [] and second.equals(first)
+
+
+def test_the_real_minilm_reads_one_for_the_original_and_less_for_a_topic_swap(store):
+    # The packaged all-MiniLM-L6-v2 (the default English embedder), no cache: computed twice
+    # from scratch, the same number (seeded, one thread).
+    context = lambda: MetricContext(MetricConfig(cache=False))  # noqa: E731
+    identity = nmi_row(store, IDENTITY, context())
+    assert identity["nmi"] == 1.0 and identity["nmi_k"] in (2, 4)
+    swapped = {"d1": ["Per"], "d2": ["Kim"], "d3": ["Eva", "Court Square"],
+               "d4": ["the judge"], "d5": ["the court"], "d6": ["the appeal court"]}
+    frame = metric_frame(store, [add_run(store, topic_corpus(), swapped, name="swapped")])
+    first, again = (family("nmi").compute(frame, context()).iloc[0] for _ in range(2))
+    assert first["nmi"] == again["nmi"] and first["nmi_k"] == again["nmi_k"]
+    assert 0 <= first["nmi"] <= 1
