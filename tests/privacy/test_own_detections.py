@@ -143,3 +143,16 @@ def test_a_real_detectors_masking_file_removes_every_character_it_masks(store, t
         kept = len("".join(doc.text.split())) - len(masked)
         assert len("".join(texts[doc.doc_id].split())) == kept, doc.doc_id
         assert views[doc.doc_id].pseudo_text == texts[doc.doc_id]
+
+
+def test_the_metric_frame_reads_the_identifier_types_from_the_snapshot(store, tmp_path, corpus):
+    from dataclasses import replace
+    from workbench.model import Corpus, Document
+    typed = Corpus(corpus.name, corpus.source, tuple(
+        Document(d.doc_id, d.text, d.lang, tuple(replace(s, identifier_type="DIRECT" if s.label == "PERSON"
+                                                         else "QUASI") for s in d.spans), d.meta)
+        for d in corpus.documents))
+    run = import_run(store, write(tmp_path, {"d1": [[*at("Warsaw"), "Y"]]}), typed, tagger=WordListTagger())
+    frame = metric_frame(store, [run.run_id])
+    assert dict(zip(frame["original"], frame["identifier_type"])) == {
+        s.text: ("DIRECT" if s.label == "PERSON" else "QUASI") for s in corpus.document("d1").spans}

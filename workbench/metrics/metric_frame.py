@@ -1,6 +1,7 @@
 """The metric frame and the per-document views metrics need.
 
-`metric_frame` is workbench.tidy_frame.run_frame plus two columns: `text`, the original
+`metric_frame` is workbench.tidy_frame.run_frame plus `identifier_type` (the span's TAB
+DIRECT / QUASI / NO_MASK from the store's snapshot, "" where unknown) and two columns: `text`, the original
 document text (the same str object on every row of a document, so it costs a pointer
 per row), and `own_detections`, an imported system's edits outside every corpus span
 (workbench.store.own_detections; the same tuple on every row of a run's document, () for
@@ -76,10 +77,13 @@ def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
     from workbench.tidy_frame import run_frame
     frame = run_frame(store, list(run_ids))
     texts: dict[tuple[str, str], str] = {}
+    types: dict[tuple[str, str, int], str] = {}  # TAB's DIRECT / QUASI where the snapshot keeps them
     for corpus_hash in frame["corpus_hash"].unique():
         for doc in store.load_corpus(corpus_hash).documents:
             texts[(corpus_hash, doc.doc_id)] = doc.text
+            types.update(((corpus_hash, doc.doc_id, i), s.identifier_type) for i, s in enumerate(doc.spans))
     frame["text"] = [texts[k] for k in zip(frame["corpus_hash"], frame["doc_id"])]
+    frame["identifier_type"] = [types[k] for k in zip(frame["corpus_hash"], frame["doc_id"], frame["span_index"])]
     edits = {run_id: own_detections(store, run_id) for run_id in frame["run_id"].unique()}
     frame[OWN_DETECTIONS] = [edits[r].get(d, ()) for r, d in zip(frame["run_id"], frame["doc_id"])]
     frame["stored_run"], frame["stored_corpus"] = frame["run_id"], frame["corpus"]  # as with_row_identity
