@@ -30,6 +30,8 @@ METRIC_FAMILIES = Registry("metric family", [
     Entry("nmi", "workbench.metrics.clustering",
           "004 §5.5 / TAE: NMI between k-means++ clusterings of original and pseudonymised documents"),
     Entry("masking", "workbench.metrics.masking", "001 §6: share of words masked, information loss (compression)"),
+    Entry("downstream", "workbench.metrics.downstream",
+          "002 §4: micro-F1 lost by an NER tagger (CRF) trained on pseudonymised documents, tested on originals"),
     Entry("detection", "workbench.metrics.detection",
           "TAB's and 002's detection recall of imported runs: mention, token, all-or-nothing entity, DIRECT/QUASI"),
 ])
