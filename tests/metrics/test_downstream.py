@@ -13,8 +13,6 @@ runs follows from what their training text keeps (the module docstring), worked 
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from tests.corpus_helpers import document_with_mentions
@@ -81,13 +79,17 @@ def test_labels_are_carried_onto_the_text_placed_for_each_span(store):
 
 
 def test_text_changed_outside_the_spans_is_tagged_outside(store):
-    # Over-masking: a system that also replaced "met" (its own detection, no gold span) leaves
-    # "***" in the document; M' trains on that text, and only the gold span is an entity.
+    # Over-masking: an imported system that also replaced "met" (its own detection, no corpus
+    # span) wrote "***" there; M' trains on that text, and only the corpus span is an entity.
+    from workbench.store.own_detections import save_own_detections
     c = Corpus("over", "test", (document_with_mentions("over", "d", "Anna met Olle.", [("Olle", "PERSON")]),))
-    frame = metric_frame(store, [add_run(store, c, {"d": ["Bo"]})])
+    run_id = add_run(store, c, {"d": ["Bo"]})
+    save_own_detections(store, run_id, {"d": [(5, 8, "***")]})
+    frame = metric_frame(store, [run_id])
     view = next(document_views(frame))
-    over_masked = dataclasses.replace(view, pseudo_text="Anna *** Bo.")  # same length: offsets hold
-    _, pseudonymised = downstream.training_sequences(over_masked, ["PERSON"])
+    assert view.pseudo_text == "Anna *** Bo."
+    original, pseudonymised = downstream.training_sequences(view, ["PERSON"])
+    assert original == [(("Anna", "met", "Olle", "."), ("O", "O", "B-PERSON", "O"))]
     assert pseudonymised == [(("Anna", "*", "*", "*", "Bo", "."), ("O", "O", "O", "O", "B-PERSON", "O"))]
 
 
