@@ -85,6 +85,19 @@ def test_a_document_that_changes_topic_moves_cluster(store):
     assert row["nmi_k"] == 2
 
 
+def test_an_imported_systems_own_detection_is_in_the_document_clustered(store):
+    # The system replaced d1's "court" (no corpus span) with "soup": d1 reads as soup, the mirror
+    # of the d3 case above (contingency 2 + 1 / 0 + 3), so the same NMI.
+    from workbench.store.own_detections import save_own_detections
+    run_id = add_run(store, topic_corpus(), IDENTITY)
+    save_own_detections(store, run_id, {"d1": [(12, 17, "soup")]})
+    embedder = TopicEmbedder()
+    row = family("nmi").compute(metric_frame(store, [run_id]), topic_context(embedder)).iloc[0]
+    assert "Per lost in soup." in embedder.texts
+    mi = 2 / 6 * math.log(2) + 1 / 6 * math.log(1 / 2) + 3 / 6 * math.log(3 / 2)
+    assert row["nmi"] == pytest.approx(mi / ((entropy(3, 3) + entropy(2, 4)) / 2), abs=1e-12)
+
+
 def test_a_suppressed_span_is_removed_from_the_text_that_is_embedded(store):
     embedder = TopicEmbedder()
     row = nmi_row(store, {**IDENTITY, "d3": ["Eva", ""]}, topic_context(embedder))

@@ -87,3 +87,13 @@ def test_own_detections_outside_the_spans_take_the_information_of_the_words_they
     assert info.share_kept(np.array([0.0])) == pytest.approx(0.6)
     assert info.share_kept(np.array([0.0]), [(4, 10)]) == pytest.approx(0.4)
     assert info.share_kept(np.array([0.0]), [(0, 14)]) == 0.0  # everything masked: nothing kept
+
+
+def test_an_imported_systems_own_detection_loses_the_words_it_replaced(store):
+    # d2's "tea" (no corpus span) suppressed by the system's own detector: d2 keeps likes and the
+    # span Anna (kept as itself), 2a of 2a + o; d1 untouched.
+    from workbench.store.own_detections import save_own_detections
+    run_id = add_run(store, corpus(), {"d1": ["Anna", "Oslo"], "d2": ["Anna"]})
+    save_own_detections(store, run_id, {"d2": [(11, 14, "")]})
+    result = family("tpi").compute(metric_frame(store, [run_id]), make_context())
+    assert result.at[run_id, "tpi"] == pytest.approx((1 + 2 * A / TOTAL) / 2)

@@ -2,7 +2,8 @@
 same clusters as the originals?
 
     1. embed every original document and every pseudonymised document (DocView.pseudo_text,
-       the document as the run wrote it) with the language's embedder;
+       the document as the run wrote it, an imported system's own detections included) with the
+       language's embedder;
     2. k: for k in 2, 4, 8, 16, 32 (k ≤ documents − 1), cluster the originals with k-means++
        N_CLUSTERINGS times and keep the k of the highest mean silhouette (cosine);
     3. with that k, cluster the originals and the pseudonymised documents N_CLUSTERINGS times
