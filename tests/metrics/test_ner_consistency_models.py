@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.corpus_helpers import document_with_mentions
+from tests.entry_point import wb
 from tests.metrics.conftest import add_run
 from workbench.errors import WorkbenchError
 from workbench.metrics import MetricConfig, MetricContext, family, metric_frame
@@ -40,12 +41,21 @@ def test_the_caption_names_each_stand_in_for_the_default():
     assert f"sv:trained:pgv-pii-sv (stand-in for {DEFAULT_NER_MODEL})" in described
 
 
-def test_a_model_that_is_neither_installed_nor_a_folder_is_one_line_naming_what_to_do(tmp_path):
-    config = MetricConfig(cache=False).with_ner_model("en", str(tmp_path / "no-such-ner"))
+@pytest.mark.parametrize("spec,advice", [("no_such_ner_model", "pip install no_such_ner_model"),
+                                         ("./no-such-ner", "folder './no-such-ner' does not exist")])
+def test_a_model_that_is_neither_installed_nor_a_folder_is_one_line_naming_what_to_do(spec, advice):
     with pytest.raises(WorkbenchError) as raised:
-        MetricContext(config).ner_tagger("en")
+        MetricContext(MetricConfig(cache=False).with_ner_model("en", spec)).ner_tagger("en")
     message = str(raised.value)
-    assert "\n" not in message and "pip install" in message and "--ner-model en=PATH" in message
+    assert "\n" not in message and advice in message and "--ner-model en=PATH" in message
+
+
+def test_report_with_a_missing_ner_model_exits_with_one_line_and_no_traceback(store, tmp_path):
+    run_id = add_run(store, english_corpus(), {f"d{k}": ["Mary Jones"] for k in range(4)})
+    missing = tmp_path / "no-such-ner"
+    done = wb("report", run_id, "--out", tmp_path / "out", "--ner-model", f"en={missing}", store=tmp_path / "runs.sqlite")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"the en NER model folder '{missing}' does not exist" in done.stderr
 
 
 def test_a_missing_swedish_stand_in_names_its_build_command(tmp_path, monkeypatch):

@@ -123,6 +123,9 @@ def _location(spec: str, lang: str) -> str:
         return spec
     if installed(spec):
         return spec.replace("-", "_")  # the package's import name
+    if "/" in spec or spec.startswith("."):  # meant as a folder
+        raise WorkbenchError(f"NER-type consistency: the {lang} NER model folder {spec!r} does not exist; pass a "
+                             f"spaCy pipeline's folder with --ner-model {lang}=PATH")
     raise WorkbenchError(f"NER-type consistency: the {lang} NER model {spec!r} is neither an installed spaCy "
                          f"package nor a folder; install it (pip install {spec}) or pass a local spaCy pipeline "
                          f"with --ner-model {lang}=PATH")
