@@ -25,14 +25,21 @@ entries to them (workbench.exchange.importers); a span no entry met keeps its or
                         from the frame's `identifier_type` column where it has one (with_identifier_types);
                         NaN where the run has no span of the type
 
-A run whose spans are the gold spans themselves (generated on them, or a reference run) masks
-every one of them by construction, so its recall is no measurement: its recall columns are NaN
-and recall_by_construction reads 1 (0 for an imported run, whose recall is measured). The
-`original` reference run therefore reads NaN too, not 0: what it leaves visible is read in
-leak_verbatim and words_masked.
+    precision_ic        TAB's precision weighted by information content: of the words the system
+                        masked, the IC-weighted share inside gold spans (workbench.metrics.
+                        detection_precision: the rule, the masked LM and its fallback)
+    precision_token     the same with every word weighing 1
 
-Precision weighted by information content (TAB) needs the system's detections outside the gold
-spans, which the store does not keep yet: not computed.
+The system's masked ranges (system_masks): each gold span whose placed text differs from its
+original (a spliced span: the part between the common prefix and suffix), and each of the
+system's own detections outside the gold spans (the frame's OWN_DETECTIONS column, where the
+frame has it) whose replacement differs from the text it covers.
+
+A run whose spans are the gold spans themselves (generated on them, or a reference run) masks
+every one of them and nothing else by construction, so its recall and precision are no
+measurement: those columns are NaN and recall_by_construction reads 1 (0 for an imported run,
+whose recall and precision are measured). The `original` reference run therefore reads NaN
+too, not 0: what it leaves visible is read in leak_verbatim and words_masked.
 """
 
 from __future__ import annotations
@@ -43,7 +50,9 @@ import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, remembered
-from workbench.metrics.metric_frame import placed_text, runs_of
+from workbench.metrics.detection_precision import (TAB_IC_MODEL, DocumentMasks, UniformWeights,
+                                                   ic_weighted_precision, information_weights)
+from workbench.metrics.metric_frame import OWN_DETECTIONS, placed_text, runs_of
 
 FAMILY = "detection"
 MEASURED_SOURCE = "imported"  # the only runs that bring their own spans
@@ -68,9 +77,14 @@ METRICS = (
     _recall("recall_mention_quasi", "mention QUASI", f"{TAB}: QUASI identifiers", "recall_mention over QUASI spans"),
     _recall("recall_token_direct", "token DIRECT", f"{TAB}: DIRECT identifiers", "recall_token over DIRECT spans"),
     _recall("recall_token_quasi", "token QUASI", f"{TAB}: QUASI identifiers", "recall_token over QUASI spans"),
+    MetricInfo("precision_ic", "precision (IC)", FAMILY, 0, 1, HIGHER, f"{TAB}: precision weighted by information "
+               "content", "information-weighted share of the words the run masked that lie in gold spans (IC = "
+               "-log2 p under a masked LM); imported runs only (NaN where it is 1 by construction)"),
+    MetricInfo("precision_token", "precision (token)", FAMILY, 0, 1, HIGHER, f"{TAB}: uniform token weights",
+               "share of the words the run masked that lie in gold spans; imported runs only"),
     MetricInfo("recall_by_construction", "by constr.", FAMILY, 0, 1, NEUTRAL, "beyond TAB (issue 26)",
-               "1: the run's spans are the gold spans (generated or reference run), recall is 1 by "
-               "construction and its recall columns are NaN; 0: an imported run, recall measured"),
+               "1: the run's spans are the gold spans (generated or reference run), recall and precision are 1 "
+               "by construction and their columns are NaN; 0: an imported run, recall and precision measured"),
 )
 # The per-span metrics (their per-label means are workbench.metrics.per_label's); the token
 # recalls are pooled over words and the entity recall over entities, so they are not means over spans.
@@ -135,7 +149,42 @@ def _token_recall(rows: pd.DataFrame) -> float:
     return float(rows["masked_words"].sum() / words) if words else np.nan
 
 
-def _run_row(rows: pd.DataFrame, frame_rows: pd.DataFrame) -> dict[str, float]:
+def _changed_range(start: int, original: str, placed: str, spliced: bool) -> tuple[int, int] | None:
+    """The characters of a gold span the system masked: all of it, or for a spliced span the part
+    between the common prefix and suffix of its original and placed text; None if unchanged."""
+    if placed == original:
+        return None
+    if not spliced:
+        return start, start + len(original)
+    prefix = _common_prefix(original, placed)
+    suffix = min(_common_prefix(original[::-1], placed[::-1]), len(original) - prefix)
+    return start + prefix, start + len(original) - suffix
+
+
+def system_masks(frame_rows: pd.DataFrame) -> list[DocumentMasks]:
+    """Per document of one run: its text, the system's masked ranges (module docstring), the gold spans."""
+    out = []
+    for _, g in frame_rows.groupby("doc_id", sort=False):
+        text = g["text"].iat[0]
+        notes = g["note"].fillna("").astype(str) if "note" in g else [""] * len(g)
+        changed = [_changed_range(a, o, placed_text(p, f), n.startswith(SPLICED_NOTE))
+                   for a, o, p, f, n in zip(g["start"], g["original"], g["pseudonym"], g["failed"], notes)]
+        own = g[OWN_DETECTIONS].iat[0] if OWN_DETECTIONS in g else ()
+        outside = [(a, b) for a, b, replacement in own if text[a:b] != replacement]
+        out.append(DocumentMasks(text, tuple(r for r in changed if r) + tuple(outside),
+                                 tuple(zip(g["start"], g["end"])), g["lang"].iat[0]))
+    return out
+
+
+def _precision(frame_rows: pd.DataFrame, context) -> dict[str, float]:
+    docs = system_masks(frame_rows)
+    ref = context.config.ic_model if context is not None else TAB_IC_MODEL
+    texts = {lang: [d.text for d in docs if d.lang == lang] for lang in {d.lang for d in docs}}
+    return {"precision_ic": ic_weighted_precision(docs, lambda lang: information_weights(ref, lang, texts[lang])),
+            "precision_token": ic_weighted_precision(docs, UniformWeights())}
+
+
+def _run_row(rows: pd.DataFrame, frame_rows: pd.DataFrame, context=None) -> dict[str, float]:
     if not rows["measured"].iat[0]:
         return {"recall_by_construction": 1.0}
     row = {"recall_by_construction": 0.0, "recall_mention": rows["masked"].mean(),
@@ -146,13 +195,13 @@ def _run_row(rows: pd.DataFrame, frame_rows: pd.DataFrame) -> dict[str, float]:
         typed = rows[rows["identifier_type"] == kind]
         row[f"recall_mention_{kind.lower()}"] = typed["masked"].mean() if len(typed) else np.nan
         row[f"recall_token_{kind.lower()}"] = _token_recall(typed)
-    return row
+    return {**row, **_precision(frame_rows, context)}
 
 
 def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     d = _detection(frame, context)
     names = [m.name for m in METRICS]
-    rows = {run_id: _run_row(d.loc[g.index], g) for run_id, g in frame.groupby("run_id", sort=False)}
+    rows = {run_id: _run_row(d.loc[g.index], g, context) for run_id, g in frame.groupby("run_id", sort=False)}
     table = pd.DataFrame.from_dict(rows, orient="index").reindex(index=runs_of(frame), columns=names)
     return table.astype(np.float64)
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from workbench.devices import FLOAT32, check_device, check_dtype, placement
 from workbench.errors import WorkbenchError
+from workbench.metrics.detection_precision import TAB_IC_MODEL
 from workbench.metrics.languages import by_language
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
@@ -44,6 +45,9 @@ class MetricConfig:
     # HF classifier and summariser) run: workbench.devices; "auto" resolved per machine.
     device: str = "auto"
     dtype: str = "auto"
+    # The masked LM whose surprisal weighs detection precision (TAB's bert-base-uncased; a local
+    # directory, or `offline`): workbench.metrics.detection_precision, which says its fallback.
+    ic_model: str = TAB_IC_MODEL
     # What a cosine of 0 after rescaling means: the mean cosine of unrelated pairs drawn from
     # UD PUD ("ud-pud", baseline_pairs word pairs and as many sentence pairs), or "none".
     similarity_baseline: str = "ud-pud"

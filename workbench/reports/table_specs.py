@@ -84,9 +84,9 @@ TABLES = (
     ), originals=True),
     # Detection quality of runs that bring their own spans (workbench/metrics/detection.py).
     TableSpec("table_detection", "Detection recall of imported runs: mention, token and entity level, DIRECT and "
-              "QUASI identifiers (TAB, Pilán et al. 2022) and all-or-nothing per entity (002 §3.3); "
-              "a generated or reference run masks every gold span by construction: its recall reads – "
-              "and by constr. 1", (
+              "QUASI identifiers (TAB, Pilán et al. 2022) and all-or-nothing per entity (002 §3.3); precision "
+              "weighted by information content (TAB) and unweighted; a generated or reference run masks every "
+              "gold span and nothing else by construction: its recall and precision read – and by constr. 1", (
         Column("recall_mention", "mention", "Recall %", scale=100, digits=1),
         Column("recall_token", "token", "Recall %", scale=100, digits=1),
         Column("recall_entity_all", "entity (all)", "Recall %", scale=100, digits=1),
@@ -94,6 +94,8 @@ TABLES = (
         Column("recall_token_direct", "token", "DIRECT %", scale=100, digits=1),
         Column("recall_mention_quasi", "mention", "QUASI %", scale=100, digits=1),
         Column("recall_token_quasi", "token", "QUASI %", scale=100, digits=1),
+        Column("precision_ic", "IC-weighted", "Precision %", scale=100, digits=1),
+        Column("precision_token", "token", "Precision %", scale=100, digits=1),
         Column("recall_by_construction", "by constr.", digits=0),
     )),
 )
