@@ -160,3 +160,18 @@ def test_the_baseline_is_trained_once_per_fold_and_a_second_report_trains_nothin
     second = report()  # a fresh context: only the cache on disk remembers
     assert len(trained) == 8
     assert second.equals(first)
+
+
+def test_the_report_shows_the_family_in_table_5(store):
+    # A suppression over the "saw" corpus: M finds every name (1.000), M' none (0.000), ΔF1 1.000.
+    from workbench.reports.content import build_report
+    from workbench.reports.table_specs import TABLES
+    from workbench.reports.tables import flat_cells
+    c = corpus("saw")
+    run_id = add_run(store, c, {d.doc_id: [""] for d in c.documents}, name="suppressed")
+    content = build_report(store, [run_id], context=make_context(), families=["downstream"], originals=False)
+    headers, rows = flat_cells(content.table, next(t for t in TABLES if t.name == "table5_beyond"))
+    shown = dict(zip(headers, rows[0]))
+    assert shown["Downstream NER (002 §4): F1 orig.↑"] == "1.000"
+    assert shown["Downstream NER (002 §4): F1 pseud.↑"] == "0.000"
+    assert shown["Downstream NER (002 §4): ΔF1↓"] == "1.000"

@@ -65,7 +65,7 @@ TABLES = (
         Column("rouge_Lsum", "Lsum", "ATS Rouge", digits=4),
     )),
     TableSpec("table5_beyond", "Document uniqueness, multi-word and FAILED rates, time, detectability, "
-              "entity coherence, TPS, words masked and information loss (001 §6)", (
+              "entity coherence, TPS, words masked and information loss (001 §6), downstream NER F1 (002 §4)", (
         Column("unique_ratio", "uniq./doc", digits=3),
         Column("multiword_rate", "multi-word %", scale=100, digits=1),
         Column("failed_rate", "FAILED %", scale=100, digits=2),
@@ -81,6 +81,11 @@ TABLES = (
         # 001 §6's utility side, per document then averaged (workbench/metrics/masking.py).
         Column("words_masked", "words masked %", "001 §6", scale=100, digits=1),
         Column("information_loss", "info. loss %", "001 §6", scale=100, digits=1),
+        # 002 §4's downstream utility (workbench/metrics/downstream.py): the tagger trained on the
+        # originals, on the run's text, and the F1 lost.
+        Column("downstream_f1_original", "F1 orig.", "Downstream NER (002 §4)", digits=3),
+        Column("downstream_f1", "F1 pseud.", "Downstream NER (002 §4)", digits=3),
+        Column("downstream_delta_f1", "ΔF1", "Downstream NER (002 §4)", digits=3),
     ), originals=True),
     # Detection quality of runs that bring their own spans (workbench/metrics/detection.py).
     TableSpec("table_detection", "Detection recall of imported runs: mention, token and entity level, DIRECT and "
