@@ -133,5 +133,6 @@ def test_the_report_keeps_whole_background_trir_apart_from_the_weaker_attackers(
     assert measures.at[run, "trir_retrieval_bk10"] == pytest.approx(1 / 6)
     assert measures.at[run, "trir_retrieval_bk50"] == 1.0  # half of each text names the individual
     assert measures.attrs["attack_keys"]["retrieval"] == whole
+    assert list(measures.attrs["attack_keys"])[0] == "retrieval"  # the caption names the whole-background attack first
     assert measures.attrs["attack_keys"]["retrieval 10 %"] == tenth
     assert f"retrieval 50 %:{half}" in attacks_caption(measures)

@@ -139,7 +139,6 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
     if not reid.empty:
         reid = reid[reid["complete"].astype(bool)] if "complete" in reid else reid
         weaker = reid[reid["background_share"] != 1]
-        _weaker_measures(out, weaker, keys)
         reid = reid[reid["background_share"] == 1]  # the main columns: attackers that know every background text
         for attacker in REID_ATTACKERS:
             key = shared_key(reid, attacker)
@@ -153,6 +152,7 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
         out.attrs["ensemble"] = combined
         if combined:
             out["trir_ensemble"] = _stored_ensemble(store, out.index.tolist(), list(combined.values())).to_numpy()
+        _weaker_measures(out, weaker, keys)  # after the main attacks: the caption names those first
     inference = _stored_disclosure(store, out.index.tolist())
     if not inference.empty and "missing" in inference:
         inference = inference[inference["missing"].fillna(0) == 0]  # an attack that has not reached every span
