@@ -175,3 +175,12 @@ def test_the_report_shows_the_family_in_table_5(store):
     assert shown["Downstream NER (002 §4): F1 orig.↑"] == "1.000"
     assert shown["Downstream NER (002 §4): F1 pseud.↑"] == "0.000"
     assert shown["Downstream NER (002 §4): ΔF1↓"] == "1.000"
+
+
+def test_without_sklearn_crfsuite_the_error_names_what_to_install(monkeypatch):
+    import sys
+
+    from workbench.errors import WorkbenchError
+    monkeypatch.setitem(sys.modules, "sklearn_crfsuite", None)  # import fails as if not installed
+    with pytest.raises(WorkbenchError, match=r"pip install sklearn-crfsuite"):
+        downstream_model.train_tagger([(("Anna",), ("B-PERSON",))])
