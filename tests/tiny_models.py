@@ -45,3 +45,23 @@ def build_tiny_roberta(path: Path, lang: str) -> Path:
     tokenizer.model_max_length = 64
     tokenizer.save_pretrained(path)
     return path
+
+
+def build_tiny_gpt2(path: Path) -> Path:
+    """An untrained two-layer GPT-2 (seeded) with a byte-level BPE learned from a few PUD sentences:
+    the perplexity metrics' tests fine-tune and score it in seconds."""
+    import torch
+    from tokenizers import ByteLevelBPETokenizer
+    from transformers import GPT2Config, GPT2LMHeadModel, GPT2TokenizerFast
+    from workbench.mlm.data import pud_path, read_sentences
+    torch.manual_seed(0)
+    eos = "<|endoftext|>"
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(read_sentences(pud_path("en"))[:300], vocab_size=400, min_frequency=2,
+                            special_tokens=[eos], show_progress=False)
+    tokenizer = GPT2TokenizerFast(tokenizer_object=bpe._tokenizer, bos_token=eos, eos_token=eos, unk_token=eos)
+    config = GPT2Config(vocab_size=len(tokenizer), n_positions=160, n_embd=32, n_layer=2, n_head=2,
+                        bos_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id)
+    GPT2LMHeadModel(config).save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path

@@ -38,6 +38,25 @@ def register(main: click.Group) -> None:
             info = build_info(lang) or {}
             click.echo(f"{lang}: {path} (steps {info.get('steps_run')}, PUD {json.dumps(info.get('pud'))})")
 
+    @mlm.command("build-causal-lm")
+    def build_causal_lm() -> None:
+        """Train the causal-LM stand-in of the perplexity metrics once (minutes) and cache it.
+
+        No pretrained causal LM (distilgpt2) can be installed here, so the perplexity metrics
+        fine-tune a 2-layer GPT-2 trained from UD treebank text; a built one is reused.
+
+        \b
+        Example:
+          workbench mlm build-causal-lm
+          workbench report --all --out out/all --causal-lm offline
+        """
+        from workbench.causal_lm.standin import build_info
+        from workbench.causal_lm.standin_build import build_standin
+        path = build_standin()
+        info = build_info() or {}
+        click.echo(f"causal-LM stand-in: {path} (steps {info.get('steps_run')}, {info.get('train_seconds')} s, "
+                   f"PUD perplexity {json.dumps(info.get('pud_perplexity'))})")
+
     @mlm.command("info")
     def info() -> None:
         """Where the offline models are, whether they are built, and their PUD accuracy.

@@ -7,6 +7,8 @@ The defaults are what runs offline here; the paper's choices are one setting awa
     tagger      "run": the tagger each run recorded (RunRecord.tagger: its original UPOS were tagged with it)
     ner_models  per language, 000's spaCy xx_ent_wiki_sm, falling back to a stand-in where it is not
                 installed (workbench.metrics.ner_models); any spaCy package name or local path
+    causal_lm   000's distilgpt2 for the perplexity metrics, falling back to the set-up's stand-in where it is not
+                in the local Hugging Face cache (workbench.causal_lm.loading); any local model directory, or `offline`
     similarity_baseline  "ud-pud": cosines rescaled against unrelated UD PUD pairs (similarity_baseline.py);
                 "none": no rescaling
 """
@@ -24,6 +26,7 @@ from workbench.metrics.languages import by_language
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
 from workbench.metrics.ner_models import DEFAULT_NER_MODEL
+from workbench.causal_lm.loading import DEFAULT_CAUSAL_LM
 from workbench.metrics.similarity_baseline import (BASELINE_PAIRS, BASELINE_SEED, NONE, SOURCES, SimilarityBaseline,
                                                    compute_baseline)
 
@@ -54,6 +57,7 @@ class MetricConfig:
     baseline_pairs: int = BASELINE_PAIRS
     # The NER model of each language for NER-type consistency (000 §4): workbench.metrics.ner_models.
     ner_models: tuple[tuple[str, str], ...] = (("en", DEFAULT_NER_MODEL), ("sv", DEFAULT_NER_MODEL))
+    causal_lm: str = DEFAULT_CAUSAL_LM  # the base model of the perplexity metrics (000 §4)
 
     def __post_init__(self) -> None:
         if self.summary_sentences < 1 or self.folds < 2:
@@ -98,6 +102,8 @@ class MetricConfig:
                      f"|tagger={self.tagger}|seed={self.seed}|similarity_baseline={self.baseline_text()}")
         from workbench.metrics.ner_models import describe as ner_described
         described += f"|ner={ner_described(self.ner_models)}"  # says where a stand-in replaced xx_ent_wiki_sm
+        from workbench.causal_lm.loading import describe as causal_described
+        described += f"|causal_lm={causal_described(self.causal_lm)}"  # and where one replaced distilgpt2
         dtype = self.placement()[1]
         return described + (f"|dtype={dtype}" if dtype != FLOAT32 else "")  # float32 captions stay as they were
 
@@ -116,6 +122,7 @@ class MetricContext:
     span_values: dict = field(default_factory=dict)  # family -> (frame, per-span values): base.remembered
     _language_split: tuple = ()  # (frame, by_language(frame)): split_by_language
     _ner_taggers: dict = field(default_factory=dict)  # lang -> CachedNer (workbench.metrics.ner_models)
+    causal_lms: object = None  # the perplexity family's FineTunedLMs, made on first use (metrics/perplexity.py)
 
     def split_by_language(self, frame: pd.DataFrame) -> pd.DataFrame:
         """by_language(frame) (workbench.metrics.languages), the same object each time for the same
