@@ -131,8 +131,12 @@ def test_nmi_reaches_metrics_csv_and_table5(store, tmp_path):
     assert pd.read_csv(tmp_path / "r" / "metrics.csv", index_col="run_id").at[run_id, "nmi_k"] == 2
 
 
-def test_mask_marks_are_removed_as_whole_words_only():
+def test_mask_marks_are_removed_unless_inside_a_longer_upper_case_word():
     pattern = clustering.mark_pattern(["CODE"])
+    # TAB spans that end inside a word, or touch each other, leave marks glued to their neighbours.
+    assert clustering.without_marks("commuting to LOCimpossible, DEM0, nos. CODECODE and LOC_3s", pattern) == \
+        "commuting to impossible, 0, nos.  and s"
+    assert clustering.without_marks("DEMOCRACY in BLOCK C", pattern) == "DEMOCRACY in BLOCK C"
     assert clustering.without_marks("PERSON_2 met LOC in BLOCK 5, CODE *** DATETIME.", pattern) == \
         "met  in BLOCK 5,   ."  # each mark leaves its spaces
 

@@ -28,8 +28,10 @@ Where it differs, and why:
   * seeded: clustering i uses random_state = MetricConfig.seed + i on both sides (TAE draws
     fresh seeds), so a number is reproducible and an unchanged run reads exactly 1 rather than
     TAE's ≈ 1 (TAE's own clustering of the originals against itself varies);
-  * a mark is removed only as a whole word (optionally numbered: "PERSON_2"); TAE's pattern
-    also cuts "LOC" out of "BLOCK";
+  * a mark (optionally numbered: "PERSON_2"; several in a row: "CODECODE") is removed unless
+    it is part of a longer upper-case word: TAE's pattern also cuts "LOC" out of "BLOCK" and
+    "DEM" out of "DEMOCRACY". A mark glued to lower case or digits ("LOCimpossible", where a
+    span ends inside a word) is removed, as TAE removes it;
   * k is chosen on the originals only, and only the chosen k is clustered on the pseudonymised
     side: TAE clusters every corpus at every k but reads only the chosen one, same result;
   * Swedish documents use the Swedish embedder (multilingual-e5-small): MiniLM reads English.
@@ -102,9 +104,10 @@ def candidate_ks(documents: int) -> list[int]:
 
 
 def mark_pattern(labels) -> re.Pattern:
-    """Whole-word mask marks, optionally numbered per entity ("PERSON_2", the label-numbered run)."""
+    """Mask marks, optionally numbered per entity ("PERSON_2", the label-numbered run), one or
+    several in a row, not inside a longer upper-case word."""
     marks = sorted({*TAE_MASK_MARKS, *(str(label) for label in labels if str(label).strip())}, key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, marks)) + r")(?:_\d+)?(?!\w)")
+    return re.compile(r"(?<![A-Z])(?:(?:" + "|".join(map(re.escape, marks)) + r")(?:_\d+)?)+(?![A-Z])")
 
 
 def without_marks(text: str, pattern: re.Pattern) -> str:
