@@ -32,6 +32,8 @@ METRIC_FAMILIES = Registry("metric family", [
     Entry("masking", "workbench.metrics.masking", "001 §6: share of words masked, information loss (compression)"),
     Entry("downstream", "workbench.metrics.downstream",
           "002 §4: micro-F1 lost by an NER tagger (CRF) trained on pseudonymised documents, tested on originals"),
+    Entry("perplexity", "workbench.metrics.perplexity",
+          "000 §4 / Tables 6 and 8: perplexity of held-out documents under causal LMs fine-tuned on the other text"),
     Entry("detection", "workbench.metrics.detection",
           "TAB's and 002's detection recall of imported runs: mention, token, all-or-nothing entity, DIRECT/QUASI"),
 ])

@@ -18,6 +18,7 @@ writes into out_dir (headline.png first):
     table5_beyond.{md,tex,csv}      uniqueness, multi-word, FAILED, s/span, classifier, entities, TPS
     table_detection.{md,tex,csv}    detection recall of imported runs: mention, token, all-or-nothing
                                     entity, DIRECT / QUASI (metrics.detection)
+    table_perplexity.{md,tex,csv}   000 §4's perplexities of held-out documents, 95 % bootstrap intervals
     table_privacy.{md,tex,csv}      TRIR and rank <= k per re-identification attacker, inference
                                     disclosure, PII overlap (stored attack results; reports.privacy)
     privacy_utility.csv/.png        utility (TPS, word similarity) against TRIR per corpus, Pareto

@@ -103,4 +103,17 @@ TABLES = (
         Column("precision_token", "token", "Precision %", scale=100, digits=1),
         Column("recall_by_construction", "by constr.", digits=0),
     )),
+    # 000 §4's perplexities, each with its 95 % bootstrap interval as 000's Tables 6 and 8 print it
+    # (workbench/metrics/perplexity.py).
+    TableSpec("table_perplexity", "Perplexity of held-out documents (000 §4): the LM fine-tuned on the run's "
+              "pseudonymised documents reading the originals (000 Table 8), and the LM fine-tuned on the originals "
+              "reading the pseudonymised documents (000 Table 6), with 95 % bootstrap intervals", (
+        Column("perplexity_pseudo_on_original", "ppl", "Pseudo LM on originals (000 Table 8)", digits=2),
+        Column("perplexity_pseudo_on_original_low", "CI low", "Pseudo LM on originals (000 Table 8)", digits=2),
+        Column("perplexity_pseudo_on_original_high", "CI high", "Pseudo LM on originals (000 Table 8)", digits=2),
+        Column("perplexity_original_on_pseudo", "ppl", "Original LM on pseudonymised (000 Table 6)", digits=2),
+        Column("perplexity_original_on_pseudo_low", "CI low", "Original LM on pseudonymised (000 Table 6)", digits=2),
+        Column("perplexity_original_on_pseudo_high", "CI high", "Original LM on pseudonymised (000 Table 6)",
+               digits=2),
+    )),
 )
