@@ -123,6 +123,23 @@ def test_the_default_model_falls_back_to_the_offline_mlm_then_to_word_frequencie
         dp.information_weights("my-model", "en", ["a"], log=said.append)
 
 
+def test_the_masked_lm_answers_are_cached_by_model_text_and_tokens():
+    from workbench.metrics.cache import JsonCache
+
+    class Counting:
+        identity, note, calls = "ic-weights:fake", "fake", 0
+
+        def weights(self, text, tokens):
+            Counting.calls += 1
+            return [float(len(text[a:b])) for a, b in tokens]
+    cache = JsonCache(None)
+    first = dp.CachedWeights(Counting(), cache)
+    assert first.weights(TEXT, [(3, 7), (25, 29)]) == [4.0, 4.0] and Counting.calls == 1
+    again = dp.CachedWeights(Counting(), cache)  # another report over the same cache
+    assert again.weights(TEXT, [(3, 7), (25, 29)]) == [4.0, 4.0] and Counting.calls == 1
+    assert again.weights(TEXT, [(3, 7)]) == [4.0] and Counting.calls == 2  # other tokens: computed
+
+
 def test_the_offline_mlm_gives_a_name_more_information_than_a_function_word():
     try:
         weights = dp.MaskedLMWeights(dp._load("offline", "en"), "offline")
@@ -136,7 +153,7 @@ def test_the_offline_mlm_gives_a_name_more_information_than_a_function_word():
 
 
 def test_an_imported_run_whose_changes_all_lie_in_gold_spans_has_precision_one(imported, monkeypatch):  # noqa: F811
-    monkeypatch.setattr("workbench.metrics.detection.information_weights", lambda *a: _never())
+    monkeypatch.setattr("workbench.metrics.detection.information_weights", lambda *a, **k: _never())
     run_id, frame = imported
     row = family("detection").compute(frame, make_context()).loc[run_id]
     assert row["precision_ic"] == 1.0 and row["precision_token"] == 1.0
@@ -146,7 +163,7 @@ def test_own_detections_outside_gold_spans_lower_precision(tmp_path, store, tiny
     """test_detection's import plus one entry outside every gold span, "born" in en-1: 22 words changed in
     gold spans (test_detection's docstring: 9 + 5 + 8, "Kowals" of the spliced span among them) and
     "born", weighing 4 against 1."""
-    monkeypatch.setattr("workbench.metrics.detection.information_weights", lambda *a: _Weighted())
+    monkeypatch.setattr("workbench.metrics.detection.information_weights", lambda *a, **k: _Weighted())
     text = tiny_corpus.document("en-1").text
     born = text.index("born")
     entries = import_file(tiny_corpus)

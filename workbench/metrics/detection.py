@@ -180,7 +180,9 @@ def _precision(frame_rows: pd.DataFrame, context) -> dict[str, float]:
     docs = system_masks(frame_rows)
     ref = context.config.ic_model if context is not None else TAB_IC_MODEL
     texts = {lang: [d.text for d in docs if d.lang == lang] for lang in {d.lang for d in docs}}
-    return {"precision_ic": ic_weighted_precision(docs, lambda lang: information_weights(ref, lang, texts[lang])),
+    cache = context.cache("results") if context is not None else None
+    return {"precision_ic": ic_weighted_precision(docs, lambda lang: information_weights(ref, lang, texts[lang],
+                                                                                         cache=cache)),
             "precision_token": ic_weighted_precision(docs, UniformWeights())}
 
 

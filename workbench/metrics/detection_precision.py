@@ -117,6 +117,8 @@ class MaskedLMWeights:
     def __init__(self, mlm, note: str) -> None:
         self.mlm = mlm
         self.note = note
+        # Names the numbers: the model as loaded (the offline model's folder carries its build hash).
+        self.identity = f"ic-weights:{getattr(mlm, 'source', note)}:{SEGMENT_PIECES}"
 
     def weights(self, text: str, tokens: Sequence[Range]) -> list[float]:
         mlm = self.mlm
@@ -151,19 +153,43 @@ class MaskedLMWeights:
         return out
 
 
+class CachedWeights:
+    """A TokenWeights whose answers are kept in a metrics cache (workbench.metrics.cache.JsonCache)
+    by model, text and tokens: on two CPU cores the offline MLM takes minutes per imported run of
+    TAB test with its own detections, and a report over runs already scored recomputes nothing."""
+
+    def __init__(self, inner: MaskedLMWeights, cache) -> None:
+        self.inner, self.cache, self.note = inner, cache, inner.note
+
+    def weights(self, text: str, tokens: Sequence[Range]) -> list[float]:
+        from workbench.metrics.cache import content_hash
+        key = content_hash([self.inner.identity, text, repr(list(tokens))])
+        found = self.cache.get_many([key])
+        if key in found:
+            return found[key]
+        computed = [float(w) for w in self.inner.weights(text, tokens)]
+        self.cache.put_many({key: computed})
+        return computed
+
+
+_SAID: set[str] = set()  # fallback warnings already printed (one per model and language per process)
+
+
 def information_weights(ref: str, lang: str, texts: Sequence[str],
-                        log: Callable[[str], None] | None = None) -> TokenWeights:
+                        log: Callable[[str], None] | None = None, cache=None) -> TokenWeights:
     """The weights for `ref` by the module's rule: the masked LM `ref`; for the default (TAB's model,
     English; a Swedish document gets the workbench's Swedish default, workbench.mlm.models)
     where it is not here, the offline masked LM of `lang`, then word frequencies over `texts`.
-    A model the user named that does not load is a WorkbenchError (one line, naming the ways out)."""
+    A model the user named that does not load is a WorkbenchError (one line, naming the ways out).
+    cache: a JsonCache for the masked LM's answers (None: computed every time)."""
     from workbench.errors import WorkbenchError
     from workbench.mlm.models import DEFAULT_SV, model_for
-    say = log or (lambda message: print(f"warning: {message}", file=sys.stderr))
+    say = log or _warn_once
     default = ref == TAB_IC_MODEL
     ref = model_for(None, TAB_IC_MODEL, DEFAULT_SV, lang) if default else ref
+    keep = (lambda weights: CachedWeights(weights, cache)) if cache is not None else (lambda weights: weights)
     try:
-        return MaskedLMWeights(_load(ref, lang), ref)
+        return keep(MaskedLMWeights(_load(ref, lang), ref))
     except WorkbenchError as exc:
         if not default:
             raise
@@ -171,11 +197,17 @@ def information_weights(ref: str, lang: str, texts: Sequence[str],
     try:
         weights = MaskedLMWeights(_load("offline", lang), f"offline ({ref} not here)")
         say(f"detection precision: {missing}; information content from the offline masked LM instead")
-        return weights
+        return keep(weights)
     except WorkbenchError:
         say(f"detection precision: {missing}, and no offline masked LM is built; information content from word "
             "frequencies in the corpus instead")
         return WordFrequencyWeights(texts, f"word frequencies ({ref} not here)")
+
+
+def _warn_once(message: str) -> None:
+    if message not in _SAID:
+        _SAID.add(message)
+        print(f"warning: {message}", file=sys.stderr)
 
 
 @lru_cache(maxsize=4)  # one load per model and language for a whole report
