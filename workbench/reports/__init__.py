@@ -15,9 +15,11 @@ writes into out_dir (headline.png first):
     table2_diversity.{md,tex,csv}   003 Table 2 (with Original rows per corpus)
     table3_quality.{md,tex,csv}     003 Table 3
     table4_rouge.{md,tex,csv}       003 Table 4
-    table5_beyond.{md,tex,csv}      uniqueness, multi-word, FAILED, s/span, classifier, entities, TPS
+    table5_beyond.{md,tex,csv}      uniqueness, multi-word, FAILED, s/span, classifier, entities, TPS,
+                                    TPI, NMI, words masked, information loss, downstream Δ-F1
     table_detection.{md,tex,csv}    detection recall of imported runs: mention, token, all-or-nothing
                                     entity, DIRECT / QUASI (metrics.detection)
+    table_ner.{md,tex,csv}          000 §4's NER-type consistency (P/R/F1, accuracy) as its Table 5
     table_perplexity.{md,tex,csv}   000 §4's perplexities of held-out documents, 95 % bootstrap intervals
     table_privacy.{md,tex,csv}      TRIR and rank <= k per re-identification attacker, inference
                                     disclosure, PII overlap (stored attack results; reports.privacy)

@@ -103,6 +103,16 @@ TABLES = (
         Column("precision_token", "token", "Precision %", scale=100, digits=1),
         Column("recall_by_construction", "by constr.", digits=0),
     )),
+    # 000 §4's NER-type consistency (workbench/metrics/ner_consistency.py), laid out as 000's Table 5.
+    TableSpec("table_ner", "NER-type consistency (000 §4, Table 5): the replacement tagged in the pseudonymised "
+              "document against the original tagged in the original; macro P/R/F1 over entity types, accuracy over "
+              "all spans (none = none agrees)", (
+        Column("ner_type_precision", "P", "NER type %", scale=100, digits=1),
+        Column("ner_type_recall", "R", "NER type %", scale=100, digits=1),
+        Column("ner_type_f1", "F1", "NER type %", scale=100, digits=1),
+        Column("ner_type_accuracy", "Acc.", "NER type %", scale=100, digits=1),
+        Column("ner_original_tagged", "orig. tagged %", scale=100, digits=1),
+    )),
     # 000 §4's perplexities, each with its 95 % bootstrap interval as 000's Tables 6 and 8 print it
     # (workbench/metrics/perplexity.py).
     TableSpec("table_perplexity", "Perplexity of held-out documents (000 §4): the LM fine-tuned on the run's "
