@@ -199,3 +199,19 @@ def test_a_run_generated_on_the_gold_spans_has_precision_one_by_construction(sto
     row = family("detection").compute(metric_frame(store, [run_id]), make_context()).loc[run_id]
     assert math.isnan(row["precision_ic"]) and math.isnan(row["precision_token"])
     assert row["recall_by_construction"] == 1.0
+
+
+def test_the_ic_model_is_named_in_the_caption_and_set_by_the_report_command(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    import workbench.pipeline
+    from workbench.cli import main
+    from workbench.metrics import MetricConfig
+
+    assert "|ic_model=google-bert/bert-base-uncased|" in MetricConfig().describe()
+    seen = {}
+    monkeypatch.setattr(workbench.pipeline, "report_runs", lambda store, ids, out, **kw: seen.update(kw) or [])
+    monkeypatch.setattr("workbench.cli.report.open_existing_store", lambda path: None)
+    result = CliRunner().invoke(main, ["report", "abc", "--out", str(tmp_path), "--ic-model", "/models/bert"])
+    assert result.exit_code == 0, result.output
+    assert seen["config"].ic_model == "/models/bert" and "|ic_model=/models/bert|" in seen["config"].describe()

@@ -97,3 +97,16 @@ def test_an_imported_systems_own_detection_loses_the_words_it_replaced(store):
     save_own_detections(store, run_id, {"d2": [(11, 14, "")]})
     result = family("tpi").compute(metric_frame(store, [run_id]), make_context())
     assert result.at[run_id, "tpi"] == pytest.approx((1 + 2 * A / TOTAL) / 2)
+
+
+def test_tps_also_loses_the_words_an_own_detection_replaced(store):
+    # As above for TPS: every span kept as itself (similarity 1), d2's "tea" suppressed outside the
+    # spans; d2 keeps Anna and likes, 2a of 2a + o; without the own detection both read 1.
+    from workbench.store.own_detections import save_own_detections
+    run_id = add_run(store, corpus(), {"d1": ["Anna", "Oslo"], "d2": ["Anna"]})
+    frame = metric_frame(store, [run_id])
+    assert family("tps").compute(frame, make_context()).at[run_id, "tps"] == pytest.approx(1.0)
+    save_own_detections(store, run_id, {"d2": [(11, 14, "")]})
+    result = family("tps").compute(metric_frame(store, [run_id]), make_context())
+    assert result.at[run_id, "tps"] == pytest.approx((1 + 2 * A / TOTAL) / 2)
+    assert result.at[run_id, "tps_raw"] == pytest.approx((1 + 2 * A / TOTAL) / 2)

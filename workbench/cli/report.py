@@ -28,6 +28,10 @@ def register(main: click.Group) -> None:
                   help="Base causal LM of the perplexity metrics: an HF id in the local cache or a local folder "
                        "(default distilgpt2 as in paper 000; where not cached, the stand-in built by "
                        "`workbench mlm build-causal-lm`, named in the caption), or 'offline' for the stand-in.")
+    @click.option("--ic-model", default=None, metavar="MODEL",
+                  help="Masked LM weighing words by information content in the detection precision of imported "
+                       "runs (default google-bert/bert-base-uncased as in TAB's evaluation; where it cannot be "
+                       "loaded, the offline masked LM, then word frequencies, said on stderr), or a local folder.")
     @click.option("--summariser", default="extractive", show_default=True,
                   help="'extractive' (no weights) or an HF seq2seq id/path, e.g. SEBIS/legal_t5_small_summ_en.")
     @click.option("--summary-sentences", type=click.IntRange(1), default=3, show_default=True,
@@ -46,8 +50,8 @@ def register(main: click.Group) -> None:
                   help="A bar over the metric families on stderr (drawn only on a terminal).")
     @placement_options
     @store_option
-    def report(run_ids, out_dir, all_runs, formats, embedders, ner_models, causal_lm, summariser, summary_sentences, classifier, folds,
-               tagger, no_cache, allow_incomplete, k, progress, device, dtype, store_path) -> None:
+    def report(run_ids, out_dir, all_runs, formats, embedders, ner_models, causal_lm, ic_model, summariser,
+               summary_sentences, classifier, folds, tagger, no_cache, allow_incomplete, k, progress, device, dtype, store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
@@ -68,9 +72,11 @@ def register(main: click.Group) -> None:
             config = config.with_embedder(lang, spec)
         for lang, spec in name_value_pairs(ner_models, "--ner-model", "LANG", "SPEC").items():
             config = config.with_ner_model(lang, spec)
+        from dataclasses import replace
         if causal_lm:
-            from dataclasses import replace
             config = replace(config, causal_lm=causal_lm)
+        if ic_model:
+            config = replace(config, ic_model=ic_model)
         written = report_runs(open_existing_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
                               config=config, allow_incomplete=allow_incomplete, k=k, progress=progress)
         for path in written:

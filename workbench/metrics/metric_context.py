@@ -100,6 +100,7 @@ class MetricConfig:
         emb = ",".join(f"{k}:{v}" for k, v in self.embedders)
         described = (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
                      f"|tagger={self.tagger}|seed={self.seed}|similarity_baseline={self.baseline_text()}")
+        described += f"|ic_model={self.ic_model}"  # detection precision's weights (a fallback is said on stderr)
         from workbench.metrics.ner_models import describe as ner_described
         described += f"|ner={ner_described(self.ner_models)}"  # says where a stand-in replaced xx_ent_wiki_sm
         from workbench.causal_lm.loading import describe as causal_described

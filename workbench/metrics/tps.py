@@ -5,7 +5,8 @@
 
 over the text spans t_i of D: here every replaced PII span (as one unit) and every word
 outside them that is not a stopword. An unedited word keeps similarity 1, so TPS is the
-information-weighted share of meaning a pseudonymisation keeps: 1 = nothing lost.
+information-weighted share of meaning a pseudonymisation keeps: 1 = nothing lost. A word an
+imported system changed with its own detector, outside the spans (DocView.outside), keeps 0.
 
 Offline stand-ins, both named in docs/metrics.md:
   * p(t): 004 asks BERT for the probability of the masked span in context; here p comes
@@ -126,6 +127,12 @@ def document_information(frame: pd.DataFrame, views) -> list[DocumentInformation
     return out
 
 
+def _edited_outside(view) -> list[tuple[int, int]]:
+    """An imported system's own detections that changed the text they cover: the words under them
+    keep no information (as a suppressed span's; their replacements are no term of the original)."""
+    return [(a, b) for a, b, text in view.outside if text != view.text[a:b]]
+
+
 def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
     views = list(document_views(frame))
     sims: dict[str, dict[tuple[str, str], np.ndarray]] = {"tps": {}, "tps_raw": {}}
@@ -139,7 +146,8 @@ def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
             for name, values in cos.items():  # 004's max(0, ·), after rescaling
                 sims[name][(v.run_id, v.doc_id)] = np.maximum(values[offset:offset + len(v.rows)], 0.0)
             offset += len(v.rows)
-    records = [(v.run_id, v.doc_id, *(info.share_kept(sims[name][(v.run_id, v.doc_id)]) for name in ("tps", "tps_raw")))
+    records = [(v.run_id, v.doc_id, *(info.share_kept(sims[name][(v.run_id, v.doc_id)], _edited_outside(v))
+                                      for name in ("tps", "tps_raw")))
                for v, info in zip(views, document_information(frame, views))]
     return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tps", "tps_raw"])
 
