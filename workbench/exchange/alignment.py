@@ -54,7 +54,7 @@ The rule, per document (entries in any order; offsets are the original text's):
     outside them, or the non-white-space pieces of a covering or crossing entry outside
     the spans it meets, which it suppresses) is kept apart from the spans' replacements:
     DocumentAlignment.outside, stored as the run's own detections
-    (workbench.exchange.own_detections). Span-level metrics read the spans only; the
+    (workbench.store.own_detections). Span-level metrics read the spans only; the
     document a system wrote, which document-level measures read, has these edits too.
     A piece of only white space stays, so that two words never run together.
 

@@ -23,10 +23,10 @@ def pseudonymise(doc: Document, pseudonyms: Mapping[int, str],
 
     outside: edits of text no span of the document covers, (start, end, replacement) in the
     original's offsets, disjoint from the spans replaced and from each other: an imported
-    system's own detections (workbench.exchange.own_detections). They are written into the
+    system's own detections (workbench.store.own_detections). They are written into the
     text too, but only the spans are in the returned list (what stands where for each span)."""
     edits = sorted([(doc.spans[i].start, doc.spans[i].end, new, i) for i, new in pseudonyms.items()]
-                   + [(a, b, new, None) for a, b, new in outside])
+                   + [(a, b, new, None) for a, b, new in outside], key=lambda edit: edit[:2])
     out, placed, cursor, shift = [], [], 0, 0
     for start, end, new, index in edits:
         if start < cursor:
