@@ -156,3 +156,23 @@ def test_the_metric_frame_reads_the_identifier_types_from_the_snapshot(store, tm
     frame = metric_frame(store, [run.run_id])
     assert dict(zip(frame["original"], frame["identifier_type"])) == {
         s.text: ("DIRECT" if s.label == "PERSON" else "QUASI") for s in corpus.document("d1").spans}
+
+
+def test_annotators_read_the_document_the_system_wrote(store, tmp_path, corpus):
+    """The error-annotation context and the doccano export show an import's own detections too, and
+    the doccano file imports back (its text is the system's document)."""
+    from workbench.annotation import AnnotationStore
+    from workbench.annotation.pseudonym_context import item_context
+    from workbench.doccano.format import export_lines, import_export
+    run = import_run(store, write(tmp_path, DETECTOR), corpus, tagger=WordListTagger())
+    written = attacked_texts(store, run)["d1"]
+    warsaw = next(i for i, s in enumerate(corpus.document("d1").spans) if s.text == "Warsaw")
+    context = item_context(store, run.run_id, "d1", warsaw, window=5)
+    assert "The claimant, a doctor-patient of Dr X, lives in" in context.text
+    annotations = AnnotationStore(store)
+    lines = export_lines(annotations, run.run_id)
+    line = next(x for x in lines if x["doc_id"] == "d1")
+    assert line["text"] == written and {"Dr X", "Y"} <= {written[a:b] for a, b, _ in line["label"]}
+    path = tmp_path / "back.jsonl"
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    assert import_export(annotations, path).untagged == sum(len(x["label"]) for x in lines)

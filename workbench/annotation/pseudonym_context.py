@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.model import Document
+from workbench.store.own_detections import own_detections
 from workbench.text.replace import Replaced, pseudonymise
 from workbench.store import RunStore
 from workbench.text.sentences import split_sentences
@@ -50,9 +51,13 @@ def item_context(store: RunStore, run_id: str, doc_id: str, span_index: int, win
         preds = cache.setdefault(("preds", run.run_id), {})
         for p in store.predictions(run.run_id):
             preds.setdefault(p.doc_id, {})[p.span_index] = p
+    # An import's own detections (edits outside every span): the annotator reads the system's document.
+    outside = cache.get(("own", run.run_id))
+    if outside is None:
+        outside = cache.setdefault(("own", run.run_id), own_detections(store, run.run_id))
     doc: Document = corpus.document(doc_id)
     picks = {i: p.pseudonym for i, p in preds.get(doc_id, {}).items()}
-    text, placed = pseudonymise(doc, picks)
+    text, placed = pseudonymise(doc, picks, outside.get(doc_id, ()))
     target = next(r for r in placed if r.span_index == span_index)
     a, b = _window(text, doc.lang, target.start, target.end, window)
     others = tuple(Replaced(r.span_index, r.start - a, r.end - a, r.original, r.pseudonym)

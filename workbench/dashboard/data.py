@@ -119,6 +119,14 @@ def picks(path: str, run_id: str, version: tuple) -> dict[str, dict[int, tuple[s
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
+def own_detections(path: str, run_id: str, version: tuple) -> dict[str, tuple]:
+    """doc_id → an imported run's edits outside every span (workbench.store.own_detections)."""
+    from workbench.store.own_detections import own_detections as stored
+    with closing(RunStore(path, create=False)) as s:
+        return stored(s, run_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
 def frame(path: str, run_ids: tuple[str, ...], version: tuple) -> pd.DataFrame:
     from workbench.tidy_frame import run_frame
     with closing(RunStore(path, create=False)) as s:

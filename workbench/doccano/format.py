@@ -33,6 +33,7 @@ from workbench import jsonl
 from workbench.annotation.results import system_name
 from workbench.annotation.storage import Annotation, AnnotationStore
 from workbench.errors import WorkbenchError
+from workbench.store.own_detections import own_detections
 from workbench.text.replace import Replaced, pseudonymise
 
 PLACEHOLDER = "UNTAGGED"
@@ -41,23 +42,25 @@ META_KEYS = ("run_id", "doc_id", "lang", "system", "originals")
 
 
 def _run_documents(store: AnnotationStore, run_id: str):
+    """The run, its corpus, its picks by document, and an import's own detections by document
+    (edits outside every span: the document a doccano annotator reads is the one the system wrote)."""
     run = store.run_store.resolve_run(run_id)
     corpus = store.run_store.load_corpus(run.corpus_hash)
     picks: dict[str, dict[int, str]] = {}
     for p in store.run_store.predictions(run.run_id):
         picks.setdefault(p.doc_id, {})[p.span_index] = p.pseudonym
-    return run, corpus, picks
+    return run, corpus, picks, own_detections(store.run_store, run.run_id)
 
 
 def export_lines(store: AnnotationStore, run_id: str, annotator: str | None = None) -> list[dict]:
-    run, corpus, picks = _run_documents(store, run_id)
+    run, corpus, picks, outside = _run_documents(store, run_id)
     tags = {(a.doc_id, a.span_index): a.tag
             for a in (store.annotations([run.run_id], [annotator]) if annotator else [])}
     lines = []
     for doc in corpus.documents:
         if doc.doc_id not in picks:
             continue
-        text, placed = pseudonymise(doc, picks[doc.doc_id])
+        text, placed = pseudonymise(doc, picks[doc.doc_id], outside.get(doc.doc_id, ()))
         placed = [r for r in placed if r.end > r.start]  # a suppressed span leaves nothing to tag
         lines.append({
             "text": text,
@@ -112,12 +115,12 @@ def parse_export(store: AnnotationStore, lines: str | Iterable[str], annotator: 
         run_id, doc_id = str(obj["run_id"]), str(obj["doc_id"])
         if run_id not in cache:
             cache[run_id] = _run_documents(store, run_id)
-        run, corpus, picks = cache[run_id]
+        run, corpus, picks, outside = cache[run_id]
         try:
             doc = corpus.document(doc_id)
         except KeyError:
             raise WorkbenchError(f"{here}: document {doc_id} is not in run {run_id[:12]}'s corpus") from None
-        text, placed = pseudonymise(doc, picks.get(doc_id, {}))
+        text, placed = pseudonymise(doc, picks.get(doc_id, {}), outside.get(doc_id, ()))
         if obj["text"] != text:
             raise WorkbenchError(f"{here}: document {doc_id}: the text differs from run {run_id[:12]}'s "
                                  "pseudonymised document (edited in doccano?)")

@@ -67,7 +67,9 @@ focus_span = span_ids[focus]
 versions = {}  # run → (text, placed, failed span indices)
 for r in chosen:
     picks = run_picks[r].get(doc_id, {})
-    text, placed = pseudonymise(doc, {i: p for i, (p, _) in picks.items()})
+    # An import's own detections too: each column is the document as that system wrote it.
+    outside = data.own_detections(str(path), r, version).get(doc_id, ())
+    text, placed = pseudonymise(doc, {i: p for i, (p, _) in picks.items()}, outside)
     versions[r] = (text, placed, {i for i, (_, failed) in picks.items() if failed})
 labels = {i: s.label for i, s in enumerate(doc.spans)}
 
