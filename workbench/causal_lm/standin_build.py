@@ -8,7 +8,6 @@ evaluation corpora, whose PII a model could learn); held-out text is PUD.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import math
 import random
@@ -17,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from workbench.build_once import built_once
 from workbench.causal_lm.standin import BUILD_FILE, LANGS, RECIPE, StandinRecipe, standin_dir, training_text_files
 from workbench.mlm.data import pud_path, read_documents, read_sentences
 
@@ -26,15 +26,7 @@ PUD_SENTENCES = 200  # per language, for the held-out perplexity in build.json
 
 def build_standin() -> Path:
     """The stand-in's directory, trained first (minutes) if it is not built yet."""
-    path = standin_dir()
-    if (path / BUILD_FILE).is_file():
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.parent / "standin.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
-        if not (path / BUILD_FILE).is_file():
-            _build(RECIPE, path)
-    return path
+    return built_once(standin_dir(), BUILD_FILE, "standin.lock", lambda path: _build(RECIPE, path))
 
 
 def _build(recipe: StandinRecipe, path: Path) -> None:

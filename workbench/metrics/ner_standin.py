@@ -19,7 +19,6 @@ corpus file and the spaCy version, so a changed recipe or corpus never reuses a 
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import random
@@ -28,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+from workbench.build_once import built_once
 from workbench.errors import MissingExtra, WorkbenchError
 
 BUILD_FILE = "build.json"
@@ -78,15 +78,7 @@ def build_info(lang: str) -> dict | None:
 
 def build_standin(lang: str) -> Path:
     """The stand-in's directory, trained first (about a minute) if it is not built yet."""
-    path = standin_dir(lang)
-    if (path / BUILD_FILE).is_file():
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.parent / f"{lang}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
-        if not (path / BUILD_FILE).is_file():
-            _build(lang, path)
-    return path
+    return built_once(standin_dir(lang), BUILD_FILE, f"{lang}.lock", lambda path: _build(lang, path))
 
 
 def _build(lang: str, path: Path) -> None:

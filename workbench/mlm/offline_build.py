@@ -10,27 +10,19 @@ temporary folder that is renamed into place only when complete.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import shutil
 import sys
 import time
 from pathlib import Path
 
+from workbench.build_once import built_once
 from workbench.mlm.offline import BUILD_FILE, base_id, model_dir, recipe_for
 
 
 def build_offline_model(lang: str) -> Path:
     """The offline MLM directory for `lang`, trained first (minutes) if it is not built yet."""
-    path = model_dir(lang)
-    if (path / BUILD_FILE).is_file():
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.parent / f"offline-{lang}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
-        if not (path / BUILD_FILE).is_file():
-            _build(lang, path)
-    return path
+    return built_once(model_dir(lang), BUILD_FILE, f"offline-{lang}.lock", lambda path: _build(lang, path))
 
 
 def _build(lang: str, path: Path) -> None:

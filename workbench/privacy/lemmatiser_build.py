@@ -11,7 +11,6 @@ build.json records the steps, the seconds and the held-out lemma accuracy (PUD; 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import random
 import shutil
@@ -19,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from workbench.build_once import built_once
 from workbench.privacy.lemmatiser import (BUILD_FILE, RECIPE, lemmatiser_dir, pud_path, training_files)
 
 _CONFIG = """
@@ -99,15 +99,7 @@ compound = 1.001
 
 def build_lemmatiser(lang: str) -> Path:
     """The lemmatiser directory of `lang`, trained first (minutes) if it is not built yet."""
-    path = lemmatiser_dir(lang)
-    if (path / BUILD_FILE).is_file():
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.parent / f"{lang}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
-        if not (path / BUILD_FILE).is_file():
-            _build(lang, path)
-    return path
+    return built_once(lemmatiser_dir(lang), BUILD_FILE, f"{lang}.lock", lambda path: _build(lang, path))
 
 
 def _build(lang: str, path: Path) -> None:
