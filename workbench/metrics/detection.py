@@ -52,7 +52,7 @@ import pandas as pd
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, remembered
 from workbench.metrics.detection_precision import (TAB_IC_MODEL, DocumentMasks, UniformWeights,
                                                    ic_weighted_precision, information_weights)
-from workbench.metrics.metric_frame import OWN_DETECTIONS, placed_text, runs_of
+from workbench.metrics.metric_frame import OWN_DETECTIONS, changed_outside, placed_text, runs_of
 
 FAMILY = "detection"
 MEASURED_SOURCE = "imported"  # the only runs that bring their own spans
@@ -170,8 +170,7 @@ def system_masks(frame_rows: pd.DataFrame) -> list[DocumentMasks]:
         changed = [_changed_range(a, o, placed_text(p, f), n.startswith(SPLICED_NOTE))
                    for a, o, p, f, n in zip(g["start"], g["original"], g["pseudonym"], g["failed"], notes)]
         own = g[OWN_DETECTIONS].iat[0] if OWN_DETECTIONS in g else ()
-        outside = [(a, b) for a, b, replacement in own if text[a:b] != replacement]
-        out.append(DocumentMasks(text, tuple(r for r in changed if r) + tuple(outside),
+        out.append(DocumentMasks(text, tuple(r for r in changed if r) + tuple(changed_outside(text, own)),
                                  tuple(zip(g["start"], g["end"])), g["lang"].iat[0]))
     return out
 

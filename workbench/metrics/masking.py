@@ -58,7 +58,7 @@ def changed_spans(view: DocView) -> list[tuple[int, int]]:
     system's own detections outside the spans (its over-masking counts as masking), in text order."""
     changed = [span for span, original, placed in zip(view.spans, view.originals, view.replacements)
                if placed != original]
-    return sorted(changed + [(a, b) for a, b, text in view.outside if text != view.text[a:b]])
+    return sorted(changed + view.edited_outside())
 
 
 def words_masked(text: str, changed: list[tuple[int, int]]) -> float:

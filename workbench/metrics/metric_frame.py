@@ -150,10 +150,20 @@ class DocView:
     # offsets: in pseudo_text, never in spans (workbench.store.own_detections).
     outside: tuple[tuple[int, int, str], ...] = ()
 
+    def edited_outside(self) -> list[tuple[int, int]]:
+        """The original ranges of the own detections that changed the text they cover (one writing
+        its text back changes nothing): what masking, TPS and TPI count as lost."""
+        return changed_outside(self.text, self.outside)
+
     def sentence_pair(self, k: int) -> tuple[str, str]:
         a, b = self.sentences[k]
         c, d = self.pseudo_sentences[k]
         return self.text[a:b], self.pseudo_text[c:d]
+
+
+def changed_outside(text: str, outside) -> list[tuple[int, int]]:
+    """(start, end) of each own detection (start, end, replacement) whose replacement differs from text[start:end]."""
+    return [(a, b) for a, b, replacement in outside if replacement != text[a:b]]
 
 
 def document_views(frame: pd.DataFrame) -> Iterator[DocView]:

@@ -54,10 +54,9 @@ def document_tpi(frame: pd.DataFrame) -> pd.DataFrame:
     views = list(document_views(frame))
     records = []
     for view, info in zip(views, document_information(frame, views)):
-        changed = changed_spans(view)  # the corpus spans the run changed, and its own detections
-        changed_set, spans = set(changed), set(view.spans)
-        kept = np.array([0.0 if span in changed_set else 1.0 for span in view.spans])
-        records.append((view.run_id, view.doc_id, info.share_kept(kept, [c for c in changed if c not in spans])))
+        changed = set(changed_spans(view))  # the corpus spans the run changed (and its own detections)
+        kept = np.array([0.0 if span in changed else 1.0 for span in view.spans])
+        records.append((view.run_id, view.doc_id, info.share_kept(kept, view.edited_outside())))
     return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tpi"])
 
 

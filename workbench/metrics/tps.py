@@ -127,12 +127,6 @@ def document_information(frame: pd.DataFrame, views) -> list[DocumentInformation
     return out
 
 
-def _edited_outside(view) -> list[tuple[int, int]]:
-    """An imported system's own detections that changed the text they cover: the words under them
-    keep no information (as a suppressed span's; their replacements are no term of the original)."""
-    return [(a, b) for a, b, text in view.outside if text != view.text[a:b]]
-
-
 def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
     views = list(document_views(frame))
     sims: dict[str, dict[tuple[str, str], np.ndarray]] = {"tps": {}, "tps_raw": {}}
@@ -146,7 +140,7 @@ def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
             for name, values in cos.items():  # 004's max(0, ·), after rescaling
                 sims[name][(v.run_id, v.doc_id)] = np.maximum(values[offset:offset + len(v.rows)], 0.0)
             offset += len(v.rows)
-    records = [(v.run_id, v.doc_id, *(info.share_kept(sims[name][(v.run_id, v.doc_id)], _edited_outside(v))
+    records = [(v.run_id, v.doc_id, *(info.share_kept(sims[name][(v.run_id, v.doc_id)], v.edited_outside())
                                       for name in ("tps", "tps_raw")))
                for v, info in zip(views, document_information(frame, views))]
     return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tps", "tps_raw"])
