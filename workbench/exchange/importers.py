@@ -53,6 +53,9 @@ from workbench.store.whole_run import store_whole_run
 
 MISSING = ("error", "original")
 NOTE_KEPT = "not replaced: original kept"  # the note of a span no entry meets (missing="original")
+# The note of a span an entry covered only in part; the detection family reads it
+# (workbench.metrics.detection) to count the words such a span kept.
+NOTE_SPLICED = "imported: spliced (part of the span's text kept)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +229,7 @@ def aligned_file(path: str | Path, data: dict, corpus: Corpus, missing: str = "o
             span = doc.spans[index]
             result = aligned.spans.get(index)
             if result is not None:
-                note = "imported" if result.whole else "imported: spliced (part of the span's text kept)"
+                note = "imported" if result.whole else NOTE_SPLICED
                 out.append(ImportedSpan(doc.doc_id, index, result.replacement, False, note))
             elif missing == "original":
                 out.append(ImportedSpan(doc.doc_id, index, span.text, True, NOTE_KEPT))

@@ -49,6 +49,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from workbench.exchange.importers import NOTE_SPLICED
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, remembered
 from workbench.metrics.detection_precision import (TAB_IC_MODEL, DocumentMasks, UniformWeights,
                                                    ic_weighted_precision, information_weights)
@@ -56,7 +57,6 @@ from workbench.metrics.metric_frame import OWN_DETECTIONS, changed_outside, plac
 
 FAMILY = "detection"
 MEASURED_SOURCE = "imported"  # the only runs that bring their own spans
-SPLICED_NOTE = "imported: spliced"  # workbench.exchange.importers: an entry covered part of the span
 IDENTIFIER_TYPES = ("DIRECT", "QUASI")
 TAB = "TAB (Pilán et al. 2022) evaluation"
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -116,7 +116,7 @@ def span_detection(frame: pd.DataFrame) -> pd.DataFrame:
     identifier_type ("" where the frame has none)."""
     notes = frame["note"].fillna("").astype(str) if "note" in frame else pd.Series("", index=frame.index)
     placed = [placed_text(p, f) for p, f in zip(frame["pseudonym"], frame["failed"])]
-    words = [masked_words(o, p, n.startswith(SPLICED_NOTE))
+    words = [masked_words(o, p, n == NOTE_SPLICED)
              for o, p, n in zip(frame["original"], placed, notes)]
     types = frame["identifier_type"].fillna("").astype(str) if "identifier_type" in frame else ""
     return pd.DataFrame({
@@ -167,7 +167,7 @@ def system_masks(frame_rows: pd.DataFrame) -> list[DocumentMasks]:
     for _, g in frame_rows.groupby("doc_id", sort=False):
         text = g["text"].iat[0]
         notes = g["note"].fillna("").astype(str) if "note" in g else [""] * len(g)
-        changed = [_changed_range(a, o, placed_text(p, f), n.startswith(SPLICED_NOTE))
+        changed = [_changed_range(a, o, placed_text(p, f), n == NOTE_SPLICED)
                    for a, o, p, f, n in zip(g["start"], g["original"], g["pseudonym"], g["failed"], notes)]
         own = g[OWN_DETECTIONS].iat[0] if OWN_DETECTIONS in g else ()
         out.append(DocumentMasks(text, tuple(r for r in changed if r) + tuple(changed_outside(text, own)),
