@@ -68,7 +68,6 @@ def _outside_checkout(target: Path, code: str, tmp_path: Path, **extra_env) -> s
                           text=True)
 
 
-@pytest.mark.slow
 def test_the_wheel_carries_the_corpora_tagset_and_licences(installed):
     wheel, _ = installed
     names = set(zipfile.ZipFile(wheel).namelist())
@@ -77,7 +76,6 @@ def test_the_wheel_carries_the_corpora_tagset_and_licences(installed):
     assert not [n for n in names if "__pycache__" in n or n.startswith("workbench/.cache")]
 
 
-@pytest.mark.slow
 def test_an_installed_copy_reads_its_own_data_outside_the_checkout(installed, tmp_path):
     _, target = installed
     code = ("import workbench, workbench.paths as p\n"
@@ -95,7 +93,6 @@ def test_an_installed_copy_reads_its_own_data_outside_the_checkout(installed, tm
     assert counts == "127 20" and first_tag == "NO_ERROR" and pud == "True"
 
 
-@pytest.mark.slow
 def test_the_installed_cli_lists_corpora_and_names_the_variable_for_shared_models(installed, tmp_path):
     _, target = installed
     listing = _outside_checkout(target, "from workbench.cli import main; main(['corpora'])", tmp_path)

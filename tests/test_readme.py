@@ -68,7 +68,6 @@ def main_job_command() -> list[str]:
     return command
 
 
-@pytest.mark.slow
 def test_main_job_stores_runs_references_and_the_reid_attack(tmp_path):
     # --no-report: the report's cold embedding pass over TAB takes minutes and is covered by
     # tests/metrics; this test checks what the main job stores for the report to read.
@@ -98,7 +97,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.slow
 def test_the_first_session_runs_as_written(tmp_path):
     """Every line of the README's first session, in a fresh folder: the dashboard is started on
     a free port and must answer; the rest must succeed and print what the comments promise."""
