@@ -12,7 +12,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"

@@ -93,9 +93,8 @@ class SpacyNer:
         # The id keys the cache: a new model or version never reads another's entities.
         self.id = f"spacy:{spec}:{meta.get('lang')}_{meta.get('name')}@{meta.get('version')}"
         if spec.startswith(TRAINED_PREFIX):
-            from workbench.metrics.ner_standin import build_info
-            # The build key and the epochs run: a rebuilt or time-guarded stand-in is another model.
-            self.id += f":{Path(target).name}:{(build_info(lang) or {}).get('epochs_run')}"
+            # The build key (a hash of recipe, corpus and spaCy version): a rebuilt stand-in is another model.
+            self.id += f":{Path(target).name}"
         self.nlp = nlp
 
     def entities(self, texts: Sequence[str]) -> list[list[Entity]]:

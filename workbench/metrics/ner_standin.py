@@ -12,7 +12,8 @@ spaCy's default NER model (HashEmbedCNN + transition parser) on a blank Swedish 
 chunks of a few sentences, for RECIPE["epochs"] epochs (about a minute on 2 cores). There is no time
 guard: one would stop a build early on a slow or busy machine and give it another model than every
 other machine's (the offline MLM dropped its guard for the same reason: docs/mlm.md). Built under a
-file lock into a temporary folder renamed into place when complete; build.json records epochs, seconds and the entity F1 on the training documents themselves.
+file lock into a temporary folder renamed into place when complete; build.json records epochs,
+seconds and the entity F1 on the training documents themselves.
 Cached in workbench.paths.cache_dir()/ner-tagger/<lang>-<key>, the key a hash of the recipe, the
 corpus file and the spaCy version, so a changed recipe or corpus never reuses a stale model.
 """
