@@ -19,13 +19,32 @@ DEFAULT_MAX_SHIFT_DAYS = 365
 # overflows them), and a date moved by more than a century tells a reader nothing of the original.
 MAX_SHIFT_DAYS_LIMIT = 36525
 
+# How many offsets a run draws (SurrogateConfig.date_shift): "document", the default and 002's
+# design, one per document, so every interval between its dates is kept, and one known date
+# reveals them all (the known-pair attack, docs/privacy.md); "each", one per date text of a
+# document, so a known date reveals no other, at the cost of the intervals (docs/surrogates.md).
+DATE_SHIFTS = ("document", "each")
+
+
 def document_offset(seed: int, doc_id: str, max_days: int) -> int:
     """The document's shift in days, from [-max_days, max_days]. Never 0 (a date would stay
     itself), never a multiple of 7 (every weekday name would stay itself), and never a shift
     that brings some day of the year back to the same day and month (365, 366, 730 … days:
     a date written without its year would stay itself)."""
     check_max_shift_days(max_days)
-    rng = rng_for("date-offset", seed, doc_id)
+    return _draw_offset(rng_for("date-offset", seed, doc_id), max_days)
+
+
+def date_text_offset(seed: int, doc_id: str, date_text: str, max_days: int) -> int:
+    """The shift of one date of a document (date_shift="each"), drawn as document_offset is.
+    Keyed on the date's text, case and white space ignored, not on its place: a date written
+    twice in a document reads the same twice, and the draw never depends on slot order."""
+    check_max_shift_days(max_days)
+    key = " ".join(date_text.casefold().split())
+    return _draw_offset(rng_for("date-offset-each", seed, doc_id, key), max_days)
+
+
+def _draw_offset(rng, max_days: int) -> int:
     for _ in range(10_000):
         offset = rng.randint(-max_days, max_days)
         if offset % 7 and not _returns_to_same_day(offset):

@@ -8,6 +8,7 @@ mapping and the gender guess read the words; quantities keep their units and red
 number words).
 
     workbench generate -c tab-test -g surrogate -o keep_gender=true -o max_shift_days=730
+    workbench generate -c tab-test -g surrogate -o date_shift=each      # one offset per date, not per document
     workbench generate -c pgv-pii -g surrogate -o table=my-table.toml
 """
 
@@ -22,7 +23,7 @@ import faker  # noqa: F401  (imported here so a missing extra is named by the re
 from workbench.errors import InvalidValue
 from workbench.generators.base import Generator, Prediction
 from workbench.adapters.surrogate import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateMaker, load_table
-from workbench.adapters.surrogate.date_offsets import DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
+from workbench.adapters.surrogate.date_offsets import DATE_SHIFTS, DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
 from workbench.adapters.surrogate.spans import NOTE_NOTHING
 from workbench.adapters.surrogate.table import SHAPE
 from workbench.text.slots import Slot
@@ -33,8 +34,12 @@ class SurrogateConfig:
     table: str = ""  # a TOML table whose entries replace the shipped table's; "" = the shipped table only
     keep_gender: bool = False  # a first name is drawn from the locale's list of the original's gender
     max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # dates move by one offset in [-N, N] days, N <= a century
+    # document: one offset per document (002, intervals kept); each: one per date (date_offsets.DATE_SHIFTS)
+    date_shift: str = DATE_SHIFTS[0]
 
     def __post_init__(self) -> None:
+        if self.date_shift not in DATE_SHIFTS:
+            raise InvalidValue(f"date_shift must be one of {', '.join(DATE_SHIFTS)}, not {self.date_shift!r}")
         if not isinstance(self.keep_gender, bool):
             raise InvalidValue(f"keep_gender must be true or false, not {self.keep_gender!r}")
         if isinstance(self.max_shift_days, bool) or not isinstance(self.max_shift_days, int) \
@@ -67,7 +72,7 @@ class Surrogate(Generator):
 
     def load(self) -> None:
         self.maker = SurrogateMaker(self.table, self.options.seed, keep_gender=self.config.keep_gender,
-                                    max_shift_days=self.config.max_shift_days)
+                                    max_shift_days=self.config.max_shift_days, date_shift=self.config.date_shift)
 
     def load_for(self, langs: Sequence[str]) -> None:
         self.load()
@@ -91,6 +96,13 @@ class Surrogate(Generator):
         # happens to equal it.
         drawn = self.maker.from_shape(slot.shape, slot.doc_id, slot.span_index, self.options.top_k)
         return Prediction(drawn) if drawn else Prediction((), failed=True, note=NOTE_NOTHING)
+
+    def signature_config(self) -> dict:
+        # date_shift only when it is not the default, so runs made before the option keep their ids.
+        config = super().signature_config()
+        if self.config.date_shift == DATE_SHIFTS[0]:
+            del config["date_shift"]
+        return config
 
     def model_id(self) -> str:
         # Faker's data and the table decide every draw: a new Faker or an edited table is a new run.

@@ -25,7 +25,8 @@ import unicodedata
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.adapters.surrogate.date_offsets import DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days, document_offset
+from workbench.adapters.surrogate.date_offsets import (DATE_SHIFTS, DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days,
+                                                       date_text_offset, document_offset)
 from workbench.adapters.surrogate.dates import impossible_date, redraw_date_pieces, shift_date
 from workbench.adapters.surrogate.dictionaries import Dictionaries
 from workbench.adapters.surrogate.draws import MAX_ATTEMPTS, rng_for
@@ -72,11 +73,15 @@ class SurrogateMaker:
     """Surrogates for one run: its table, seed and options."""
 
     def __init__(self, table: SurrogateTable, seed: int, *, keep_gender: bool = False,
-                 max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS, dictionaries: Dictionaries | None = None) -> None:
+                 max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS, date_shift: str = DATE_SHIFTS[0],
+                 dictionaries: Dictionaries | None = None) -> None:
         check_max_shift_days(max_shift_days)
+        if date_shift not in DATE_SHIFTS:
+            raise ValueError(f"date_shift must be one of {', '.join(DATE_SHIFTS)}, not {date_shift!r}")
         self.table = table
         self.seed = seed
         self.max_shift_days = max_shift_days
+        self.date_shift = date_shift
         self.dictionaries = dictionaries or Dictionaries(table.locales)
         self.mapping = WordMapping(self.dictionaries, seed, keep_gender=keep_gender)
         self._offsets: dict[str, int] = {}
@@ -96,8 +101,11 @@ class SurrogateMaker:
             # The last file read is the user's table when there is one: its entries are the new ones.
             raise WorkbenchError(f"surrogate table {self.table.files[-1]}: {exc}") from None
 
-    def offset(self, doc_id: str) -> int:
-        """The document's date shift in days."""
+    def offset(self, doc_id: str, date_text: str = "") -> int:
+        """The shift in days of this date of the document: the document's one shift, or with
+        date_shift="each" the date text's own."""
+        if self.date_shift != DATE_SHIFTS[0]:
+            return date_text_offset(self.seed, doc_id, date_text, self.max_shift_days)
         if doc_id not in self._offsets:
             self._offsets[doc_id] = document_offset(self.seed, doc_id, self.max_shift_days)
         return self._offsets[doc_id]
@@ -123,9 +131,9 @@ class SurrogateMaker:
         elif rule.kind == DATE and (impossible := impossible_date(text, lang)) is not None:
             return SpanSurrogate("", f"{NOTE_IMPOSSIBLE_DATE}: {impossible}", failed=True)
         elif rule.kind == DATE:
-            out = shift_date(text, lang, self.offset(doc_id))
+            out = shift_date(text, lang, self.offset(doc_id, text))
             if out is None or _same(out, text):
-                out = redraw_date_pieces(text, lang, self.offset(doc_id),
+                out = redraw_date_pieces(text, lang, self.offset(doc_id, text),
                                          lambda run: self.mapping.digits(doc_id, label, run),
                                          lambda word: self.mapping.number_word(doc_id, lang, label, word))
                 note = NOTE_DATE_PIECES
