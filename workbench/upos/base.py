@@ -49,8 +49,15 @@ def right_most_upos(tokens: Tokens, start: int, end: int, starts: Sequence[int] 
     found by bisection, and the walk left stops at the first word; pass `starts` (the token
     starts) when asking many times.
     """
+    n = right_most_word(tokens, start, end, starts)
+    return None if n is None else tokens[n][2]
+
+
+def right_most_word(tokens: Sequence[tuple], start: int, end: int, starts: Sequence[int] | None = None) -> int | None:
+    """Index of the token right_most_upos reads: tokens are (start, end, UPOS, ...) tuples, so
+    the morphological features of the same word are found by the same rule."""
     if starts is None:
-        starts = [a for a, _, _ in tokens]
+        starts = [t[0] for t in tokens]
     last = bisect_left(starts, end) - 1
     if last < 0 or tokens[last][1] <= start:
         return None
@@ -58,8 +65,8 @@ def right_most_upos(tokens: Tokens, start: int, end: int, starts: Sequence[int] 
         if tokens[n][1] <= start:  # left the range: every token in it was punctuation
             break
         if tokens[n][2] not in NON_WORD_UPOS:
-            return tokens[n][2]
-    return tokens[last][2]
+            return n
+    return last
 
 
 class TagCache(KeyValueCache):

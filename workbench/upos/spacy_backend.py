@@ -45,6 +45,15 @@ class SpacyTagger(Tagger):
         return self._nlp[lang]
 
     def _tag_texts(self, lang: str, texts: Sequence[str]) -> list[Tokens]:
+        return self._tokens(lang, texts, lambda t: (t.pos_,))
+
+    def morph_texts(self, lang: str, texts: Sequence[str]) -> list[list[tuple[int, int, str, str]]]:
+        """(start, end, UPOS, UD features as "Case=Gen|Number=Sing") of every token: the same
+        pipeline's morphologizer (the agreement metrics, the morphology filter)."""
+        return self._tokens(lang, texts, lambda t: (t.pos_, str(t.morph)))
+
+    def _tokens(self, lang: str, texts: Sequence[str], read) -> list[list[tuple]]:
+        """(start, end, *read(token)) of every non-space token of each text."""
         nlp = self._pipeline(lang)
         # A text over spaCy's max_length (1,000,000 characters, error E088) cannot go in
         # whole, and one over a batch's worth of characters would hold all its activations
@@ -60,7 +69,8 @@ class SpacyTagger(Tagger):
         for chunk in _chunks_by_length([p for _, _, p in pieces], _CHARS_PER_BATCH):
             for doc in nlp.pipe(chunk, batch_size=len(chunk)):
                 n, offset, _ = pieces[done]
-                out[n].extend((offset + t.idx, offset + t.idx + len(t.text), t.pos_) for t in doc if not t.is_space)
+                out[n].extend((offset + t.idx, offset + t.idx + len(t.text), *read(t))
+                              for t in doc if not t.is_space)
                 done += 1
         return out
 
