@@ -25,6 +25,8 @@ METRIC_FAMILIES = Registry("metric family", [
     Entry("detectability", "workbench.metrics.detectability",
           "003 §5.1: cross-validated original-vs-pseudonymised classifier accuracy"),
     Entry("entities", "workbench.metrics.entity_coherence", "consistency and merged-entity rate (beyond 003)"),
+    Entry("date_intervals", "workbench.metrics.date_intervals",
+          "share of pairs of dates in a document whose interval the pseudonyms keep (a per-date shift's cost)"),
     Entry("tps", "workbench.metrics.tps", "Text Preserved Similarity (004 §4.1)"),
     Entry("tpi", "workbench.metrics.tpi", "TAE's Text Preserved Information: share of information content unchanged"),
     Entry("nmi", "workbench.metrics.clustering",
