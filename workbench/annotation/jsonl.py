@@ -21,6 +21,12 @@ from workbench.errors import WorkbenchError
 from workbench.store.annotations import run_spans
 
 REQUIRED = ("run_id", "doc_id", "span_index", "annotator", "tag")
+# Written only when set: a judge's prompt version, the suggestion an annotator was shown.
+JUDGE_FIELDS = ("prompt_version", "suggested_by", "suggested_tag")
+
+
+def _judge_fields(a: Annotation) -> dict:
+    return {k: getattr(a, k) for k in JUDGE_FIELDS if getattr(a, k)}
 
 
 def _spans_of(store: AnnotationStore, run_id: str) -> dict[tuple[str, int], tuple[str, str, str]]:
@@ -40,7 +46,8 @@ def export_annotations(store: AnnotationStore, path: str | Path, run_ids: Iterab
             lang, original, pseudonym = info[(a.doc_id, a.span_index)]
             yield {"run_id": a.run_id, "doc_id": a.doc_id, "span_index": a.span_index,
                    "annotator": a.annotator, "tag": a.tag, "note": a.note, "source": a.source,
-                   "updated": a.updated, "lang": lang, "original": original, "pseudonym": pseudonym}
+                   "updated": a.updated, "lang": lang, "original": original, "pseudonym": pseudonym,
+                   **_judge_fields(a)}
     jsonl.write(path, lines())
     return len(rows)
 
@@ -70,7 +77,8 @@ def read_annotations(store: AnnotationStore, path: str | Path, annotator: str | 
                 raise WorkbenchError(f"{here}: document {doc_id}, span {index}: {key} {obj[key]!r} differs from "
                                      f"the store's {stored!r} (a file made for another run?)")
         found.append(Annotation(run_id, doc_id, index, annotator or str(obj["annotator"]), str(obj["tag"]),
-                                str(obj.get("note") or ""), "jsonl"))
+                                str(obj.get("note") or ""), "jsonl",
+                                **{k: str(obj.get(k) or "") for k in JUDGE_FIELDS}))
         where.append(here)
     return found, where
 

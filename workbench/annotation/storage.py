@@ -31,10 +31,17 @@ from workbench.store.annotations import Annotation, SampleItem
 # `from __future__ import annotations` name instead of the module.
 import workbench.store.annotations as annotation_rows
 
-__all__ = ["SOURCES", "Annotation", "AnnotationStore", "SampleItem"]
+__all__ = ["JUDGE_PREFIX", "SOURCES", "Annotation", "AnnotationStore", "SampleItem", "is_judge"]
 
 
-SOURCES = ("dashboard", "jsonl", "doccano", "api")
+SOURCES = ("dashboard", "jsonl", "doccano", "api", "judge", "simulated")
+# Annotator names with this prefix are LLM judges (workbench.annotation.judge): agreement reports
+# them against the people, and the majority of Table 6 leaves them out.
+JUDGE_PREFIX = "judge:"
+
+
+def is_judge(annotator: str) -> bool:
+    return annotator.startswith(JUDGE_PREFIX)
 
 
 def _check_annotator(name: str) -> str:
@@ -66,6 +73,12 @@ class AnnotationStore:
                                  f"{a.tag!r} (tagset {self.tagset.name}: {', '.join(self.tagset.names)})")
         if a.source not in SOURCES:
             raise WorkbenchError(f"{prefix}unknown annotation source {a.source!r} (known: {', '.join(SOURCES)})")
+        if a.source == "dashboard" and is_judge(a.annotator.strip()):
+            raise WorkbenchError(f"{prefix}annotator names starting with {JUDGE_PREFIX!r} are kept for LLM judges; "
+                                 "choose another name")
+        if a.suggested_tag and (a.suggested_tag not in self.tagset or not is_judge(a.suggested_by)):
+            raise WorkbenchError(f"{prefix}a suggestion needs a tag of the tagset and the judge that made it, not "
+                                 f"{a.suggested_tag!r} by {a.suggested_by!r}")
         if not self.run_store.has_prediction(a.run_id, a.doc_id, a.span_index):
             raise WorkbenchError(f"{prefix}run {a.run_id[:12]}, document {a.doc_id}, span {a.span_index}: no such "
                                  f"pseudonym in {self.run_store.path}")
@@ -93,6 +106,10 @@ class AnnotationStore:
 
     def annotators(self) -> list[str]:
         return annotation_rows.annotator_names(self.run_store)
+
+    def logged(self, item: tuple[str, str, int], annotator: str) -> list[Annotation]:
+        """Every save of the annotator's tag for the item, oldest first."""
+        return annotation_rows.logged_annotations(self.run_store, item, annotator)
 
     def log_size(self) -> int:
         return annotation_rows.log_size(self.run_store)

@@ -19,7 +19,8 @@ from typing import Iterable, Sequence
 
 from workbench.errors import WorkbenchError
 
-_ANNOTATION_COLUMNS = "run_id, doc_id, span_index, annotator, tag, note, source, updated"
+_ANNOTATION_COLUMNS = ("run_id, doc_id, span_index, annotator, tag, note, source, updated, prompt_version, "
+                       "suggested_by, suggested_tag")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,11 @@ class Annotation:
     note: str = ""
     source: str = "api"  # where the tag was made: one of workbench.annotation.storage.SOURCES
     updated: float = 0.0  # seconds since the epoch; set when stored
+    prompt_version: str = ""  # an LLM judge's tag: the version of the prompt it answered; "" for a person's
+    # The judge's tag shown to the annotator as a suggestion when this tag was saved (it can bias
+    # the annotator, so it is recorded): the judge's annotator name and its tag; "" when none was shown.
+    suggested_by: str = ""
+    suggested_tag: str = ""
 
     @property
     def item(self) -> tuple[str, str, int]:
@@ -54,16 +60,19 @@ def save_annotations(store, annotations: Sequence[Annotation], now: float) -> No
     """Store the tags (the later tag of an annotator replaces the earlier) and log every one."""
     with store.transaction() as db:
         db.executemany(
-            "INSERT INTO annotations (run_id, doc_id, span_index, annotator, tag, note, source, created, updated) "
-            "VALUES (?,?,?,?,?,?,?,?,?) "
+            "INSERT INTO annotations (run_id, doc_id, span_index, annotator, tag, note, source, created, updated, "
+            "prompt_version, suggested_by, suggested_tag) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT (run_id, doc_id, span_index, annotator) DO UPDATE SET "
-            "tag=excluded.tag, note=excluded.note, source=excluded.source, updated=excluded.updated",
-            [(a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, now, now)
-             for a in annotations])
+            "tag=excluded.tag, note=excluded.note, source=excluded.source, updated=excluded.updated, "
+            "prompt_version=excluded.prompt_version, suggested_by=excluded.suggested_by, "
+            "suggested_tag=excluded.suggested_tag",
+            [(a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, now, now, a.prompt_version,
+              a.suggested_by, a.suggested_tag) for a in annotations])
         db.executemany(
-            "INSERT INTO annotation_log (run_id, doc_id, span_index, annotator, tag, note, source, saved) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            [(a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, now) for a in annotations])
+            "INSERT INTO annotation_log (run_id, doc_id, span_index, annotator, tag, note, source, saved, "
+            "prompt_version, suggested_by, suggested_tag) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [(a.run_id, a.doc_id, a.span_index, a.annotator, a.tag, a.note, a.source, now, a.prompt_version,
+              a.suggested_by, a.suggested_tag) for a in annotations])
 
 
 def select_annotations(store, run_ids: Iterable[str] | None = None,
@@ -158,3 +167,11 @@ def done_positions(store, name: str, annotator: str) -> set[int]:
     return {r[0] for r in store.db.execute(
         "SELECT s.position FROM annotation_samples s JOIN annotations a ON a.run_id=s.run_id AND "
         "a.doc_id=s.doc_id AND a.span_index=s.span_index AND a.annotator=? WHERE s.sample=?", (annotator, name))}
+
+
+def logged_annotations(store, item: tuple[str, str, int], annotator: str) -> list[Annotation]:
+    """Every save of the annotator's tag for the item, oldest first (from annotation_log)."""
+    return [Annotation(*row) for row in store.db.execute(
+        "SELECT run_id, doc_id, span_index, annotator, tag, note, source, saved, prompt_version, suggested_by, "
+        "suggested_tag FROM annotation_log WHERE run_id=? AND doc_id=? AND span_index=? AND annotator=? "
+        "ORDER BY rowid", (*item, annotator))]

@@ -23,7 +23,8 @@ APPLICATION_ID = 0x50574231
 # The tables every store has; a store missing one of them is damaged, never silently repaired.
 REQUIRED_TABLES = ("corpora", "documents", "spans", "runs", "span_upos", "predictions",
                    "annotations", "annotation_log", "annotation_sample_info", "annotation_samples", "run_leases",
-                   "run_reports", "reid_results", "inference_results", "hidden_runs", "own_detections")
+                   "run_reports", "reid_results", "inference_results", "hidden_runs", "own_detections",
+                   "judge_faults")
 # Tables a store written before schema versions has at least (annotation tables came later).
 LEGACY_TABLES = {"corpora", "documents", "spans", "runs", "span_upos", "predictions"}
 
@@ -210,8 +211,27 @@ CREATE TABLE own_detections (
 ALTER TABLE spans ADD COLUMN identifier_type TEXT;
 """
 
+# Migration 9 (issue 27, the LLM judge): the prompt version an LLM judge's tag was made with
+# ("" for a person's), and the judge's tag an annotator was shown as a suggestion when saving
+# (suggested_by: the judge's annotator name; both "" when none was shown), since a suggestion can
+# bias the annotator; and the items a judge could not tag (a fault: no answer, bad JSON, an unknown
+# tag after the retries), kept apart so the annotations hold tags of the tagset only.
+SCHEMA_9 = """
+ALTER TABLE annotations ADD COLUMN prompt_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE annotations ADD COLUMN suggested_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE annotations ADD COLUMN suggested_tag TEXT NOT NULL DEFAULT '';
+ALTER TABLE annotation_log ADD COLUMN prompt_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE annotation_log ADD COLUMN suggested_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE annotation_log ADD COLUMN suggested_tag TEXT NOT NULL DEFAULT '';
+CREATE TABLE judge_faults (
+    run_id TEXT NOT NULL, doc_id TEXT NOT NULL, span_index INTEGER NOT NULL, judge TEXT NOT NULL,
+    prompt_version TEXT NOT NULL, reason TEXT NOT NULL, requests INTEGER NOT NULL, saved REAL NOT NULL,
+    PRIMARY KEY (run_id, doc_id, span_index, judge));
+"""
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
                                                                 _script(SCHEMA_4), _script(SCHEMA_5),
-                                                                _script(SCHEMA_6), _migration_7, _script(SCHEMA_8))
+                                                                _script(SCHEMA_6), _migration_7, _script(SCHEMA_8),
+                                                                _script(SCHEMA_9))
 VERSION = len(MIGRATIONS)
