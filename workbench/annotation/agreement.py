@@ -1,5 +1,9 @@
 """Inter-annotator agreement over error tags: Cohen's kappa per pair, Fleiss' kappa, confusion.
 
+An LLM judge (annotator `judge:<model>`, workbench.annotation.judge) is measured against the
+people, pair by pair (judge_pairs); the people's own pairs and Fleiss' kappa leave it out, so
+adding a judge never changes the agreement between people.
+
 All are pure functions of a wide frame: one row per annotated item (run, document, span),
 one column per annotator, the tag as value (missing where that annotator did not tag
 the item). Kappa ranges over [-1, 1]: 1 perfect agreement, 0 what chance gives, below 0
@@ -12,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Sequence
 
@@ -73,20 +77,38 @@ class PairAgreement:
     kappa: float
 
 
+def pair_agreement(wide: pd.DataFrame, a: str, b: str) -> PairAgreement:
+    """Agreement of annotators a and b over the items both tagged."""
+    both = wide[[a, b]].dropna()
+    x, y = both[a].tolist(), both[b].tolist()
+    observed = sum(p == q for p, q in zip(x, y)) / len(x) if x else math.nan
+    return PairAgreement(a, b, len(x), observed, cohen_kappa(x, y))
+
+
 def pairwise(wide: pd.DataFrame) -> list[PairAgreement]:
-    out = []
-    for a, b in combinations(list(wide.columns), 2):
-        both = wide[[a, b]].dropna()
-        x, y = both[a].tolist(), both[b].tolist()
-        observed = sum(p == q for p, q in zip(x, y)) / len(x) if x else math.nan
-        out.append(PairAgreement(a, b, len(x), observed, cohen_kappa(x, y)))
-    return out
+    return [pair_agreement(wide, a, b) for a, b in combinations(list(wide.columns), 2)]
+
+
+def split_judges(names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(people, LLM judges) among annotator names (a judge is `judge:<model>`, workbench.annotation.judge)."""
+    from workbench.annotation.storage import is_judge
+    return [n for n in names if not is_judge(n)], [n for n in names if is_judge(n)]
+
+
+def judge_pairs(wide: pd.DataFrame) -> list[PairAgreement]:
+    """Each LLM judge (a) against every person, then against every other judge (b)."""
+    people, judges = split_judges(list(wide.columns))
+    return [pair_agreement(wide, j, other) for n, j in enumerate(judges) for other in people + judges[n + 1:]]
+
+
+def pairs_frame(pairs: Sequence[PairAgreement]) -> pd.DataFrame:
+    return pd.DataFrame([{"annotator A": p.a, "annotator B": p.b, "items": p.n_items,
+                          "observed agreement": p.observed, "Cohen's kappa": p.kappa} for p in pairs],
+                        columns=["annotator A", "annotator B", "items", "observed agreement", "Cohen's kappa"])
 
 
 def pairwise_frame(wide: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame([{"annotator A": p.a, "annotator B": p.b, "items": p.n_items,
-                          "observed agreement": p.observed, "Cohen's kappa": p.kappa} for p in pairwise(wide)],
-                        columns=["annotator A", "annotator B", "items", "observed agreement", "Cohen's kappa"])
+    return pairs_frame(pairwise(wide))
 
 
 def fleiss_of(wide: pd.DataFrame) -> tuple[float, int]:
@@ -109,10 +131,11 @@ def confusion(wide: pd.DataFrame, a: str, b: str, labels: Sequence[str]) -> pd.D
 
 @dataclass(frozen=True, slots=True)
 class AgreementSummary:
-    pairs: list[PairAgreement]
-    fleiss: float  # NaN when undefined
-    n_complete: int  # pseudonyms every annotator tagged (Fleiss' kappa is over these)
-    n_annotators: int
+    pairs: list[PairAgreement]  # between people
+    fleiss: float  # NaN when undefined; over the people only
+    n_complete: int  # pseudonyms every person tagged (Fleiss' kappa is over these)
+    n_annotators: int  # people
+    judges: list[PairAgreement] = field(default_factory=list)  # each LLM judge against each annotator
 
 
 def summarise(frame: pd.DataFrame, annotators: Sequence[str] | None = None) -> AgreementSummary:
@@ -123,5 +146,6 @@ def summarise(frame: pd.DataFrame, annotators: Sequence[str] | None = None) -> A
                              + " to compare; tag pseudonyms first (dashboard Annotate page, or "
                              "`workbench annotations import`)")
     wide = wide_tags(frame, annotators)
-    fleiss, n = fleiss_of(wide)
-    return AgreementSummary(pairwise(wide), fleiss, n, wide.shape[1])
+    people, _ = split_judges(list(wide.columns))
+    fleiss, n = fleiss_of(wide[people])
+    return AgreementSummary(pairwise(wide[people]), fleiss, n, len(people), judge_pairs(wide))

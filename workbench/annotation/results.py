@@ -4,7 +4,8 @@ Table 6 gives, per language and generation method, the relative frequency of eac
 among the annotated pseudonyms (each column sums to 1). With several annotators one
 tag per pseudonym is needed first: one annotator's, or the majority, ties broken by the
 tagset's precedence order (Appendix C: the earlier tag wins), an extension of the
-paper's single-annotator setup.
+paper's single-annotator setup. The majority is the people's: an LLM judge (judge:<model>)
+votes in none, but can be chosen as the one annotator.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.annotation.agreement import ITEM
-from workbench.annotation.storage import AnnotationStore
+from workbench.annotation.storage import AnnotationStore, is_judge
 from workbench.annotation.tagset import Tagset
 from workbench.errors import WorkbenchError
 from workbench.store.annotations import ANNOTATED_SPAN_COLUMNS, annotated_spans
@@ -64,6 +65,11 @@ def item_tags(frame: pd.DataFrame, tagset: Tagset, annotator: str | None = None)
         best = counts[counts == counts.max()].index
         return tagset.resolve(best)
 
+    # The majority is the people's: an LLM judge's tag is a suggestion, measured against them, not a vote.
+    frame = frame[~frame["annotator"].map(is_judge)]
+    if frame.empty:
+        raise WorkbenchError("only LLM judges tagged these pseudonyms: choose one as the annotator "
+                             "(--annotator judge:MODEL) to tabulate its tags")
     facts = frame.drop(columns=["annotator", "tag", "note", "source"]).drop_duplicates(ITEM).set_index(ITEM)
     tags = frame.groupby(ITEM)["tag"].agg(majority)
     return facts.join(tags).reset_index()

@@ -110,7 +110,7 @@ def register(main: click.Group) -> None:
     @click.option("-a", "--annotator", "annotators", multiple=True, help="Only these annotators; repeat.")
     @store_option
     def agreement_(runs, annotators, store_path) -> None:
-        """Cohen's kappa per annotator pair and Fleiss' kappa.
+        """Cohen's kappa per annotator pair and Fleiss' kappa; each LLM judge's kappa against every annotator.
 
         \b
         Example:
@@ -126,6 +126,53 @@ def register(main: click.Group) -> None:
                        f"Cohen's kappa {_kappa(p.kappa)}")
         click.echo(f"Fleiss' kappa over {summary.n_complete} pseudonyms tagged by all {summary.n_annotators}: "
                    + _kappa(summary.fleiss))
+        for p in summary.judges:
+            click.echo(f"judge {p.a} × {p.b}: {p.n_items} pseudonyms, observed {p.observed:.3f}, "
+                       f"Cohen's kappa {_kappa(p.kappa)}")
+
+    @annotations.command("judge")
+    @click.argument("runs", nargs=-1, metavar="RUN...")
+    @click.option("--model", default=None, help="The Ollama model that judges (default: the ollama generator's).")
+    @click.option("--sample", "sample_name", default=None,
+                  help="Judge this named sample (only its pseudonyms of RUN…, when runs are given).")
+    @click.option("--per-run", type=click.IntRange(1), default=60, show_default=True,
+                  help="Without --sample: pseudonyms per run, drawn as `annotations sample` draws them.")
+    @click.option("--unit", type=click.Choice(["document", "span"]), default="document", show_default=True)
+    @click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed.")
+    @click.option("--redo", is_flag=True, help="Ask again the pseudonyms this judge tagged with this prompt.")
+    @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
+                  help="Ollama client setting, e.g. -o host=http://127.0.0.1:11500 -o attempts=3; see docs/judge.md.")
+    @store_option
+    def judge(runs, model, sample_name, per_run, unit, seed, redo, options, store_path) -> None:
+        """An LLM judge tags each sampled pseudonym with 003's tagset, stored as annotator judge:MODEL.
+
+        The pseudonyms are a human session's: --sample NAME, or the runs drawn with the same
+        --per-run/--unit/--seed as `annotations sample`. Items the judge could not tag after its
+        attempts are counted as faults and asked again by the next call. Its Cohen's kappa
+        against every annotator: `workbench annotations agreement`.
+
+        \b
+        Example:
+          workbench annotations judge 832a7ed4 2d97c2f2 --model qwen2.5:1.5b-instruct --per-run 60
+          workbench annotations judge --sample session-1 --model qwen2.5:1.5b-instruct
+        """
+        from workbench.annotation.judge import JudgeConfig, judge_items, judge_sample
+        from workbench.cli._options import name_value_pairs
+        from workbench.plugins import build_config
+        values = name_value_pairs(options, "-o/--option") | ({"redo": True} if redo else {})
+        if model is not None:
+            values["model"] = model
+        config = build_config(JudgeConfig, values, what="the judge")
+        store = annotation_store(store_path)
+        items = judge_sample(store, runs, sample=sample_name, per_run=per_run, unit=unit, seed=seed)
+        summary = judge_items(store, items, config)
+        click.echo(f"{summary.judge} (prompt {summary.prompt_version}): {summary.items} pseudonyms, "
+                   f"{summary.tagged} tagged now, {summary.kept} tagged before, {summary.faults} faults, "
+                   f"{summary.requests} requests in {summary.seconds:.1f} s")
+        for tag, n in sorted(summary.tags.items(), key=lambda kv: store.tagset.rank(kv[0])):
+            click.echo(f"    {tag:<20} {n:>5}")
+        for reason, n in summary.reasons.items():
+            click.echo(f"    fault: {reason} ({n})")
 
     @annotations.command("table6")
     @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True)

@@ -108,8 +108,10 @@ class OllamaClient:
                 f"`ollama pull {model}` or pass `--model` with one of those.")
 
     # -- one window -----------------------------------------------------------------------
-    def ask(self, prompt: Prompt, key: str, base_seed: int) -> Outcome:
-        """One window's outcome; safe to call from several threads at once."""
+    def ask(self, prompt: Prompt, key: str, base_seed: int, check=None) -> Outcome:
+        """One window's outcome; safe to call from several threads at once. `check(answer)`, when
+        given, raises InvalidAnswer for a JSON object the caller cannot use (the LLM judge's tag
+        outside the tagset): that request is retried like one that is not JSON."""
         started = time.perf_counter()
         reasons = []
         requests = 0
@@ -123,6 +125,8 @@ class OllamaClient:
                 content = self._request(prompt, request_seed(base_seed, key, attempt))
                 self._got_through()
                 answer = parse_answer(content)
+                if check is not None:
+                    check(answer)
                 return Outcome(answer, "", requests, time.perf_counter() - started)
             except _Failure as failure:
                 reasons.append(failure.reason)

@@ -1,0 +1,60 @@
+"""A tiny local Ollama for the judge's tests: /api/tags and /api/chat on a free 127.0.0.1 port,
+answering scripted contents in order (then `default`), and keeping every chat request it got."""
+
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MODEL = "fake:1"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet
+        pass
+
+    def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/api/tags":
+            self._send(200, json.dumps({"models": [{"name": MODEL, "model": MODEL}]}).encode())
+        else:
+            self._send(200, b"Ollama is running", "text/plain")
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        server = self.server
+        with server.lock:
+            server.requests.append(body)
+            content = server.script.pop(0) if server.script else server.default
+        lines = [{"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+                  "message": {"role": "assistant", "content": content}, "done": False},
+                 {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+                  "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop"}]
+        self._send(200, "".join(json.dumps(line) + "\n" for line in lines).encode(), "application/x-ndjson")
+
+
+@contextmanager
+def fake_ollama(script=(), default='{"tag": "NO_ERROR"}'):
+    """Yields the server: .url, .requests (bodies received), .script (contents still to answer)."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.daemon_threads = True
+    httpd.lock, httpd.requests, httpd.script, httpd.default = threading.Lock(), [], list(script), default
+    httpd.url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
