@@ -5,6 +5,10 @@ Enter to save and move on; or Tab to the tag list, arrow keys to choose, Enter i
 note field. Work is saved with every tag, per annotator; coming back with the same name
 resumes at the first pseudonym not yet tagged. Which pseudonyms a session covers is a
 named sample (drawn in the sidebar), shared by all annotators so agreement can be computed.
+
+An LLM judge's tag (`workbench annotations judge`) can be shown as a suggestion: off by default,
+a toggle in the sidebar. A suggestion can bias the annotator, so when one was shown the saved tag
+records it (the judge and its tag: Annotation.suggested_by / suggested_tag).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import streamlit as st
 
 from workbench.annotation.pseudonym_context import item_context
 from workbench.annotation.sampling import UNITS, SampleRecipe, draw_sample
-from workbench.annotation.storage import Annotation
+from workbench.annotation.storage import Annotation, is_judge
 from workbench.annotation.tagset import guidelines_text
 from workbench.dashboard import data, render
 from workbench.errors import WorkbenchError
@@ -32,6 +36,18 @@ name = st.sidebar.text_input("Annotator name", key="ann_name", placeholder="your
 st.session_state["annotator"] = name
 if name:
     st.query_params["annotator"] = name  # a bookmark or reload keeps the name
+if is_judge(name):
+    st.error(f"Names starting with {md('judge:')} are kept for LLM judges: choose another name.")
+    st.stop()
+
+# -- the LLM judge's suggestion: off unless asked for, since it can bias the annotator ----
+judges = [a for a in store.annotators() if is_judge(a)]
+show_judge = bool(judges) and st.sidebar.toggle(
+    "Show the LLM judge's tag", value=False, key="ann_show_judge",
+    help="The tag an LLM judge proposed (workbench annotations judge). It can bias you, so each tag you save "
+         "while a suggestion is shown records the judge and its tag.")
+judge = (st.sidebar.selectbox("Judge", judges, key="ann_judge", format_func=md) if show_judge and len(judges) > 1
+         else judges[0] if show_judge else None)
 
 with st.sidebar.expander("Tags in precedence order", expanded=False):
     for t in tagset.tags:
@@ -113,6 +129,12 @@ c1.markdown(render.field("Original", ctx.original, ctx.label), unsafe_allow_html
 c2.markdown(render.field("Pseudonym", ctx.pseudonym, "generation failed" if ctx.failed else ""),
             unsafe_allow_html=True)
 c3.markdown(render.field("Your tag", previous.tag if previous else "—"), unsafe_allow_html=True)
+suggestion = store.get((item.run_id, item.doc_id, item.span_index), judge) if judge else None
+if suggestion is not None:
+    st.markdown(render.field("Suggested by the LLM judge", suggestion.tag,
+                             f"{judge} · prompt {suggestion.prompt_version}"), unsafe_allow_html=True)
+elif judge:
+    st.caption(f"{md(judge)} has no tag for this pseudonym.")
 marks = sorted([(ctx.target[0], ctx.target[1], "wb-rep", f"the pseudonym to tag · original: {ctx.original}")]
                + render.replaced_marks(ctx.others, {}))
 focus = next(k for k, m in enumerate(marks) if m[0] == ctx.target[0])
@@ -143,7 +165,8 @@ if submitted:
     if tag is None:
         st.error("Choose a tag, or type its number in the Key field.")
         st.stop()
-    store.save(Annotation(item.run_id, item.doc_id, item.span_index, name, tag, note, "dashboard"))
+    shown = {"suggested_by": judge, "suggested_tag": suggestion.tag} if suggestion is not None else {}
+    store.save(Annotation(item.run_id, item.doc_id, item.span_index, name, tag, note, "dashboard", **shown))
     st.session_state[pos_key] = pos + 1
     st.session_state["ann_last_saved"] = f"saved {tag} for {md(repr(ctx.pseudonym))} (item {pos + 1})"
     st.rerun()

@@ -49,21 +49,28 @@ else:
         st.warning("Nothing annotated by these annotators in these runs.")
         st.stop()
     wide = agreement.wide_tags(frame, names)
+    people, judges = agreement.split_judges(names)  # LLM judges are measured against people, not among them
     c1, c2, c3 = st.columns(3)
     c1.metric("pseudonyms annotated", len(wide))
     c2.metric("annotations", len(frame))
-    fleiss, n_complete = agreement.fleiss_of(wide) if len(names) >= 2 else (math.nan, 0)
+    fleiss, n_complete = agreement.fleiss_of(wide[people]) if len(people) >= 2 else (math.nan, 0)
     c3.metric("Fleiss' kappa", "—" if math.isnan(fleiss) else f"{fleiss:.3f}",
-              help=f"over the {n_complete} pseudonyms every chosen annotator tagged")
+              help=f"over the {n_complete} pseudonyms every chosen annotator tagged (LLM judges left out)")
+    kappa_format = {"observed agreement": "{:.3f}", "Cohen's kappa": "{:.3f}"}
 
     st.header("Agreement")
     if len(names) < 2:
         st.info("Agreement needs at least two annotators.")
     else:
         st.subheader("Cohen's kappa per pair")
-        st.dataframe(agreement.pairwise_frame(wide).style.format({"observed agreement": "{:.3f}",
-                                                                   "Cohen's kappa": "{:.3f}"}, na_rep="undefined"),
+        st.dataframe(agreement.pairwise_frame(wide[people]).style.format(kappa_format, na_rep="undefined"),
                      hide_index=True)
+        if judges:
+            st.subheader("LLM judge against each annotator")
+            st.dataframe(agreement.pairs_frame(agreement.judge_pairs(wide)).style.format(
+                kappa_format, na_rep="undefined"), hide_index=True)
+            st.caption("A judge's tags come from `workbench annotations judge` (docs/judge.md); its Cohen's kappa "
+                       "against each person is over the pseudonyms both tagged.")
         st.subheader("Confusion table")
         p1, p2 = st.columns(2)
         a = p1.selectbox("Rows: annotator", names, index=0, key="agr_a")
@@ -74,9 +81,11 @@ else:
             st.dataframe(agreement.confusion(wide, a, b, tagset.names))
 
     st.header("Table 6 and Figure 2")
-    basis = st.radio("One tag per pseudonym from", ["majority of annotators"] + names, horizontal=True,
+    basis = st.radio("One tag per pseudonym from", (["majority of annotators"] if people else []) + names,
+                     horizontal=True,
                      format_func=render.escape_markdown,  # radio options are Markdown; names are user text
-                     key="agr_basis", help="majority: ties go to the tag of higher precedence (Appendix C)")
+                     key="agr_basis", help="majority: ties go to the tag of higher precedence (Appendix C); "
+                                          "LLM judges do not vote")
     items = results.item_tags(frame, tagset, None if basis.startswith("majority") else basis)
     table = results.table6(items, tagset)
     counts = results.table6_counts(items, tagset)
