@@ -160,3 +160,15 @@ def test_annotation_samples_never_offer_a_suppressed_span(runs, store):
         assert keep == zzz - {("en-1", 0)}
     with pytest.raises(WorkbenchError, match="suppressed spans are not offered"):
         draw_sample(store, SampleRecipe((ids["suppress"],), None, "document", 0))
+
+
+def test_agreement_counts_a_suppressed_span_as_disagreeing(runs, tiny_corpus):
+    ids, _, table = runs
+    for metric in ("capitalisation_agreement", "token_count_agreement", "shape_agreement"):
+        assert table.loc[ids["suppress"], metric] == 0.0
+        assert table.loc[ids["keep"], metric] == pytest.approx(20 / 21)  # all kept but the suppressed Anna Berg
+    # A suppressed name has no gender: of the 8 personal names only the second Anna Berg and the
+    # two Karin Ström are known on both sides when kept (Olle, Jan, Eva, J. are in no English list or both).
+    assert table.loc[ids["suppress"], "name_gender_known"] == 0.0
+    assert table.loc[ids["keep"], "name_gender_known"] == pytest.approx(3 / 8)
+    assert table.loc[ids["keep"], "name_gender_agreement"] == 1.0

@@ -19,6 +19,9 @@ METRIC_FAMILIES = Registry("metric family", [
     Entry("upos", "workbench.metrics.upos", "003 Table 3: UPOS accuracy in context (and by the pick's recorded UPOS)"),
     Entry("ner", "workbench.metrics.ner_consistency",
           "000 §4 / Table 5: NER-type consistency, the original's and the replacement's entity types in context"),
+    Entry("agreement", "workbench.metrics.agreement",
+          "beyond 003 (issue 27): UD morphology (Case, Number, Definite, Gender), capitalisation, token count, "
+          "shape and name-gender agreement of each replacement with its original"),
     Entry("overlap", "workbench.metrics.overlap", "003 Table 3: partial / absolute overlap, numerals excluded"),
     Entry("similarity", "workbench.metrics.similarity", "003 Table 3: word and sentence cosine similarity"),
     Entry("rouge", "workbench.metrics.rouge", "003 Table 4: ROUGE-1/2/L/Lsum between summaries"),

@@ -14,6 +14,8 @@ meaning. Per (run, label):
                                               P / R / F1 are macro over types, not per label)
     recall_mention (and its DIRECT / QUASI)   all spans of imported runs (detection; the
                                               token and entity recalls are pooled, not per label)
+    morph_*, *_agreement, name_gender_*       the spans each judges (agreement: a feature the
+                                              original has, personal names for gender)
     consistency, merged_entity_rate           entities of the label (entity_coherence)
 
 Not per label: the form statistics of Table 2 and the per-document unique ratio (a run's
@@ -38,7 +40,7 @@ from workbench.metrics.metric_frame import runs_of
 
 # Families with a mean over spans, and the columns of their span_values that are metrics
 # (the similarity baselines are constants per language, not measurements of the spans).
-SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection", "ner")
+SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection", "ner", "agreement")
 ENTITY_FAMILY = "entities"
 NOT_PER_LABEL = ("similarity_word_baseline", "similarity_sentence_baseline")
 ID_COLUMNS = ["run_id", "label", "spans", "entities"]

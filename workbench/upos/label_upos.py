@@ -26,10 +26,14 @@ _CODE = frozenset({"NUM", "NOUN", "PROPN", "SYM"}) | _ANY
 # `500 euros`, `50 %`, `a few`, `double`, `2,000,000 Swedish kronor (SEK)`.
 _QUANTITY = frozenset({"NUM", "NOUN", "PROPN", "SYM", "ADJ", "DET"}) | _ANY
 
+# Labels (lower case) of personal names: PGV-PII's, TAB's and common aliases of a user's
+# doccano labels (the agreement family's name-gender check reads the same list).
+NAME_LABELS = ("person", "per", "personal_name", "name")
+
 # Label (lower case) → the UPOS it admits. PGV-PII's and TAB's labels, and common aliases
 # of a user's doccano labels.
 PLAUSIBLE_UPOS: dict[str, frozenset[str]] = {
-    **dict.fromkeys(("person", "per", "personal_name", "name"), _NAME),
+    **dict.fromkeys(NAME_LABELS, _NAME),
     **dict.fromkeys(("loc", "location", "geographic", "gpe"), _PLACE_OR_ORG),
     **dict.fromkeys(("org", "organisation", "organization", "institution"), _PLACE_OR_ORG),
     **dict.fromkeys(("date", "datetime", "time"), _DATE),
