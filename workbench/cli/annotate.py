@@ -174,6 +174,25 @@ def register(main: click.Group) -> None:
         for reason, n in summary.reasons.items():
             click.echo(f"    fault: {reason} ({n})")
 
+    @annotations.command("simulate")
+    @click.argument("sample_name", metavar="SAMPLE")
+    @click.option("--name", "names", multiple=True, help="A simulated annotator's name; repeat (default: sim-1, sim-2).")
+    @click.option("--flip", type=click.FloatRange(0, 1), default=0.2, show_default=True,
+                  help="Chance per pseudonym that an annotator gives another tag than the rule's.")
+    @click.option("--seed", type=int, default=0, show_default=True)
+    @store_option
+    def simulate(sample_name, names, flip, seed, store_path) -> None:
+        """Tag a sample as simulated annotators (a seeded rule, docs/judge.md), to measure a judge before people do.
+
+        \b
+        Example:
+          workbench annotations simulate session-1 --name sim-1 --name sim-2 --flip 0.2
+        """
+        from workbench.annotation.judge_simulated import DEFAULT_NAMES, simulate as simulate_tags
+        store = annotation_store(store_path)
+        made = simulate_tags(store, store.sample(sample_name), names or DEFAULT_NAMES, flip, seed)
+        click.echo(f"sample {sample_name}: {len(made)} simulated tags by {', '.join(names or DEFAULT_NAMES)}")
+
     @annotations.command("table6")
     @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True)
     @click.option("-r", "--run", "runs", multiple=True, help="Only these runs; repeat.")
