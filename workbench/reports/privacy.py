@@ -4,7 +4,8 @@ Read-only over what the privacy attacks stored: nothing here attacks. `privacy_m
 collects, per run, the re-identification results (workbench.privacy.reid.stored_reid_risk:
 TRIR, mean rank, share within rank k, per attacker; and paper 001 §6's ensemble TRIR over the
 re-identification attacks shown, workbench.privacy.reid.ensemble_trir) and the inference disclosure
-(workbench.privacy.inference.stored_disclosure, per attacker). Where a run was attacked
+(workbench.privacy.inference.stored_disclosure, per attacker) and the known-pair recovery of
+dates and other values (workbench.privacy.known_pair_runs, caption key "known-pair:v1"). Where a run was attacked
 under several attack keys of one attacker (another background, other settings), the key
 most of the reported runs share is shown, so every row of a column comes from the same
 attack; the caption names the keys. An attack that has not reached every document
@@ -64,6 +65,12 @@ INFOS = {
     **{f"disclosure_{a}": MetricInfo(f"disclosure_{a}", f"disclosure {a}", FAMILY, 0, 1, LOWER, "004 §3.2",
                                      f"share of replaced spans whose original the {a} inference attack discloses")
        for a in INFERENCE_ATTACKERS},
+    # workbench.privacy.known_pair: `workbench privacy known-pair` stores the counts with the run.
+    **{f"known_pair_{kind}": MetricInfo(f"known_pair_{kind}", f"known pair {kind}", FAMILY, 0, 1, LOWER,
+                                        "beyond the seeds (issue 27)",
+                                        f"share of other {what} of a document recovered from one known "
+                                        "original-pseudonym pair, every pair in turn")
+       for kind, what in (("date", "calendar dates"), ("other", "values (entity mentions and the spans reached)"))},
 }
 MEASURES = tuple(INFOS)
 
@@ -80,6 +87,8 @@ TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank 
              digits=3) for share in WEAKER_SHARES),
     Column("disclosure_mlm", "MLM↓", "Inference disclosure", digits=3),
     Column("disclosure_ollama", "LLM↓", "Inference disclosure", digits=3),
+    Column("known_pair_date", "dates↓", "Known pair", digits=3),
+    Column("known_pair_other", "other↓", "Known pair", digits=3),
     # Numbers, codes and dates included (003's overlap, beside it, leaves numerals out): the
     # `original` reference run reads 100 %, `suppress` and `label` 0 % (workbench.overlap_rules.verbatim_leak).
     Column("leak_verbatim", "verbatim", "Kept %", scale=100, digits=2),  # the table adds the arrow
@@ -116,6 +125,18 @@ def _stored_disclosure(store, run_ids: Sequence[str]) -> pd.DataFrame:
     except ImportError:
         return pd.DataFrame()
     return stored_disclosure(store, run_ids)
+
+
+def _stored_known_pair(store, out: pd.DataFrame, keys: dict[str, str]) -> None:
+    """The known-pair recovery of the runs that were attacked (NaN for the others) into `out`."""
+    from workbench.privacy.known_pair_runs import KIND, VERSION, recovery_by_kind, stored_counts
+    counts = stored_counts(store, out.index.tolist())
+    if counts.empty:
+        return
+    recovery = recovery_by_kind(counts)
+    for kind in ("date", "other"):
+        out[f"known_pair_{kind}"] = recovery[kind].reindex(out.index).astype(float)
+    keys[KIND] = f"v{VERSION}"
 
 
 def shared_key(frame: pd.DataFrame, attacker: str) -> str | None:
@@ -164,6 +185,7 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             keys[attacker] = key
             rows = inference[inference["attack_key"] == key].set_index("run_id")
             out[f"disclosure_{attacker}"] = rows["disclosure"].reindex(out.index).astype(float)
+    _stored_known_pair(store, out, keys)
     out.attrs["attack_keys"] = keys
     out.attrs["k"] = k
     return out
@@ -191,7 +213,8 @@ def with_privacy(table: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
 def attacks_caption(measures: pd.DataFrame) -> str:
     keys = measures.attrs.get("attack_keys", {})
     if not keys:
-        return "attacks=none stored (run `workbench privacy reid` / `workbench privacy infer` first)"
+        return ("attacks=none stored (run `workbench privacy reid` / `workbench privacy infer` / "
+                "`workbench privacy known-pair` first)")
     caption = f"k={measures.attrs.get('k', DEFAULT_K)}|attacks=" + ",".join(f"{a}:{key}" for a, key in keys.items())
     combined = measures.attrs.get("ensemble", {})
     if combined:
@@ -222,14 +245,16 @@ def pareto_front(risk: Sequence[float], utility: Sequence[float]) -> np.ndarray:
     return front
 
 
-def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
+def privacy_utility_points(table: pd.DataFrame, utility: Sequence[str] = UTILITY) -> pd.DataFrame:
     """Per corpus and run: label, TRIR (of the attacker reid_axis picks), each utility measure and
-    whether the run is on that measure's Pareto front. Runs without TRIR are left out."""
+    whether the run is on that measure's Pareto front. Runs without TRIR are left out. utility:
+    the measures (default UTILITY; `workbench report --utility`, checked by
+    privacy_figure.utility_axes)."""
     from workbench.metrics.metric_frame import run_rows
     from workbench.metrics.run_names import run_names
     attacker = reid_axis(table)
     # generator last (the figure's colours, reports.palette): the columns readers had keep their places.
-    columns = ["corpus", "run_id", "label", "attacker", "trir", *UTILITY, *(f"front_{u}" for u in UTILITY),
+    columns = ["corpus", "run_id", "label", "attacker", "trir", *utility, *(f"front_{u}" for u in utility),
                "generator"]
     if attacker is None:
         return pd.DataFrame(columns=columns)
@@ -240,7 +265,7 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
         "label": run_names(table)[rows.index].tolist(),  # the names of the tables and the other figures
         "attacker": attacker, "trir": rows[f"trir_{attacker}"].to_numpy(dtype=float),
         "generator": rows["generator"].astype(str).to_numpy()})
-    for u in UTILITY:
+    for u in utility:
         out[u] = rows[u].to_numpy(dtype=float) if u in rows else np.nan
         out[f"front_{u}"] = False
         for _, group in out.groupby("corpus", sort=False):
@@ -248,7 +273,8 @@ def privacy_utility_points(table: pd.DataFrame) -> pd.DataFrame:
     return out[columns]
 
 
-UTILITY_TITLES = {"tps": "TPS (004 §4.1) ↑", "similarity_word": "word similarity ↑"}
+UTILITY_TITLES = {"tps": "TPS (004 §4.1) ↑", "similarity_word": "word similarity ↑",
+                  "morph_all": "morphological agreement (all features) ↑"}
 
 
 def label_clusters(xs, ys, low: float, high: float = 1.03) -> list[list[int]]:
