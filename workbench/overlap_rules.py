@@ -132,6 +132,12 @@ def equals_original(pseudonym: str, original: str) -> bool:
     return _normal(pseudonym) == _normal(original)
 
 
+def value_key(text: str) -> str:
+    """The form in which equals_original compares two values (case and white space ignored): the
+    corpus-scope leak guard and the borrowed-identities metric keep originals in this form."""
+    return _normal(text)
+
+
 def leaks(candidate: str, original: str) -> bool:
     """What the leak guard refuses: any partial overlap, or the original itself (numerals
     included: the guard promises that no pseudonym equals its original span)."""

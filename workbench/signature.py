@@ -82,6 +82,11 @@ class RunSignature:
     # every slot carries its span's type to the generator (INTACT labels DIRECT spans). "" and
     # not rendered for a corpus without them, so those run ids stay as they were.
     identifier_types: str = ""
+    # Generated runs (issue 27): the morphology filter and the leak guard's scope, rendered only
+    # when on / "corpus" (`morph=on`, `leak=corpus` in place of `leak=on`), so runs without them
+    # keep their ids. Kept in the run record's options (RunRecord.signature_record reads them there).
+    morph_filter: bool = False
+    leak_scope: str = "span"
 
     __hash__ = None  # holds dicts
 
@@ -100,7 +105,9 @@ class RunSignature:
                 parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":")))
         else:
             parts += [f"window={self.window}", f"seed={self.seed}", f"topk={self.top_k}",
-                      f"leak={_on_off(bool(self.leak_guard))}"]
+                      f"leak={self._leak()}"]
+            if self.morph_filter:
+                parts.append("morph=on")
             if self.consistent != CONSISTENT_DEFAULT:
                 parts.append(f"consistent={self.consistent}")
             if self.sees != SEES_DEFAULT:
@@ -114,6 +121,9 @@ class RunSignature:
         return "|".join(parts)
 
     __str__ = render
+
+    def _leak(self) -> str:
+        return "corpus" if self.leak_guard and self.leak_scope == "corpus" else _on_off(bool(self.leak_guard))
 
     @property
     def run_id(self) -> str:
@@ -129,7 +139,8 @@ def make_signature(*, corpus_name: str, corpus_hash: str, generator: str, model:
                         mode=options.mode, upos_filter=bool(options.upos_filter), tagger=tagger,
                         versions=dict(versions), config=dict(config or {}), window=options.window,
                         seed=options.seed, top_k=options.top_k, leak_guard=bool(options.leak_guard), sees=sees,
-                        consistent=options.consistent, identifier_types=identifier_types_hash[:16])
+                        consistent=options.consistent, identifier_types=identifier_types_hash[:16],
+                        morph_filter=bool(options.morph_filter), leak_scope=options.leak_scope)
 
 
 def run_id_of(signature: "str | RunSignature") -> str:

@@ -17,6 +17,7 @@ def _default(name: str):
 def generation_options(func):
     """The options every generator honours (GenerationOptions)."""
     from workbench.generation.consistency import CONSISTENT_SCOPES
+    from workbench.generators.base import LEAK_SCOPES
     from workbench.text.slots import MODES
     from workbench.upos.factory import TAGGERS
     for decorator in reversed([
@@ -25,12 +26,19 @@ def generation_options(func):
                      help="maskL: every span in the window masked; repL: spans left of the target carry earlier picks."),
         click.option("--upos-filter/--no-upos-filter", default=_default("upos_filter"), show_default=True,
                      help="Pick the first top-k candidate with the original's UPOS (003 §4)."),
+        click.option("--morph-filter/--no-morph-filter", default=_default("morph_filter"), show_default=True,
+                     help="A stricter UPOS filter (turns it on): the first candidate whose UPOS and UD "
+                          "Case/Number/Definite in context match the original's; else as the UPOS filter."),
         click.option("--window", type=click.IntRange(0), default=_default("window"), show_default=True,
                      help="Sentences of context either side of the target sentence."),
         click.option("--seed", type=int, default=_default("seed"), show_default=True),
         click.option("--top-k", type=click.IntRange(1), default=_default("top_k"), show_default=True),
-        click.option("--leak-guard/--no-leak-guard", default=_default("leak_guard"), show_default=True,
-                     help="Refuse candidates overlapping the original span (003 §5.2)."),
+        # `--leak-guard` alone is 003's guard (scope "span"); `--leak-guard corpus` widens it.
+        click.option("--leak-guard", "leak_scope", is_flag=False, flag_value=LEAK_SCOPES[0], default=None,
+                     type=click.Choice(LEAK_SCOPES), metavar="[corpus]",
+                     help="Refuse candidates overlapping the original span (003 §5.2); with `corpus`, also "
+                          "any candidate equal to an original value anywhere in the corpus."),
+        click.option("--no-leak-guard", is_flag=True, help="No leak guard (the default)."),
         click.option("--consistent", type=click.Choice(CONSISTENT_SCOPES), default=_default("consistent"),
                      show_default=True,
                      help="One pseudonym per entity: the first mention is generated, later ones reuse it, "
@@ -44,6 +52,15 @@ def generation_options(func):
     ]):
         func = decorator(func)
     return func
+
+
+def leak_options(scope: str | None, off: bool) -> dict:
+    """GenerationOptions' leak_guard and leak_scope from `--leak-guard [corpus]` / `--no-leak-guard`."""
+    if scope is not None and off:
+        raise click.UsageError("--leak-guard and --no-leak-guard contradict each other: give one")
+    if scope is None:
+        return {"leak_guard": False}
+    return {"leak_guard": True, "leak_scope": scope}
 
 
 def parse_generator_settings(model: str | None, extra: tuple[str, ...]) -> dict[str, str]:
@@ -77,7 +94,7 @@ def register(main: click.Group) -> None:
     @click.option("--retry-failed", is_flag=True,
                   help="Generate the run's FAILED spans again (after an outage); resumable like a run.")
     def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, generator, mode,
-                 upos_filter, window, seed, top_k, leak_guard, consistent, model, extra, batch_size, tagger, store_path,
+                 upos_filter, morph_filter, window, seed, top_k, leak_scope, no_leak_guard, consistent, model, extra, batch_size, tagger, store_path,
                  progress, run_name, retry_failed) -> None:
         """Generate pseudonyms for every span of a corpus and store them as a run.
 
@@ -89,6 +106,8 @@ def register(main: click.Group) -> None:
         Example:
           workbench generate -c pgv-pii-sv -g upos --mode repL
           workbench generate -c tab-test -g random --leak-guard
+          workbench generate -c pgv-pii-sv -g random --leak-guard corpus
+          workbench generate -c pgv-pii-sv -g fill-mask --model offline --morph-filter
           workbench generate -c pgv-pii-en -g upos --consistent document
           workbench generate -c pgv-pii-en -g random --seed 14 --name "random seed 14"
         """
@@ -97,15 +116,16 @@ def register(main: click.Group) -> None:
 
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator,
                                           docs, skip_docs)
-        options = dict(mode=mode, upos_filter=upos_filter, window=window, seed=seed, top_k=top_k,
-                       leak_guard=leak_guard, consistent=consistent)
+        leak_guard = leak_options(leak_scope, no_leak_guard)
+        options = dict(mode=mode, upos_filter=upos_filter, morph_filter=morph_filter, window=window, seed=seed,
+                       top_k=top_k, consistent=consistent, **leak_guard)
         # The store is given by path: generate_run opens it once the input is checked.
         result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
                               store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
                               progress=progress, retry_failed=retry_failed, name=run_name)
         named = f" ({result.run.name})" if result.run.name else ""
         click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, "
-                   f"{result.failed} FAILED, {equal_to_original_text(result.equal_to_original, leak_guard)}")
+                   f"{result.failed} FAILED, {equal_to_original_text(result.equal_to_original, leak_guard['leak_guard'])}")
         click.echo(f"  {result.run.signature}")
         click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
         if result.unreachable:

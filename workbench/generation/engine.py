@@ -34,6 +34,7 @@ from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
 from workbench.upos.base import Tagger
+from workbench.upos.features import as_pairs
 
 
 def original_upos(store: RunStore, corpus: Corpus, tagger: Tagger) -> dict[tuple[str, int], str | None]:
@@ -151,6 +152,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
     options = generator.options
     builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
                 for d in corpus.documents]
+    extra = _SelectionFacts.of(corpus, generator, tagger)
     stored = store.predictions(run_id)
     picks = {(p.doc_id, p.span_index): p.pseudonym for p in stored if not p.failed}
     done = {(p.doc_id, p.span_index) for p in stored}
@@ -173,7 +175,7 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
                 picks[(doc_id, r.mention[1])] = r.pseudonym  # before the slots below: repL context
         if batch.generate:
             work = [Work(n, i) for n, i in batch.generate]
-            generated = _generate_batch(corpus, generator, tagger, upos, builders, picks, work)
+            generated = _generate_batch(corpus, generator, tagger, upos, builders, picks, work, extra)
             for w, row in zip(work, generated):
                 if not row.failed:
                     picks[(row.doc_id, row.span_index)] = row.pseudonym
@@ -187,8 +189,27 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
     bar.close()
 
 
+@dataclass(frozen=True, slots=True)
+class _SelectionFacts:
+    """What the morphology filter, reinflecting generators and the corpus-scope leak guard read
+    beyond the UPOS (issue 27); each is computed only when an option or the generator asks."""
+    features: dict  # {(doc_id, span index): the original's Case/Number/Definite}, or {}
+    corpus_values: frozenset[str] | None  # the corpus's original values (overlap_rules.value_key)
+
+    @classmethod
+    def of(cls, corpus: Corpus, generator: Generator, tagger: Tagger) -> "_SelectionFacts":
+        from workbench.overlap_rules import value_key
+        from workbench.upos.features import span_features
+        options = generator.options
+        wanted = options.morph_filter or generator.reads_features()
+        values = None
+        if options.leak_guard and options.leak_scope == "corpus":
+            values = frozenset(value_key(s.text) for d in corpus.documents for s in d.spans)
+        return cls(span_features(corpus, tagger) if wanted else {}, values)
+
+
 def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: dict, builders: list[SlotBuilder],
-                    picks: dict, batch: list[Work]) -> list[StoredPrediction]:
+                    picks: dict, batch: list[Work], extra: _SelectionFacts) -> list[StoredPrediction]:
     """One call of the generator over the batch's slots, then selection: the rows to store."""
     options = generator.options
     slots = []
@@ -196,6 +217,8 @@ def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: 
         doc = corpus.documents[w.doc]
         doc_picks = DocumentPicks(picks, doc.doc_id) if options.mode == "repL" else None
         slot = builders[w.doc].slot(w.span, doc_picks)
+        if generator.reads_features():  # the original's UD features tagged in context, as its UPOS is
+            slot = replace(slot, features=as_pairs(extra.features.get((doc.doc_id, w.span), {})))
         # The one place an original reaches a generator, at the level it declared.
         slots.append(reveal(slot, generator.sees_for(slot.label), doc.spans[w.span].text))
     started = time.perf_counter()
@@ -204,9 +227,12 @@ def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: 
         raise RuntimeError(f"{generator.name} returned {len(predictions)} predictions for {len(slots)} slots")
     per_slot = (time.perf_counter() - started) / len(slots)
     items = [SelectionInput(corpus.documents[w.doc], w.span, builders[w.doc].target_sentence(w.span),
-                            upos.get((corpus.documents[w.doc].doc_id, w.span)), p)
+                            upos.get((corpus.documents[w.doc].doc_id, w.span)), p,
+                            extra.features.get((corpus.documents[w.doc].doc_id, w.span), {})
+                            if options.morph_filter else None)
              for w, p in zip(batch, predictions)]
-    choices = choose_all(items, upos_filter=options.upos_filter, leak_guard=options.leak_guard, tagger=tagger)
+    choices = choose_all(items, upos_filter=options.upos_filter, leak_guard=options.leak_guard, tagger=tagger,
+                         morph_filter=options.morph_filter, corpus_values=extra.corpus_values)
     rows = []
     for w, p, c in zip(batch, predictions, choices):
         seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure

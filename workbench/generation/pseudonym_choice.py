@@ -5,25 +5,38 @@ context) equals the original span's; if none fits, the top-1. The filter never a
 candidate made only of punctuation and symbols (`”`, `,`, `%`: issue 24): it is dropped
 before the choice, as the leak guard drops its candidates, and a span whose candidates are
 all such is FAILED. Without the filter the top-1 is taken as it is (003). The leak guard (003 §5.2)
-first removes candidates that overlap the original span (workbench.overlap_rules.leaks). If the guard removes every
-candidate the span is FAILED, so that "no pseudonym overlaps its original" holds
-without exception.
+first removes candidates that overlap the original span (workbench.overlap_rules.leaks); with
+the corpus scope (`--leak-guard corpus`, issue 27) also candidates equal to any original value of
+the corpus (whole value, case and white space ignored: overlap_rules.value_key), so no pseudonym
+is another entity's real value. If the guard removes every candidate the span is FAILED, so that
+"no pseudonym overlaps its original" holds without exception.
 
-Done here, in the engine, so that every generator honours both options the same way and
+The morphology filter (`--morph-filter`, issue 27) is a stricter UPOS filter: the first candidate
+whose UPOS and UD Case/Number/Definite, tagged in context by the same tagger, match the
+original's (a feature the original lacks is not required: workbench.upos.features). If none
+matches, it falls back as the UPOS filter does (the first of the original's UPOS, else the
+top-1), and the prediction's note says so (MORPH_FALLBACK).
+
+Done here, in the engine, so that every generator honours these options the same way and
 no generator ever needs the original text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from workbench.generators.base import FAILED, Prediction
 from workbench.model import Document
-from workbench.overlap_rules import leaks
+from workbench.overlap_rules import leaks, value_key
 from workbench.upos.base import Tagger, is_punctuation_only
 
 PUNCTUATION_ONLY = "UPOS filter: every candidate is punctuation"
+LEAK_GUARD_EMPTY = "leak guard: every candidate overlaps the original"
+CORPUS_GUARD_EMPTY = "leak guard (corpus): every candidate overlaps the original or is an original value of the corpus"
+# The note of a pick the morphology filter could not make: no candidate had the original's
+# UPOS and features, so the UPOS filter's rule chose (its own fallback is Choice.upos_fallback).
+MORPH_FALLBACK = "morph filter: no candidate with the original's features"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +56,8 @@ class SelectionInput:
     sentence: tuple[int, int]  # the target sentence's character range in doc.text
     wanted_upos: str | None
     prediction: Prediction
+    # The original's Case/Number/Definite tagged in context (the morphology filter); None: not asked.
+    wanted_features: Mapping[str, str] | None = None
 
 
 def in_context(item: SelectionInput, candidate: str) -> tuple[str, int, int]:
@@ -55,43 +70,14 @@ def in_context(item: SelectionInput, candidate: str) -> tuple[str, int, int]:
 
 
 def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard: bool,
-               tagger: Tagger | None) -> list[Choice]:
-    # Candidates that survive the leak guard and the filter's punctuation rule, per item, as
-    # (rank, text); the rank stays the generator's.
-    allowed: list[list[tuple[int, str]]] = []
-    empty_because: list[str] = []
-    for item in items:
-        original = item.doc.spans[item.span_index].text
-        cands = list(enumerate(item.prediction.candidates))
-        reason = ""
-        if leak_guard:
-            cands = [(r, c) for r, c in cands if not leaks(c, original)]
-            reason = "leak guard: every candidate overlaps the original"
-        if upos_filter and cands:
-            cands = [(r, c) for r, c in cands if not is_punctuation_only(c)]
-            reason = PUNCTUATION_ONLY
-        allowed.append(cands)
-        empty_because.append(reason)
-
-    # UPOS of each allowed candidate: the generator's own (PUD gold) or tagged in context,
-    # all in one batched tagger call.
-    upos: dict[tuple[int, int], str | None] = {}
-    if upos_filter:
-        queries: dict[str, list] = {}  # per language: [(key, (text, start, end))]
-        for n, (item, cands) in enumerate(zip(items, allowed)):
-            if item.wanted_upos is None or item.prediction.failed:
-                continue
-            known = item.prediction.candidate_upos
-            for r, c in cands:
-                if known:
-                    upos[(n, r)] = known[r]
-                else:
-                    queries.setdefault(item.doc.lang, []).append(((n, r), in_context(item, c)))
-        if queries and tagger is None:
-            raise ValueError("the UPOS filter needs a tagger")
-        for lang, pairs in queries.items():
-            for (key, _), tag in zip(pairs, tagger.tag_ranges(lang, [q for _, q in pairs])):
-                upos[key] = tag
+               tagger: Tagger | None, morph_filter: bool = False,
+               corpus_values: frozenset[str] | None = None) -> list[Choice]:
+    """One Choice per item. corpus_values: the corpus's original values as value_key gives them,
+    given with the guard's corpus scope; morph_filter implies the UPOS filter."""
+    upos_filter = upos_filter or morph_filter
+    allowed, empty_because = _allowed(items, upos_filter, leak_guard, corpus_values)
+    upos = _candidate_upos(items, allowed, tagger) if upos_filter else {}
+    features = _candidate_features(items, allowed, tagger) if morph_filter else {}
 
     choices = []
     for n, (item, cands) in enumerate(zip(items, allowed)):
@@ -102,9 +88,80 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
         if not cands:
             choices.append(Choice(FAILED, None, None, True, empty_because[n]))
             continue
-        pick, fallback = cands[0], None
+        pick, fallback, note = cands[0], None, pred.note
         if upos_filter and item.wanted_upos is not None:
-            matching = next(((r, c) for r, c in cands if upos.get((n, r)) == item.wanted_upos), None)
-            pick, fallback = (cands[0], True) if matching is None else (matching, False)
-        choices.append(Choice(pick[1], pick[0], upos.get((n, pick[0])), False, pred.note, fallback))
+            fits_upos = [(r, c) for r, c in cands if upos.get((n, r)) == item.wanted_upos]
+            if morph_filter and item.wanted_features is not None:
+                from workbench.upos.features import features_match
+                fits = next(((r, c) for r, c in fits_upos
+                             if features_match(item.wanted_features, features.get((n, r), {}))), None)
+                if fits is None:
+                    note = "; ".join(x for x in (note, MORPH_FALLBACK) if x)
+                fits_upos = [fits] if fits is not None else fits_upos
+            pick, fallback = (cands[0], True) if not fits_upos else (fits_upos[0], False)
+        choices.append(Choice(pick[1], pick[0], upos.get((n, pick[0])), False, note, fallback))
     return choices
+
+
+def _allowed(items: Sequence[SelectionInput], upos_filter: bool, leak_guard: bool,
+             corpus_values: frozenset[str] | None) -> tuple[list[list[tuple[int, str]]], list[str]]:
+    """Per item, the candidates that survive the leak guard and the filter's punctuation rule as
+    (rank, text), the rank staying the generator's; and why an item would be left with none."""
+    allowed: list[list[tuple[int, str]]] = []
+    empty_because: list[str] = []
+    for item in items:
+        original = item.doc.spans[item.span_index].text
+        cands = list(enumerate(item.prediction.candidates))
+        reason = ""
+        if leak_guard:
+            cands = [(r, c) for r, c in cands if not leaks(c, original)]
+            reason = LEAK_GUARD_EMPTY
+            if corpus_values is not None:
+                cands = [(r, c) for r, c in cands if value_key(c) not in corpus_values]
+                reason = CORPUS_GUARD_EMPTY
+        if upos_filter and cands:
+            cands = [(r, c) for r, c in cands if not is_punctuation_only(c)]
+            reason = PUNCTUATION_ONLY
+        allowed.append(cands)
+        empty_because.append(reason)
+    return allowed, empty_because
+
+
+def _candidate_upos(items, allowed, tagger: Tagger | None) -> dict[tuple[int, int], str | None]:
+    """UPOS of each allowed candidate, keyed (item, rank): the generator's own (PUD gold) or
+    tagged in context, all in one batched tagger call per language."""
+    upos: dict[tuple[int, int], str | None] = {}
+    queries: dict[str, list] = {}  # per language: [(key, (text, start, end))]
+    for n, (item, cands) in enumerate(zip(items, allowed)):
+        if item.wanted_upos is None or item.prediction.failed:
+            continue
+        known = item.prediction.candidate_upos
+        for r, c in cands:
+            if known:
+                upos[(n, r)] = known[r]
+            else:
+                queries.setdefault(item.doc.lang, []).append(((n, r), in_context(item, c)))
+    if queries and tagger is None:
+        raise ValueError("the UPOS filter needs a tagger")
+    for lang, pairs in queries.items():
+        for (key, _), tag in zip(pairs, tagger.tag_ranges(lang, [q for _, q in pairs])):
+            upos[key] = tag
+    return upos
+
+
+def _candidate_features(items, allowed, tagger: Tagger | None) -> dict[tuple[int, int], dict[str, str]]:
+    """Case/Number/Definite of each allowed candidate in context, keyed (item, rank), for the
+    items whose original's features are known."""
+    from workbench.upos.features import tag_feature_ranges
+    queries: dict[str, list] = {}
+    for n, (item, cands) in enumerate(zip(items, allowed)):
+        if item.wanted_upos is None or item.wanted_features is None or item.prediction.failed:
+            continue
+        for r, c in cands:
+            queries.setdefault(item.doc.lang, []).append(((n, r), in_context(item, c)))
+    if queries and tagger is None:
+        raise ValueError("the morphology filter needs a tagger")
+    found: dict[tuple[int, int], dict[str, str]] = {}
+    for lang, pairs in queries.items():
+        found.update((key, f) for (key, _), f in zip(pairs, tag_feature_ranges(tagger, lang, [q for _, q in pairs])))
+    return found

@@ -36,6 +36,8 @@ FAILED = "[FAILED]"  # 003 §4: what a span gets when the model gave no usable a
 # integers: a larger value would fail only when the run is stored (after its corpus snapshot),
 # so it is refused with the options (issue 24 item 17).
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+# The leak guard's scopes (GenerationOptions.leak_scope); the first is 003's, the default.
+LEAK_SCOPES = ("span", "corpus")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,13 @@ class GenerationOptions:
     # One pseudonym per entity: off | document | corpus (workbench.generation.consistency). Default off,
     # so paper 003's runs (and their run ids) stay as they were.
     consistent: str = CONSISTENT_SCOPES[0]  # "off"
+    # The morphology filter (issue 27): a stricter UPOS filter, the first candidate whose UPOS and
+    # Case/Number/Definite match the original's; on, it turns the UPOS filter on too.
+    morph_filter: bool = False
+    # What the leak guard compares a candidate with (LEAK_SCOPES): "span", its own original (003
+    # §5.2); "corpus", also every original value of the corpus (whole value, case ignored). A
+    # corpus scope turns the guard on.
+    leak_scope: str = "span"
 
     def __post_init__(self) -> None:
         # Values come from the CLI, benchmark TOML files and Python callers: check types too,
@@ -58,7 +67,7 @@ class GenerationOptions:
             raise InvalidValue(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.consistent not in CONSISTENT_SCOPES:
             raise InvalidValue(f"consistent must be one of {', '.join(CONSISTENT_SCOPES)}, not {self.consistent!r}")
-        for name in ("upos_filter", "leak_guard"):
+        for name in ("upos_filter", "leak_guard", "morph_filter"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidValue(f"{name} must be true or false, not {getattr(self, name)!r}")
         for name in ("window", "seed", "top_k"):
@@ -72,6 +81,14 @@ class GenerationOptions:
             raise InvalidValue(f"window must be >= 0, not {self.window}")
         if self.top_k < 1:
             raise InvalidValue(f"top_k must be >= 1, not {self.top_k}")
+        if self.leak_scope not in LEAK_SCOPES:
+            raise InvalidValue(f"leak_scope must be one of {', '.join(LEAK_SCOPES)}, not {self.leak_scope!r}")
+        # The implied options are set here, once, so the signature, the run record and the run
+        # names read what the engine does.
+        if self.morph_filter:
+            object.__setattr__(self, "upos_filter", True)
+        if self.leak_scope == "corpus":
+            object.__setattr__(self, "leak_guard", True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +154,12 @@ class Generator(ABC):
     @abstractmethod
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         """Candidates for each slot, in the order given."""
+
+    def reads_features(self) -> bool:
+        """Whether its slots carry Slot.features, the original's UD Case/Number/Definite tagged in
+        context (as Slot.upos is): a generator that reinflects a drawn base form (the Swedish
+        genitive: workbench.text.swedish_genitive) says True, from its config."""
+        return False
 
     def model_id(self) -> str:
         """What the run signature records as the model ('-' for none)."""

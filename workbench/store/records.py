@@ -93,7 +93,10 @@ class RunRecord:
                             versions=dict(self.versions), config=dict(self.config), window=self.window,
                             seed=self.seed, top_k=self.top_k, leak_guard=self.leak_guard, source=self.source,
                             file_sha256=self.file_sha256, missing=self.missing, sees=self.sees_level,
-                            consistent=self.consistency, identifier_types=self.identifier_types or "")
+                            consistent=self.consistency, identifier_types=self.identifier_types or "",
+                            # Options added by issue 27, kept in the options column (absent before it).
+                            morph_filter=bool(self.options.get("morph_filter", False)),
+                            leak_scope=self.options.get("leak_scope", "span"))
 
     @property
     def dtype(self) -> str | None:

@@ -1,0 +1,143 @@
+"""The morphology filter (`--morph-filter`, issue 27): a stricter UPOS filter that also wants the
+original's UD Case/Number/Definite, tagged in context; the features of a span; its options."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.corpus_helpers import document_with_mentions
+from workbench.errors import InvalidValue, WorkbenchError
+from workbench.generation.pseudonym_choice import MORPH_FALLBACK, SelectionInput, choose_all
+from workbench.generators.base import GenerationOptions, Prediction
+from workbench.model import Corpus
+from workbench.upos.features import features_match, right_most_features, tag_feature_ranges
+
+
+class SuffixTagger:
+    """PROPN for capitalised words, NOUN otherwise; Case=Gen for a word ending in "s", else
+    Case=Nom; Number=Plur for a word ending in "ar", "er", "na" or "nas". Enough to see the filter choose."""
+    name = "suffix"
+
+    @staticmethod
+    def _token(m):
+        word = m.group()
+        feats = ["Case=Gen" if word.endswith("s") else "Case=Nom"]
+        if word.endswith(("ar", "er", "na", "nas")):
+            feats.append("Number=Plur")
+        return (m.start(), m.end(), "PROPN" if word[0].isupper() else "NOUN", "|".join(feats))
+
+    def morph_texts(self, lang, texts):
+        return [[self._token(m) for m in re.finditer(r"\w+", t)] for t in texts]
+
+    def tag_ranges(self, lang, items):
+        return [right_most_features_upos(self.morph_texts(lang, [t])[0], a, b) for t, a, b in items]
+
+
+def right_most_features_upos(tokens, start, end):
+    inside = [t for t in tokens if t[0] < end and t[1] > start]
+    return inside[-1][2] if inside else None
+
+
+DOC = document_with_mentions("morph", "sv-1", "Det var Farzanas bok som låg där.", [("Farzanas", "personal_name")],
+                             lang="sv")
+
+
+def choose(candidates, *, wanted_upos="PROPN", wanted=None, morph_filter=True, upos_filter=False):
+    wanted = {"Case": "Gen"} if wanted is None else wanted
+    item = SelectionInput(DOC, 0, (0, len(DOC.text)), wanted_upos, Prediction(tuple(candidates)),
+                          wanted if morph_filter else None)
+    return choose_all([item], upos_filter=upos_filter, leak_guard=False, tagger=SuffixTagger(),
+                      morph_filter=morph_filter)[0]
+
+
+def test_the_first_candidate_with_the_originals_upos_and_features():
+    # "eva" is not a PROPN; "Eva" is, but nominative; "Evas" has both.
+    choice = choose(["eva", "Eva", "Evas", "Annas"])
+    assert (choice.pseudonym, choice.rank, choice.pick_upos, choice.upos_fallback) == ("Evas", 2, "PROPN", False)
+    assert MORPH_FALLBACK not in choice.note
+
+
+def test_without_a_match_it_falls_back_as_the_upos_filter_does_and_says_so():
+    choice = choose(["bok", "Eva", "Anna"])  # no genitive: the first PROPN, as the UPOS filter picks
+    assert (choice.pseudonym, choice.upos_fallback, choice.note) == ("Eva", False, MORPH_FALLBACK)
+    top1 = choose(["bok", "hus"])  # not even the UPOS: the top-1
+    assert (top1.pseudonym, top1.upos_fallback, top1.note) == ("bok", True, MORPH_FALLBACK)
+
+
+def test_a_feature_the_original_lacks_is_not_required():
+    assert choose(["bok", "Eva", "Evas"], wanted={}).pseudonym == "Eva"
+    assert features_match({}, {"Case": "Gen"}) and features_match({"Case": "Gen"}, {"Case": "Gen", "Number": "Sing"})
+    assert not features_match({"Case": "Gen", "Number": "Plur"}, {"Case": "Gen"})
+
+
+def test_the_features_must_all_match():
+    choice = choose(["Evas", "Lärares", "Lärarna", "Lärarnas"], wanted={"Case": "Gen", "Number": "Plur"})
+    assert choice.pseudonym == "Lärarnas"  # "Evas" and "Lärares" lack Number=Plur, "Lärarna" Case=Gen
+
+
+def test_off_the_filter_leaves_the_upos_choice_as_it_was():
+    choice = choose(["bok", "Eva", "Evas"], morph_filter=False, upos_filter=True)
+    assert (choice.pseudonym, choice.note) == ("Eva", "")
+
+
+def test_the_features_of_a_range_are_its_right_most_words():
+    tokens = [(0, 4, "PROPN", "Case=Nom"), (5, 9, "PROPN", "Case=Gen|Gender=Com"), (9, 10, "PUNCT", "")]
+    assert right_most_features(tokens, 0, 10) == {"Case": "Gen"}  # Gender is not a filter feature
+    # "Hong Kong" in "Hong Kong-polisens": the word runs on past the span, its case is not the span's.
+    assert right_most_features([(0, 4, "PROPN", ""), (5, 18, "NOUN", "Case=Gen")], 0, 9) == {}
+
+
+def test_a_tagger_without_a_morphologizer_is_named():
+    class PlainTagger:
+        name = "plain"
+
+    with pytest.raises(WorkbenchError, match="the tagger plain gives no morphological features"):
+        tag_feature_ranges(PlainTagger(), "sv", [("Eva", 0, 3)])
+
+
+def test_the_morph_filter_turns_the_upos_filter_on_and_checks_its_type():
+    assert GenerationOptions(morph_filter=True).upos_filter is True
+    assert GenerationOptions().morph_filter is False
+    with pytest.raises(InvalidValue, match="morph_filter must be true or false"):
+        GenerationOptions(morph_filter="yes")
+
+
+def test_the_signature_says_morph_only_when_on(tiny_corpus):
+    from types import SimpleNamespace
+    from workbench.generation.engine import plan_run
+    from workbench.pipeline import make_generator
+    tagger = SimpleNamespace(name="t")
+    plain = plan_run(tiny_corpus, make_generator("random", {}, {"upos_filter": True}), tagger)
+    morph = plan_run(tiny_corpus, make_generator("random", {}, {"morph_filter": True}), tagger)
+    assert "morph=" not in plain.signature and "|upos=on|" in morph.signature and "|morph=on|" in morph.signature
+    assert plain.run_id != morph.run_id
+    # The store rebuilds the signature from the run's columns and options.
+    assert morph.signature_record.render() == morph.signature
+
+
+@pytest.mark.slow
+def test_a_swedish_genitive_span_gets_a_genitive_pseudonym_from_fill_mask(store):
+    # The offline Swedish MLM ranks function words first; among its top 200 for this slot the
+    # morphology filter finds a proper noun in the genitive, where the UPOS filter takes the
+    # first proper noun whatever its case.
+    from workbench.pipeline import generate_run
+    from workbench.upos.spacy_backend import SpacyTagger
+    text = "Han bodde i Stockholms centrum i många år."
+    corpus = Corpus("genitive", "test", (document_with_mentions("genitive", "sv-1", text,
+                                                                [("Stockholms", "geographic")], lang="sv"),))
+    tagger = SpacyTagger()
+    picks = {}
+    for name, options in {"upos": {"upos_filter": True}, "morph": {"morph_filter": True}}.items():
+        result = generate_run(corpus, "fill-mask", {"model": "offline"}, {**options, "top_k": 200}, store=store,
+                              tagger=tagger, progress=False)
+        (picks[name],) = store.predictions(result.run_id)
+    start = text.index("Stockholms")
+    wanted = tag_feature_ranges(tagger, "sv", [(text, start, start + len("Stockholms"))])[0]
+    assert wanted.get("Case") == "Gen"
+    pick = picks["morph"].pseudonym
+    in_context = text.replace("Stockholms", pick)
+    (got,) = tag_feature_ranges(tagger, "sv", [(in_context, start, start + len(pick))])
+    assert MORPH_FALLBACK not in picks["morph"].note and got.get("Case") == "Gen" and pick.endswith("s")
+    assert picks["upos"].pseudonym != pick
