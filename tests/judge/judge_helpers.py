@@ -1,5 +1,6 @@
 """A tiny local Ollama for the judge's tests: /api/tags and /api/chat on a free 127.0.0.1 port,
-answering scripted contents in order (then `default`), and keeping every chat request it got."""
+answering scripted contents in order (then `default`; None closes the connection unanswered),
+and keeping every chat request it got."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ class _Handler(BaseHTTPRequestHandler):
         with server.lock:
             server.requests.append(body)
             content = server.script.pop(0) if server.script else server.default
+        if content is None:  # a server that goes away mid-request: the connection closes unanswered
+            self.close_connection = True
+            return
         lines = [{"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
                   "message": {"role": "assistant", "content": content}, "done": False},
                  {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",

@@ -54,3 +54,17 @@ def test_a_model_the_server_lacks_is_named(judged_store):
 def test_neither_runs_nor_a_sample_is_a_mistake(judged_store):
     result = wb("annotations", "judge", "--model", "fake:1", store=judged_store[0].run_store.path)
     assert result.returncode == 2 and "name the runs to judge, or a sample with --sample" in result.stderr
+
+
+def test_a_server_lost_on_the_way_exits_3_and_the_same_command_asks_only_those(judged_store):
+    store, run = judged_store
+    path = store.run_store.path
+    args = ("annotations", "judge", run[:10], "--model", MODEL, "--unit", "span", "--per-run", "3")
+    with fake_ollama(script=['{"tag": "POS"}'], default=None) as server:
+        lost = wb(*args, "-o", f"host={server.url}", "-o", "attempts=1", "-o", "give_up_after=1", store=path)
+    assert lost.returncode == 3, lost.stderr
+    assert "2 pseudonym(s) not judged because the server could not be reached" in lost.stderr
+    assert "1 tagged now" in lost.stdout and "fault: unreachable" in lost.stdout
+    with fake_ollama() as server:
+        out = wb_ok(*args, "-o", f"host={server.url}", store=path)
+        assert "2 tagged now, 1 tagged before, 0 faults" in out and len(server.requests) == 2

@@ -157,6 +157,8 @@ def register(main: click.Group) -> None:
           workbench annotations judge --sample session-1 --model qwen2.5:1.5b-instruct
         """
         from workbench.annotation.judge import JudgeConfig, judge_items, judge_sample
+        from workbench.cli.generate import EXIT_UNREACHABLE
+        from workbench.generators.base import is_unreachable
         from workbench.cli._options import name_value_pairs
         from workbench.plugins import build_config
         values = name_value_pairs(options, "-o/--option") | ({"redo": True} if redo else {})
@@ -173,6 +175,11 @@ def register(main: click.Group) -> None:
             click.echo(f"    {tag:<20} {n:>5}")
         for reason, n in summary.reasons.items():
             click.echo(f"    fault: {reason} ({n})")
+        unreachable = sum(n for reason, n in summary.reasons.items() if is_unreachable(reason))
+        if unreachable:  # as `workbench generate`: the server went away, and the same command resumes
+            click.echo(f"error: {unreachable} pseudonym(s) not judged because the server could not be reached; "
+                       "when it is back, rerun this command (it asks only those)", err=True)
+            raise SystemExit(EXIT_UNREACHABLE)
 
     @annotations.command("simulate")
     @click.argument("sample_name", metavar="SAMPLE")
