@@ -86,3 +86,19 @@ def test_documents_and_runs_are_attacked_apart():
     counts = known_pair_counts(both).set_index("run_id")
     assert "r" not in counts.index  # one mention per document: nothing to recover, no attempt
     assert counts.loc["s", ["attempts", "recovered"]].tolist() == [2, 2]
+
+
+def test_a_date_without_its_year_moved_across_the_year_end_is_read_back_in_its_year():
+    # -327 days: 1 June 2001 -> 9 July 2000, and 4 May (read in 2000) -> 12 June 1999, written "12 June".
+    # Moved back in 2000, "12 June" would give 5 May (the leap day between); read in 1999 it gives 4 May.
+    counts = known_pair_counts(frame(("DATETIME", "E1", "1 June 2001", "9 July 2000"),
+                                     ("DATETIME", "E2", "4 May", "12 June")))
+    known_full = counts[["attempts", "recovered"]].sum().tolist()
+    assert known_full == [2, 1]  # the year-less pair reads as +39 days, so it misdates the full date
+
+
+def test_the_share_in_scope_leaves_out_the_spans_only_the_map_reached():
+    # Suppression as above: in scope are A1<->A2 (both right); B has no other mention and names no date.
+    counts = known_pair_counts(frame(("PERSON", "A", "Anna Berg", ""), ("PERSON", "A", "Anna Berg", ""),
+                                     ("PERSON", "B", "John Smith", "")))
+    assert counts[["in_scope", "in_scope_recovered"]].sum().tolist() == [2, 2]

@@ -29,7 +29,8 @@ Which other spans count (the denominator), per known pair:
       map that one pseudonym shares with many originals (a suppression, an unnumbered label)
       pays for its wrong guesses instead of scoring its lucky ones.
 The first two come from the corpus alone, the same for every run; the third only adds
-attempts. Each attempt counts under the other span's label and kind ("date" when its
+attempts. The share recovered is over all three; the share "in scope" over the first two alone
+(how much of what one pair should give away it gives, wrong guesses elsewhere not counted). Each attempt counts under the other span's label and kind ("date" when its
 original is a calendar date, "other" otherwise).
 """
 
@@ -43,9 +44,10 @@ from datetime import date, timedelta
 import pandas as pd
 
 from workbench.generators.base import FAILED
-from workbench.metrics.date_intervals import calendar_day
+from workbench.metrics.date_intervals import LEAP_YEAR, calendar_day
 
 DATE, OTHER = "date", "other"
+COUNTS = ("attempts", "recovered", "in_scope", "in_scope_recovered")
 _WORD = re.compile(r"\w+")
 
 
@@ -85,12 +87,26 @@ def date_offset(known: Pair) -> timedelta | None:
 
 
 def date_guess(offset: timedelta | None, target: Pair) -> tuple[date, bool] | None:
+    """The target's pseudonym moved back by the offset. A date without its year was moved within
+    the leap year (the surrogate's rule) and may have crossed into the year before or after: it
+    is read in the year from which moving back lands in the leap year (4 May + -327 days is
+    12 June of the year before: read in 2000, the leap day between would misplace it by one)."""
     if offset is None or target.pseudonym_day is None:
         return None
+    day, has_year = target.pseudonym_day
     try:
-        return target.pseudonym_day[0] - offset, target.pseudonym_day[1]
+        if has_year:
+            return day - offset, True
+        for year in (LEAP_YEAR - 1, LEAP_YEAR, LEAP_YEAR + 1):
+            try:
+                moved = day.replace(year=year) - offset
+            except ValueError:  # 29 February outside the leap year
+                continue
+            if moved.year == LEAP_YEAR:
+                return moved, False
     except OverflowError:
-        return None
+        pass
+    return None
 
 
 def value_guess(known: Pair, target: Pair) -> str | None:
@@ -113,7 +129,9 @@ def _same_day(guess: tuple[date, bool], original: tuple[date, bool] | None) -> b
 
 
 def document_attempts(pairs: list[Pair]) -> Counter:
-    """(label, kind) -> [attempts, recovered] summed over every known pair of one document."""
+    """(label, kind, count) -> n, summed over every known pair of one document; the counts are
+    attempts and recovered, and the same for the attempts in scope (the first two kinds of other
+    span of the module docstring, without the spans only the map reached)."""
     counts: Counter = Counter()
     for k, known in enumerate(pairs):
         if known.pseudonym is None:
@@ -131,12 +149,15 @@ def document_attempts(pairs: list[Pair]) -> Counter:
             recovered = by_value == target.original or (by_date is not None and _same_day(by_date, target.original_day))
             counts[(target.label, target.kind, "attempts")] += 1
             counts[(target.label, target.kind, "recovered")] += int(recovered)
+            if in_scope:
+                counts[(target.label, target.kind, "in_scope")] += 1
+                counts[(target.label, target.kind, "in_scope_recovered")] += int(recovered)
     return counts
 
 
 def known_pair_counts(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per run, label and kind: attempts and recovered (columns run_id, label, kind, attempts,
-    recovered), over the tidy frame's rows (workbench.tidy_frame)."""
+    """Per run, label and kind: the COUNTS (columns run_id, label, kind, *COUNTS), over the tidy
+    frame's rows (workbench.tidy_frame)."""
     rows = []
     for run_id, run_rows in frame.groupby("run_id", sort=False):
         counts: Counter = Counter()
@@ -145,8 +166,8 @@ def known_pair_counts(frame: pd.DataFrame) -> pd.DataFrame:
                 make_pair(label, entity, original, pseudonym, bool(failed)) for label, entity, original, pseudonym, failed
                 in zip(doc["label"], doc["entity_id"], doc["original"], doc["pseudonym"], doc["failed"])]))
         for label, kind in sorted({(label, kind) for label, kind, _ in counts}):
-            rows.append((run_id, label, kind, counts[(label, kind, "attempts")], counts[(label, kind, "recovered")]))
-    return pd.DataFrame(rows, columns=["run_id", "label", "kind", "attempts", "recovered"])
+            rows.append((run_id, label, kind, *(counts[(label, kind, c)] for c in COUNTS)))
+    return pd.DataFrame(rows, columns=["run_id", "label", "kind", *COUNTS])
 
 
 def shares(counts: pd.DataFrame, by: str) -> pd.Series:

@@ -14,19 +14,20 @@ from typing import Sequence
 import pandas as pd
 
 from workbench.errors import WorkbenchError
-from workbench.privacy.known_pair import DATE, OTHER, known_pair_counts
+from workbench.privacy.known_pair import COUNTS, DATE, OTHER, known_pair_counts
 from workbench.store import COMPLETE, RunStore
 from workbench.store.run_reports import run_report, save_run_report
 
 KIND = "known-pair"
 # The attack's rules as stored: a new rule is a new version, and counts of another version are not shown.
 VERSION = 1
-COLUMNS = ["run_id", "label", "kind", "attempts", "recovered"]
+COLUMNS = ["run_id", "label", "kind", *COUNTS]
 
 
 def known_pair_risk(store: RunStore, run_ids: Sequence[str]) -> pd.DataFrame:
     """Attack each run (ids or unique prefixes), store its counts, and return them all
-    (columns COLUMNS: per run, label and kind, the attempts and how many recovered the original)."""
+    (columns COLUMNS: per run, label and kind, the attempts and how many recovered the original,
+    and the same for the attempts in scope)."""
     from workbench.tidy_frame import run_frame
     if not run_ids:
         raise WorkbenchError("no runs given")
@@ -80,15 +81,18 @@ def known_pair_lines(store: RunStore, counts: pd.DataFrame) -> list[str]:
     def share(recovered: int, attempts: int) -> str:
         return f"{recovered / attempts:>7.1%} of {attempts:<6}" if attempts else f"{'-':>7}    {'':<6}"
 
-    lines = [f"{'run':<12} {'generator':<12} {'label':<16} {'dates':<17} {'other values':<17} {'all':<17}"]
+    lines = [f"{'run':<12} {'generator':<12} {'label':<16} {'dates':<17} {'other values':<17} {'all':<17} "
+             f"{'all, in scope':<17}"]
     for run_id, rows in counts.groupby("run_id", sort=False):
         run = store.get_run(run_id)
         gen = printable(run.generator)[:12] if run else "?"
         for label, part in [("(all labels)", rows)] + list(rows.groupby("label", sort=True)):
             cells = [share(int(p["recovered"].sum()), int(p["attempts"].sum()))
                      for p in (part[part["kind"] == DATE], part[part["kind"] == OTHER], part)]
+            cells.append(share(int(part["in_scope_recovered"].sum()), int(part["in_scope"].sum())))
             lines.append(f"{run_id[:12]:<12} {gen:<12} {printable(str(label))[:16]:<16} " + " ".join(cells))
     lines.append("share of the other spans recovered from one known original-pseudonym pair, over every pair of each "
-                 "document in turn (higher = more exposed); 'of N': the attempts counted (docs/privacy.md, "
-                 "\"Known-pair attack\")")
+                 "document in turn (higher = more exposed); 'of N': the attempts counted; in scope: over the other "
+                 "mentions of the known entity and, for a known date, the other dates only, wrong guesses elsewhere "
+                 "not counted (docs/privacy.md, \"Known-pair attack\")")
     return lines
