@@ -73,6 +73,8 @@ TABLES = (
         Column("classifier_accuracy", "clf. acc.", digits=3),
         Column("consistency", "consist.", "Entities", digits=3),
         Column("merged_entity_rate", "merged", "Entities", digits=3),
+        # Intervals between full dates kept (metrics/date_intervals.py): what a per-date shift costs (issue 27).
+        Column("interval_kept", "intervals", "Dates", digits=3),
         Column("tps", "TPS", digits=3),
         Column("tps_raw", "TPS raw", digits=3),
         # TAE's TPI (TPS without similarity) and 004 §5.5's clustering NMI (metrics/tpi.py, clustering.py).
