@@ -1,5 +1,6 @@
 """Random baseline (003 §4): a random word form from the language's UD PUD vocabulary
-(never a punctuation mark: workbench/text/pud_vocabulary.py)."""
+(never a punctuation mark: workbench/text/pud_vocabulary.py). With `-o genitive=true` a draw for a
+Swedish original in the genitive is put in the genitive (workbench.text.swedish_genitive)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,30 @@ from typing import Sequence
 from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
+from workbench.adapters.baselines.config import BaselineConfig
 
 
 class RandomBaseline(Generator):
     name = "random"
+    Config = BaselineConfig
 
     def load(self) -> None:
         self.inventory = PudInventory()
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         # top_k distinct draws: the first is the pick, the rest let the leak guard skip one.
-        return [Prediction(sample(slot_rng(self.options.seed, s), self.inventory.forms(s.lang), self.options.top_k))
-                for s in slots]
+        out = []
+        for s in slots:
+            drawn = sample(slot_rng(self.options.seed, s), self.inventory.forms(s.lang), self.options.top_k)
+            out.append(Prediction(self.config.inflected(drawn, s)))
+        return out
 
     def model_id(self) -> str:
         return "ud-pud"
 
     def signature_config(self) -> dict:
         # Which PUD forms are drawn from: runs drawn from another selection get another id.
-        return {"vocabulary": VOCABULARY}
+        return {"vocabulary": VOCABULARY, **self.config.signature()}
+
+    def reads_features(self) -> bool:
+        return self.config.genitive

@@ -3,7 +3,8 @@
 The original's UPOS is that of its right-most word (token not tagged PUNCT or SYM) as
 tagged in context (Slot.upos). When it is unknown or PUD has no form with it (PUNCT and SYM
 included: the inventory holds no punctuation), the draw falls back to the whole vocabulary
-and the prediction says so in its note.
+and the prediction says so in its note. With `-o genitive=true` a draw for a Swedish original
+in the genitive is put in the genitive (workbench.text.swedish_genitive).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Sequence
 from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
+from workbench.adapters.baselines.config import BaselineConfig
 
 
 class UposBaseline(Generator):
     name = "upos"
+    Config = BaselineConfig
 
     def load(self) -> None:
         self.inventory = PudInventory()
@@ -27,11 +30,11 @@ class UposBaseline(Generator):
             pool = self.inventory.forms(s.lang, s.upos) if s.upos else []
             rng = slot_rng(self.options.seed, s)
             if pool:
-                picks = sample(rng, pool, self.options.top_k)
+                picks = self.config.inflected(sample(rng, pool, self.options.top_k), s)
                 out.append(Prediction(picks, candidate_upos=(s.upos,) * len(picks)))
             else:
-                out.append(Prediction(sample(rng, self.inventory.forms(s.lang), self.options.top_k),
-                                      note=f"no PUD form with UPOS {s.upos}"))
+                drawn = sample(rng, self.inventory.forms(s.lang), self.options.top_k)
+                out.append(Prediction(self.config.inflected(drawn, s), note=f"no PUD form with UPOS {s.upos}"))
         return out
 
     def model_id(self) -> str:
@@ -39,4 +42,7 @@ class UposBaseline(Generator):
 
     def signature_config(self) -> dict:
         # Which PUD forms are drawn from: runs drawn from another selection get another id.
-        return {"vocabulary": VOCABULARY}
+        return {"vocabulary": VOCABULARY, **self.config.signature()}
+
+    def reads_features(self) -> bool:
+        return self.config.genitive

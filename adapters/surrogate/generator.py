@@ -10,6 +10,7 @@ number words).
     workbench generate -c tab-test -g surrogate -o keep_gender=true -o max_shift_days=730
     workbench generate -c tab-test -g surrogate -o date_shift=each      # one offset per date, not per document
     workbench generate -c pgv-pii -g surrogate -o table=my-table.toml
+    workbench generate -c pgv-pii-sv -g surrogate -o genitive=true   # "Farzanas" -> "Evas"
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from workbench.adapters.surrogate.date_offsets import DATE_SHIFTS, DEFAULT_MAX_S
 from workbench.adapters.surrogate.spans import NOTE_NOTHING
 from workbench.adapters.surrogate.table import SHAPE
 from workbench.text.slots import Slot
+from workbench.text.swedish_genitive import SIBILANT_ENDINGS, inflect_for_slot
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +38,13 @@ class SurrogateConfig:
     max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # dates move by one offset in [-N, N] days, N <= a century
     # document: one offset per document (002, intervals kept); each: one per date (date_offsets.DATE_SHIFTS)
     date_shift: str = DATE_SHIFTS[0]
+    # Swedish: an original in the genitive (tagged Case=Gen and ending as a genitive does) gets its
+    # surrogate in the genitive (workbench.text.swedish_genitive); off by default, so runs keep ids.
+    genitive: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.genitive, bool):
+            raise InvalidValue(f"genitive must be true or false, not {self.genitive!r}")
         if self.date_shift not in DATE_SHIFTS:
             raise InvalidValue(f"date_shift must be one of {', '.join(DATE_SHIFTS)}, not {self.date_shift!r}")
         if not isinstance(self.keep_gender, bool):
@@ -88,7 +95,7 @@ class Surrogate(Generator):
             made = self.maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id)
             if made.failed:
                 return Prediction((), failed=True, note=made.note)
-            return Prediction((made.text,), note=made.note)
+            return Prediction((self._inflected(slot, made.text),), note=made.note)
         if slot.shape is None:
             raise ValueError(f"slot {slot.doc_id}#{slot.span_index} ({slot.label}) came without its "
                              f"{self.sees_for(slot.label)}: the run engine reveals it (text.slots.reveal)")
@@ -102,7 +109,20 @@ class Surrogate(Generator):
         config = super().signature_config()
         if self.config.date_shift == DATE_SHIFTS[0]:
             del config["date_shift"]
+        if not self.config.genitive:  # likewise
+            del config["genitive"]
         return config
+
+    def reads_features(self) -> bool:
+        return self.config.genitive
+
+    def _inflected(self, slot: Slot, text: str) -> str:
+        """The surrogate in the genitive when its original is one: tagged Case=Gen in context, and
+        ending as a Swedish genitive does (in s, or bare after x or z), which keeps a tagging slip
+        ("Kenya" tagged Case=Gen before a colon) from giving "Ugandas"."""
+        if not self.config.genitive or not slot.original.rstrip()[-1:].casefold() in SIBILANT_ENDINGS:
+            return text
+        return inflect_for_slot((text,), slot.lang, slot.features)[0]
 
     def model_id(self) -> str:
         # Faker's data and the table decide every draw: a new Faker or an edited table is a new run.

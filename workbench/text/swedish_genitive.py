@@ -34,3 +34,16 @@ def genitive(text: str) -> str:
     if last[-1].isdigit() or last.isupper():
         return stripped + ":s" + trailing
     return stripped + "s" + trailing
+
+
+# How a slot says its original is in the genitive (Slot.features: the UD morphologizer's Case).
+GENITIVE_FEATURE = "Case=Gen"
+
+
+def inflect_for_slot(candidates: tuple[str, ...], lang: str, features: tuple[str, ...]) -> tuple[str, ...]:
+    """A generator's base-form candidates put in the genitive when the slot's original is a
+    Swedish genitive (Case=Gen tagged in context); as they are otherwise. Two draws that meet in
+    one genitive ("Eva", "Evas") are kept once, in the first one's place."""
+    if lang != "sv" or GENITIVE_FEATURE not in features:
+        return candidates
+    return tuple(dict.fromkeys(genitive(c) for c in candidates))
