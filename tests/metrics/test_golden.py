@@ -50,6 +50,13 @@ GOLDEN = [
      (3 * 6 / 10 + 2 * 4 / 6 + 2 * 2 / 5 + 2 * 5 / 6 + 3 / 4
       + 3 * 15 / math.sqrt(16 * 18) + 8 / 10
       + 3 * 3 / 7 + 2 * 4 / 6 + 2 * 3 / 6) / 21, "sentence by sentence"),
+    # Borrowed identities: only "Jan Nowak" (for Jan Kowalski) shares a name word, Nowak, with another
+    # entity of its document (Eva Nowak); "1980" (for 1975) is sv-1's original 1980, another document;
+    # "Oslo" for the second Oslo and "Eva Nowak" for Eva Nowak are their own entity's (a leak, not a borrowing).
+    ("borrowed", "borrowed_value_document", 0.0, "no pseudonym is another entity's value in its document"),
+    ("borrowed", "borrowed_document", 1 / 21, "Jan Nowak"),
+    ("borrowed", "borrowed_value_corpus", 1 / 21, "1980"),
+    ("borrowed", "borrowed_corpus", 2 / 21, "Jan Nowak, 1980"),
     # Run A is generated over the gold spans: its recall is 1 by construction, not measured (the
     # imported runs' recalls are worked out in test_detection.py).
     ("detection", "recall_by_construction", 1.0, "a generated run"),

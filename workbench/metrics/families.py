@@ -28,6 +28,8 @@ METRIC_FAMILIES = Registry("metric family", [
     Entry("detectability", "workbench.metrics.detectability",
           "003 §5.1: cross-validated original-vs-pseudonymised classifier accuracy"),
     Entry("entities", "workbench.metrics.entity_coherence", "consistency and merged-entity rate (beyond 003)"),
+    Entry("borrowed", "workbench.metrics.borrowed",
+          "borrowed identities: pseudonyms equal to, or sharing a name word with, another entity's original"),
     Entry("date_intervals", "workbench.metrics.date_intervals",
           "share of pairs of dates in a document whose interval the pseudonyms keep (a per-date shift's cost)"),
     Entry("tps", "workbench.metrics.tps", "Text Preserved Similarity (004 §4.1)"),

@@ -16,6 +16,7 @@ meaning. Per (run, label):
                                               token and entity recalls are pooled, not per label)
     morph_*, *_agreement, name_gender_*       the spans each judges (agreement: a feature the
                                               original has, personal names for gender)
+    borrowed_*                                all spans (borrowed identities)
     consistency, merged_entity_rate           entities of the label (entity_coherence)
 
 Not per label: the form statistics of Table 2 and the per-document unique ratio (a run's
@@ -40,7 +41,8 @@ from workbench.metrics.metric_frame import runs_of
 
 # Families with a mean over spans, and the columns of their span_values that are metrics
 # (the similarity baselines are constants per language, not measurements of the spans).
-SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection", "ner", "agreement")
+SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection", "ner", "agreement",
+                 "borrowed")
 ENTITY_FAMILY = "entities"
 NOT_PER_LABEL = ("similarity_word_baseline", "similarity_sentence_baseline")
 ID_COLUMNS = ["run_id", "label", "spans", "entities"]
