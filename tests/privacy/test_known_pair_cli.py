@@ -41,6 +41,24 @@ def test_one_shift_per_document_is_recovered_from_one_date_and_a_shift_per_date_
     assert "known-pair:v1" in attacks_caption(measures)
 
 
+def test_background_knowledge_is_stored_apart_and_the_report_keeps_the_full_attack(store, tmp_path):
+    import json
+
+    from workbench.privacy.known_pair_runs import BACKGROUND_KIND
+    from workbench.store.run_reports import run_report
+    corpus = bilingual_corpus()
+    run_id = surrogate_run(store, corpus)
+    texts = {"en-a": "She was born on 3 August 2003.", "sv-a": "Karin Ström bor i Göteborg."}
+    (tmp_path / "bk.json").write_text(json.dumps(texts), encoding="utf-8")
+    wb_ok("privacy", "known-pair", run_id, "--background", tmp_path / "bk.json", store=tmp_path / "runs.sqlite")
+    body = run_report(store, run_id, BACKGROUND_KIND)
+    assert body["background"].startswith("bk.json@")
+    dates = [row for row in body["counts"] if row[1] == "date"]
+    # en-a: the one known date gives its five other calendar dates away (one shift per document).
+    assert sum(row[2] for row in dates) == sum(row[3] for row in dates) == 5
+    assert math.isnan(privacy_measures(store, [run_id]).loc[run_id, "known_pair_date"])  # the full attack never ran
+
+
 def test_an_unknown_run_is_one_line_naming_it(tmp_path):
     result = wb("privacy", "known-pair", "nosuchrun", store=tmp_path / "runs.sqlite")
     assert result.returncode == 2 and "Traceback" not in result.stderr

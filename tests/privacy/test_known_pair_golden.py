@@ -102,3 +102,13 @@ def test_the_share_in_scope_leaves_out_the_spans_only_the_map_reached():
     counts = known_pair_counts(frame(("PERSON", "A", "Anna Berg", ""), ("PERSON", "A", "Anna Berg", ""),
                                      ("PERSON", "B", "John Smith", "")))
     assert counts[["in_scope", "in_scope_recovered"]].sum().tolist() == [2, 2]
+
+
+def test_with_background_knowledge_only_the_pairs_its_text_states_are_known():
+    spans = [("DATETIME", f"E{i}", o, p) for i, (o, p) in enumerate(
+        zip(DATES, ["15 August 2003", "22 August 2003", "2003-09-01"]))]
+    both = pd.concat([frame(*spans, doc_id="d1"), frame(*spans, doc_id="d2")])
+    # d1's public text states "10 August 2003" alone (case and punctuation aside): one known pair, two others.
+    counts = known_pair_counts(both, {"d1": "The hearing of 10 august, 2003 was public.", "other": "3 August 2003"})
+    assert counts[["attempts", "recovered"]].sum().tolist() == [2, 2]  # d2 has no text: no known pair
+    assert known_pair_counts(both, {"d1": "Nothing of the kind, 2003."}).empty

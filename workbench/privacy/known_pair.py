@@ -17,7 +17,9 @@ other spans of the document:
              words; a word the attacker has no map for stays. Recovered when the guess equals
              the span's original (case, white space and punctuation ignored).
 Every span of a document is the known pair in turn (FAILED ones excepted: the attacker
-learns nothing from "[FAILED]"); results are summed over the choices, so a document with
+learns nothing from "[FAILED]"), or, with background knowledge (the public text about the
+document's individual, workbench.privacy.background), every span whose original the text states
+(its words in order, case and punctuation ignored); results are summed over the choices, so a document with
 more pairs weighs more (the share is the mean over every (known pair, other span) attempt).
 
 Which other spans count (the denominator), per known pair:
@@ -128,13 +130,14 @@ def _same_day(guess: tuple[date, bool], original: tuple[date, bool] | None) -> b
     return guess[0] == original[0] if original[1] else guess[0].timetuple()[1:3] == original[0].timetuple()[1:3]
 
 
-def document_attempts(pairs: list[Pair]) -> Counter:
+def document_attempts(pairs: list[Pair], knowable: list[bool] | None = None) -> Counter:
     """(label, kind, count) -> n, summed over every known pair of one document; the counts are
     attempts and recovered, and the same for the attempts in scope (the first two kinds of other
-    span of the module docstring, without the spans only the map reached)."""
+    span of the module docstring, without the spans only the map reached). knowable: which spans
+    the attacker may know (its background knowledge states their originals); None: every span."""
     counts: Counter = Counter()
     for k, known in enumerate(pairs):
-        if known.pseudonym is None:
+        if known.pseudonym is None or (knowable is not None and not knowable[k]):
             continue
         offset = date_offset(known)
         for t, target in enumerate(pairs):
@@ -155,16 +158,29 @@ def document_attempts(pairs: list[Pair]) -> Counter:
     return counts
 
 
-def known_pair_counts(frame: pd.DataFrame) -> pd.DataFrame:
+def stated_in(background: str):
+    """Whether an original is stated in this background text: its words, in order, case and
+    punctuation ignored ("3 August 2003" in "... on 3 august, 2003 the court ...")."""
+    text = f" {' '.join(_words(background))} "
+    return lambda original: bool(_words(original)) and f" {' '.join(_words(original))} " in text
+
+
+def known_pair_counts(frame: pd.DataFrame, background: dict[str, str] | None = None) -> pd.DataFrame:
     """Per run, label and kind: the COUNTS (columns run_id, label, kind, *COUNTS), over the tidy
-    frame's rows (workbench.tidy_frame)."""
+    frame's rows (workbench.tidy_frame). background: doc_id -> the public text the attacker has
+    (workbench.privacy.background); given, only spans whose original it states are known pairs,
+    and a document without a text has none. None: every span in turn."""
     rows = []
     for run_id, run_rows in frame.groupby("run_id", sort=False):
         counts: Counter = Counter()
-        for _, doc in run_rows.groupby("doc_id", sort=False):
+        for doc_id, doc in run_rows.groupby("doc_id", sort=False):
+            knowable = None
+            if background is not None:
+                stated = stated_in(background.get(doc_id, ""))
+                knowable = [stated(original) for original in doc["original"]]
             counts.update(document_attempts([
                 make_pair(label, entity, original, pseudonym, bool(failed)) for label, entity, original, pseudonym, failed
-                in zip(doc["label"], doc["entity_id"], doc["original"], doc["pseudonym"], doc["failed"])]))
+                in zip(doc["label"], doc["entity_id"], doc["original"], doc["pseudonym"], doc["failed"])], knowable))
         for label, kind in sorted({(label, kind) for label, kind, _ in counts}):
             rows.append((run_id, label, kind, *(counts[(label, kind, c)] for c in COUNTS)))
     return pd.DataFrame(rows, columns=["run_id", "label", "kind", *COUNTS])

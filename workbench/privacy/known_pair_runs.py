@@ -19,15 +19,19 @@ from workbench.store import COMPLETE, RunStore
 from workbench.store.run_reports import run_report, save_run_report
 
 KIND = "known-pair"
+# The same attack whose known pairs are only those the public background text states (--background).
+BACKGROUND_KIND = "known-pair+background"
+SHIPPED = "shipped"  # --background with no file: the corpus's shipped background text
 # The attack's rules as stored: a new rule is a new version, and counts of another version are not shown.
 VERSION = 1
 COLUMNS = ["run_id", "label", "kind", *COUNTS]
 
 
-def known_pair_risk(store: RunStore, run_ids: Sequence[str]) -> pd.DataFrame:
+def known_pair_risk(store: RunStore, run_ids: Sequence[str], background: str | None = None) -> pd.DataFrame:
     """Attack each run (ids or unique prefixes), store its counts, and return them all
     (columns COLUMNS: per run, label and kind, the attempts and how many recovered the original,
-    and the same for the attempts in scope)."""
+    and the same for the attempts in scope). background: None, every span is a known pair in
+    turn; a background file (or SHIPPED, the corpus's), only the spans whose original it states."""
     from workbench.tidy_frame import run_frame
     if not run_ids:
         raise WorkbenchError("no runs given")
@@ -39,11 +43,21 @@ def known_pair_risk(store: RunStore, run_ids: Sequence[str]) -> pd.DataFrame:
                                  "command again)")
     frames = []
     for run in runs:
-        counts = known_pair_counts(run_frame(store, [run.run_id]))
-        body = {"version": VERSION, "counts": counts[COLUMNS[1:]].values.tolist()}
-        save_run_report(store, run.run_id, KIND, body)
+        texts, body = None, {"version": VERSION}
+        if background is not None:
+            texts, body["background"] = _background_texts(run.corpus_name, background)
+        counts = known_pair_counts(run_frame(store, [run.run_id]), texts)
+        body["counts"] = counts[COLUMNS[1:]].values.tolist()
+        save_run_report(store, run.run_id, KIND if background is None else BACKGROUND_KIND, body)
         frames.append(counts)
     return pd.concat(frames, ignore_index=True)[COLUMNS]
+
+
+def _background_texts(corpus_name: str, background: str) -> tuple[dict[str, str], str]:
+    """doc_id -> background text (a document's individual is its doc_id), and the file's name@hash."""
+    from workbench.privacy.background import load_background, resolve_background
+    loaded = load_background(resolve_background(corpus_name, None if background == SHIPPED else background))
+    return dict(zip(loaded.individuals, loaded.texts)), f"{loaded.path.name}@{loaded.sha256[:12]}"
 
 
 def stored_counts(store: RunStore, run_ids: Sequence[str]) -> pd.DataFrame:
