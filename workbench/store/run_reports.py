@@ -4,6 +4,8 @@ Kinds written by the workbench:
     alignment   how an imported file was aligned to the corpus (workbench.exchange.alignment):
                 counts of matched, folded, deduplicated, left-over entries and spans
     reference   what a reference anonymisation did (workbench.exchange.reference)
+    known-pair  the known-pair attack's counts per label and kind (workbench.privacy.known_pair_runs);
+                known-pair+background: the same with only the pairs a background text states
 `RunStore.delete_run` deletes a run's reports with it.
 """
 
