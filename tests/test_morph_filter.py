@@ -141,3 +141,13 @@ def test_a_swedish_genitive_span_gets_a_genitive_pseudonym_from_fill_mask(store)
     (got,) = tag_feature_ranges(tagger, "sv", [(in_context, start, start + len(pick))])
     assert MORPH_FALLBACK not in picks["morph"].note and got.get("Case") == "Gen" and pick.endswith("s")
     assert picks["upos"].pseudonym != pick
+
+
+def test_a_tagger_without_features_stops_the_run_before_anything_is_written(store, tiny_corpus):
+    from tests.metrics.conftest import WordListTagger
+    from workbench.generation.engine import run_generation
+    from workbench.pipeline import make_generator
+    generator = make_generator("random", {}, {"morph_filter": True})
+    with pytest.raises(WorkbenchError, match="gives no morphological features"):
+        run_generation(store, tiny_corpus, generator, WordListTagger(), progress=False)
+    assert store.runs() == []

@@ -120,7 +120,7 @@ class Surrogate(Generator):
         """The surrogate in the genitive when its original is one: tagged Case=Gen in context, and
         ending as a Swedish genitive does (in s, or bare after x or z), which keeps a tagging slip
         ("Kenya" tagged Case=Gen before a colon) from giving "Ugandas"."""
-        if not self.config.genitive or not slot.original.rstrip()[-1:].casefold() in SIBILANT_ENDINGS:
+        if not self.config.genitive or slot.original.rstrip()[-1:].casefold() not in SIBILANT_ENDINGS:
             return text
         return inflect_for_slot((text,), slot.lang, slot.features)[0]
 

@@ -135,24 +135,26 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
     with store.claim_run(record.run_id):
         generator.load_for(sorted({d.lang for d in corpus.documents}))
         upos = original_upos(store, corpus, tagger)  # a cache of tags, keyed by corpus: not part of a run
+        # Before anything is written too: a tagger with no morphologizer stops the run here.
+        facts = _SelectionFacts.of(corpus, generator, tagger)
         # From here on the run is written.
         store.save_corpus(corpus)
         if store.get_run(record.run_id) is None:
             store.create_run(record)
         elif retry_failed:
             store.delete_failed_predictions(record.run_id)  # and marks the run running again
-        _generate_missing(store, record.run_id, corpus, generator, tagger, upos, batch_size, progress, after_batch)
+        _generate_missing(store, record.run_id, corpus, generator, tagger, upos, facts, batch_size, progress,
+                          after_batch)
         store.finish_run(record.run_id)
     return store.get_run(record.run_id)
 
 
 def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
-                      upos: dict, batch_size: int, progress: bool, after_batch) -> None:
+                      upos: dict, extra: "_SelectionFacts", batch_size: int, progress: bool, after_batch) -> None:
     """Every span of the run not yet stored, batch by batch, each batch one transaction."""
     options = generator.options
     builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
                 for d in corpus.documents]
-    extra = _SelectionFacts.of(corpus, generator, tagger)
     stored = store.predictions(run_id)
     picks = {(p.doc_id, p.span_index): p.pseudonym for p in stored if not p.failed}
     done = {(p.doc_id, p.span_index) for p in stored}
