@@ -30,6 +30,7 @@ from workbench.generators.base import FAILED, Prediction
 from workbench.model import Document
 from workbench.overlap_rules import leaks, value_key
 from workbench.upos.base import Tagger, is_punctuation_only
+from workbench.upos.features import features_match, tag_feature_ranges
 
 PUNCTUATION_ONLY = "UPOS filter: every candidate is punctuation"
 LEAK_GUARD_EMPTY = "leak guard: every candidate overlaps the original"
@@ -92,7 +93,6 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
         if upos_filter and item.wanted_upos is not None:
             fits_upos = [(r, c) for r, c in cands if upos.get((n, r)) == item.wanted_upos]
             if morph_filter and item.wanted_features is not None:
-                from workbench.upos.features import features_match
                 fits = next(((r, c) for r, c in fits_upos
                              if features_match(item.wanted_features, features.get((n, r), {}))), None)
                 if fits is None:
@@ -152,7 +152,6 @@ def _candidate_upos(items, allowed, tagger: Tagger | None) -> dict[tuple[int, in
 def _candidate_features(items, allowed, tagger: Tagger | None) -> dict[tuple[int, int], dict[str, str]]:
     """Case/Number/Definite of each allowed candidate in context, keyed (item, rank), for the
     items whose original's features are known."""
-    from workbench.upos.features import tag_feature_ranges
     queries: dict[str, list] = {}
     for n, (item, cands) in enumerate(zip(items, allowed)):
         if item.wanted_upos is None or item.wanted_features is None or item.prediction.failed:
