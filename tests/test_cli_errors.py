@@ -54,6 +54,7 @@ CASES = [
     ("report --out {tmp}/report", "name at least one run"),
     ("report nope --out {tmp}/report", "no run matching 'nope'"),
     ("report {run} --out {tmp}/report --embedder en", "--embedder takes LANG=SPEC, not 'en'"),
+    ("report {run} --out {tmp}/report --utility morph_al", "unknown utility measure(s) morph_al"),
     ("report {run} --out /proc/report", "cannot use /proc/report"),
     ("import-run {tmp}/not-json.json -c pgv-pii-en --tagger spacy", "not-json.json"),
     ("import-run {tmp}/not-json.json -c pgv-pii-en --missing keep", "'keep' is not one of 'error', 'original'"),

@@ -153,11 +153,12 @@ def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None
 
 def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complete: bool = False,
                 formats: Sequence[str] | None = None, config=None, allow_incomplete: bool = False,
-                k: int = DEFAULT_K, progress: bool = False) -> list:
+                k: int = DEFAULT_K, progress: bool = False, utility: Sequence[str] | None = None) -> list:
     """What `workbench report` does: the named runs (ids or unique prefixes), plus every
     complete run of the store with all_complete, reported by reports.write_report into
     out_dir. config: a metrics.MetricConfig (default: the offline defaults); k: the privacy
-    table's rank <= k; progress: a bar over the metric families on stderr (on a terminal).
+    table's rank <= k; progress: a bar over the metric families on stderr (on a terminal);
+    utility: the privacy–utility figure's utility measures (default TPS and word similarity).
     Returns the paths written."""
     from workbench.reports import FORMATS, write_report
     ids = list(run_ids)
@@ -174,4 +175,4 @@ def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complet
     from workbench.metrics import MetricConfig, MetricContext
     context = MetricContext(config or MetricConfig(), progress=progress)
     return write_report(store, ids, out_dir, formats or FORMATS, context=context, allow_incomplete=allow_incomplete,
-                        k=k)
+                        k=k, utility=utility)

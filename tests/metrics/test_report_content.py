@@ -21,8 +21,10 @@ def test_a_figure_returned_is_the_figure_written(run_a, store, tmp_path):
     _annotate(store, run_id)
     content = build_report(store, [run_id], context=make_context())
     figures = content.figures()
-    # No stored TRIR: no privacy–utility figure; annotations: Table 6 per label is drawn.
-    assert list(figures) == ["headline", "per_label", "table6_by_label", "figure1_unique_ratio", "metrics_comparison"]
+    # No stored TRIR: no privacy–utility figure; annotations: Table 6 per label is drawn; the
+    # agreement family computed: its figure.
+    assert list(figures) == ["headline", "per_label", "agreement", "table6_by_label", "figure1_unique_ratio",
+                             "metrics_comparison"]
     written = {p.name: p for p in write_content(content, tmp_path / "report", ("png",))}
     assert list(written) == [f"{name}.png" for name in figures]
     for name, figure in figures.items():  # the dashboard shows these bytes (data.report_png)

@@ -14,12 +14,12 @@ from workbench.reports import write_report
 from workbench.store import RunStore
 
 EXPECTED_FILES = {f"{t}.{ext}" for t in ("table2_diversity", "table3_quality", "table4_rouge", "table5_beyond",
-                                          "table_detection", "table_ner", "table_perplexity", "table_privacy",
+                                          "table_detection", "table_ner", "table_agreement", "table_perplexity", "table_privacy",
                                           "run_legend") for ext in ("md", "tex", "csv")} | {
     "metrics.csv", "metric_definitions.csv", "figure1_unique_ratio.csv", "figure1_unique_ratio.png",
     "metrics_comparison.png", "headline.png", "report.md", "privacy_utility.csv",
     # privacy_utility.png: only with a stored TRIR; table6_by_label.csv: only with annotations
-    "per_label.md", "per_label.tex", "per_label.csv", "per_label.png"}
+    "per_label.md", "per_label.tex", "per_label.csv", "per_label.png", "agreement.png"}
 
 
 @pytest.fixture(scope="module")

@@ -46,12 +46,16 @@ def register(main: click.Group) -> None:
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
     @click.option("--k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
                   help="Privacy table: the share of documents whose individual ranks within k (paper 001).")
+    @click.option("--utility", "utility", multiple=True, metavar="MEASURE",
+                  help="A utility axis of the privacy–utility figure (repeatable; default: tps and "
+                       "similarity_word), e.g. morph_all for morphological agreement.")
     @click.option("--progress/--no-progress", default=True, show_default=True,
                   help="A bar over the metric families on stderr (drawn only on a terminal).")
     @placement_options
     @store_option
     def report(run_ids, out_dir, all_runs, formats, embedders, ner_models, causal_lm, ic_model, summariser,
-               summary_sentences, classifier, folds, tagger, no_cache, allow_incomplete, k, progress, device, dtype, store_path) -> None:
+               summary_sentences, classifier, folds, tagger, no_cache, allow_incomplete, k, utility, progress, device, dtype,
+               store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
@@ -78,6 +82,7 @@ def register(main: click.Group) -> None:
         if ic_model:
             config = replace(config, ic_model=ic_model)
         written = report_runs(open_existing_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
-                              config=config, allow_incomplete=allow_incomplete, k=k, progress=progress)
+                              config=config, allow_incomplete=allow_incomplete, k=k, progress=progress,
+                              utility=utility)
         for path in written:
             click.echo(f"wrote {path}")

@@ -59,20 +59,24 @@ class ReportContent:
 
 
 def build_report(store, run_ids: Sequence[str], *, config=None, context=None, families=None,
-                 originals: bool = True, allow_incomplete: bool = False, k: int | None = None) -> ReportContent:
+                 originals: bool = True, allow_incomplete: bool = False, k: int | None = None,
+                 utility: Sequence[str] | None = None) -> ReportContent:
     """Compute everything a report shows for the runs.
 
     store: a RunStore; run_ids: ids or unique prefixes; config: a workbench.metrics.MetricConfig
     (default: the offline defaults), or pass a ready MetricContext as context; families: the metric
     families to compute (default: all); originals: the Original rows of 003 Table 2. k: the rank of
     the privacy table's "rank <= k". The privacy measures are read from what `workbench privacy
-    reid` / `infer` stored; nothing is attacked.
+    reid` / `infer` stored; nothing is attacked. utility: the privacy–utility figure's utility
+    measures (default TPS and word similarity; e.g. morph_all, morphological agreement).
     """
     from workbench.metrics import FAMILIES, MetricConfig, MetricContext, compute_metrics
     from workbench.metrics.diversity import figure1_ratios
     from workbench.metrics.metric_frame import metric_frame
     from workbench.metrics.per_label import label_metrics
     from workbench.reports import privacy
+    from workbench.reports.privacy_figure import utility_axes
+    utility = utility_axes(utility)  # a misspelt measure stops the report before anything is computed
     ids = _checked_runs(store, run_ids, allow_incomplete)
     families = FAMILIES if families is None else tuple(families)
     frame = metric_frame(store, ids)
@@ -82,7 +86,7 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     private = privacy.with_privacy(table, measures)
     return ReportContent(
         table=table, described=context.config.describe(), measures=measures, private=private,
-        points=privacy.privacy_utility_points(private),
+        points=privacy.privacy_utility_points(private, utility),
         # Per entity label: the per-span values compute_metrics kept on the context, regrouped.
         by_label=label_metrics(frame, context, families=families),
         table6_by_label=table6_by_label_of(store, table), ratios=figure1_ratios(frame))

@@ -4,6 +4,7 @@ Each figure is a function that returns a matplotlib Figure, one module per kind:
     headline, metrics_comparison   workbench.reports.bar_figures (headline_figure, metric_bars_figure)
     figure1_unique_ratio           workbench.reports.figure1 (003 Figure 1)
     per_label                      workbench.reports.label_heatmaps
+    agreement                      workbench.reports.agreement_figure (only when the agreement family was computed)
     privacy_utility                workbench.reports.privacy_figure
     table6_by_label                workbench.annotation.results.figure2_by_label
 `report_figures` pairs each with the content it draws and the resolution its file is written
@@ -33,13 +34,15 @@ class ReportFigure:
 def report_figures(content) -> dict[str, ReportFigure]:
     """File stem -> ReportFigure for a ReportContent, in the order the report writes them (the
     headline first); the privacy–utility figure only with a stored TRIR, Table 6 only with annotations."""
-    from workbench.reports import bar_figures, figure1, label_heatmaps, privacy_figure
+    from workbench.reports import agreement_figure, bar_figures, figure1, label_heatmaps, privacy_figure
     keys = content.measures.attrs.get("attack_keys")
     figures = [
         ReportFigure("headline", partial(bar_figures.headline_figure, content.private), 120),
         ReportFigure("privacy_utility", partial(privacy_figure.privacy_utility_fig, content.points, keys), 120,
                      tight=True) if len(content.points) else None,
         ReportFigure("per_label", partial(label_heatmaps.label_heatmaps_figure, content.table, content.by_label), 120),
+        ReportFigure("agreement", partial(agreement_figure.agreement_figure, content.table), 120)
+        if agreement_figure.has_agreement(content.table) else None,
         ReportFigure("table6_by_label", partial(_figure2_by_label, content.table6_by_label), 120)
         if content.table6_by_label is not None else None,
         ReportFigure("figure1_unique_ratio", partial(figure1.figure1_figure, content.ratios, content.table), 130),

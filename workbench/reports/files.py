@@ -99,6 +99,7 @@ def report_files(content: ReportContent, formats: Sequence[str]) -> list[ReportF
         ReportFile("per_label.csv", lambda: label_tables.to_csv_frame(table, c.by_label)),
         ReportFile("table6_by_label.csv", lambda: None if c.table6_by_label is None else Indexed(c.table6_by_label)),
         ReportFile("per_label.png", lambda: figures["per_label"]),
+        ReportFile("agreement.png", lambda: figures.get("agreement")),
         ReportFile("table6_by_label.png", lambda: figures.get("table6_by_label")),
         ReportFile("metrics.csv", lambda: Indexed(table)),
         ReportFile("metric_definitions.csv", lambda: c.definitions),
@@ -110,7 +111,8 @@ def report_files(content: ReportContent, formats: Sequence[str]) -> list[ReportF
 
 
 def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: Iterable[str] = FORMATS, *,
-                 config=None, context=None, allow_incomplete: bool = False, k: int | None = None) -> list[Path]:
+                 config=None, context=None, allow_incomplete: bool = False, k: int | None = None,
+                 utility: Sequence[str] | None = None) -> list[Path]:
     """Compute every metric for the runs (build_report) and write tables and figures in the
     formats asked for (any of md, tex, csv, png); returns the paths written. The arguments
     are build_report's."""
@@ -118,7 +120,8 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
         raise WorkbenchError(f"unknown report format(s) {', '.join(unknown)} (known: {', '.join(FORMATS)})")
-    content = build_report(store, run_ids, config=config, context=context, allow_incomplete=allow_incomplete, k=k)
+    content = build_report(store, run_ids, config=config, context=context, allow_incomplete=allow_incomplete, k=k,
+                           utility=utility)
     return write_content(content, out_dir, formats)
 
 

@@ -1,4 +1,8 @@
-"""The privacy–utility figure: utility (TPS, word similarity) against TRIR, per corpus.
+"""The privacy–utility figure: utility (TPS, word similarity by default) against TRIR, per corpus.
+
+The utility axes are the measures privacy_utility_points was given (a panel each, read from the
+points' `front_<measure>` columns): `workbench report --utility morph_all` puts morphological
+agreement (workbench/metrics/agreement.py) there instead; `utility_axes` checks the names.
 
 One row of panels per corpus, one point per run in its generator's colour (reports.palette),
 the Pareto front (reports.privacy.pareto_front) ringed in black and joined by a step line.
@@ -85,17 +89,49 @@ def _marker_boxes(ax, xs, ys) -> list:
     return [Bbox.from_extents(px - r, py - r, px + r, py + r) for px, py in pts]
 
 
+def utility_axes(names) -> tuple[str, ...]:
+    """The utility measures asked for, checked: each a metric whose higher values are better
+    (TPS, word similarity, morph_all …); reports.privacy.UTILITY when none is named."""
+    from workbench.errors import WorkbenchError
+    from workbench.metrics import metric_infos
+    from workbench.metrics.base import HIGHER
+    from workbench.reports.privacy import UTILITY
+    chosen = tuple(dict.fromkeys(names or ()))
+    known = {name for name, info in metric_infos().items() if info.better == HIGHER}
+    unknown = [n for n in chosen if n not in known]
+    if unknown:
+        raise WorkbenchError(f"unknown utility measure(s) {', '.join(unknown)} for the privacy–utility figure "
+                             "(a metric where higher is better, e.g. tps, similarity_word, morph_all; "
+                             "see metric_definitions.csv)")
+    return chosen or UTILITY
+
+
+def utility_title(measure: str) -> str:
+    """An axis title: reports.privacy.UTILITY_TITLES where it has one, else the metric's label."""
+    from workbench.metrics import metric_infos
+    from workbench.reports.privacy import UTILITY_TITLES
+    if measure in UTILITY_TITLES:
+        return UTILITY_TITLES[measure]
+    info = metric_infos().get(measure)
+    return f"{info.label if info else measure} {info.arrow if info else ''}".rstrip()
+
+
+def plotted_utility(points: pd.DataFrame) -> list[str]:
+    """The utility measures of the points (privacy_utility_points' `front_<measure>` columns)."""
+    return [c[len("front_"):] for c in points.columns if c.startswith("front_")]
+
+
 def privacy_utility_fig(points: pd.DataFrame, attack_keys: dict | None = None):
     """The figure (see the module's docstring), its labels placed; points: reports.privacy's
     privacy_utility_points."""
     from workbench.reports.figure_style import pyplot
-    from workbench.reports.privacy import UTILITY
     plt = pyplot()
+    utility = plotted_utility(points)  # the axes these points were measured on
     corpora = list(dict.fromkeys(points["corpus"])) or ["(no run with stored TRIR)"]
     # A row is tall enough for its key (one line per run beside the panels), so the key of one
     # corpus never runs into the next row's.
     heights = [max(4.4, 0.17 * (int((points["corpus"] == c).sum()) + 2) + 0.8) for c in corpora]
-    fig, axes = plt.subplots(len(corpora), len(UTILITY), figsize=(5.2 * len(UTILITY) + 3.4, sum(heights)),
+    fig, axes = plt.subplots(len(corpora), len(utility), figsize=(5.2 * len(utility) + 3.4, sum(heights)),
                              squeeze=False, gridspec_kw={"height_ratios": heights})
     attacker = points["attacker"].iloc[0] if len(points) else "retrieval"
     key = (attack_keys or {}).get(attacker, "")
@@ -105,7 +141,7 @@ def privacy_utility_fig(points: pd.DataFrame, attack_keys: dict | None = None):
         mine = points[points["corpus"] == corpus].reset_index(drop=True)
         gens = generators[points["corpus"] == corpus].reset_index(drop=True)
         numbers = {run: n + 1 for n, run in enumerate(mine["run_id"])}
-        for ax, u in zip(row, UTILITY):
+        for ax, u in zip(row, utility):
             labels_todo.append(_panel(ax, mine, gens, numbers, u, corpus, attacker))
         _key(row[-1], mine, gens, numbers)
     fig.suptitle("Privacy against utility, one point per run (Pareto front: no other run has lower TRIR and "
@@ -122,7 +158,7 @@ def _panel(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict, u: str, corpu
     """One corpus's runs at (TRIR, utility u), the front ringed and stepped, zoomed to the runs;
     returns what place_labels needs once the layout is final (ax, anchors, texts, xs, ys)."""
     from workbench.reports.palette import generator_colour
-    from workbench.reports.privacy import UTILITY_TITLES, label_clusters
+    from workbench.reports.privacy import label_clusters
     data = mine.dropna(subset=["trir", u])
     on_front = data[f"front_{u}"].astype(bool)
     colours = [generator_colour(g) for g in gens[data.index]]
@@ -141,8 +177,8 @@ def _panel(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict, u: str, corpu
     ny = [(y - y0) / (y1 - y0) for y in ys]
     groups = label_clusters(nx, ny, 0.0, 1.0)
     ax.set_xlabel(f"TRIR, {attacker} attacker ↓ (share of documents re-identified)", fontsize=8)
-    ax.set_ylabel(UTILITY_TITLES[u], fontsize=8)
-    ax.set_title(f"{corpus}: {UTILITY_TITLES[u].split(' (')[0].rstrip(' ↑')} against TRIR (zoomed to the runs)",
+    ax.set_ylabel(utility_title(u), fontsize=8)
+    ax.set_title(f"{corpus}: {utility_title(u).split(' (')[0].rstrip(' ↑')} against TRIR (zoomed to the runs)",
                  fontsize=9)
     ax.grid(alpha=0.3)
     return (ax, [(xs[g[0]], ys[g[0]]) for g in groups],

@@ -38,6 +38,8 @@ def _overview(content: ReportContent, formats) -> str:
                   "![Metrics per run](metrics_comparison.png)", "", left_out_text(table), ""]
         parts += ["![Privacy against utility](privacy_utility.png)", ""] if len(content.points) else [
             "No privacy–utility figure: no run has a stored TRIR (`workbench privacy reid RUN...`).", ""]
+        if "agreement" in content.figures():
+            parts += ["![Agreement with the original, by language](agreement.png)", ""]
     return "\n".join(parts)
 
 

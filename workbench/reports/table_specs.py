@@ -115,6 +115,22 @@ TABLES = (
         Column("ner_type_accuracy", "Acc.", "NER type %", scale=100, digits=1),
         Column("ner_original_tagged", "orig. tagged %", scale=100, digits=1),
     )),
+    # Beyond 003 (issue 27): how each replacement fits its original's form (workbench/metrics/agreement.py).
+    TableSpec("table_agreement", "Agreement with the original: UD morphology tagged in context (Case, Number, "
+              "Definite, Gender; each where original and replacement have it), capitalisation, token count, shape "
+              "class, and the gender of personal names (Faker's first-name lists) with the share known", (
+        Column("morph_all", "all", "Morphology %", scale=100, digits=1),
+        Column("morph_case", "Case", "Morphology %", scale=100, digits=1),
+        Column("morph_number", "Number", "Morphology %", scale=100, digits=1),
+        Column("morph_definite", "Definite", "Morphology %", scale=100, digits=1),
+        Column("morph_gender", "Gender", "Morphology %", scale=100, digits=1),
+        Column("morph_compared", "judged", "Morphology %", scale=100, digits=1),
+        Column("capitalisation_agreement", "capitalisation", "Form %", scale=100, digits=1),
+        Column("token_count_agreement", "tokens", "Form %", scale=100, digits=1),
+        Column("shape_agreement", "shape", "Form %", scale=100, digits=1),
+        Column("name_gender_agreement", "agree", "Name gender %", scale=100, digits=1),
+        Column("name_gender_known", "known", "Name gender %", scale=100, digits=1),
+    )),
     # 000 §4's perplexities, each with its 95 % bootstrap interval as 000's Tables 6 and 8 print it
     # (workbench/metrics/perplexity.py).
     TableSpec("table_perplexity", "Perplexity of held-out documents (000 §4): the LM fine-tuned on the run's "
