@@ -23,6 +23,7 @@ import pandas as pd
 from workbench.metrics.cache import text_key
 from workbench.metrics.metric_frame import document_views
 from workbench.upos.base import right_most_word
+from workbench.upos.features import parse_features
 
 FEATURES = ("Case", "Number", "Definite", "Gender")
 # A tagged text: (start, end, UPOS, "Feat=Value|…") for every token.
@@ -50,22 +51,21 @@ class CachedMorph:
         return [[tuple(token) for token in found[k]] for k in keys]
 
     def range_features(self, lang: str, items: Sequence[tuple[str, int, int]]) -> list[dict[str, str] | None]:
-        """FEATURES of each (text, start, end)'s right-most word ({} where it has none); None where
-        no token overlaps the range. Each distinct text is tagged once."""
+        """FEATURES of each (text, start, end)'s right-most word ({} where it has none, or where that
+        word runs on past the range, as the morphology filter reads it: workbench.upos.features);
+        None where no token overlaps the range. Each distinct text is tagged once."""
         texts = list(dict.fromkeys(text for text, _, _ in items))
         tokens = dict(zip(texts, self.morph_texts(lang, texts)))
         starts = {text: [t[0] for t in tokens[text]] for text in texts}
         out = []
         for text, a, b in items:
             n = right_most_word(tokens[text], a, b, starts[text])
-            out.append(None if n is None else parse_features(tokens[text][n][3]))
+            if n is None:
+                out.append(None)
+            else:
+                runs_on = tokens[text][n][1] > b  # "Hong Kong" in "Hong Kong-polisens": the word's ending is outside
+                out.append({} if runs_on else parse_features(tokens[text][n][3], FEATURES))
         return out
-
-
-def parse_features(feats: str) -> dict[str, str]:
-    """The FEATURES of a UD feature string: "Case=Gen|Number=Sing|Tense=Past" -> {Case: Gen, Number: Sing}."""
-    pairs = (p.split("=", 1) for p in feats.split("|") if "=" in p)
-    return {k: v for k, v in pairs if k in FEATURES}
 
 
 def morph_tagger(context, recorded: str | None) -> CachedMorph | None:
