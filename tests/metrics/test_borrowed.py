@@ -58,3 +58,17 @@ def test_runs_are_apart_and_spans_without_an_entity_id_are_their_own():
                       frame([("d1", None, "Anna", "Eva")], "b")], ignore_index=True)
     result = compute(rows)
     assert result["borrowed_value_document"].to_dict() == {"a": 1.0, "b": 0.0}
+
+
+def test_the_borrowed_shares_reach_table5_per_language(store, tmp_path, tiny_corpus):
+    # Run A (tests/metrics/test_golden.py) in a report's beyond-003 table (the CSV keeps shares). A
+    # report reads a mixed-language run per language: its English part's "corpus" is en-1 and en-2,
+    # so "1980" (sv-1's date) borrows nothing there, and only "Jan Nowak" of 14 spans is left.
+    from tests.metrics.conftest import RUN_A, add_run, make_context
+    from workbench.reports import write_report
+    run_id = add_run(store, tiny_corpus, RUN_A)
+    write_report(store, [run_id], tmp_path / "r", formats=("csv",), context=make_context())
+    table = pd.read_csv(tmp_path / "r" / "table5_beyond.csv", index_col="run_id")
+    assert table.loc[f"{run_id}@en", ["borrowed_document", "borrowed_corpus"]].tolist() == \
+        pytest.approx([1 / 14, 1 / 14])
+    assert table.loc[f"{run_id}@sv", ["borrowed_document", "borrowed_corpus"]].tolist() == [0, 0]

@@ -65,7 +65,8 @@ TABLES = (
         Column("rouge_Lsum", "Lsum", "ATS Rouge", digits=4),
     )),
     TableSpec("table5_beyond", "Document uniqueness, multi-word and FAILED rates, time, detectability, "
-              "entity coherence, TPS, words masked and information loss (001 §6), downstream NER F1 (002 §4)", (
+              "entity coherence, borrowed identities, TPS, words masked and information loss (001 §6), "
+              "downstream NER F1 (002 §4)", (
         Column("unique_ratio", "uniq./doc", digits=3),
         Column("multiword_rate", "multi-word %", scale=100, digits=1),
         Column("failed_rate", "FAILED %", scale=100, digits=2),
@@ -73,6 +74,9 @@ TABLES = (
         Column("classifier_accuracy", "clf. acc.", digits=3),
         Column("consistency", "consist.", "Entities", digits=3),
         Column("merged_entity_rate", "merged", "Entities", digits=3),
+        # Borrowed identities (metrics/borrowed.py): another entity's value, or a name word of it (issue 27).
+        Column("borrowed_document", "doc", "Borrowed %", scale=100, digits=1),
+        Column("borrowed_corpus", "corpus", "Borrowed %", scale=100, digits=1),
         # Intervals between full dates kept (metrics/date_intervals.py): what a per-date shift costs (issue 27).
         Column("interval_kept", "intervals", "Dates", digits=3),
         Column("tps", "TPS", digits=3),
