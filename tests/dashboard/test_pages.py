@@ -58,6 +58,16 @@ def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs)
     assert len(ok(at).get("image")) == 4
 
 
+def test_metrics_page_shows_the_agreement_figure_when_the_family_is_chosen(annotated_store, runs):
+    # Issue 27: agreement.png (a panel per language) joins the report layer once its family is chosen.
+    pytest.importorskip("workbench.reports")
+    chosen = [r.run_id for r in runs if r.corpus_name == "pgv-pii-en"]
+    at = ok(page("pages/2_Metrics.py", annotated_store, chosen))
+    before = len(at.get("image"))
+    at.sidebar.multiselect(key="met_families").select("agreement").run()
+    assert len(ok(at).get("image")) == before + 1  # AppTest does not expose an image's caption
+
+
 def test_metrics_page_shows_words_masked_and_information_loss_by_default(annotated_store, runs):
     # 001 §6's utility side (workbench/metrics/masking.py) is cheap, so a default family: in Table 5's
     # columns and in the table of every metric, in per cent as the report gives them.

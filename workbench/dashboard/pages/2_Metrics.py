@@ -144,6 +144,11 @@ def report_figures() -> None:
     if "diversity" in families:
         st.image(data.report_png(*key, "figure1_unique_ratio"),
                  caption="003 Figure 1: unique replacements / spans per document (workbench.reports)")
+    if "agreement" in families:
+        agreement = data.report_png(*key, "agreement")
+        if agreement is not None:  # drawn only where the family has values (a run with morphology)
+            st.image(agreement, caption="Agreement with the original per language: UD features, capitalisation, "
+                                        "token count, shape, name gender (workbench.reports, agreement.png)")
     st.image(data.report_png(*key, "metrics_comparison"), caption="Every metric, one bar per run (workbench.reports)")
 
 
