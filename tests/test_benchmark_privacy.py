@@ -7,6 +7,7 @@ import pytest
 
 from workbench.benchmark.configs import load_benchmark, run_benchmark
 from workbench.errors import WorkbenchError
+from workbench.privacy.known_pair_runs import stored_counts
 from workbench.privacy.reid import stored_reid_risk
 from workbench.store import RunStore
 
@@ -37,6 +38,7 @@ def config_file(tmp_path, privacy: str):
     ('references = ["orignal"]', "'orignal'"),
     ('reid = ["bm25"]', "'bm25'"),
     ('reid = "retrieval"', "reid must be a list"),
+    ('known_pair = "yes"', "known_pair must be true or false"),
 ])
 def test_a_mistake_in_the_privacy_half_names_the_file_and_the_choices(tmp_path, privacy, named):
     path = config_file(tmp_path, privacy)
@@ -80,3 +82,18 @@ def test_without_a_privacy_half_nothing_but_the_runs_is_made(tmp_path):
         results = run_benchmark(config, store=store, progress=False)
         assert {r.run.generator for r in results} == {"random"}
         assert stored_reid_risk(store).empty
+        assert stored_counts(store, [r.run_id for r in results]).empty
+
+
+def test_known_pair_true_attacks_every_complete_run_of_every_corpus(tmp_path):
+    # Issue 27: the known-pair attack needs no background, so PGV-PII's runs are attacked too; the
+    # `original` reference keeps every value, so one known pair gives its other mentions away.
+    config = load_benchmark(str(config_file(tmp_path, 'references = ["original"]\nknown_pair = true')))
+    assert config.known_pair
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        results = run_benchmark(config, store=store, progress=False)
+        counts = stored_counts(store, [r.run_id for r in results])
+        assert set(counts.run_id) == {r.run_id for r in results}
+        original = [r.run_id for r in results if r.run.generator == "original"]
+        kept = counts[counts.run_id.isin(original)]
+        assert kept.in_scope.sum() > 0 and kept.in_scope_recovered.sum() == kept.in_scope.sum()

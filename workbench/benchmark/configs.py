@@ -47,7 +47,7 @@ SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
 # mode, upos_filter and consistent take a list (one run per value); the others one value.
 _LISTED_KEYS = ("mode", "upos_filter", "consistent")
 _OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in _LISTED_KEYS)
-_TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", "references", "reid",
+_TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", "references", "reid", "known_pair",
              *_OPTION_KEYS}
 _GENERATOR_KEYS = {"name", "run_name", "corpora", "modes", "upos_filter", "consistent", "options", "docs",
                    "skip_docs", *_OPTION_KEYS}
@@ -81,6 +81,7 @@ class BenchmarkConfig:
     path: str = ""
     references: tuple[str, ...] = ()  # reference kinds stored for every corpus of the runs
     reid: tuple[str, ...] = ()  # attackers run on every run of a corpus with background knowledge
+    known_pair: bool = False  # the known-pair attack on every complete run (issue 27)
 
 
 def shipped_benchmarks() -> list[str]:
@@ -114,12 +115,14 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
         except WorkbenchError as exc:
             raise WorkbenchError(f"{where}: {exc}") from None
     name = _plain_name(data["name"], path) if "name" in data else path.stem  # a file name: one folder name
-    from workbench.benchmark.privacy import checked_attackers, checked_references
+    from workbench.benchmark.privacy import checked_attackers, checked_known_pair, checked_references
     try:
         references, reid = checked_references(data.get("references")), checked_attackers(data.get("reid"))
+        known_pair = checked_known_pair(data.get("known_pair"))
     except WorkbenchError as exc:
         raise WorkbenchError(f"benchmark file {path}: {exc}") from None
-    return BenchmarkConfig(name, str(data.get("description", "")), tuple(runs), str(path), references, reid)
+    return BenchmarkConfig(name, str(data.get("description", "")), tuple(runs), str(path), references, reid,
+                           known_pair)
 
 
 # A benchmark's name is its report folder under out/ (`workbench benchmark` without --out):
@@ -280,12 +283,13 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         results.append(result)
         if on_run is not None:
             on_run(prepared.planned, result)
-    from workbench.benchmark.privacy import attack_runs, store_references
+    from workbench.benchmark.privacy import attack_known_pairs, attack_runs, store_references
     for result in store_references(config.references, checked, store, tagger=tagger):
         results.append(result)
         if on_run is not None:
             on_run(None, result)
     attack_runs(config.reid, results, store, progress=progress, log=log)
+    attack_known_pairs(config.known_pair, results, store)
     return results
 
 

@@ -4,6 +4,7 @@ A benchmark file may ask, at its top level, for
 
     references = ["original", "suppress", "label"]   # as `workbench reference --kind …`
     reid = ["retrieval"]                             # as `workbench privacy reid --attacker …`
+    known_pair = true                                # as `workbench privacy known-pair` (issue 27)
 
 so its report has both halves: the utility tables over the generated runs, and the privacy
 table with the reference runs (the original text as the worst case, suppression and labels as
@@ -29,6 +30,15 @@ def checked_attackers(value) -> tuple[str, ...]:
     """A benchmark file's `reid` list, each a re-identification attacker."""
     from workbench.privacy.attackers import ATTACKERS
     return _checked_names(value, "reid", ATTACKERS)
+
+
+def checked_known_pair(value) -> bool:
+    """A benchmark file's `known_pair` switch: true runs the known-pair attack on every complete run."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise WorkbenchError(f"known_pair must be true or false, not {value!r}")
+    return value
 
 
 def _checked_names(value, key: str, known: Sequence[str]) -> tuple[str, ...]:
@@ -81,3 +91,13 @@ def attack_runs(attackers: Sequence[str], results: Sequence, store, *, progress:
             continue
         for attacker in attackers:
             reid_risk(store, run_ids, attacker=attacker, progress=progress, log=log)
+
+
+def attack_known_pairs(enabled: bool, results: Sequence, store) -> None:
+    """The known-pair attack (workbench.privacy.known_pair_runs) on every complete run, references
+    included; it needs no background knowledge, so every corpus is attacked. Its counts are kept
+    with each run for the report's privacy table; the attack takes seconds and is simply redone."""
+    run_ids = [r.run_id for r in results if r.run.status == COMPLETE]
+    if enabled and run_ids:
+        from workbench.privacy.known_pair_runs import known_pair_risk
+        known_pair_risk(store, run_ids)
