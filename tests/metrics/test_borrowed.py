@@ -22,6 +22,8 @@ def frame(rows, run_id="r"):
     ("J. Smith-Jones", {"smith", "jones"}),  # one letter is no name word; hyphenated parts are two
     ("the city of london", set()),  # small letters: no name
     ("Room 12B", {"room"}),
+    ("Monday 4 June 1997", set()),  # month and weekday names name no one (English capitalises them)
+    ("Jan May", {"jan"}),  # full names only: the abbreviation "Jan" is a name too; "May" reads as the month
 ])
 def test_name_words(text, words):
     assert name_words(text, "en") == words
@@ -44,6 +46,16 @@ def test_equal_values_and_name_words_of_other_entities():
     assert values["borrowed_corpus"].tolist() == [1, 0, 1, 0, 1, 0, 0]
     result = compute(rows)
     assert result.loc["r"].tolist() == pytest.approx([1 / 7, 2 / 7, 2 / 7, 3 / 7])
+
+
+def test_a_shifted_date_borrows_by_its_value_not_by_its_month():
+    # A date surrogate that shares only a month name with another date is no borrowed identity;
+    # one equal to another date of the corpus still is (the value columns).
+    rows = frame([("d1", "E1", "29 November 1996", "4 June 1997"), ("d1", "E2", "6 June 1995", "1 May 1994"),
+                  ("d2", "E3", "1996", "1995"), ("d2", "E4", "1995", "1993")])
+    values = span_values(rows)
+    assert values["borrowed_document"].tolist() == [0, 0, 1, 0]
+    assert values["borrowed_corpus"].tolist() == [0, 0, 1, 0]
 
 
 def test_a_value_its_own_entity_has_elsewhere_is_no_borrowing():
