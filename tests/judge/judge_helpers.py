@@ -7,31 +7,12 @@ from __future__ import annotations
 import json
 import threading
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
-MODEL = "fake:1"
+from fake_ollama_http import MODEL, FakeOllamaHandler
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet
-        pass
-
-    def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:  # noqa: N802
-        if self.path == "/api/tags":
-            self._send(200, json.dumps({"models": [{"name": MODEL, "model": MODEL}]}).encode())
-        else:
-            self._send(200, b"Ollama is running", "text/plain")
-
+class _Handler(FakeOllamaHandler):
     def do_POST(self) -> None:  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         server = self.server

@@ -9,41 +9,22 @@ import json
 import sqlite3
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
 from entry_point import wb
+from fake_ollama_http import MODEL, FakeOllamaHandler
 
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.text.slots import Gap, Slot
 
-MODEL = "fake:1"
 SLOTS = [Slot("d", "en", n, "PERSON", "PROPN", (f"Window {n}: ", Gap(n, "PERSON", "PROPN"), " flew to Rome."))
          for n in range(3)]
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet
-        pass
-
-    def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:  # noqa: N802
-        if self.path == "/api/tags":
-            self._send(200, json.dumps({"models": [{"name": MODEL, "model": MODEL}]}).encode())
-        else:
-            self._send(200, b"Ollama is running", "text/plain")
-
+class Handler(FakeOllamaHandler):
     def do_POST(self) -> None:  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         server = self.server
