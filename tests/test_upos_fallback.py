@@ -80,6 +80,10 @@ def test_a_store_from_before_the_column_is_backfilled_from_the_picks_it_stored(t
     db.execute("ALTER TABLE predictions DROP COLUMN upos_fallback")
     db.execute("DROP TABLE own_detections")  # nor what migration 8 adds
     db.execute("ALTER TABLE spans DROP COLUMN identifier_type")
+    db.execute("DROP TABLE judge_faults")  # nor what migration 9 adds
+    for table in ("annotations", "annotation_log"):
+        for column in ("prompt_version", "suggested_by", "suggested_tag"):
+            db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     db.execute("PRAGMA user_version=6")
     db.commit()
     db.close()
