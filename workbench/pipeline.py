@@ -97,7 +97,8 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
                  options: GenerationOptions | Mapping | None = None, *, store: RunStore | str | Path,
                  tagger: str | Tagger = "auto", batch_size: int = 32, progress: bool = True,
                  retry_failed: bool = False, quiet_tagger: bool = False,
-                 after_batch: Callable[[int], None] | None = None, name: str | None = None) -> GenerationResult:
+                 after_batch: Callable[[int], None] | None = None, name: str | None = None,
+                 cluster=None, log: Callable[[str], None] | None = None) -> GenerationResult:
     """Generate (or resume, or reuse) the run of `generator` over `corpus` and return it with its counts.
 
     corpus: a Corpus, or a shipped corpus name or corpus file (format from the extension).
@@ -111,6 +112,9 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.
     name: the run's short name for tables and figures (workbench.run_name_rule.check_run_name); not
     in the signature: the same run with another name is renamed, never generated again.
+    cluster: a workbench.cluster.ClusterOptions; with executor "ray" the run's documents are
+    generated in shards by Ray workers (workbench.cluster), the same run id and output; log(line)
+    then gets its progress lines.
     Raises WorkbenchError for every mistake of input, before anything is written.
     """
     from workbench.generation.engine import check_corpus, run_generation
@@ -128,6 +132,11 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     tagging = make_tagger(tagger, loaded, quiet=quiet_tagger)
     if not isinstance(store, RunStore):
         store = RunStore(store)
+    if cluster is not None and cluster.distributed:
+        from workbench.cluster.runner import RunJob, generate_on_cluster
+        [record] = generate_on_cluster(store, [RunJob(loaded, gen, tagging, name, retry_failed)], cluster,
+                                       batch_size=batch_size, log=log if progress else None)
+        return result_of(store, record)
     record = run_generation(store, loaded, gen, tagging, batch_size=batch_size, progress=progress,
                             retry_failed=retry_failed, after_batch=after_batch, name=name)
     return result_of(store, record)

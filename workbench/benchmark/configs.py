@@ -255,7 +255,8 @@ def check_benchmark(config: BenchmarkConfig) -> list[PreparedRun]:
 
 def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch_size: int = 32,
                   progress: bool = True, on_run: Callable | None = None,
-                  confirm: Callable | None = None, log: Callable[[str], None] | None = None) -> list | None:
+                  confirm: Callable | None = None, log: Callable[[str], None] | None = None,
+                  cluster=None) -> list | None:
     """Generate every run of the configuration (resuming unfinished ones, reusing finished ones),
     then its privacy half: the reference runs of each corpus and the re-identification attacks
     (workbench.benchmark.privacy), both reused when already stored.
@@ -264,7 +265,9 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
     benchmark before the first is stored. store: a RunStore or its path. on_run(PlannedRun | None,
     GenerationResult) is called after each run (None for a reference run). confirm(PlanSize) is asked
     once every run is checked (workbench.benchmark.plan): False starts nothing and returns None.
-    log(message): what the privacy half says (which corpora have no background knowledge).
+    log(message): what the privacy half says (which corpora have no background knowledge), and with
+    a cluster the progress lines. cluster: a workbench.cluster.ClusterOptions; with executor "ray"
+    the shards of every run go to Ray at once (workbench.cluster.runner), the same runs and output.
     Returns the GenerationResults in the configuration's order, the reference runs after them.
     """
     from workbench.pipeline import generate_run, make_tagger
@@ -276,10 +279,13 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         return None
     if not isinstance(store, RunStore):  # a path: opened once every run is checked
         store = RunStore(store)
-    for prepared in checked:
-        result = generate_run(prepared.corpus, prepared.generator, store=store,
-                              tagger=make_tagger(tagger, prepared.corpus, quiet=bool(results)),
-                              batch_size=batch_size, progress=progress, name=prepared.planned.run_name)
+    if cluster is not None and cluster.distributed:
+        generated = iter(_generate_on_cluster(checked, store, tagger, batch_size, cluster, log if progress else None))
+    else:  # lazily, one run after the other, so on_run reports each as it finishes
+        generated = (generate_run(p.corpus, p.generator, store=store, tagger=make_tagger(tagger, p.corpus, quiet=n > 0),
+                                  batch_size=batch_size, progress=progress, name=p.planned.run_name)
+                     for n, p in enumerate(checked))
+    for prepared, result in zip(checked, generated):
         results.append(result)
         if on_run is not None:
             on_run(prepared.planned, result)
@@ -291,6 +297,16 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
     attack_runs(config.reid, results, store, progress=progress, log=log)
     attack_known_pairs(config.known_pair, results, store)
     return results
+
+
+def _generate_on_cluster(checked: list[PreparedRun], store, tagger: str, batch_size: int, cluster, log) -> list:
+    """Every run of the benchmark through the cluster executor at once, as GenerationResults."""
+    from workbench.cluster.runner import RunJob, generate_on_cluster
+    from workbench.pipeline import make_tagger, result_of
+    jobs = [RunJob(p.corpus, p.generator, make_tagger(tagger, p.corpus, quiet=n > 0), p.planned.run_name)
+            for n, p in enumerate(checked)]
+    return [result_of(store, record) for record in generate_on_cluster(store, jobs, cluster, batch_size=batch_size,
+                                                                       log=log)]
 
 
 def _confirmed(confirm: Callable, checked: list[PreparedRun], store) -> bool:

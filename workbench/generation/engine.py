@@ -121,6 +121,25 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
     """
     if batch_size < 1:
         raise InvalidValue(f"batch_size must be >= 1, not {batch_size}")
+    record, finished = planned_or_stored(store, corpus, generator, tagger, name=name, retry_failed=retry_failed)
+    if finished:
+        return record
+    with store.claim_run(record.run_id):
+        generator.load_for(sorted({d.lang for d in corpus.documents}))
+        upos = original_upos(store, corpus, tagger)  # a cache of tags, keyed by corpus: not part of a run
+        # Before anything is written too: a tagger with no morphologizer stops the run here.
+        facts = SelectionFacts.of(corpus, generator, tagger)
+        start_writing(store, record, corpus, retry_failed)  # from here on the run is written
+        generate_missing(store, record.run_id, corpus, generator, tagger, upos, facts, batch_size, progress,
+                         after_batch)
+        store.finish_run(record.run_id)
+    return store.get_run(record.run_id)
+
+
+def planned_or_stored(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
+                      name: str | None = None, retry_failed: bool = False) -> tuple[RunRecord, bool]:
+    """(the run's record, whether it is finished: stored complete with nothing to retry). A name
+    given to a stored run renames it. The local engine and the cluster executor start here."""
     check_corpus(corpus)
     record = plan_run(corpus, generator, tagger)
     if name is not None:
@@ -131,26 +150,23 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
         existing = store.get_run(record.run_id)
     if existing is not None and existing.status == COMPLETE and not (
             retry_failed and store.count_predictions(record.run_id, failed=True)):
-        return existing
-    with store.claim_run(record.run_id):
-        generator.load_for(sorted({d.lang for d in corpus.documents}))
-        upos = original_upos(store, corpus, tagger)  # a cache of tags, keyed by corpus: not part of a run
-        # Before anything is written too: a tagger with no morphologizer stops the run here.
-        facts = _SelectionFacts.of(corpus, generator, tagger)
-        # From here on the run is written.
-        store.save_corpus(corpus)
-        if store.get_run(record.run_id) is None:
-            store.create_run(record)
-        elif retry_failed:
-            store.delete_failed_predictions(record.run_id)  # and marks the run running again
-        _generate_missing(store, record.run_id, corpus, generator, tagger, upos, facts, batch_size, progress,
-                          after_batch)
-        store.finish_run(record.run_id)
-    return store.get_run(record.run_id)
+        return existing, True
+    return record, False
 
 
-def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
-                      upos: dict, extra: "_SelectionFacts", batch_size: int, progress: bool, after_batch) -> None:
+def start_writing(store: RunStore, record: RunRecord, corpus: Corpus, retry_failed: bool) -> None:
+    """The corpus and the run record stored (a run already there is resumed; retry_failed first
+    deletes its FAILED spans, which marks it running again). Called under the run's claim, once
+    everything that can refuse the run has been checked."""
+    store.save_corpus(corpus)
+    if store.get_run(record.run_id) is None:
+        store.create_run(record)
+    elif retry_failed:
+        store.delete_failed_predictions(record.run_id)
+
+
+def generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
+                      upos: dict, extra: "SelectionFacts", batch_size: int, progress: bool, after_batch) -> None:
     """Every span of the run not yet stored, batch by batch, each batch one transaction."""
     options = generator.options
     builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
@@ -192,14 +208,14 @@ def _generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: G
 
 
 @dataclass(frozen=True, slots=True)
-class _SelectionFacts:
+class SelectionFacts:
     """What the morphology filter, reinflecting generators and the corpus-scope leak guard read
     beyond the UPOS (issue 27); each is computed only when an option or the generator asks."""
     features: dict  # {(doc_id, span index): the original's Case/Number/Definite}, or {}
     corpus_values: frozenset[str] | None  # the corpus's original values (overlap_rules.value_key)
 
     @classmethod
-    def of(cls, corpus: Corpus, generator: Generator, tagger: Tagger) -> "_SelectionFacts":
+    def of(cls, corpus: Corpus, generator: Generator, tagger: Tagger) -> "SelectionFacts":
         from workbench.overlap_rules import value_key
         from workbench.upos.features import span_features
         options = generator.options
@@ -211,7 +227,7 @@ class _SelectionFacts:
 
 
 def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: dict, builders: list[SlotBuilder],
-                    picks: dict, batch: list[Work], extra: _SelectionFacts) -> list[StoredPrediction]:
+                    picks: dict, batch: list[Work], extra: SelectionFacts) -> list[StoredPrediction]:
     """One call of the generator over the batch's slots, then selection: the rows to store."""
     options = generator.options
     slots = []

@@ -1,0 +1,27 @@
+"""What a task asks Ray for: a CPU, a GPU for a torch model on a cluster that has GPUs, an
+Ollama server for an LLM generator (the custom resource workbench.cluster.session.OLLAMA).
+
+An LLM task talks to the Ollama of the node it runs on: the generators' default host is
+127.0.0.1, so the loopback guard holds on every node with no opt-in, and only nodes that
+declare an Ollama get such tasks. A torch generator asks for a GPU only where the cluster
+has one and its device is not pinned to the CPU: on a CPU-only cluster it runs on CPUs, as
+`--device auto` does locally.
+"""
+
+from __future__ import annotations
+
+from workbench.cluster.session import OLLAMA
+
+
+def task_resources(ray, generator) -> dict:
+    """Keyword arguments for `remote.options(...)`."""
+    from workbench.generators.registry import GENERATORS
+    extra = GENERATORS.entry(generator.name).extra if generator.name in GENERATORS.names() else None
+    if extra == "llm":
+        return {"num_cpus": 1, "resources": {OLLAMA: 1}}
+    device = str(getattr(generator.config, "device", "cpu"))
+    if extra == "mlm" and device != "cpu" and ray.cluster_resources().get("GPU", 0) > 0:
+        # max_calls=0: a GPU worker is kept for the next task (Ray's default for GPU tasks is a new
+        # process each time, which would load the model again per shard).
+        return {"num_cpus": 1, "num_gpus": 1, "max_calls": 0}
+    return {"num_cpus": 1}

@@ -1,0 +1,82 @@
+"""Joining or starting the Ray cluster a job runs on, and what is allowed to leave this machine.
+
+Task arguments carry personal text (the shard's documents), so where they may go is decided
+here, by the one loopback guard (workbench.local_guard):
+- no address: a Ray cluster is started on this machine for the job and stopped after it,
+  its node on 127.0.0.1. Ray 2.60 still listens on every interface for some of its services
+  (the GCS, the raylet, idle workers) and protects them with a generated token
+  (~/.ray/auth_token); nothing is sent to another machine.
+- "auto": the cluster `ray start --head` runs here. It may have other machines joined to it;
+  with more than one node the job needs allow_remote (`--allow-remote`), as a remote Ollama does.
+- "ray://HOST:PORT": Ray Client to a cluster elsewhere; a host that is not loopback needs
+  allow_remote.
+A cluster the job joined is left running; one it started is shut down.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterator
+
+from workbench.cluster import ClusterOptions
+from workbench.errors import WorkbenchError
+
+# The custom resource an LLM task asks for: one per Ollama server. A local cluster started
+# here has one per core (this machine's Ollama takes the requests); on a real cluster every
+# node with an Ollama declares it: `ray start … --resources '{"ollama": 1}'`.
+OLLAMA = "ollama"
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise WorkbenchError("--executor ray needs Ray: pip install 'pseudonym-workbench[cluster]' "
+                             "(or pip install ray)") from None
+    return ray
+
+
+@contextmanager
+def ray_cluster(options: ClusterOptions) -> Iterator[object]:
+    """The ray module, connected for the job; see the module docstring for which cluster."""
+    ray = import_ray()
+    if ray.is_initialized():  # a caller (a test, a notebook) connected already: use that cluster as it is
+        yield ray
+        return
+    if options.address is None:
+        cpus = options.num_cpus or os.cpu_count() or 1
+        ray.init(num_cpus=cpus, resources={OLLAMA: cpus}, include_dashboard=False, _node_ip_address="127.0.0.1",
+                 log_to_driver=False, configure_logging=False)
+    else:
+        _check_address(options)
+        try:
+            ray.init(address=options.address, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise WorkbenchError(f"--address {options.address}: cannot join the Ray cluster: {exc}") from None
+        _check_nodes(ray, options)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _check_address(options: ClusterOptions) -> None:
+    address = options.address
+    if address == "auto":
+        return
+    if not address.startswith("ray://"):
+        raise WorkbenchError(f"--address {address!r}: give auto (the cluster `ray start` runs here) or ray://HOST:PORT")
+    from workbench.local_guard import host_of, is_local_host, parse_url
+    host = host_of(parse_url("http://" + address[len("ray://"):], "ray"))
+    if not is_local_host(host) and not options.allow_remote:
+        raise WorkbenchError(f"--address {address}: {host} is not this machine, and the tasks carry the documents' "
+                             "text; to send them to a cluster you trust with them, add --allow-remote")
+
+
+def _check_nodes(ray, options: ClusterOptions) -> None:
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
+    if len(nodes) > 1 and not options.allow_remote:
+        ray.shutdown()
+        raise WorkbenchError(f"--address {options.address}: the cluster has {len(nodes)} machines, and the tasks "
+                             "carry the documents' text to them; add --allow-remote to use it")

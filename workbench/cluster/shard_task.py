@@ -1,0 +1,109 @@
+"""What a worker does with one shard: the local engine over the shard's documents.
+
+The task carries everything the driver already knows (the unloaded generator with its
+settings and options, the tagger's name, the shard's documents, their stored predictions,
+the original UPOS and features the driver tagged and cached) and hands back the rows to
+store; it never opens the store. The engine's own loop (workbench.generation.engine.
+generate_missing) runs over a sub-corpus of the shard's documents, writing into a
+collector instead of the store, so a shard stores exactly what the local path stores for
+those documents.
+
+Model loads happen once per worker process, not per task: the generator of a run and the
+tagger are kept by the worker (a Ray worker process runs many tasks) for the next shard.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from workbench.model import Corpus, Document
+
+# Loaded generators kept per worker, by run id; the oldest goes when a grid moves on (a
+# masked LM is hundreds of megabytes: two runs' worth is enough to overlap shards of two runs).
+KEEP_GENERATORS = 2
+_generators: OrderedDict = OrderedDict()
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    run_id: str
+    label: str  # the run and shard in words, for messages
+    corpus_name: str
+    corpus_langs: tuple[str, ...]  # every language of the run: the generator loads for all of them once
+    documents: tuple[Document, ...]
+    generator: object  # workbench.generators.Generator, not loaded
+    tagger: object  # the driver's tagger backend family ("spacy"), or the Tagger itself (tagger_spec)
+    upos: dict
+    facts: object  # workbench.generation.engine.SelectionFacts, the shard's part
+    stored: tuple  # the shard's StoredPredictions already in the store (an interrupted local run)
+    batch_size: int
+
+
+@dataclass(frozen=True)
+class ShardResult:
+    run_id: str
+    rows: list  # StoredPredictions to add, in the order the engine made them
+    node: str  # the worker's host name, for the progress line
+    seconds: float
+
+
+class _Collector:
+    """The two store methods the engine's loop uses, over memory."""
+
+    def __init__(self, stored) -> None:
+        self.stored, self.rows = list(stored), []
+
+    def predictions(self, run_id: str) -> list:
+        return self.stored
+
+    def add_predictions(self, run_id: str, rows) -> None:
+        self.rows.extend(rows)
+
+
+def run_shard(task: ShardTask) -> ShardResult:
+    """The shard's rows, made by the local engine in this process."""
+    from workbench.generation.engine import generate_missing
+    started = time.perf_counter()
+    corpus = Corpus(task.corpus_name, "shard", task.documents)
+    generator = _loaded_generator(task)
+    collector = _Collector(task.stored)
+    generate_missing(collector, task.run_id, corpus, generator, _tagger(task.tagger, task.corpus_langs), task.upos,
+                     task.facts, task.batch_size, progress=False, after_batch=None)
+    return ShardResult(task.run_id, collector.rows, socket.gethostname(), time.perf_counter() - started)
+
+
+def _loaded_generator(task: ShardTask):
+    generator = _generators.get(task.run_id)
+    if generator is None:
+        generator = task.generator
+        generator.load_for(list(task.corpus_langs))
+        _generators[task.run_id] = generator
+        while len(_generators) > KEEP_GENERATORS:
+            _generators.popitem(last=False)
+    _generators.move_to_end(task.run_id)
+    return generator
+
+
+def tagger_spec(tagger) -> object:
+    """What a task carries of the driver's tagger: its backend family when the worker's factory
+    makes the same tagger (its models load once per worker), else the Tagger object itself
+    (a tagger made in code, as tests do)."""
+    from workbench.upos.factory import BACKENDS
+    family = tagger.backend.split(":")[0]
+    return family if family in BACKENDS.names() and type(tagger) is BACKENDS.load(family) else tagger
+
+
+def _tagger(spec, langs: tuple[str, ...]):
+    if not isinstance(spec, str):
+        return spec
+    from workbench.upos import get_tagger
+    return get_tagger(spec, langs=langs, quiet=True)  # the factory keeps one per process
+
+
+def worker_pid() -> int:
+    """For tests: which process ran a task."""
+    return os.getpid()

@@ -1,0 +1,72 @@
+"""A run's documents cut into shards: the unit of work a worker gets.
+
+Documents are independent in maskL and repL (a window never leaves its document, generators
+draw their randomness per slot), so any partition of the documents gives the same
+predictions. `--consistent corpus` is the exception: one entity's mentions in several
+documents must see each other's decisions, so documents that share an entity (the engine's
+own corpus-wide grouping, workbench.generation.consistency.entity_keys) form one group, and a
+group is never split. Groups are packed in corpus order into shards of about equal span
+counts; a corpus with fewer groups than shards asked for gets fewer shards.
+
+The partition depends only on the corpus, the consistency scope and the number of shards,
+so a resumed job cuts the same shards and skips those already stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.model import Corpus
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Documents (indices into the corpus, in corpus order) of one task; number counts from 1."""
+    number: int
+    of: int
+    documents: tuple[int, ...]
+
+    def describe(self, corpus: Corpus) -> str:
+        first, last = corpus.documents[self.documents[0]].doc_id, corpus.documents[self.documents[-1]].doc_id
+        span = first if first == last else f"{first} … {last}"
+        return f"shard {self.number}/{self.of} ({len(self.documents)} document(s): {span})"
+
+
+def document_groups(corpus: Corpus, consistent: str) -> list[tuple[int, ...]]:
+    """Documents that must go to one worker together, in corpus order of their first document."""
+    if consistent != "corpus":
+        return [(n,) for n in range(len(corpus.documents))]
+    from workbench.generation.consistency import entity_keys
+    parent = list(range(len(corpus.documents)))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for (doc, _), (entity_doc, _) in entity_keys(corpus, "corpus").items():  # key: the entity's first mention
+        a, b = root(doc), root(entity_doc)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for n in range(len(corpus.documents)):
+        groups.setdefault(root(n), []).append(n)
+    return [tuple(g) for _, g in sorted(groups.items())]
+
+
+def plan_shards(corpus: Corpus, shards: int, consistent: str) -> list[Shard]:
+    """At most `shards` shards of about equal span counts, groups kept whole, in corpus order."""
+    groups = document_groups(corpus, consistent)
+    weight = [sum(len(corpus.documents[n].masked_spans) for n in g) or 1 for g in groups]  # an empty document costs a little
+    total, target = sum(weight), sum(weight) / max(1, min(shards, len(groups)))
+    cut: list[list[int]] = [[]]
+    done = 0
+    for group, w in zip(groups, weight):
+        # Start a new shard when this one has its share and shards are left to fill.
+        if cut[-1] and done >= target * len(cut) and len(cut) < shards:
+            cut.append([])
+        cut[-1].extend(group)
+        done += w
+    assert done == total
+    return [Shard(k, len(cut), tuple(sorted(docs))) for k, docs in enumerate(cut, 1)]
