@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -40,14 +41,24 @@ def _laptop(path, corpus, annotator, tags, seeds):
         return [r.run_id for r in runs]
 
 
-@pytest.fixture
-def laptops(tmp_path, tiny_corpus):
-    """Anna's laptop: run seed 1 (annotated) and seed 3; Bo's: the same run seed 1 (annotated) and seed 2."""
-    a, b = tmp_path / "anna.sqlite", tmp_path / "bo.sqlite"
-    runs_a = _laptop(a, tiny_corpus, "anna", ["NO_ERROR", "POS", "GRAMMAR"], seeds=(1, 3))
-    runs_b = _laptop(b, tiny_corpus, "bo", ["NO_ERROR", "GRAMMAR", "GRAMMAR"], seeds=(1, 2))
+@pytest.fixture(scope="module")
+def laptop_files(tmp_path_factory):
+    """Anna's laptop: run seed 1 (annotated) and seed 3; Bo's: the same run seed 1 (annotated) and seed 2.
+    Made once; each test gets copies (`laptops`)."""
+    from tests.conftest import tiny_corpus
+    # the fixture's own function: the corpus is needed once per module here, not once per test
+    corpus, folder = tiny_corpus.__wrapped__(), tmp_path_factory.mktemp("laptops")
+    a, b = folder / "anna.sqlite", folder / "bo.sqlite"
+    runs_a = _laptop(a, corpus, "anna", ["NO_ERROR", "POS", "GRAMMAR"], seeds=(1, 3))
+    runs_b = _laptop(b, corpus, "bo", ["NO_ERROR", "GRAMMAR", "GRAMMAR"], seeds=(1, 2))
     assert runs_a[0] == runs_b[0] and len({*runs_a, *runs_b}) == 3
     return a, b, runs_a, runs_b
+
+
+@pytest.fixture
+def laptops(laptop_files, tmp_path):
+    a, b, runs_a, runs_b = laptop_files
+    return Path(shutil.copy(a, tmp_path)), Path(shutil.copy(b, tmp_path)), runs_a, runs_b
 
 
 def dump(path) -> dict[str, list[tuple]]:
@@ -208,3 +219,23 @@ def test_every_table_of_the_schema_has_a_merge_rule(store):
     from workbench.store.merge_tables import LOG_TABLE, NOT_MERGED, RULES
     tables = {t for t, in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")} - {"sqlite_sequence"}
     assert tables == {r.table for r in RULES} | {LOG_TABLE, *NOT_MERGED}
+
+
+def test_a_source_whose_rows_do_not_fit_together_is_refused_as_damaged(laptops, tmp_path):
+    a, b, runs_a, _ = laptops
+    with sqlite3.connect(a) as db:  # predictions left of a run whose record is gone (foreign keys off)
+        db.execute("DELETE FROM runs WHERE run_id=?", (runs_a[1],))
+    before = b.read_bytes()
+    with pytest.raises(WorkbenchError, match=f"cannot merge {a}: its rows do not fit together .* damaged"):
+        merge_stores([a], b)
+    assert b.read_bytes() == before
+
+
+def test_a_differing_cached_upos_tag_keeps_the_destinations_and_is_counted(laptops, tmp_path):
+    a, b, _, _ = laptops
+    with sqlite3.connect(a) as db:  # another tagger version on Anna's laptop read sv-1's spans otherwise
+        changed = db.execute("UPDATE span_upos SET upos='X' WHERE doc_id='sv-1'").rowcount
+    summary = merge_stores([a], b)
+    assert changed == 7 and summary.sources[0].upos_kept == 7 and "7 differing cached UPOS" in summary.lines()[1]
+    with sqlite3.connect(b) as db:
+        assert db.execute("SELECT COUNT(*) FROM span_upos WHERE upos='X'").fetchone()[0] == 0

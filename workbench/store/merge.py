@@ -10,6 +10,7 @@ was: nothing is half-merged. A destination that did not exist before a refused m
 
 from __future__ import annotations
 
+import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +39,8 @@ class SourceCounts:
         if self.runs_completed:
             runs += f" ({self.runs_completed} completed)"
         parts = [runs, f"predictions {self.added.get(PREDICTIONS, 0)} added",
-                 f"annotations {self.added.get(ANNOTATIONS, 0)} added ({self.log_added} log entries, "
-                 f"{self.added.get(SAMPLES, 0)} sample rows)",
+                 f"annotations {self.added.get(ANNOTATIONS, 0)} added ({self.log_added} log entries)",
+                 f"samples {self.added.get(SAMPLES, 0)} added",
                  f"privacy rows {self.added.get(PRIVACY, 0)} added"]
         if self.upos_kept:
             parts.append(f"{self.upos_kept} differing cached UPOS tag(s): the destination's kept")
@@ -104,9 +105,18 @@ def _quoted(columns) -> str:
 
 
 def _merge_one(db, source: RunStore, counts: SourceCounts) -> SourceCounts:
-    for rule in RULES:
-        _merge_table(db, source, rule, counts)
-    counts.log_added = _merge_log(db, source)
+    # One read transaction on the source: every table is read from the same snapshot, so a process
+    # still writing to it cannot hand the merge predictions of a run it read before that run existed.
+    source.db.execute("BEGIN")
+    try:
+        for rule in RULES:
+            _merge_table(db, source, rule, counts)
+        counts.log_added = _merge_log(db, source)
+    except sqlite3.IntegrityError as exc:  # e.g. a prediction whose run is missing from the source
+        raise WorkbenchError(f"cannot merge {counts.path}: its rows do not fit together ({exc}); the store is "
+                             "damaged; nothing was merged") from None
+    finally:
+        source.db.execute("ROLLBACK")
     return counts
 
 

@@ -86,7 +86,7 @@ RULES: tuple[TableRule, ...] = (
               earliest=("saved",)),
     TableRule("hidden_runs", ("run_id",), (), RUNS, earliest=("hidden",)),
     TableRule("annotation_sample_info", ("sample",), ("recipe",), SAMPLES, earliest=("created",)),
-    TableRule("annotation_samples", ("sample", "position"), ("run_id", "doc_id", "span_index"), SAMPLES),
+    TableRule("annotation_samples", ("sample", "position"), ("run_id", "doc_id", "span_index"), "sample items"),
     TableRule("annotations", ("run_id", "doc_id", "span_index", "annotator"),
               ("tag", "note", "source", "prompt_version", "suggested_by", "suggested_tag"), ANNOTATIONS,
               earliest=("created",), latest=("updated",)),
