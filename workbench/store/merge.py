@@ -74,20 +74,25 @@ def merge_stores(sources: Sequence[str | Path], into: str | Path) -> MergeSummar
         try:
             for path in paths:  # every source checked before the destination is created
                 opened.append(open_source(path, Path(workdir)))
-            with RunStore(into) as destination:
-                summary = MergeSummary(into, [], created)
-                try:
-                    with destination.transaction() as db:
-                        for path, source in zip(paths, opened):
-                            summary.sources.append(_merge_one(db, source, SourceCounts(path)))
-                except BaseException:
-                    if created:
-                        destination.close()
-                        _remove(into)
-                    raise
+            return _merge_into(into, list(zip(paths, opened)), created)
         finally:
             for source in opened:
                 source.close()
+
+
+def _merge_into(into: Path, sources: list[tuple[Path, RunStore]], created: bool) -> MergeSummary:
+    """One transaction for every source; a destination this merge created is removed when it fails."""
+    summary = MergeSummary(into, [], created)
+    with RunStore(into) as destination:
+        try:
+            with destination.transaction() as db:
+                for path, source in sources:
+                    summary.sources.append(_merge_one(db, source, SourceCounts(path)))
+        except BaseException:
+            if created:
+                destination.close()
+                _remove(into)
+            raise
     return summary
 
 
