@@ -87,3 +87,34 @@ def placement_options(func):
                              "BF16 and on GPUs that support it, float16 on other GPUs, else float32.")(func)
     return click.option("--device", default="auto", show_default=True, callback=device,
                         help="Torch device: auto (CUDA, then Apple MPS, then CPU), cpu, cuda, cuda:N or mps.")(func)
+
+
+def cluster_options(func):
+    """--executor / --address / --shards / --allow-remote (workbench.cluster); the command makes
+    them one ClusterOptions with cluster_from_options."""
+    from workbench.cluster import EXECUTORS
+    for decorator in reversed([
+        click.option("--executor", type=click.Choice(EXECUTORS), default=EXECUTORS[0], show_default=True,
+                     help="local: this process; ray: tasks on a Ray cluster (docs/cluster.md)."),
+        click.option("--address", default=None, metavar="auto|ray://HOST:PORT",
+                     help="With --executor ray: the cluster to join (default: start one on this machine, "
+                          "loopback only, for this job)."),
+        click.option("--shards", type=click.IntRange(1), default=1, show_default=True,
+                     help="With --executor ray: cut each run's documents into this many tasks."),
+        click.option("--allow-remote", is_flag=True,
+                     help="With --executor ray: allow a cluster with other machines (the tasks carry the texts)."),
+    ]):
+        func = decorator(func)
+    return func
+
+
+def cluster_from_options(executor: str, address: str | None, shards: int, allow_remote: bool):
+    """The ClusterOptions of the four options; a mistake (--shards without ray) is a usage error."""
+    from workbench.cluster import ClusterOptions
+    from workbench.errors import InvalidValue
+    if executor == "local" and allow_remote:
+        raise click.UsageError("--allow-remote needs --executor ray")
+    try:
+        return ClusterOptions(executor, address, shards, allow_remote=allow_remote)
+    except InvalidValue as exc:
+        raise click.UsageError(str(exc)) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import open_store, store_option
+from workbench.cli._options import cluster_from_options, cluster_options, open_store, store_option
 from workbench.cli.generate import EXIT_UNREACHABLE
 from workbench.paths import default_store
 from workbench.upos.factory import TAGGERS
@@ -25,7 +25,9 @@ def register(main: click.Group) -> None:
     @click.option("--progress/--no-progress", default=True, show_default=True)
     @click.option("--yes", is_flag=True,
                   help="Start a large plan without asking (needed when stdin is not a terminal).")
-    def benchmark(name, store_path, out, batch_size, tagger, overrides, no_report, progress, yes) -> None:
+    @cluster_options
+    def benchmark(name, store_path, out, batch_size, tagger, overrides, no_report, progress, yes, executor, address,
+                  shards, allow_remote) -> None:
         """Generate every run of a named benchmark (resuming any unfinished one) and report them.
 
         NAME is a shipped configuration (listed when NAME is left out) or a TOML file.
@@ -37,6 +39,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench benchmark baselines --out out/baselines
           workbench benchmark families --set intact.host=http://127.0.0.1:11500
+          workbench benchmark families --executor ray --address auto
         """
         from workbench.benchmark.configs import load_benchmark, run_benchmark, shipped_benchmarks, with_settings
 
@@ -44,6 +47,7 @@ def register(main: click.Group) -> None:
             for shipped in shipped_benchmarks():
                 click.echo(f"{shipped:<16} {load_benchmark(shipped).description}")
             return
+        cluster = cluster_from_options(executor, address, shards, allow_remote)
         config = with_settings(load_benchmark(name), list(overrides))
 
         def echo(planned, result) -> None:
@@ -57,7 +61,7 @@ def register(main: click.Group) -> None:
 
         results = run_benchmark(config, store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
                                 progress=progress, on_run=echo, confirm=lambda plan: _go_ahead(plan, yes),
-                                log=lambda message: click.echo(message, err=True))
+                                log=lambda message: click.echo(message, err=True), cluster=cluster)
         if results is None:
             click.echo("nothing started")
             return

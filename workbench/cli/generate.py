@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import corpus_options, load_corpus_from_options, name_value_pairs, store_option
+from workbench.cli._options import (cluster_from_options, cluster_options, corpus_options, load_corpus_from_options,
+                                    name_value_pairs, store_option)
 from workbench.paths import default_store
 
 
@@ -93,9 +94,11 @@ def register(main: click.Group) -> None:
                        "mode, filter, guard). Not part of the run id: giving another name renames the run.")
     @click.option("--retry-failed", is_flag=True,
                   help="Generate the run's FAILED spans again (after an outage); resumable like a run.")
+    @cluster_options
     def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, generator, mode,
-                 upos_filter, morph_filter, window, seed, top_k, leak_scope, no_leak_guard, consistent, model, extra, batch_size, tagger, store_path,
-                 progress, run_name, retry_failed) -> None:
+                 upos_filter, morph_filter, window, seed, top_k, leak_scope, no_leak_guard, consistent, model, extra,
+                 batch_size, tagger, store_path, progress, run_name, retry_failed, executor, address, shards,
+                 allow_remote) -> None:
         """Generate pseudonyms for every span of a corpus and store them as a run.
 
         Running the same command again resumes an interrupted run (or reports the
@@ -110,10 +113,12 @@ def register(main: click.Group) -> None:
           workbench generate -c pgv-pii-sv -g fill-mask --model offline --morph-filter
           workbench generate -c pgv-pii-en -g upos --consistent document
           workbench generate -c pgv-pii-en -g random --seed 14 --name "random seed 14"
+          workbench generate -c tab-test -g fill-mask --executor ray --shards 8
         """
         from workbench.loaders.entity_grouping import entity_counts
         from workbench.pipeline import generate_run
 
+        cluster = cluster_from_options(executor, address, shards, allow_remote)
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator,
                                           docs, skip_docs)
         leak_guard = leak_options(leak_scope, no_leak_guard)
@@ -122,7 +127,8 @@ def register(main: click.Group) -> None:
         # The store is given by path: generate_run opens it once the input is checked.
         result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
                               store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
-                              progress=progress, retry_failed=retry_failed, name=run_name)
+                              progress=progress, retry_failed=retry_failed, name=run_name, cluster=cluster,
+                              log=lambda line: click.echo(line, err=True))
         named = f" ({result.run.name})" if result.run.name else ""
         click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, "
                    f"{result.failed} FAILED, {equal_to_original_text(result.equal_to_original, leak_guard['leak_guard'])}")

@@ -49,6 +49,8 @@ class ClusterOptions:
             raise InvalidValue(f"num_cpus must be a whole number of at least 1, not {self.num_cpus!r}")
         if self.executor == "local" and (self.address is not None or self.shards != 1):
             raise InvalidValue("--address and --shards need --executor ray")
+        from workbench.cluster.session import check_address
+        check_address(self)  # a cluster off this machine without the opt-in is refused before anything opens
 
     @property
     def distributed(self) -> bool:

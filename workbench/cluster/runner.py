@@ -48,48 +48,44 @@ class _Run:
 def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, *, batch_size: int = 32,
                         log: Callable[[str], None] | None = None) -> list:
     """Generate (or resume, or reuse) every job's run on Ray; their RunRecords in the jobs' order.
-    log(line): the progress lines (shards done per run, the slowest node)."""
+    log(line): the progress lines (shards done per run, the slowest node). The cluster is joined
+    before anything is written: one that cannot be reached leaves the store as it was."""
     from workbench.cluster.progress import ShardProgress
-    from workbench.cluster.session import ray_cluster
+    from workbench.cluster.session import check_address, ray_cluster
+    from workbench.generation.engine import planned_or_stored
 
-    with ExitStack() as claims:
-        run_ids, runs = _prepare(store, jobs, options, batch_size, claims)
-        todo = [r for r in runs.values() if r.tasks]
-        if todo:
+    check_address(options)
+    planned = [planned_or_stored(store, job.corpus, job.generator, job.tagger, name=job.name,
+                                 retry_failed=job.retry_failed) for job in jobs]
+    unfinished = {record.run_id: (job, record) for job, (record, finished) in zip(jobs, planned) if not finished}
+    if unfinished:  # a benchmark may plan one run twice: it is generated once
+        with ray_cluster(options) as ray, ExitStack() as claims:
+            runs = [_prepare(store, job, record, options, batch_size, claims) for job, record in unfinished.values()]
+            todo = [r for r in runs if r.tasks]
             progress = ShardProgress([(r.label, r.shards_total, r.shards_total - r.shards_left) for r in todo], log)
-            with ray_cluster(options) as ray:
-                _run_tasks(ray, store, todo, options, progress)
-    return [store.get_run(run_id) for run_id in run_ids]
+            _run_tasks(ray, store, todo, options, progress)
+    return [store.get_run(record.run_id) for record, _ in planned]
 
 
-def _prepare(store, jobs: Sequence[RunJob], options: ClusterOptions, batch_size: int,
-             claims: ExitStack) -> tuple[list[str], dict]:
-    """Every job checked, claimed and its run record stored: the jobs' run ids, and by run id the
-    runs with the shards still to generate as tasks."""
-    from workbench.generation.engine import SelectionFacts, original_upos, planned_or_stored, start_writing
-    run_ids, runs = [], {}
-    for job in jobs:
-        record, finished = planned_or_stored(store, job.corpus, job.generator, job.tagger, name=job.name,
-                                             retry_failed=job.retry_failed)
-        run_ids.append(record.run_id)
-        if finished or record.run_id in runs:  # a benchmark may plan one run twice: generated once
-            continue
-        claims.enter_context(store.claim_run(record.run_id))
-        upos = original_upos(store, job.corpus, job.tagger)
-        facts = SelectionFacts.of(job.corpus, job.generator, job.tagger)
-        start_writing(store, record, job.corpus, job.retry_failed)
-        run = _Run(job, record, label=_label(record))
-        stored = store.predictions(record.run_id)
-        shards = plan_shards(job.corpus, options.shards, job.generator.options.consistent)
-        for shard in shards:
-            task = _task(run, shard, upos, facts, stored, batch_size)
-            if task is not None:
-                run.tasks.append((shard, task))
-        run.shards_total, run.shards_left = len(shards), len(run.tasks)
-        if not run.tasks:  # every span stored, the run not marked (killed between the last batch and the mark)
-            store.finish_run(record.run_id)
-        runs[record.run_id] = run
-    return run_ids, runs
+def _prepare(store, job: RunJob, record, options: ClusterOptions, batch_size: int, claims: ExitStack) -> _Run:
+    """The run claimed, tagged and its record stored, as the local engine does before generating;
+    the shards still to generate as its tasks."""
+    from workbench.generation.engine import SelectionFacts, original_upos, start_writing
+    claims.enter_context(store.claim_run(record.run_id))
+    upos = original_upos(store, job.corpus, job.tagger)
+    facts = SelectionFacts.of(job.corpus, job.generator, job.tagger)
+    start_writing(store, record, job.corpus, job.retry_failed)
+    run = _Run(job, record, label=_label(record))
+    stored = store.predictions(record.run_id)
+    shards = plan_shards(job.corpus, options.shards, job.generator.options.consistent)
+    for shard in shards:
+        task = _task(run, shard, upos, facts, stored, batch_size)
+        if task is not None:
+            run.tasks.append((shard, task))
+    run.shards_total, run.shards_left = len(shards), len(run.tasks)
+    if not run.tasks:  # every span stored, the run not marked (killed between the last shard and the mark)
+        store.finish_run(record.run_id)
+    return run
 
 
 def _task(run: _Run, shard: Shard, upos: dict, facts, stored: list, batch_size: int) -> ShardTask | None:

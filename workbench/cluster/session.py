@@ -40,6 +40,7 @@ def import_ray():
 @contextmanager
 def ray_cluster(options: ClusterOptions) -> Iterator[object]:
     """The ray module, connected for the job; see the module docstring for which cluster."""
+    check_address(options)
     ray = import_ray()
     if ray.is_initialized():  # a caller (a test, a notebook) connected already: use that cluster as it is
         yield ray
@@ -49,7 +50,6 @@ def ray_cluster(options: ClusterOptions) -> Iterator[object]:
         ray.init(num_cpus=cpus, resources={OLLAMA: cpus}, include_dashboard=False, _node_ip_address="127.0.0.1",
                  log_to_driver=False, configure_logging=False)
     else:
-        _check_address(options)
         try:
             ray.init(address=options.address, log_to_driver=False, configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -61,9 +61,11 @@ def ray_cluster(options: ClusterOptions) -> Iterator[object]:
         ray.shutdown()
 
 
-def _check_address(options: ClusterOptions) -> None:
+def check_address(options: ClusterOptions) -> None:
+    """A WorkbenchError for an address that is not a Ray address, or not this machine without
+    allow_remote; nothing is connected to."""
     address = options.address
-    if address == "auto":
+    if address is None or address == "auto":
         return
     if not address.startswith("ray://"):
         raise WorkbenchError(f"--address {address!r}: give auto (the cluster `ray start` runs here) or ray://HOST:PORT")

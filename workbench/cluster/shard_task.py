@@ -77,14 +77,17 @@ def run_shard(task: ShardTask) -> ShardResult:
 
 
 def _loaded_generator(task: ShardTask):
-    generator = _generators.get(task.run_id)
+    # The run id fixes the generator's name, settings and options; its class too, for a
+    # subclass that keeps them (tests make such, to misbehave).
+    key = (task.run_id, type(task.generator).__module__, type(task.generator).__qualname__)
+    generator = _generators.get(key)
     if generator is None:
         generator = task.generator
         generator.load_for(list(task.corpus_langs))
-        _generators[task.run_id] = generator
+        _generators[key] = generator
         while len(_generators) > KEEP_GENERATORS:
             _generators.popitem(last=False)
-    _generators.move_to_end(task.run_id)
+    _generators.move_to_end(key)
     return generator
 
 

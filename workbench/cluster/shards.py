@@ -59,14 +59,13 @@ def plan_shards(corpus: Corpus, shards: int, consistent: str) -> list[Shard]:
     """At most `shards` shards of about equal span counts, groups kept whole, in corpus order."""
     groups = document_groups(corpus, consistent)
     weight = [sum(len(corpus.documents[n].masked_spans) for n in g) or 1 for g in groups]  # an empty document costs a little
-    total, target = sum(weight), sum(weight) / max(1, min(shards, len(groups)))
+    count, total = min(shards, len(groups)), sum(weight)
     cut: list[list[int]] = [[]]
     done = 0
-    for group, w in zip(groups, weight):
-        # Start a new shard when this one has its share and shards are left to fill.
-        if cut[-1] and done >= target * len(cut) and len(cut) < shards:
+    for left, (group, w) in zip(range(len(groups), 0, -1), zip(groups, weight)):
+        # A new shard once this one has its share, or when every group left must start one.
+        if cut[-1] and len(cut) < count and (done >= total * len(cut) / count or left <= count - len(cut)):
             cut.append([])
         cut[-1].extend(group)
         done += w
-    assert done == total
     return [Shard(k, len(cut), tuple(sorted(docs))) for k, docs in enumerate(cut, 1)]

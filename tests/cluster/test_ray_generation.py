@@ -1,0 +1,139 @@
+"""The Ray executor (workbench.cluster) on a local two-CPU cluster on loopback: the same runs,
+ids and exports as the local executor; shards, resumption and faults change nothing stored."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+import ray
+from click.testing import CliRunner
+
+import faulty_generators
+from workbench.cli import main
+from workbench.cluster import ClusterOptions
+from workbench.errors import WorkbenchError
+from workbench.exchange.exporters import export_run
+from workbench.generators.base import GenerationOptions
+from workbench.pipeline import generate_run
+from workbench.store import COMPLETE, RUNNING, RunStore
+
+RAY = ClusterOptions("ray")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_cluster():
+    # One cluster for the module (starting one takes seconds); the executor uses it as it is.
+    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    ray.cloudpickle.register_pickle_by_value(faulty_generators)
+    yield
+    ray.shutdown()
+
+
+def _rows(store_path: Path, run_id: str) -> list[tuple]:
+    """What a run stores, but the seconds each span took."""
+    with RunStore(store_path) as store:
+        return [(p.doc_id, p.span_index, p.pseudonym, p.candidates, p.rank, p.pick_upos, p.failed, p.note,
+                 p.upos_fallback) for p in store.predictions(run_id)]
+
+
+def _exports(store_path: Path, run_id: str, folder: Path) -> dict[str, bytes]:
+    """The run's tab and doccano exports as bytes; the csv export's, but its timing column (the
+    seconds each span took differ between any two runs, local or not)."""
+    import csv
+    import io
+    with RunStore(store_path) as store:
+        files = {fmt: export_run(store, run_id, fmt, folder / f"{run_id}.{fmt}").read_bytes()
+                 for fmt in ("tab", "doccano", "csv")}
+    table = list(csv.reader(io.StringIO(files["csv"].decode())))
+    timing = table[0].index("seconds")
+    files["csv"] = repr([row[:timing] + row[timing + 1:] for row in table]).encode()
+    return files
+
+
+def test_a_small_grid_through_ray_equals_the_local_executor(tmp_path):
+    from workbench.benchmark.configs import load_benchmark, run_benchmark
+    config_file = tmp_path / "grid.toml"
+    config_file.write_text('name = "grid"\ndescription = "three runs"\ncorpora = ["pgv-pii-en"]\nseed = 5\n'
+                           '[[generators]]\nname = "random"\nmodes = ["maskL", "repL"]\n'
+                           '[[generators]]\nname = "upos"\nupos_filter = [true]\nconsistent = ["document"]\n')
+    config = load_benchmark(str(config_file))
+    local = run_benchmark(config, store=tmp_path / "local.sqlite", progress=False)
+    lines = []
+    distributed = run_benchmark(config, store=tmp_path / "ray.sqlite", progress=True, log=lines.append,
+                                cluster=ClusterOptions("ray", shards=3))
+    assert [r.run_id for r in distributed] == [r.run_id for r in local] and len(local) == 3
+    for result in distributed:
+        assert result.run.status == COMPLETE
+        assert _exports(tmp_path / "ray.sqlite", result.run_id, tmp_path / "r") == \
+            _exports(tmp_path / "local.sqlite", result.run_id, tmp_path / "l")
+    # Progress: a line per shard, 3 shards per run, 9 in all, each naming the slowest node.
+    assert len(lines) == 9 and lines[-1].startswith("shards 9/9 · run ") and "slowest node" in lines[-1]
+
+
+@pytest.mark.parametrize("mode, consistent", [("repL", "off"), ("repL", "corpus")])
+def test_a_sharded_run_equals_the_unsharded_one(tmp_path, mode, consistent):
+    options = {"mode": mode, "upos_filter": True, "consistent": consistent, "seed": 3}
+    local = generate_run("pgv-pii-sv", "upos", options=options, store=tmp_path / "l.sqlite", progress=False)
+    sharded = generate_run("pgv-pii-sv", "upos", options=options, store=tmp_path / "r.sqlite", progress=False,
+                           cluster=ClusterOptions("ray", shards=4))
+    assert sharded.run_id == local.run_id and sharded.run.status == COMPLETE
+    assert _rows(tmp_path / "r.sqlite", local.run_id) == _rows(tmp_path / "l.sqlite", local.run_id)
+
+
+def test_a_worker_killed_mid_shard_changes_nothing(tmp_path):
+    options = GenerationOptions(mode="repL", seed=9)
+    local = generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "l.sqlite", progress=False)
+    killer = faulty_generators.KilledOnce(options=options)
+    killer.marker = str(tmp_path / "killed")
+    result = generate_run("pgv-pii-en", killer, store=tmp_path / "r.sqlite", progress=False, batch_size=8,
+                          cluster=ClusterOptions("ray", shards=2))
+    assert Path(killer.marker).exists()  # a worker did die, and Ray ran its shard again
+    assert result.run_id == local.run_id and result.run.status == COMPLETE
+    assert _rows(tmp_path / "r.sqlite", local.run_id) == _rows(tmp_path / "l.sqlite", local.run_id)
+
+
+def test_a_shard_that_keeps_failing_ends_the_job_naming_it_and_keeps_the_rest(tmp_path):
+    options = GenerationOptions(seed=4)
+    failing = faulty_generators.FailsOn(options=options)
+    failing.doc_id = "gv-eng-swe-191_ENG"
+    with pytest.raises(WorkbenchError) as error:
+        generate_run("pgv-pii-en", failing, store=tmp_path / "r.sqlite", progress=False,
+                     cluster=ClusterOptions("ray", shards=5, max_retries=0))
+    message = str(error.value)
+    assert "shard 3/5" in message and "gv-eng-swe-191_ENG" in message and "cannot do that document" in message
+    with RunStore(tmp_path / "r.sqlite") as store:
+        [run] = store.runs()
+        stored_docs = {p.doc_id for p in store.predictions(run.run_id)}
+    assert run.status == RUNNING and "gv-eng-swe-191_ENG" not in stored_docs
+    # Whole shards only; resumed with a generator that works, only what is missing is sent.
+    lines = []
+    resumed = generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "r.sqlite", log=lines.append,
+                           cluster=ClusterOptions("ray", shards=5))
+    local = generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "l.sqlite", progress=False)
+    assert resumed.run_id == run.run_id == local.run_id and resumed.run.status == COMPLETE
+    assert _rows(tmp_path / "r.sqlite", run.run_id) == _rows(tmp_path / "l.sqlite", run.run_id)
+    assert 1 <= len(lines) <= 5 and lines[-1].startswith("shards 5/5")
+    # A finished run is not sent again: nothing runs, nothing is printed.
+    again = []
+    generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "r.sqlite", log=again.append,
+                 cluster=ClusterOptions("ray", shards=5))
+    assert again == []
+
+
+def test_the_cli_runs_a_sharded_generation(tmp_path):
+    store = tmp_path / "s.sqlite"
+    result = CliRunner().invoke(main, ["generate", "-c", "pgv-pii-en", "-g", "random", "--store", str(store),
+                                       "--executor", "ray", "--shards", "2"])
+    assert result.exit_code == 0, result.output
+    assert "complete: 720 spans, 0 FAILED" in result.output and "shards 2/2 · run " in result.output
+
+
+def test_a_cluster_off_this_machine_needs_an_explicit_yes(tmp_path):
+    store = tmp_path / "s.sqlite"
+    result = CliRunner().invoke(main, ["generate", "-c", "pgv-pii-en", "-g", "random", "--store", str(store),
+                                       "--executor", "ray", "--address", "ray://10.1.2.3:10001"])
+    assert result.exit_code != 0 and (result.exception is None or isinstance(result.exception, SystemExit))
+    assert "10.1.2.3 is not this machine" in result.output and "--allow-remote" in result.output
+    assert not store.exists()  # nothing written, not even the store file
