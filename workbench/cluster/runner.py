@@ -59,8 +59,13 @@ def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, 
                                  retry_failed=job.retry_failed) for job in jobs]
     unfinished = {record.run_id: (job, record) for job, (record, finished) in zip(jobs, planned) if not finished}
     if unfinished:  # a benchmark may plan one run twice: it is generated once
-        with ray_cluster(options) as ray, ExitStack() as claims:
+        with ray_cluster(options, log) as ray, ExitStack() as claims:
             runs = [_prepare(store, job, record, options, batch_size, claims) for job, record in unfinished.values()]
+            for run in runs:
+                if run.shards_total < options.shards and log is not None:
+                    log(f"{run.label}: {run.shards_total} shard(s), not {options.shards}: "
+                        + ("documents linked by --consistent corpus stay together" if
+                           run.job.generator.options.consistent == "corpus" else "fewer documents than shards"))
             todo = [r for r in runs if r.tasks]
             progress = ShardProgress([(r.label, r.shards_total, r.shards_total - r.shards_left) for r in todo], log)
             _run_tasks(ray, store, todo, options, progress)

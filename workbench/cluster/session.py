@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 from workbench.cluster import ClusterOptions
 from workbench.errors import WorkbenchError
@@ -38,8 +38,10 @@ def import_ray():
 
 
 @contextmanager
-def ray_cluster(options: ClusterOptions) -> Iterator[object]:
-    """The ray module, connected for the job; see the module docstring for which cluster."""
+def ray_cluster(options: ClusterOptions, log: Callable[[str], None] | None = None) -> Iterator[object]:
+    """The ray module, connected for the job; see the module docstring for which cluster.
+    log(line): where the cluster is, and what of it listens beyond loopback."""
+    say = log or (lambda line: None)
     check_address(options)
     ray = import_ray()
     if ray.is_initialized():  # a caller (a test, a notebook) connected already: use that cluster as it is
@@ -49,12 +51,16 @@ def ray_cluster(options: ClusterOptions) -> Iterator[object]:
         cpus = options.num_cpus or os.cpu_count() or 1
         ray.init(num_cpus=cpus, resources={OLLAMA: cpus}, include_dashboard=False, _node_ip_address="127.0.0.1",
                  log_to_driver=False, configure_logging=False)
+        say(f"ray: a cluster of {cpus} CPU(s) started on this machine (127.0.0.1) for this job; some of Ray's "
+            "services listen on every interface, guarded by its token (~/.ray/auth_token); nothing leaves the machine")
     else:
         try:
             ray.init(address=options.address, log_to_driver=False, configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise WorkbenchError(f"--address {options.address}: cannot join the Ray cluster: {exc}") from None
         _check_nodes(ray, options)
+        nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
+        say(f"ray: joined {options.address} ({nodes} machine(s), {ray.cluster_resources().get('CPU', 0):.0f} CPUs)")
     try:
         yield ray
     finally:
