@@ -10,7 +10,7 @@ import pytest
 import ray
 from click.testing import CliRunner
 
-import faulty_generators
+import worker_generators
 from workbench.cli import main
 from workbench.cluster import ClusterOptions
 from workbench.errors import WorkbenchError
@@ -26,7 +26,7 @@ RAY = ClusterOptions("ray")
 def local_cluster():
     # One cluster for the module (starting one takes seconds); the executor uses it as it is.
     ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
-    ray.cloudpickle.register_pickle_by_value(faulty_generators)
+    ray.cloudpickle.register_pickle_by_value(worker_generators)
     yield
     ray.shutdown()
 
@@ -85,7 +85,7 @@ def test_a_sharded_run_equals_the_unsharded_one(tmp_path, mode, consistent):
 def test_a_worker_killed_mid_shard_changes_nothing(tmp_path):
     options = GenerationOptions(mode="repL", seed=9)
     local = generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "l.sqlite", progress=False)
-    killer = faulty_generators.KilledOnce(options=options)
+    killer = worker_generators.KilledOnce(options=options)
     killer.marker = str(tmp_path / "killed")
     result = generate_run("pgv-pii-en", killer, store=tmp_path / "r.sqlite", progress=False, batch_size=8,
                           cluster=ClusterOptions("ray", shards=2))
@@ -94,9 +94,23 @@ def test_a_worker_killed_mid_shard_changes_nothing(tmp_path):
     assert _rows(tmp_path / "r.sqlite", local.run_id) == _rows(tmp_path / "l.sqlite", local.run_id)
 
 
+def test_a_worker_loads_the_model_once_for_all_its_shards(tmp_path):
+    from collections import Counter
+    counting = worker_generators.CountsLoads(options=GenerationOptions(seed=8))
+    counting.log = str(tmp_path / "log")
+    generate_run("pgv-pii-en", counting, store=tmp_path / "r.sqlite", progress=False, batch_size=1000,
+                 cluster=ClusterOptions("ray", shards=10))
+    events = Path(counting.log).read_text().split("\n")[:-1]
+    loads = Counter(e.split()[1] for e in events if e.startswith("load"))
+    shards = Counter(e.split()[1] for e in events if e.startswith("batch"))  # one batch per shard here
+    assert sum(shards.values()) == 10 and set(loads) == set(shards)
+    assert set(loads.values()) == {1}  # each worker process loaded once, whatever number of shards it ran
+    assert len(loads) < 10  # and workers were reused: fewer loads than tasks
+
+
 def test_a_shard_that_keeps_failing_ends_the_job_naming_it_and_keeps_the_rest(tmp_path):
     options = GenerationOptions(seed=4)
-    failing = faulty_generators.FailsOn(options=options)
+    failing = worker_generators.FailsOn(options=options)
     failing.doc_id = "gv-eng-swe-191_ENG"
     with pytest.raises(WorkbenchError) as error:
         generate_run("pgv-pii-en", failing, store=tmp_path / "r.sqlite", progress=False,

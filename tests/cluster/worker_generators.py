@@ -1,7 +1,7 @@
-"""Generators that misbehave on a Ray worker, for the executor's fault tests.
+"""Generators that misbehave, or keep count, on a Ray worker: for the executor's tests.
 
 They are the real random baseline (same name, same config, so the same run id as a plain
-random run) with one fault added; tests send them to workers pickled by value
+random run) with one thing added; tests send them to workers pickled by value
 (ray.cloudpickle.register_pickle_by_value), since the workers cannot import tests/.
 """
 
@@ -34,4 +34,19 @@ class FailsOn(RandomBaseline):
     def generate(self, slots):
         if any(s.doc_id == self.doc_id for s in slots):
             raise RuntimeError("this generator cannot do that document")
+        return super().generate(slots)
+
+
+class CountsLoads(RandomBaseline):
+    """Appends "load PID" when it loads and "shard PID" at each shard's first batch to a file."""
+    log: str = ""
+
+    def load(self):
+        with open(self.log, "a") as out:
+            out.write(f"load {os.getpid()}\n")
+        super().load()
+
+    def generate(self, slots):
+        with open(self.log, "a") as out:
+            out.write(f"batch {os.getpid()}\n")
         return super().generate(slots)
