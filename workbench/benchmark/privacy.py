@@ -71,10 +71,11 @@ def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: 
 
 
 def attack_runs(attackers: Sequence[str], results: Sequence, store, *, progress: bool = False,
-                log: Callable[[str], None] | None = None) -> None:
+                log: Callable[[str], None] | None = None, cluster=None) -> None:
     """Run each attacker on every complete run whose corpus ships background knowledge; the
     results are stored (and reused) for the report's privacy table. A corpus without one is
-    said once in `log` and left out: re-identification needs a background of the individuals."""
+    said once in `log` and left out: re-identification needs a background of the individuals.
+    cluster: the benchmark's ClusterOptions; with --executor ray the scoring runs on Ray too."""
     if not attackers:
         return
     from workbench.privacy.background import shipped_background
@@ -90,7 +91,7 @@ def attack_runs(attackers: Sequence[str], results: Sequence, store, *, progress:
                 f"(`workbench privacy reid RUN --background FILE` attacks them with yours)")
             continue
         for attacker in attackers:
-            reid_risk(store, run_ids, attacker=attacker, progress=progress, log=log)
+            reid_risk(store, run_ids, attacker=attacker, progress=progress, log=log, cluster=cluster)
 
 
 def attack_known_pairs(enabled: bool, results: Sequence, store) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import name_value_pairs, open_existing_store, store_option
+from workbench.cli._options import (cluster_from_options, cluster_options, name_value_pairs, open_existing_store,
+                                   store_option)
 
 
 def _privacy_group(main: click.Group) -> click.Group:
@@ -44,8 +45,10 @@ def register(main: click.Group) -> None:
     @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
                   help="Attacker setting, e.g. -o base_model=offline (trained) or -o k1=1.2 (retrieval); "
                        "see docs/privacy.md.")
+    @cluster_options
     @store_option
-    def reid(run_ids, attacker, k, background, background_share, options, store_path) -> None:
+    def reid(run_ids, attacker, k, background, background_share, options, executor, address, shards, allow_remote,
+             store_path) -> None:
         """Re-identification risk of runs: TRIR (accuracy@1), mean rank of the true individual, share within rank k.
 
         Each document is attacked as the run pseudonymised it; results are stored per
@@ -57,12 +60,16 @@ def register(main: click.Group) -> None:
           workbench privacy reid 832a7ed4 --attacker trained -o base_model=offline
           workbench privacy reid 832a7ed4 --background my_background.json
           workbench privacy reid 832a7ed4 --background-share 0.1
+          workbench privacy reid 832a7ed4 5be0c1aa --executor ray   # scoring batches on Ray
         """
         from workbench.privacy.reid import reid_lines, reid_risk
+        if shards != 1:  # an attack's tasks are its batches of documents (workbench.cluster.attacks)
+            raise click.UsageError("--shards is for generation; an attack is sent to Ray a batch of documents a task")
+        cluster = cluster_from_options(executor, address, shards, allow_remote)
         store = open_existing_store(store_path)  # the runs to attack must be stored already
         frame = reid_risk(store, run_ids, attacker=attacker, k=k, background=background,
                           background_share=background_share, config=name_value_pairs(options, "-o/--option"),
-                          progress=True,
+                          progress=True, cluster=cluster,
                           log=lambda message: click.echo(message, err=True))
         for line in reid_lines(store, frame):
             click.echo(line)

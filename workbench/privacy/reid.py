@@ -47,11 +47,12 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from workbench.cluster import ClusterOptions
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.privacy.attackers import REGISTRY, make_attacker
 from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
-from workbench.privacy.background import Background, load_background, resolve_background, share_text
-from workbench.privacy.reid_store import new_row, rows_frame, save_rows, stored_rows
+from workbench.privacy.background import load_background, resolve_background, share_text
+from workbench.privacy.reid_store import ReidRow, new_row, rows_frame, save_rows, stored_rows
 from workbench.progress import progress_bar
 from workbench.text.replace import pseudonymise
 from workbench.store import COMPLETE, RunRecord, RunStore
@@ -98,16 +99,21 @@ def _language(store: RunStore, run: RunRecord) -> str:
 def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retrieval", k: int = DEFAULT_K,
               background: str | Path | None = None, config: Mapping[str, object] | None = None,
               background_share: float = 1.0, progress: bool = False,
-              log: Callable[[str], None] | None = None) -> pd.DataFrame:
+              log: Callable[[str], None] | None = None, cluster: ClusterOptions | None = None) -> pd.DataFrame:
     """Attack each run's pseudonymised documents (reusing stored results) and return one row per run.
 
     background: a JSON file {individual: text}; None takes the run's corpus's shipped one.
     config: the attacker's options (RetrievalConfig / TrainedConfig fields). background_share: the
     attacker knows only the first share of each background text (TAE's weaker attackers: 0.1,
     0.25, 0.5), by characters as TAE cuts them. log: progress
-    and warnings (e.g. documents whose individual has no background text)."""
+    and warnings (e.g. documents whose individual has no background text). cluster: with
+    `--executor ray`, the attackers are made (trained) here and their scoring batches run on Ray
+    (workbench.cluster.attacks); the rows stored are the same."""
     REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
+    if cluster is not None and cluster.distributed:
+        from workbench.cluster.session import check_address
+        check_address(cluster)  # a cluster off this machine is refused before anything is trained
     say = log or (lambda message: None)
     runs = list({r.run_id: r for r in (store.resolve_run(i) for i in run_ids)}.values())
     if not runs:
@@ -124,6 +130,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
         checked.append((run, texts, bk, missing))
     made: dict[tuple[str, str], tuple[Attacker, str]] = {}
     done: list[tuple[str, str]] = []
+    on_cluster = []  # (run, texts, attacker, key): sent to Ray together once every attacker is made
     for run, texts, bk, missing in checked:
         lang = _language(store, run)
         if (bk.sha256, lang) not in made:
@@ -134,8 +141,14 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
             say(f"run {run.run_id[:12]}: {len(missing)} of {len(texts)} documents have no individual in "
                 f"{bk.path.name} and count as not re-identified: {', '.join(missing[:10])}"
                 + (" …" if len(missing) > 10 else ""))
-        _attack_run(store, run, texts, instance, key, bk, progress)
+        if cluster is not None and cluster.distributed:
+            on_cluster.append((run, texts, instance, key))
+        else:
+            _attack_run(store, run, texts, instance, key, progress)
         done.append((run.run_id, key))
+    if on_cluster:
+        from workbench.cluster.attacks import attack_on_cluster
+        attack_on_cluster(store, on_cluster, cluster, log=log)
     wanted = set(done)
     frame = rows_frame(store, [r for r, _ in done])
     frame = frame[[(r, a) in wanted for r, a in zip(frame.run_id, frame.attack_key)]]
@@ -145,33 +158,49 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
 
 
 def _attack_run(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker, key: str,
-                bk: Background, progress: bool) -> None:
+                progress: bool) -> None:
+    batches, hashes = todo_batches(store, run, texts, attacker, key)
+    if not batches:
+        return
+    # The workbench's one bar (workbench.progress): drawn on a terminal only, never into a pipe or log.
+    bar = progress_bar(progress, sum(map(len, batches)), f"{attacker.name} attack on {run.run_id[:12]}", unit="doc")
+    for batch in batches:
+        save_rows(store, score_batch(attacker, run.run_id, key, {d: texts[d] for d in batch},
+                                     {d: hashes[d] for d in batch}))
+        bar.update(len(batch))
+    bar.close()
+
+
+def todo_batches(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker,
+                 key: str) -> tuple[list[list[str]], dict[str, str]]:
+    """The documents still to attack (no stored row, or one of another text), in batches of
+    BATCH_DOCUMENTS, each stored in one transaction; and every document's text hash."""
     hashes = {d: _sha(t) for d, t in texts.items()}
     cached = stored_rows(store, run.run_id, key)
     todo = [d for d in texts if d not in cached or cached[d].text_sha256 != hashes[d]]
-    if not todo:
-        return
-    description = attack_settings(attacker)
     size = BATCH_DOCUMENTS.get(attacker.name, 16)
-    batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-    # The workbench's one bar (workbench.progress): drawn on a terminal only, never into a pipe or log.
-    bar = progress_bar(progress, len(todo), f"{attacker.name} attack on {run.run_id[:12]}", unit="doc")
-    for batch in batches:
-        known = [d for d in batch if bk.index_of(d) is not None]
-        scores = attacker.scores([texts[d] for d in known]) if known else np.zeros((0, len(bk.individuals)))
-        rows = []
-        for doc_id in batch:
-            higher = tied = top = None
-            if doc_id in known:
-                row = scores[known.index(doc_id)]
-                higher, tied = rank_of(row, bk.index_of(doc_id))
-                top = bk.individuals[int(np.argmax(row))]
-            rows.append(new_row(run.run_id, key, doc_id, attacker.name, description, bk.label, bk.sha256,
-                                hashes[doc_id], doc_id if doc_id in known else None, higher, tied,
-                                len(bk.individuals), top))
-        save_rows(store, rows)
-        bar.update(len(batch))
-    bar.close()
+    return [todo[i:i + size] for i in range(0, len(todo), size)], hashes
+
+
+def score_batch(attacker: Attacker, run_id: str, key: str, texts: Mapping[str, str],
+                hashes: Mapping[str, str]) -> list[ReidRow]:
+    """The rows of one batch (texts: doc_id -> attacked text, in the batch's order). A pure function of
+    its arguments, so a Ray worker (workbench.cluster.attacks) computes exactly what this process would."""
+    bk = attacker.background
+    description = attack_settings(attacker)
+    known = [d for d in texts if bk.index_of(d) is not None]
+    scores = attacker.scores([texts[d] for d in known]) if known else np.zeros((0, len(bk.individuals)))
+    rows = []
+    for doc_id in texts:
+        higher = tied = top = None
+        if doc_id in known:
+            row = scores[known.index(doc_id)]
+            higher, tied = rank_of(row, bk.index_of(doc_id))
+            top = bk.individuals[int(np.argmax(row))]
+        rows.append(new_row(run_id, key, doc_id, attacker.name, description, bk.label, bk.sha256,
+                            hashes[doc_id], doc_id if doc_id in known else None, higher, tied,
+                            len(bk.individuals), top))
+    return rows
 
 
 def _check_k(k: int) -> None:
