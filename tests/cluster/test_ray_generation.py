@@ -72,6 +72,28 @@ def test_a_small_grid_through_ray_equals_the_local_executor(tmp_path):
     assert len(lines) == 9 and lines[-1].startswith("shards 9/9 · run ") and "slowest node" in lines[-1]
 
 
+def test_a_benchmark_attacks_its_runs_on_the_same_cluster(tmp_path):
+    from workbench.benchmark.configs import load_benchmark, run_benchmark
+    import workbench.benchmark
+    ids = Path(workbench.benchmark.__file__).parent / "suites" / "tab-test-16docs.txt"
+    config_file = tmp_path / "attacked.toml"
+    config_file.write_text(f'name = "attacked"\ndescription = "one run, attacked"\ncorpora = ["tab-test"]\n'
+                           f'reid = ["retrieval"]\n[[generators]]\nname = "random"\ndocs = "@{ids}"\n')
+    config = load_benchmark(str(config_file))
+    local = run_benchmark(config, store=tmp_path / "local.sqlite", progress=False)
+    lines = []
+    distributed = run_benchmark(config, store=tmp_path / "ray.sqlite", progress=True, log=lines.append,
+                                cluster=RAY)
+    assert [r.run_id for r in distributed] == [r.run_id for r in local]
+
+    def attack_rows(path):
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT run_id, attack_key, doc_id, individual, n_higher, n_tied, top_guess "
+                              "FROM reid_results ORDER BY run_id, doc_id").fetchall()
+    assert attack_rows(tmp_path / "ray.sqlite") == attack_rows(tmp_path / "local.sqlite") != []
+    assert any(line.startswith("batches ") for line in lines) and any(line.startswith("shards ") for line in lines)
+
+
 @pytest.mark.parametrize("mode, consistent", [("repL", "off"), ("repL", "corpus")])
 def test_a_sharded_run_equals_the_unsharded_one(tmp_path, mode, consistent):
     options = {"mode": mode, "upos_filter": True, "consistent": consistent, "seed": 3}

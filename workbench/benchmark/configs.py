@@ -279,24 +279,37 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         return None
     if not isinstance(store, RunStore):  # a path: opened once every run is checked
         store = RunStore(store)
-    if cluster is not None and cluster.distributed:
-        generated = iter(_generate_on_cluster(checked, store, tagger, batch_size, cluster, log if progress else None))
-    else:  # lazily, one run after the other, so on_run reports each as it finishes
-        generated = (generate_run(p.corpus, p.generator, store=store, tagger=make_tagger(tagger, p.corpus, quiet=n > 0),
-                                  batch_size=batch_size, progress=progress, name=p.planned.run_name)
-                     for n, p in enumerate(checked))
-    for prepared, result in zip(checked, generated):
-        results.append(result)
-        if on_run is not None:
-            on_run(prepared.planned, result)
-    from workbench.benchmark.privacy import attack_known_pairs, attack_runs, store_references
-    for result in store_references(config.references, checked, store, tagger=tagger):
-        results.append(result)
-        if on_run is not None:
-            on_run(None, result)
-    attack_runs(config.reid, results, store, progress=progress, log=log)
-    attack_known_pairs(config.known_pair, results, store)
+    with _one_cluster(cluster, log if progress else None):
+        if cluster is not None and cluster.distributed:
+            generated = iter(_generate_on_cluster(checked, store, tagger, batch_size, cluster,
+                                                  log if progress else None))
+        else:  # lazily, one run after the other, so on_run reports each as it finishes
+            generated = (generate_run(p.corpus, p.generator, store=store,
+                                      tagger=make_tagger(tagger, p.corpus, quiet=n > 0), batch_size=batch_size,
+                                      progress=progress, name=p.planned.run_name)
+                         for n, p in enumerate(checked))
+        for prepared, result in zip(checked, generated):
+            results.append(result)
+            if on_run is not None:
+                on_run(prepared.planned, result)
+        from workbench.benchmark.privacy import attack_known_pairs, attack_runs, store_references
+        for result in store_references(config.references, checked, store, tagger=tagger):
+            results.append(result)
+            if on_run is not None:
+                on_run(None, result)
+        attack_runs(config.reid, results, store, progress=progress, log=log, cluster=cluster)
+        attack_known_pairs(config.known_pair, results, store)
     return results
+
+
+def _one_cluster(cluster, log):
+    """The benchmark's one Ray cluster, for its runs and its attacks (each joins the one already
+    joined); no cluster for the local executor."""
+    from contextlib import nullcontext
+    if cluster is None or not cluster.distributed:
+        return nullcontext()
+    from workbench.cluster.session import ray_cluster
+    return ray_cluster(cluster, log)
 
 
 def _generate_on_cluster(checked: list[PreparedRun], store, tagger: str, batch_size: int, cluster, log) -> list:

@@ -70,8 +70,12 @@ def attack_on_cluster(store, runs: Sequence[tuple], options: ClusterOptions, *,
         return
     for attacker in {id(a): a for a, _ in tasks}.values():
         _check_travels(attacker)
-    progress = BatchProgress(tasks, log)
-    with ray_cluster(options) as ray:
+    from workbench.cluster.progress import TaskProgress
+    counts: dict[str, int] = {}
+    for _, task in tasks:
+        counts[task.attack] = counts.get(task.attack, 0) + 1
+    progress = TaskProgress([(attack, n, 0) for attack, n in counts.items()], log, units="batches", item="doc")
+    with ray_cluster(options, log) as ray:
         _run_tasks(ray, store, tasks, options, progress)
 
 
@@ -113,9 +117,10 @@ def _silent(message: str) -> None:
     pass
 
 
-def _run_tasks(ray, store, tasks: list, options: ClusterOptions, progress: "BatchProgress") -> None:
-    """Send every batch, store each as it finishes; the first failure ends the job once the batches
-    already finished are stored (as workbench.cluster.runner does with shards)."""
+def _run_tasks(ray, store, tasks: list, options: ClusterOptions, progress) -> None:
+    """Send every batch, store each as it finishes (workbench.cluster.tasks)."""
+    from workbench.cluster.tasks import finish_all
+    from workbench.privacy.reid_store import save_rows
     remote = ray.remote(score_task).options(max_retries=options.max_retries, retry_exceptions=False, num_cpus=1)
     sent = {}  # id(attacker) -> its ObjectRef: each attacker crosses to the cluster once
     pending = {}
@@ -123,58 +128,9 @@ def _run_tasks(ray, store, tasks: list, options: ClusterOptions, progress: "Batc
         if id(attacker) not in sent:
             sent[id(attacker)] = ray.put(_travelling(attacker))
         pending[remote.remote(sent[id(attacker)], task)] = task
-    failure = None
-    while pending and failure is None:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            failure = _collect(ray, store, pending, ref, progress) or failure
-    if failure is not None:
-        ready, rest = ray.wait(list(pending), num_returns=len(pending), timeout=0)
-        for ref in ready:
-            _collect(ray, store, pending, ref, progress)
-        for ref in rest:
-            ray.cancel(ref, force=True)
-        raise failure
 
+    def store_batch(task: BatchTask, result: BatchResult) -> None:
+        save_rows(store, result.rows)  # one transaction
+        progress.task_done(task.attack, result.node, result.seconds, len(task.texts))
 
-def _collect(ray, store, pending: dict, ref, progress: "BatchProgress") -> WorkbenchError | None:
-    """Store one finished batch's rows (one transaction); its failure as a WorkbenchError."""
-    from workbench.cluster.runner import _cause
-    from workbench.privacy.reid_store import save_rows
-    task = pending.pop(ref)
-    try:
-        result = ray.get(ref)
-    except ray.exceptions.RayError as exc:
-        return WorkbenchError(f"{task.label} failed: {_cause(exc, ray)}; the batches finished before are stored: "
-                              "run the same command again to resume")
-    save_rows(store, result.rows)
-    progress.batch_done(task, result)
-    return None
-
-
-class BatchProgress:
-    """A line per finished batch: batches done of all, the run's done of its total, the slowest node
-    so far (seconds per document), e.g.
-
-        batches 5/12 · retrieval attack on run 3f2a1c9e07b4 2/4 · slowest node gpu-03: 41 ms/doc (3 batches)
-    """
-
-    def __init__(self, tasks: list, write: Callable[[str], None] | None) -> None:
-        self.write = write or _silent
-        self.total: dict[str, int] = {}
-        for _, task in tasks:
-            self.total[task.run_id, task.key] = self.total.get((task.run_id, task.key), 0) + 1
-        self.done = dict.fromkeys(self.total, 0)
-        self.nodes: dict[str, list[float]] = {}  # node -> [seconds, documents, batches]
-
-    def batch_done(self, task: BatchTask, result: BatchResult) -> None:
-        run = task.run_id, task.key
-        self.done[run] += 1
-        seen = self.nodes.setdefault(result.node, [0.0, 0, 0])
-        seen[0] += result.seconds
-        seen[1] += len(task.texts)
-        seen[2] += 1
-        node, (seconds, docs, batches) = max(self.nodes.items(), key=lambda kv: kv[1][0] / max(kv[1][1], 1))
-        self.write(f"batches {sum(self.done.values())}/{sum(self.total.values())} · "
-                   f"{task.attack} {self.done[run]}/{self.total[run]} · "
-                   f"slowest node {node}: {1000 * seconds / max(docs, 1):.0f} ms/doc ({batches} batches)")
+    finish_all(ray, pending, store_batch, lambda task: task.label, "batches")

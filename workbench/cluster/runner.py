@@ -21,7 +21,6 @@ from typing import Callable, Sequence
 from workbench.cluster import ClusterOptions
 from workbench.cluster.shard_task import ShardTask, run_shard, tagger_spec
 from workbench.cluster.shards import Shard, plan_shards
-from workbench.errors import WorkbenchError
 from workbench.model import Corpus
 
 
@@ -50,7 +49,7 @@ def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, 
     """Generate (or resume, or reuse) every job's run on Ray; their RunRecords in the jobs' order.
     log(line): the progress lines (shards done per run, the slowest node). The cluster is joined
     before anything is written: one that cannot be reached leaves the store as it was."""
-    from workbench.cluster.progress import ShardProgress
+    from workbench.cluster.progress import TaskProgress
     from workbench.cluster.session import check_address, ray_cluster
     from workbench.generation.engine import planned_or_stored
 
@@ -67,7 +66,7 @@ def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, 
                         + ("documents linked by --consistent corpus stay together" if
                            run.job.generator.options.consistent == "corpus" else "fewer documents than shards"))
             todo = [r for r in runs if r.tasks]
-            progress = ShardProgress([(r.label, r.shards_total, r.shards_total - r.shards_left) for r in todo], log)
+            progress = TaskProgress([(r.label, r.shards_total, r.shards_total - r.shards_left) for r in todo], log)
             _run_tasks(ray, store, todo, options, progress)
     return [store.get_run(record.run_id) for record, _ in planned]
 
@@ -115,54 +114,23 @@ def _label(record) -> str:
 
 
 def _run_tasks(ray, store, runs: list[_Run], options: ClusterOptions, progress) -> None:
-    """Send every task, store each as it finishes; the first failure ends the job once the
-    tasks already finished are stored."""
+    """Send every task, store each as it finishes (workbench.cluster.tasks)."""
     from workbench.cluster.resources import task_resources
+    from workbench.cluster.tasks import finish_all
     remote = ray.remote(run_shard)
     pending = {}
     for run in runs:
         needs = task_resources(ray, run.job.generator)
-        for shard, task in run.tasks:
-            ref = remote.options(max_retries=options.max_retries, retry_exceptions=False, **needs).remote(task)
-            pending[ref] = (run, shard, task)
-    failure = None
-    while pending and failure is None:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            failure = _collect(ray, store, pending, ref, progress) or failure
-    if failure is not None:
-        # What else has finished is stored before the job ends; the rest is cancelled.
-        ready, rest = ray.wait(list(pending), num_returns=len(pending), timeout=0)
-        for ref in ready:
-            _collect(ray, store, pending, ref, progress)
-        for ref in rest:
-            ray.cancel(ref, force=True)
-        raise failure
+        for _, task in run.tasks:
+            pending[remote.options(max_retries=options.max_retries, retry_exceptions=False, **needs).remote(task)] = \
+                (run, task)
 
+    def store_shard(item, result) -> None:
+        run, _ = item
+        store.add_predictions(run.record.run_id, result.rows)  # one transaction
+        run.shards_left -= 1
+        if run.shards_left == 0:
+            store.finish_run(run.record.run_id)
+        progress.task_done(run.label, result.node, result.seconds, len(result.rows))
 
-def _collect(ray, store, pending: dict, ref, progress) -> WorkbenchError | None:
-    """Store one finished task's rows (one transaction); its failure as a WorkbenchError."""
-    run, shard, task = pending.pop(ref)
-    try:
-        result = ray.get(ref)
-    except ray.exceptions.RayError as exc:
-        return WorkbenchError(f"{task.label} failed: {_cause(exc, ray)}; the shards finished before are "
-                              "stored: run the same command again to resume")
-    store.add_predictions(run.record.run_id, result.rows)
-    run.shards_left -= 1
-    if run.shards_left == 0:
-        store.finish_run(run.record.run_id)
-    progress.shard_done(run.label, result.node, result.seconds, len(result.rows))
-    return None
-
-
-def _cause(exc, ray) -> str:
-    """What went wrong in words: the task's own error, or how its worker died."""
-    if isinstance(exc, ray.exceptions.RayTaskError):
-        cause = exc.cause
-        if isinstance(cause, WorkbenchError):
-            return str(cause)
-        return f"{type(cause).__name__}: {cause}"
-    if isinstance(exc, (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError)):
-        return f"its worker died on every try ({type(exc).__name__})"
-    return f"{type(exc).__name__}: {exc}"
+    finish_all(ray, pending, store_shard, lambda item: item[1].label, "shards")

@@ -111,9 +111,6 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     (workbench.cluster.attacks); the rows stored are the same."""
     REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
-    if cluster is not None and cluster.distributed:
-        from workbench.cluster.session import check_address
-        check_address(cluster)  # a cluster off this machine is refused before anything is trained
     say = log or (lambda message: None)
     runs = list({r.run_id: r for r in (store.resolve_run(i) for i in run_ids)}.values())
     if not runs:
