@@ -25,7 +25,8 @@ RAY = ClusterOptions("ray")
 @pytest.fixture(scope="module", autouse=True)
 def local_cluster():
     # One cluster for the module (starting one takes seconds); the executor uses it as it is.
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
+             log_to_driver=False)
     ray.cloudpickle.register_pickle_by_value(worker_generators)
     yield
     ray.shutdown()
@@ -173,3 +174,13 @@ def test_a_cluster_off_this_machine_needs_an_explicit_yes(tmp_path):
     assert result.exit_code != 0 and (result.exception is None or isinstance(result.exception, SystemExit))
     assert "10.1.2.3 is not this machine" in result.output and "--allow-remote" in result.output
     assert not store.exists()  # nothing written, not even the store file
+
+
+def test_auto_does_not_follow_ray_address_off_this_machine(tmp_path, monkeypatch):
+    # Ray reads $RAY_ADDRESS before the cluster `ray start` runs here.
+    monkeypatch.setenv("RAY_ADDRESS", "10.9.8.7:6379")
+    store = tmp_path / "s.sqlite"
+    result = CliRunner().invoke(main, ["generate", "-c", "pgv-pii-en", "-g", "random", "--store", str(store),
+                                       "--executor", "ray", "--address", "auto"])
+    assert result.exit_code != 0 and "$RAY_ADDRESS ray://10.9.8.7:6379: 10.9.8.7 is not this machine" in result.output
+    assert not store.exists()

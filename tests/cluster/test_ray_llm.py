@@ -19,7 +19,7 @@ MODEL = "smollm2:135m-instruct"
 
 @pytest.fixture(scope="module")
 def local_cluster():
-    ray.init(num_cpus=2, resources={"ollama": 2}, include_dashboard=False, _node_ip_address="127.0.0.1",
+    ray.init(address="local", num_cpus=2, resources={"ollama": 2}, include_dashboard=False, _node_ip_address="127.0.0.1",
              log_to_driver=False)
     yield
     ray.shutdown()

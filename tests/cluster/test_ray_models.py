@@ -15,7 +15,8 @@ pytestmark = pytest.mark.slow  # two fill-mask runs over PGV-PII SV: about 2 min
 
 @pytest.fixture(scope="module", autouse=True)
 def local_cluster():
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
+             log_to_driver=False)
     yield
     ray.shutdown()
 

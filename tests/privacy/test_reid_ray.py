@@ -25,7 +25,8 @@ RAY = ClusterOptions("ray")
 @pytest.fixture(scope="module", autouse=True)
 def local_cluster():
     # One cluster for the module (starting one takes seconds); reid uses it as it is.
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
+             log_to_driver=False)
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import tests/
     yield
     ray.shutdown()

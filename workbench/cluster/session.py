@@ -49,8 +49,10 @@ def ray_cluster(options: ClusterOptions, log: Callable[[str], None] | None = Non
         return
     if options.address is None:
         cpus = options.num_cpus or os.cpu_count() or 1
-        ray.init(num_cpus=cpus, resources={OLLAMA: cpus}, include_dashboard=False, _node_ip_address="127.0.0.1",
-                 log_to_driver=False, configure_logging=False)
+        # address="local": a new cluster even where `ray start` runs one or $RAY_ADDRESS names one
+        # (ray.init() alone would join that, which may be another machine).
+        ray.init(address="local", num_cpus=cpus, resources={OLLAMA: cpus}, include_dashboard=False,
+                 _node_ip_address="127.0.0.1", log_to_driver=False, configure_logging=False)
         say(f"ray: a cluster of {cpus} CPU(s) started on this machine (127.0.0.1) for this job; some of Ray's "
             "services listen on every interface, guarded by its token (~/.ray/auth_token); nothing leaves the machine")
     else:
@@ -71,14 +73,24 @@ def check_address(options: ClusterOptions) -> None:
     """A WorkbenchError for an address that is not a Ray address, or not this machine without
     allow_remote; nothing is connected to."""
     address = options.address
-    if address is None or address == "auto":
+    if address is None:
+        return
+    if address == "auto":
+        # Ray reads $RAY_ADDRESS before the cluster `ray start` runs here: it may name another machine.
+        named = os.environ.get("RAY_ADDRESS", "")
+        if named:
+            _check_host(named if "://" in named else "ray://" + named, options.allow_remote, "$RAY_ADDRESS")
         return
     if not address.startswith("ray://"):
         raise WorkbenchError(f"--address {address!r}: give auto (the cluster `ray start` runs here) or ray://HOST:PORT")
+    _check_host(address, options.allow_remote, "--address")
+
+
+def _check_host(address: str, allow_remote: bool, where: str) -> None:
     from workbench.local_guard import host_of, is_local_host, parse_url
-    host = host_of(parse_url("http://" + address[len("ray://"):], "ray"))
-    if not is_local_host(host) and not options.allow_remote:
-        raise WorkbenchError(f"--address {address}: {host} is not this machine, and the tasks carry the documents' "
+    host = host_of(parse_url("http://" + address.split("://", 1)[1], "ray"))
+    if not is_local_host(host) and not allow_remote:
+        raise WorkbenchError(f"{where} {address}: {host} is not this machine, and the tasks carry the documents' "
                              "text; to send them to a cluster you trust with them, add --allow-remote")
 
 
