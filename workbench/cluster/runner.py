@@ -50,10 +50,9 @@ def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, 
     log(line): the progress lines (shards done per run, the slowest node). The cluster is joined
     before anything is written: one that cannot be reached leaves the store as it was."""
     from workbench.cluster.progress import TaskProgress
-    from workbench.cluster.session import check_address, ray_cluster
+    from workbench.cluster.session import ray_cluster
     from workbench.generation.engine import planned_or_stored
 
-    check_address(options)
     planned = [planned_or_stored(store, job.corpus, job.generator, job.tagger, name=job.name,
                                  retry_failed=job.retry_failed) for job in jobs]
     unfinished = {record.run_id: (job, record) for job, (record, finished) in zip(jobs, planned) if not finished}
@@ -62,13 +61,17 @@ def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, 
             runs = [_prepare(store, job, record, options, batch_size, claims) for job, record in unfinished.values()]
             for run in runs:
                 if run.shards_total < options.shards and log is not None:
-                    log(f"{run.label}: {run.shards_total} shard(s), not {options.shards}: "
-                        + ("documents linked by --consistent corpus stay together" if
-                           run.job.generator.options.consistent == "corpus" else "fewer documents than shards"))
+                    log(_fewer_shards(run, options.shards))
             todo = [r for r in runs if r.tasks]
             progress = TaskProgress([(r.label, r.shards_total, r.shards_total - r.shards_left) for r in todo], log)
             _run_tasks(ray, store, todo, options, progress)
     return [store.get_run(record.run_id) for record, _ in planned]
+
+
+def _fewer_shards(run: _Run, asked: int) -> str:
+    why = ("documents linked by --consistent corpus stay together" if run.job.generator.options.consistent == "corpus"
+           else "fewer documents than shards")
+    return f"{run.label}: {run.shards_total} shard(s), not {asked}: {why}"
 
 
 def _prepare(store, job: RunJob, record, options: ClusterOptions, batch_size: int, claims: ExitStack) -> _Run:
