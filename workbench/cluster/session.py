@@ -43,6 +43,11 @@ def ray_cluster(options: ClusterOptions, log: Callable[[str], None] | None = Non
     log(line): where the cluster is, and what of it listens beyond loopback."""
     say = log or (lambda line: None)
     check_address(options)
+    if (options.address or "").startswith("ray://"):
+        # Ray 2.60's client sends no token unless told to (read when ray is imported), and a cluster
+        # started by `ray start` requires one (measured: a 30 s timeout otherwise); the token is
+        # ~/.ray/auth_token or $RAY_AUTH_TOKEN. Who runs a cluster without tokens sets RAY_AUTH_MODE.
+        os.environ.setdefault("RAY_AUTH_MODE", "token")
     ray = import_ray()
     if ray.is_initialized():  # a caller (a test, a notebook) connected already: use that cluster as it is
         yield ray
