@@ -33,27 +33,8 @@ else:
 @pytest.fixture
 def tiny_corpus():
     """Two short English documents and one Swedish, with entities mentioned twice."""
-    from tests.corpus_helpers import document_with_mentions
-    from workbench.model import Corpus
-
-    def doc(doc_id, lang, text, mentions):
-        return document_with_mentions("tiny", doc_id, text, mentions, lang)
-
-    return Corpus("tiny", "tests/conftest.py", (
-        doc("en-1", "en",
-            "Anna Berg was born in Oslo in 1975. She moved to Paris in 1999. Anna Berg works for Nordbank. "
-            "Her brother Olle lives in Oslo. He is a teacher.",
-            [("Anna Berg", "PERSON"), ("Oslo", "LOC"), ("1975", "DATETIME"), ("Paris", "LOC"), ("1999", "DATETIME"),
-             ("Anna Berg", "PERSON"), ("Nordbank", "ORG"), ("Olle", "PERSON"), ("Oslo", "LOC"), ("teacher", "DEM")]),
-        doc("en-2", "en",
-            "The applicant, Mr Jan Kowalski, was represented by Ms Eva Nowak, a lawyer practising in Warsaw. "
-            "The Government were represented by their Agent, Mr J. Wołąsiewicz.",
-            [("Jan Kowalski", "PERSON"), ("Eva Nowak", "PERSON"), ("Warsaw", "LOC"), ("J. Wołąsiewicz", "PERSON")]),
-        doc("sv-1", "sv",
-            "Karin Ström föddes i Göteborg år 1980. Hon arbetar som läkare på Sahlgrenska. Karin Ström bor nu i Malmö.",
-            [("Karin Ström", "personal_name"), ("Göteborg", "geographic"), ("1980", "date"), ("läkare", "other"),
-             ("Sahlgrenska", "institution"), ("Karin Ström", "personal_name"), ("Malmö", "geographic")]),
-    ))
+    from tests.corpus_helpers import make_tiny_corpus
+    return make_tiny_corpus()
 
 
 @pytest.fixture

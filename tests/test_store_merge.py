@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.corpus_helpers import make_tiny_corpus
 from tests.store_helpers import generated_run
 from workbench.annotation.storage import AnnotationStore
 from workbench.errors import WorkbenchError
@@ -45,9 +46,7 @@ def _laptop(path, corpus, annotator, tags, seeds):
 def laptop_files(tmp_path_factory):
     """Anna's laptop: run seed 1 (annotated) and seed 3; Bo's: the same run seed 1 (annotated) and seed 2.
     Made once; each test gets copies (`laptops`)."""
-    from tests.conftest import tiny_corpus
-    # the fixture's own function: the corpus is needed once per module here, not once per test
-    corpus, folder = tiny_corpus.__wrapped__(), tmp_path_factory.mktemp("laptops")
+    corpus, folder = make_tiny_corpus(), tmp_path_factory.mktemp("laptops")
     a, b = folder / "anna.sqlite", folder / "bo.sqlite"
     runs_a = _laptop(a, corpus, "anna", ["NO_ERROR", "POS", "GRAMMAR"], seeds=(1, 3))
     runs_b = _laptop(b, corpus, "bo", ["NO_ERROR", "GRAMMAR", "GRAMMAR"], seeds=(1, 2))
