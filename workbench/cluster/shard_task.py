@@ -14,7 +14,6 @@ tagger are kept by the worker (a Ray worker process runs many tasks) for the nex
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from collections import OrderedDict
@@ -105,8 +104,3 @@ def _tagger(spec, langs: tuple[str, ...]):
         return spec
     from workbench.upos import get_tagger
     return get_tagger(spec, langs=langs, quiet=True)  # the factory keeps one per process
-
-
-def worker_pid() -> int:
-    """For tests: which process ran a task."""
-    return os.getpid()
