@@ -46,7 +46,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-RAY_INIT = dict(include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False,
+RAY_INIT = dict(address="local", include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False,
                 configure_logging=False)
 SHARDS = (1, 2, 5, 10)
 FAST = ("random", {}, {"mode": "maskL"})

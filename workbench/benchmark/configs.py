@@ -34,6 +34,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from contextlib import nullcontext
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Callable
@@ -279,10 +280,10 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         return None
     if not isinstance(store, RunStore):  # a path: opened once every run is checked
         store = RunStore(store)
-    with _one_cluster(cluster, log if progress else None):
-        if cluster is not None and cluster.distributed:
-            generated = iter(_generate_on_cluster(checked, store, tagger, batch_size, cluster,
-                                                  log if progress else None))
+    distributed = cluster is not None and cluster.distributed
+    with _one_cluster(cluster, log if progress else None) if distributed else nullcontext():
+        if distributed:
+            generated = _generate_on_cluster(checked, store, tagger, batch_size, cluster, log if progress else None)
         else:  # lazily, one run after the other, so on_run reports each as it finishes
             generated = (generate_run(p.corpus, p.generator, store=store,
                                       tagger=make_tagger(tagger, p.corpus, quiet=n > 0), batch_size=batch_size,
@@ -303,11 +304,7 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
 
 
 def _one_cluster(cluster, log):
-    """The benchmark's one Ray cluster, for its runs and its attacks (each joins the one already
-    joined); no cluster for the local executor."""
-    from contextlib import nullcontext
-    if cluster is None or not cluster.distributed:
-        return nullcontext()
+    """The benchmark's one Ray cluster, for its runs and its attacks (each joins the one already joined)."""
     from workbench.cluster.session import ray_cluster
     return ray_cluster(cluster, log)
 

@@ -56,5 +56,3 @@ class ClusterOptions:
     def distributed(self) -> bool:
         return self.executor == "ray"
 
-
-LOCAL = ClusterOptions()

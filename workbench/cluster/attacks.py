@@ -70,10 +70,9 @@ def attack_on_cluster(store, runs: Sequence[tuple], options: ClusterOptions, *,
         return
     for attacker in {id(a): a for a, _ in tasks}.values():
         _check_travels(attacker)
+    from collections import Counter
     from workbench.cluster.progress import TaskProgress
-    counts: dict[str, int] = {}
-    for _, task in tasks:
-        counts[task.attack] = counts.get(task.attack, 0) + 1
+    counts = Counter(task.attack for _, task in tasks)
     progress = TaskProgress([(attack, n, 0) for attack, n in counts.items()], log, units="batches", item="doc")
     with ray_cluster(options, log) as ray:
         _run_tasks(ray, store, tasks, options, progress)

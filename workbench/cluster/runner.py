@@ -41,7 +41,7 @@ class _Run:
     shards_left: int = 0
     shards_total: int = 0
     label: str = ""
-    tasks: list = field(default_factory=list)
+    tasks: list = field(default_factory=list)  # ShardTasks of the shards not yet stored
 
 
 def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, *, batch_size: int = 32,
@@ -85,10 +85,7 @@ def _prepare(store, job: RunJob, record, options: ClusterOptions, batch_size: in
     run = _Run(job, record, label=_label(record))
     stored = store.predictions(record.run_id)
     shards = plan_shards(job.corpus, options.shards, job.generator.options.consistent)
-    for shard in shards:
-        task = _task(run, shard, upos, facts, stored, batch_size)
-        if task is not None:
-            run.tasks.append((shard, task))
+    run.tasks = [t for t in (_task(run, shard, upos, facts, stored, batch_size) for shard in shards) if t is not None]
     run.shards_total, run.shards_left = len(shards), len(run.tasks)
     if not run.tasks:  # every span stored, the run not marked (killed between the last shard and the mark)
         store.finish_run(record.run_id)
@@ -123,10 +120,10 @@ def _run_tasks(ray, store, runs: list[_Run], options: ClusterOptions, progress) 
     remote = ray.remote(run_shard)
     pending = {}
     for run in runs:
-        needs = task_resources(ray, run.job.generator)
-        for _, task in run.tasks:
-            pending[remote.options(max_retries=options.max_retries, retry_exceptions=False, **needs).remote(task)] = \
-                (run, task)
+        send = remote.options(max_retries=options.max_retries, retry_exceptions=False,
+                              **task_resources(ray, run.job.generator))
+        for task in run.tasks:
+            pending[send.remote(task)] = (run, task)
 
     def store_shard(item, result) -> None:
         run, _ = item

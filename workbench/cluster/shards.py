@@ -58,7 +58,8 @@ def document_groups(corpus: Corpus, consistent: str) -> list[tuple[int, ...]]:
 def plan_shards(corpus: Corpus, shards: int, consistent: str) -> list[Shard]:
     """At most `shards` shards of about equal span counts, groups kept whole, in corpus order."""
     groups = document_groups(corpus, consistent)
-    weight = [sum(len(corpus.documents[n].masked_spans) for n in g) or 1 for g in groups]  # an empty document costs a little
+    # A group's weight is its spans; an empty document still costs a little.
+    weight = [sum(len(corpus.documents[n].masked_spans) for n in g) or 1 for g in groups]
     count, total = min(shards, len(groups)), sum(weight)
     cut: list[list[int]] = [[]]
     done = 0

@@ -166,7 +166,7 @@ def start_writing(store: RunStore, record: RunRecord, corpus: Corpus, retry_fail
 
 
 def generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
-                      upos: dict, extra: "SelectionFacts", batch_size: int, progress: bool, after_batch) -> None:
+                     upos: dict, extra: "SelectionFacts", batch_size: int, progress: bool, after_batch) -> None:
     """Every span of the run not yet stored, batch by batch, each batch one transaction."""
     options = generator.options
     builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
