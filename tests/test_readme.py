@@ -8,9 +8,10 @@ import re
 import socket
 import sqlite3
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
+
+from waiting import wait_until
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,17 +117,16 @@ def test_the_first_session_runs_as_written(tmp_path):
     port = free_port()
     server = subprocess.Popen(["workbench", "dashboard", "--port", str(port)], cwd=tmp_path, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def answer() -> int | None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+                return page.status
+        except OSError:
+            assert server.poll() is None, "the dashboard exited"
+            return None
+
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
-                    assert answer.status == 200
-                    break
-            except OSError:
-                assert server.poll() is None, "the dashboard exited"
-                assert time.monotonic() < deadline, "the dashboard did not answer within 2 minutes"
-                time.sleep(1)
+        assert wait_until(answer, 120, f"the dashboard to answer on port {port}", interval=1) == 200
     finally:
         server.terminate()
         server.wait(timeout=30)
