@@ -1,5 +1,5 @@
 """The README's first screen: its two commands are the ones CI and users run, and its first
-session runs as written."""
+session runs as written. The README stays a few screens long and links into docs/ for the rest."""
 
 from __future__ import annotations
 
@@ -60,6 +60,46 @@ def test_the_first_screen_names_no_internals():
     first_screen = readme().split("## What is where", 1)[0]
     for internal in ("WAL", "PRAGMA", "SIGKILL", "rebinding", "migration"):
         assert internal not in first_screen, internal
+
+
+MAX_README_LINES = 150  # a few screens (issue 36): the rest lives in docs/
+
+
+def test_the_readme_fits_on_a_few_screens():
+    assert len(readme().splitlines()) <= MAX_README_LINES
+
+
+def relative_links(path: Path) -> list[str]:
+    """The targets of the Markdown links in a file that point into the tree (no URL, no bare anchor)."""
+    targets = re.findall(r"\[[^\]]*\]\(([^)\s]+)\)", path.read_text(encoding="utf-8"))
+    return [t for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")]
+
+
+def heading_anchors(path: Path) -> set[str]:
+    """GitHub's anchors for the headings of a Markdown file: lower case, punctuation out, spaces to -."""
+    headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def test_every_relative_link_of_the_readme_and_the_docs_points_to_a_file():
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        for target in relative_links(page):
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve()
+            if not linked.exists():
+                broken.append(f"{page.relative_to(REPO)}: {target}")
+            elif anchor and page.name == "README.md" and linked.suffix == ".md" \
+                    and anchor not in heading_anchors(linked):
+                broken.append(f"{page.relative_to(REPO)}: {target} (no such heading)")
+    assert not broken, broken
+
+
+def test_the_readme_links_every_page_of_docs():
+    linked = {(REPO / target.partition("#")[0]).resolve() for target in relative_links(REPO / "README.md")}
+    unlisted = [p.name for p in sorted((REPO / "docs").glob("*.md")) if p.resolve() not in linked]
+    assert not unlisted, f"docs pages missing from the README's table: {unlisted}"
 
 
 def main_job_command() -> list[str]:

@@ -1,4 +1,4 @@
-"""MTC and SS-MTC have no Swedish default checkpoint: the README says so and what to do, the
+"""MTC and SS-MTC have no Swedish default checkpoint: docs/mtc.md says so and what to do, the
 commands it gives parse, and a Swedish corpus on the default checkpoint gets that advice."""
 
 from __future__ import annotations
@@ -13,25 +13,25 @@ import pytest
 from workbench.errors import WorkbenchError
 from workbench.generators import create_generator
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "mtc.md"  # in the README until issue 36
 HEADING = "**No Swedish default for `mtc` and `ss-mtc`.**"
 
 
 def swedish_paragraph() -> str:
-    text = README.read_text(encoding="utf-8")
+    text = DOC.read_text(encoding="utf-8")
     assert HEADING in text
     start = text.index(HEADING)
     return text[start:text.index("\n## ", start)]
 
 
-def test_the_defaults_are_english_only_as_the_readme_says():
+def test_the_defaults_are_english_only_as_the_docs_say():
     from workbench.adapters.mtc.settings import DEFAULT_CORPUS
     assert "sv" not in DEFAULT_CORPUS  # no Swedish phrase source for SS-MTC's default
     for kind in ("mtc", "ss-mtc"):
         assert create_generator(kind, {})._path().name == f"{kind}-en"  # what -g KIND loads without a checkpoint
 
 
-def test_the_readme_commands_for_swedish_parse_with_the_real_cli():
+def test_the_documented_commands_for_swedish_parse_with_the_real_cli():
     from workbench.cli import main
     block = re.search(r"```bash\n(.*?)```", swedish_paragraph(), re.S).group(1)
     commands = [shlex.split(line, comments=True) for line in block.strip().splitlines()]
