@@ -23,13 +23,9 @@ RAY = ClusterOptions("ray")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def local_cluster():
-    # One cluster for the module (starting one takes seconds); the executor uses it as it is.
-    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
-             log_to_driver=False)
-    ray.cloudpickle.register_pickle_by_value(worker_generators)
-    yield
-    ray.shutdown()
+def cluster(ray_cluster):
+    # The session's cluster (tests/conftest.py); the executor uses it as it is.
+    ray.cloudpickle.register_pickle_by_value(worker_generators)  # the workers cannot import tests/
 
 
 def _rows(store_path: Path, run_id: str) -> list[tuple]:

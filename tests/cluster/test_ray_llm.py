@@ -5,7 +5,6 @@ local run."""
 from __future__ import annotations
 
 import pytest
-import ray
 
 from workbench.cluster import ClusterOptions
 from workbench.generators.base import GenerationOptions
@@ -17,15 +16,7 @@ pytestmark = pytest.mark.slow  # the stand-in's real model answers in seconds pe
 MODEL = "smollm2:135m-instruct"
 
 
-@pytest.fixture(scope="module")
-def local_cluster():
-    ray.init(address="local", num_cpus=2, resources={"ollama": 2}, include_dashboard=False, _node_ip_address="127.0.0.1",
-             log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
-def test_an_llm_run_in_two_shards_equals_the_local_run(standin, local_cluster, tmp_path):
+def test_an_llm_run_in_two_shards_equals_the_local_run(standin, ray_cluster, tmp_path):
     from llm.conftest import make_opening
     standin.fault("none")
     corpus = make_opening("en", 4, docs=("gv-eng-swe-66", "gv-eng-swe-65"))

@@ -4,7 +4,6 @@ thread each, as Ray sets OMP_NUM_THREADS for a one-CPU task) stores what the loc
 from __future__ import annotations
 
 import pytest
-import ray
 
 from workbench.cluster import ClusterOptions
 from workbench.pipeline import generate_run
@@ -13,15 +12,7 @@ from workbench.store import COMPLETE, RunStore
 pytestmark = pytest.mark.slow  # two fill-mask runs over PGV-PII SV: about 2 minutes on 2 cores
 
 
-@pytest.fixture(scope="module", autouse=True)
-def local_cluster():
-    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
-             log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
-def test_fill_mask_sharded_on_workers_equals_the_local_run(tmp_path):
+def test_fill_mask_sharded_on_workers_equals_the_local_run(ray_cluster, tmp_path):
     options = {"mode": "repL", "upos_filter": True, "seed": 2}
     local = generate_run("pgv-pii-sv", "fill-mask", {"model": "offline"}, options, store=tmp_path / "l.sqlite",
                          progress=False)

@@ -4,13 +4,14 @@ again, a failed batch named with the batches that finished kept."""
 
 from __future__ import annotations
 
+import sqlite3
 import sys
-import time
 
 import pytest
 import ray
 from click.testing import CliRunner
 
+import waiting
 from reid_helpers import background, corpus, write_run
 
 from workbench.cluster import ClusterOptions
@@ -23,13 +24,10 @@ RAY = ClusterOptions("ray")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def local_cluster():
-    # One cluster for the module (starting one takes seconds); reid uses it as it is.
-    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
-             log_to_driver=False)
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import tests/
-    yield
-    ray.shutdown()
+def cluster(ray_cluster):
+    # The session's cluster (tests/conftest.py); reid uses it as it is. The workers cannot import tests/.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    ray.cloudpickle.register_pickle_by_value(waiting)
 
 
 @pytest.fixture
@@ -80,11 +78,22 @@ def test_rows_through_ray_equal_the_local_ones_and_stored_batches_are_not_sent_a
 
 
 class FailingOnDocE(RetrievalAttacker):
-    """Raises on doc-e's text (it names Rui Albergaria), after the other batches have finished."""
+    """Raises on doc-e's text (it names Rui Albergaria), once the driver has stored the other batches
+    of run `self.run_id` in the store at `self.store_path` (the signal the batch waits for)."""
+
+    store_path: str
+    run_id: str
+
+    def stored_documents(self) -> int:
+        db = sqlite3.connect(f"file:{self.store_path}?mode=ro", uri=True, timeout=5)
+        try:
+            return db.execute("SELECT COUNT(*) FROM reid_results WHERE run_id=?", (self.run_id,)).fetchone()[0]
+        finally:
+            db.close()
 
     def scores(self, texts):
         if any("Albergaria" in t for t in texts):
-            time.sleep(2)
+            waiting.wait_until(lambda: self.stored_documents() == 4, 120, "the driver to store batches 1 and 2")
             raise ValueError("no scores for this text")
         return super().scores(texts)
 
@@ -97,6 +106,7 @@ def test_a_failed_batch_ends_the_job_named_and_the_finished_batches_stay_stored(
     def failing(*args, **kwargs):
         attacker = attackers.make_attacker(*args, **kwargs)
         attacker.__class__ = FailingOnDocE
+        attacker.store_path, attacker.run_id = str(store.path), run
         return attacker
     monkeypatch.setattr(reid, "make_attacker", failing)
     with pytest.raises(WorkbenchError, match=rf"retrieval attack on run {run[:12]}, batch 3/3 \(documents doc-e\) "
