@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 from entry_point import wb, workbench_command
+from waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +84,6 @@ def test_a_mistake_exits_2_with_a_message(one_run_store, tmp_path, line, message
 
 def test_ctrl_c_during_generate_exits_130_and_the_same_command_resumes(tmp_path):
     import signal
-    import time
     store = tmp_path / "runs.sqlite"
     command = workbench_command("generate", "-c", "tab-test", "-g", "random", "--batch-size", "4",
                                 "--tagger", "spacy", "--no-progress", "--store", store)
@@ -96,9 +96,11 @@ def test_ctrl_c_during_generate_exits_130_and_the_same_command_resumes(tmp_path)
         except sqlite3.Error:
             return 0
 
-    while proc.poll() is None and stored() < 40:  # interrupt mid-run, once batches are stored
-        time.sleep(0.005)
-    proc.send_signal(signal.SIGINT)
+    try:  # interrupt mid-run, once batches are stored
+        wait_until(lambda: proc.poll() is not None or stored() >= 40, 300, "the run to store 40 predictions",
+                   interval=0.005)
+    finally:
+        proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     if proc.returncode == 0:
         pytest.skip("the run finished before the interrupt arrived")

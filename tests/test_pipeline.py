@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from entry_point import WORKBENCH, wb
@@ -18,6 +19,8 @@ from workbench.generators.base import UNREACHABLE, Generator
 from workbench.model import Corpus
 from workbench.pipeline import generate_run, make_options
 from workbench.store import RunStore
+
+TESTS = Path(__file__).resolve().parent  # on a child's sys.path, for the shared wait_until
 
 
 def rows(store_path, table: str) -> int:
@@ -235,13 +238,14 @@ HOLDER = textwrap.dedent('''\
     from workbench.store import RunStore
 
     started, release = Path(sys.argv[2]), Path(sys.argv[3])
+    sys.path.insert(0, sys.argv[4])  # tests/, for the shared wait_until
+    from waiting import wait_until
     plain = RandomBaseline.generate
 
-    def held(self, slots):  # the first batch waits until the test lets it go
+    def held(self, slots):  # the first batch waits until the test lets it go (or gives up, never for ever)
         if not started.exists():
             started.write_text("generating")
-            while not release.exists():
-                import time; time.sleep(0.02)
+            wait_until(release.exists, 600, "the test's release", interval=0.02)
         return plain(self, slots)
 
     RandomBaseline.generate = held
@@ -264,7 +268,7 @@ def test_a_run_generated_elsewhere_is_refused_and_other_runs_proceed(tmp_path):
     store, started, release = tmp_path / "runs.sqlite", tmp_path / "started", tmp_path / "release"
     script = tmp_path / "holder.py"
     script.write_text(HOLDER, encoding="utf-8")
-    holder = subprocess.Popen([sys.executable, str(script), str(store), str(started), str(release)],
+    holder = subprocess.Popen([sys.executable, str(script), str(store), str(started), str(release), str(TESTS)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_for(started, holder)

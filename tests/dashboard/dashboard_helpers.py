@@ -15,13 +15,13 @@ import random
 import shutil
 import signal
 import subprocess
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from entry_point import WORKBENCH
+from waiting import wait_until
 
 from workbench.annotation import Annotation, AnnotationStore, load_tagset
 from workbench.annotation.sampling import SampleRecipe, draw_sample
@@ -113,15 +113,20 @@ def running_dashboard(store: Path, log_dir: Path, attempts: int = 3):
             try:
                 with requests.Session() as http:
                     http.trust_env = False
-                    deadline = time.monotonic() + 90
-                    while proc.poll() is None and time.monotonic() < deadline:
+
+                    def started() -> str | None:
+                        if proc.poll() is not None:
+                            return "exited"
                         try:
-                            if http.get(f"{url}/_stcore/health", timeout=2).ok:
-                                break
+                            return "healthy" if http.get(f"{url}/_stcore/health", timeout=2).ok else None
                         except requests.RequestException:
-                            time.sleep(0.3)
-                    else:
-                        if proc.poll() is not None and "already in use" in log_path.read_text():
+                            return None
+                    try:
+                        state = wait_until(started, 90, f"the dashboard to answer on {url}", interval=0.3)
+                    except AssertionError as late:
+                        raise AssertionError(f"{late}: {log_path.read_text()[-2000:]}") from None
+                    if state == "exited":
+                        if "already in use" in log_path.read_text():
                             continue  # lost the race for the port: try another
                         raise AssertionError(f"the dashboard did not start: {log_path.read_text()[-2000:]}")
                 yield url

@@ -6,12 +6,18 @@ import subprocess
 import sys
 import textwrap
 import threading
+from pathlib import Path
 
 import pytest
+
+from waiting import wait_until
 
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.sampling import SampleRecipe, draw_sample
 from workbench.errors import WorkbenchError
+
+TESTS = Path(__file__).resolve().parents[1]
+GO_WITHIN = 120  # seconds a writer waits at the barrier (WRITER's too), and the test for all four writers
 
 
 def first_run(store: AnnotationStore) -> str:
@@ -62,16 +68,18 @@ def test_resume_where_the_annotator_stopped(baseline_copy):
 
 
 WRITER = textwrap.dedent("""
-    import sys, time
+    import sys
     from pathlib import Path
     from workbench.annotation import Annotation, AnnotationStore
     path, annotator, barrier = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+    sys.path.insert(0, sys.argv[4])  # tests/, for the shared wait_until
+    from waiting import wait_until
     s = AnnotationStore(path)
     run = [r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en"][0]
     preds = s.run_store.predictions(run)[:80]
     (barrier / annotator).touch()  # ready
-    while not (barrier / "go").exists():  # all writers start together, however long each took to load
-        time.sleep(0.005)
+    # All writers start together, however long each took to load; none waits for ever.
+    wait_until((barrier / "go").exists, 120, "the test's go", interval=0.005)
     for p in preds:  # one transaction per tag, as the dashboard saves
         s.save(Annotation(run, p.doc_id, p.span_index, annotator, "POS" if p.span_index % 2 else "OVERLAP"))
     print(len(preds))
@@ -82,12 +90,12 @@ def test_concurrent_annotators_lose_nothing(baseline_copy, tmp_path):
     """Two processes and two threads (each with its own connection) save at the same time into one file.
 
     They start together at a barrier: each writer touches its name in `barrier/` when ready,
-    and all begin once the test has seen all four and created `barrier/go` (no clock involved)."""
-    import time
+    and all begin once the test has seen all four and created `barrier/go`; every wait there has
+    a deadline, so a writer that dies fails the test instead of holding the others for ever."""
     barrier = tmp_path / "barrier"
     barrier.mkdir()
     names = ("proc-a", "proc-b", "thread-a", "thread-b")
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(baseline_copy), name, str(barrier)],
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(baseline_copy), name, str(barrier), str(TESTS)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for name in names[:2]]
     errors = []
@@ -98,8 +106,7 @@ def test_concurrent_annotators_lose_nothing(baseline_copy, tmp_path):
             run = first_run(s)
             preds = s.run_store.predictions(run)[:80]
             (barrier / name).touch()
-            while not (barrier / "go").exists():
-                time.sleep(0.005)
+            wait_until((barrier / "go").exists, GO_WITHIN, "the test's go", interval=0.005)
             for p in preds:
                 s.save(Annotation(run, p.doc_id, p.span_index, name, "GRAMMAR"))
                 # The same annotator in a second tab: overwrites its own row, every save logged.
@@ -111,11 +118,15 @@ def test_concurrent_annotators_lose_nothing(baseline_copy, tmp_path):
     threads = [threading.Thread(target=thread_writer, args=(n,)) for n in names[2:]]
     for t in threads:
         t.start()
-    while not all((barrier / n).exists() for n in names):
+
+    def all_ready() -> bool:
         failed = [p for p in procs if p.poll() is not None] or errors
         assert not failed, [p.communicate() for p in procs if p.poll() is not None] or errors
-        time.sleep(0.01)
-    (barrier / "go").touch()
+        return all((barrier / n).exists() for n in names)
+    try:
+        wait_until(all_ready, GO_WITHIN, "the four writers to be ready", interval=0.01)
+    finally:
+        (barrier / "go").touch()  # also after a failure: no writer waits out its deadline
     for t in threads:
         t.join(120)
     outputs = [p.communicate(timeout=120) for p in procs]
