@@ -8,7 +8,9 @@ One run of each, on the same input, every measurement in a fresh subprocess (its
 memory, ru_maxrss, is its own; models load before the clock starts):
 
   matmul   this machine's peak: GFLOP/s of square matrix products (1024, 2048, 4096) in
-           float32 and in bfloat16 (the best), the ceiling for every model below
+           float32 and in bfloat16 (the best), the ceiling for every model below; and dtype=auto's
+           own micro-benchmark (workbench.devices.measure_bf16_speedup: a MiniLM- and a
+           BERT-base-sized encoder layer), measured afresh, beside what auto picks here and why
   shapes   the offline English encoder's milliseconds per row for calls of R rows × L tokens,
            in both formats: what an encoder call of CALL_TOKENS tokens (workbench.mlm.masked_lm)
            costs a single window, and what it saves a batch
@@ -47,7 +49,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -67,13 +68,13 @@ PARTS = ("matmul", "shapes", "mlm", "mtc", "metrics", "ollama", "profile")
 def machine() -> dict:
     import torch
 
-    from workbench.devices import cpu_has_bf16, placement
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
-    flags = set(Path("/proc/cpuinfo").read_text().split()) if Path("/proc/cpuinfo").exists() else set()
-    return {"cpu": model, "cores": os.cpu_count(), "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
+    from workbench.devices import cpu_flags, cpu_has_bf16, cpu_model, dtype_choice, placement
+    flags = cpu_flags()  # /proc/cpuinfo's, or WORKBENCH_CPU_FLAGS's
+    return {"cpu": cpu_model(), "cores": os.cpu_count(), "torch": torch.__version__,
+            "torch_threads": torch.get_num_threads(),
             "bf16_flags": sorted(f for f in flags if "bf16" in f or f.startswith("amx")),
-            "cpu_has_bf16": cpu_has_bf16(), "auto_placement": list(placement()), "load_average": os.getloadavg()[0],
+            "cpu_has_bf16": cpu_has_bf16(), "auto_placement": list(placement()),
+            "auto_dtype": dtype_choice("auto", placement()[0]).line, "load_average": os.getloadavg()[0],
             "onednn_max_cpu_isa": os.environ.get("ONEDNN_MAX_CPU_ISA", ""), **bf16_kernels_that_ran()}
 
 
@@ -419,7 +420,8 @@ def main() -> None:
         print(json.dumps(encoder_shapes()))
         return
     if args.child == "matmul":
-        print(json.dumps(matmul_peak()))
+        from workbench.devices import measure_bf16_speedup
+        print(json.dumps(matmul_peak() | {"auto_benchmark": measure_bf16_speedup()}))
         return
     if args.child == "why":
         print(json.dumps(why_they_differ(args)))
@@ -462,12 +464,16 @@ def print_summary(s: dict) -> None:
     fam = m["bf16_kernels"]  # printed beside every bfloat16 ratio: the ratio means this family's
     print(f"{m['cpu']}, {m['cores']} cores, torch {m['torch']} ({m['torch_threads']} threads), bf16 flags "
           f"{m['bf16_flags'] or 'none'}; bfloat16 kernels that ran: {fam} (oneDNN: {m['onednn_impls'] or 'none'}; "
-          f"ONEDNN_MAX_CPU_ISA={m['onednn_max_cpu_isa'] or 'unset'}); auto picks {m['auto_placement']}; "
+          f"ONEDNN_MAX_CPU_ISA={m['onednn_max_cpu_isa'] or 'unset'}); auto picks {m['auto_placement']} ({m['auto_dtype']}); "
           f"load average {m['load_average']:.1f} before, {s['load_average_after']:.1f} after")
     peak = s.get("matmul")
     if peak:
         print(f"\nmatmul peak (best of 1024², 2048², 4096²): float32 {peak['float32']} GFLOP/s, bfloat16 {peak['bfloat16']} GFLOP/s "
               f"-> {peak['bfloat16_over_float32']}x [{fam}]")
+        auto = peak["auto_benchmark"]
+        print(f"dtype=auto's micro-benchmark (a MiniLM- and a BERT-base-sized layer, measured afresh): bfloat16 "
+              f"{auto['speedup']}x float32 ({auto['float32_ms']} / {auto['bfloat16_ms']} ms a pass, {auto['rounds']} "
+              f"rounds, {auto['seconds']} s) [{fam}]")
     if "shapes" in s:
         print("\nthe offline encoder, ms per row (ms per call) for calls of rows x length tokens:")
         for dtype, cells in s["shapes"].items():

@@ -1,9 +1,14 @@
-"""device and dtype: what "auto" picks, what a run signature records, mixed precision that works (issue 14)."""
+"""device and dtype: what "auto" picks (issue 14; on a CPU measured, issue 36), what a run signature records,
+mixed precision that works."""
 
 from __future__ import annotations
 
+import json
+from types import SimpleNamespace
+
 import pytest
 
+from tests.machine_helpers import MACHINES, as_kind, as_machine
 from workbench import devices
 from workbench.errors import InvalidValue, WorkbenchError
 
@@ -19,10 +24,128 @@ def test_explicit_settings_are_kept_and_bad_ones_refused():
         devices.check_dtype("fp8")
 
 
-@pytest.mark.parametrize("flags, expected", [(True, "bfloat16"), (False, "float32")])
-def test_auto_on_a_cpu_picks_bfloat16_only_where_the_cpu_computes_it(monkeypatch, flags, expected):
-    monkeypatch.setattr(devices, "cpu_has_bf16", lambda: flags)
-    assert devices.pick_dtype("auto", "cpu") == expected
+AVX2, AVX512_BF16, AMX = (frozenset(MACHINES[kind][0].split()) for kind in ("avx2", "avx512_bf16", "amx"))
+EMULATED = "; emulated bfloat16 is slower than float32"
+
+
+@pytest.mark.parametrize("flags, limit, speed, dtype, reason", [
+    # No bfloat16 arithmetic: float32, and nothing measured (emulated bfloat16 is always slower).
+    (AVX2, "", None, "float32", "this CPU has no bfloat16 arithmetic (no amx_bf16 or avx512_bf16 flag)" + EMULATED),
+    (AMX, "AVX2", None, "float32", "ONEDNN_MAX_CPU_ISA=AVX2 leaves oneDNN no bfloat16 kernels" + EMULATED),
+    (AVX512_BF16, "avx512_core", None, "float32",
+     "ONEDNN_MAX_CPU_ISA=AVX512_CORE leaves oneDNN no bfloat16 kernels" + EMULATED),
+    # bfloat16 kernels: what the micro-benchmark measured decides (issue 36's Xeon: 0.51×).
+    (AVX512_BF16, "", devices.Bf16Speed.of(0.51), "float32",
+     "bfloat16 measured 0.51× float32 on this CPU (avx512_bf16 kernels)"),
+    (AVX512_BF16, "", devices.Bf16Speed.of(2.2), "bfloat16",  # issue 14's AMD EPYC
+     "bfloat16 measured 2.20× float32 on this CPU (avx512_bf16 kernels)"),
+    (AVX512_BF16, "", devices.Bf16Speed.of(1.05), "float32",
+     "bfloat16 measured 1.05× float32 on this CPU (avx512_bf16 kernels), less than the 1.1× that would pay for"
+     + " its precision"),
+    (AMX, "", devices.Bf16Speed.of(4.9), "bfloat16", "bfloat16 measured 4.90× float32 on this CPU (amx kernels)"),
+    (AMX, "ALL", devices.Bf16Speed.of(4.9), "bfloat16", "bfloat16 measured 4.90× float32 on this CPU (amx kernels)"),
+    # An AMX machine limited to AVX-512 BF16 (as issue 36's CPU): its AVX-512 BF16 kernels, slower.
+    (AMX, "AVX512_CORE_BF16", devices.Bf16Speed.of(0.51), "float32",
+     "bfloat16 measured 0.51× float32 on this CPU (avx512_bf16 kernels)"),
+    # The verdict injected (WORKBENCH_BF16_FASTER): no figure, the variable named.
+    (AMX, "", devices.Bf16Speed(True, source="injected"), "bfloat16",
+     "bfloat16 faster than float32 on this CPU (amx kernels), as WORKBENCH_BF16_FASTER=1 says"),
+    (AVX512_BF16, "", devices.Bf16Speed(False, source="injected"), "float32",
+     "bfloat16 slower than float32 on this CPU (avx512_bf16 kernels), as WORKBENCH_BF16_FASTER=0 says"),
+])
+def test_the_decision_table_of_auto_on_a_cpu(flags, limit, speed, dtype, reason):
+    choice = devices.decide_cpu_dtype(flags, limit, speed)
+    assert (choice.dtype, choice.reason) == (dtype, reason)
+    assert choice.line == f"dtype auto → {dtype}: {reason}"
+
+
+def test_a_cpu_with_bfloat16_kernels_cannot_be_decided_without_its_speed():
+    with pytest.raises(ValueError, match="needs bfloat16's measured speed"):
+        devices.decide_cpu_dtype(AMX, "", None)
+
+
+@pytest.fixture
+def measured(monkeypatch, tmp_path):
+    """A fresh speed cache (on disk and in memory) and a fake micro-benchmark that counts its calls
+    and answers `measured.speedup` (0.51× unless a test changes it)."""
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(devices, "_SPEEDS", {})
+    calls = SimpleNamespace(count=0, speedup=0.51)
+
+    def fake_measure():
+        calls.count += 1
+        return {"speedup": calls.speedup, "seconds": 0.8, "float32_ms": 10.0, "bfloat16_ms": 19.6, "rounds": 5,
+                "threads": 2}
+    monkeypatch.setattr(devices, "measure_bf16_speedup", fake_measure)
+    return calls
+
+
+@pytest.mark.parametrize("kind, isa, dtype, benchmarks", [
+    ("avx2", None, "float32", 0),                   # no bfloat16 arithmetic: never measured
+    ("amx", "AVX2", "float32", 0),                  # its kernels out of oneDNN's reach: never measured
+    ("avx512_bf16", None, "float32", 1),            # measured 0.51×
+    ("amx", "AVX512_CORE_BF16", "float32", 1),      # measured 0.51× on its AVX-512 BF16 kernels
+])
+def test_auto_measures_only_where_the_cpu_computes_bfloat16(monkeypatch, measured, kind, isa, dtype, benchmarks):
+    as_machine(monkeypatch, MACHINES[kind][0], None, isa)
+    assert devices.placement("auto", "auto") == ("cpu", dtype)
+    assert measured.count == benchmarks
+
+
+def test_the_measurement_is_cached_per_machine_and_torch_version(monkeypatch, measured):
+    import torch
+    as_machine(monkeypatch, MACHINES["avx512_bf16"][0])
+    first = devices.dtype_choice("auto", "cpu")
+    assert first.line == "dtype auto → float32: bfloat16 measured 0.51× float32 on this CPU (avx512_bf16 kernels)"
+    assert devices.dtype_choice("auto", "cpu") == first and measured.count == 1  # in memory
+    stored = json.loads(devices.speed_cache_file().read_text())
+    (key, entry), = stored.items()
+    assert key.endswith(f"|isa=unset|torch={torch.__version__}") and "avx512_bf16" in key
+    assert key.startswith(devices.cpu_model() + "|") and entry["speedup"] == 0.51
+    monkeypatch.setattr(devices, "_SPEEDS", {})  # another process on the same machine: read from the file
+    assert devices.dtype_choice("auto", "cpu") == first and measured.count == 1
+    monkeypatch.setattr(torch, "__version__", "9.9.9")  # another torch, another oneDNN: measured again
+    measured.speedup = 1.8
+    assert devices.pick_dtype("auto", "cpu") == "bfloat16" and measured.count == 2
+    monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_BF16")  # another ISA limit: measured again
+    assert devices.pick_dtype("auto", "cpu") == "bfloat16" and measured.count == 3
+    as_machine(monkeypatch, MACHINES["amx"][0])  # other flags: measured again
+    devices.pick_dtype("auto", "cpu")
+    assert measured.count == 4 and len(json.loads(devices.speed_cache_file().read_text())) == 4
+
+
+def test_the_verdict_and_the_flags_can_be_injected_through_the_environment(monkeypatch, measured):
+    monkeypatch.setenv("WORKBENCH_CPU_FLAGS", "avx2,fma, avx512f avx512_bf16 amx_bf16")
+    assert devices.cpu_flags() == frozenset({"avx2", "fma", "avx512f", "avx512_bf16", "amx_bf16"})
+    assert devices.cpu_has_bf16() and devices.cpu_bf16_kernels() == "amx"
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    monkeypatch.setenv("WORKBENCH_BF16_FASTER", "1")
+    assert devices.dtype_choice("auto", "cpu").line == \
+        "dtype auto → bfloat16: bfloat16 faster than float32 on this CPU (amx kernels), as WORKBENCH_BF16_FASTER=1 says"
+    monkeypatch.setenv("WORKBENCH_BF16_FASTER", "0")
+    assert devices.pick_dtype("auto", "cpu") == "float32"
+    assert measured.count == 0 and not devices.speed_cache_file().exists()  # an injected verdict is not stored
+    monkeypatch.setenv("WORKBENCH_BF16_FASTER", "maybe")
+    with pytest.raises(WorkbenchError, match="WORKBENCH_BF16_FASTER must be 1"):
+        devices.pick_dtype("auto", "cpu")
+    assert devices.pick_dtype("bfloat16", "cpu") == "bfloat16"  # asked for: nothing to decide
+    assert devices.auto_dtype_line("float32", "cpu") == ""
+    monkeypatch.setenv("WORKBENCH_CPU_FLAGS", " ")  # empty: the real CPU's
+    assert devices.cpu_flags() == devices.proc_cpu_flags()
+
+
+@pytest.mark.parametrize("kind, dtype", [("avx2", "float32"), ("avx512_bf16", "float32"), ("amx", "bfloat16")])
+def test_each_machine_kind_of_the_suite_resolves_auto_as_it_should(monkeypatch, measured, kind, dtype):
+    as_kind(monkeypatch, kind)
+    assert devices.placement() == ("cpu", dtype) and measured.count == 0
+
+
+def test_the_micro_benchmark_times_both_formats():
+    """The real measurement, on small layers (the default BENCH_LAYERS take about a second)."""
+    tiny = ({"width": 64, "inner": 256, "heads": 4, "rows": 2, "length": 16},)
+    got = devices.measure_bf16_speedup(budget_s=0.0, rounds=3, layers=tiny)
+    assert got["speedup"] > 0 and got["float32_ms"] > 0 and got["bfloat16_ms"] > 0
+    assert got["rounds"] == 2 and got["seconds"] < 30  # stops after two timed rounds once past the budget
 
 
 def test_auto_prefers_cuda_then_mps_and_half_precision_on_gpus(monkeypatch):
@@ -38,10 +161,10 @@ def test_auto_prefers_cuda_then_mps_and_half_precision_on_gpus(monkeypatch):
     assert devices.pick_device("auto") == "mps" and devices.pick_dtype("auto", "mps") == "float16"
 
 
-def test_the_cpu_flags_are_read_from_proc_cpuinfo():
+def test_the_cpu_flags_are_read_from_proc_cpuinfo(monkeypatch):
     from pathlib import Path
+    monkeypatch.delenv("WORKBENCH_CPU_FLAGS", raising=False)
     text = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
-    devices.cpu_flags.cache_clear()
     assert devices.cpu_has_bf16() == any(f in text.split() for f in ("amx_bf16", "avx512_bf16"))
 
 
@@ -66,8 +189,7 @@ def test_the_signature_records_what_auto_resolved_to_and_float32_runs_keep_their
     f32 = make_generator("fill-mask", {"model": "offline", "dtype": "float32", "device": "cpu"}, {})
     assert f32.signature_config() == old_config  # as every run before these settings recorded it
     # float32 is the default on every machine, whatever its bfloat16 kernels (issue 23).
-    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
-    monkeypatch.setattr(devices, "cpu_flags", lambda: frozenset({"amx_bf16", "avx512_bf16"}))
+    as_machine(monkeypatch, "amx_bf16 avx512_bf16", bf16_faster=True)
     default = make_generator("fill-mask", {"model": "offline", "device": "cpu"}, {})
     assert default.config.dtype == "float32" and default.signature_config() == old_config
     # bfloat16, asked for or by auto, records the kernels that compute it: AMX and AVX-512 BF16
@@ -79,7 +201,7 @@ def test_the_signature_records_what_auto_resolved_to_and_float32_runs_keep_their
     monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_BF16")
     limited = make_generator("fill-mask", {"model": "offline", "dtype": "bfloat16", "device": "cpu"}, {})
     assert limited.signature_config()["kernels"] == "avx512_bf16"
-    monkeypatch.setattr(devices, "cpu_flags", lambda: frozenset())
+    monkeypatch.setenv("WORKBENCH_CPU_FLAGS", "avx2")
     assert make_generator("fill-mask", {"model": "offline", "dtype": "auto", "device": "cpu"}, {}
                           ).signature_config() == old_config
     with pytest.raises(WorkbenchError, match="dtype must be one of"):
@@ -88,8 +210,7 @@ def test_the_signature_records_what_auto_resolved_to_and_float32_runs_keep_their
 
 def test_mtc_records_its_placement_the_same_way(monkeypatch):
     from workbench.adapters.mtc.generator import MtcConfig, SSMTC
-    monkeypatch.setattr(devices, "cpu_flags", lambda: frozenset({"avx512_bf16"}))
-    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    as_machine(monkeypatch, "avx512_bf16")
     gen = SSMTC(MtcConfig(checkpoint="/nonexistent", device="cpu", dtype="bfloat16"))
     assert {k: gen.signature_config()[k] for k in ("device", "dtype", "kernels")} == \
         {"device": "cpu", "dtype": "bfloat16", "kernels": "avx512_bf16"}

@@ -19,6 +19,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.machine_helpers import MACHINES, as_machine
+
 # generator name -> its -o settings (a few set, so that a setting's spelling is pinned too)
 GENERATORS = {
     "random": {},
@@ -131,10 +133,32 @@ PINNED = {
 }
 
 
-def test_run_ids_and_attack_keys_are_those_of_before_the_restructuring(store, tiny_corpus, tmp_path):
+# The attackers run in dtype=auto, so on a machine where auto resolves to bfloat16 their keys record
+# it with the kernels that compute it (workbench.devices.precision_entries): pinned per kernel family.
+# Computed for issue 36 by _all_ids with the machine injected; the float32 keys above
+# are those of every machine where auto resolves to float32.
+PINNED_BFLOAT16 = {
+    "amx": {"inference:mlm": "mlm-xlm-roberta-base-n5-2bf0b988", "reid:trained": "trained-1e7aa2dc13e9"},
+    "avx512_bf16": {"inference:mlm": "mlm-xlm-roberta-base-n5-2741b110", "reid:trained": "trained-c27240531d49"},
+}
+# The machine is injected (tests/machine_helpers.py), never read: the CPU that runs the test must not
+# change what it expects. (flags, bfloat16 faster than float32 there, the keys pinned)
+MACHINE_KINDS = {
+    "avx2": (MACHINES["avx2"][0], None, PINNED),  # no bfloat16 arithmetic: float32
+    "avx512_bf16-slower": (MACHINES["avx512_bf16"][0], False, PINNED),  # issue 36's Xeon: float32
+    "avx512_bf16-faster": (MACHINES["avx512_bf16"][0], True, PINNED | PINNED_BFLOAT16["avx512_bf16"]),  # issue 14's EPYC
+    "amx-faster": (MACHINES["amx"][0], True, PINNED | PINNED_BFLOAT16["amx"]),
+}
+
+
+@pytest.mark.parametrize("machine", list(MACHINE_KINDS))
+def test_run_ids_and_attack_keys_are_those_of_before_the_restructuring(store, tiny_corpus, tmp_path, monkeypatch,
+                                                                       machine):
+    flags, faster, expected = MACHINE_KINDS[machine]
+    as_machine(monkeypatch, flags, faster)
     got = _all_ids(store, tiny_corpus, tmp_path)
-    assert set(got) == set(PINNED)
-    changed = {k: (PINNED[k], v) for k, v in got.items() if v != PINNED[k]}
+    assert set(got) == set(expected)
+    changed = {k: (expected[k], v) for k, v in got.items() if v != expected[k]}
     assert not changed, f"changed (pinned, now): {changed}"
 
 

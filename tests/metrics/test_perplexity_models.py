@@ -51,7 +51,9 @@ def test_the_default_falls_back_to_a_built_standin_and_says_so(empty_caches, cap
     resolved = resolve_causal_lm(DEFAULT_CAUSAL_LM)
     assert resolved.path == path and "stand-in" in resolved.note
     assert "distilgpt2 is not in the local Hugging Face cache" in capsys.readouterr().err
-    assert MetricConfig().describe().endswith(f"|causal_lm={path.name} (stand-in for distilgpt2)")
+    # The number format injected, not read from the machine: dtype=auto ends the caption in
+    # |dtype=bfloat16 where bfloat16 is faster (issue 36).
+    assert MetricConfig(dtype="float32").describe().endswith(f"|causal_lm={path.name} (stand-in for distilgpt2)")
     assert resolve_causal_lm("offline").path == path and resolve_causal_lm("offline").note == ""
 
 

@@ -83,8 +83,9 @@ def placement_options(func):
             raise click.BadParameter(str(exc)) from None
 
     func = click.option("--dtype", type=click.Choice(DTYPE_CHOICES), default="auto", show_default=True,
-                        help="Number format of the torch models: auto = bfloat16 on a CPU with AMX or AVX-512 "
-                             "BF16 and on GPUs that support it, float16 on other GPUs, else float32.")(func)
+                        help="Number format of the torch models: auto = bfloat16 where this CPU (AMX or AVX-512 "
+                             "BF16) was measured faster in it than in float32 and on GPUs that support it, float16 "
+                             "on other GPUs, else float32 (docs/speed.md).")(func)
     return click.option("--device", default="auto", show_default=True, callback=device,
                         help="Torch device: auto (CUDA, then Apple MPS, then CPU), cpu, cuda, cuda:N or mps.")(func)
 

@@ -81,6 +81,8 @@ def register(main: click.Group) -> None:
             config = replace(config, causal_lm=causal_lm)
         if ic_model:
             config = replace(config, ic_model=ic_model)
+        if config.dtype_line():  # dtype=auto: what it picked on this machine, and why
+            click.echo(config.dtype_line(), err=True)
         written = report_runs(open_existing_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
                               config=config, allow_incomplete=allow_incomplete, k=k, progress=progress,
                               utility=utility)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from workbench.devices import FLOAT32, check_device, check_dtype, placement
+from workbench.devices import FLOAT32, auto_dtype_line, check_device, check_dtype, placement
 from workbench.errors import WorkbenchError
 from workbench.metrics.detection_precision import TAB_IC_MODEL
 from workbench.metrics.languages import by_language
@@ -72,6 +72,10 @@ class MetricConfig:
     def placement(self) -> tuple[str, str]:
         """(device, dtype) resolved: "auto" → what this machine has."""
         return placement(self.device, self.dtype)
+
+    def dtype_line(self) -> str:
+        """What dtype=auto picked here and why, for `workbench report` to say; "" when the dtype is given."""
+        return auto_dtype_line(self.dtype, self.placement()[0])
 
     def embedder_spec(self, lang: str) -> str:
         specs = dict(self.embedders)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from workbench.devices import check_device, check_dtype, placement, precision_entries
+from workbench.devices import auto_dtype_line, check_device, check_dtype, placement, precision_entries
 from workbench.errors import InvalidValue
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, is_offline, model_for
 from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
@@ -83,6 +83,10 @@ class MlmAttacker:
     def placement(self) -> tuple[str, str]:
         """(device, dtype) the model runs in, "auto" resolved for this machine."""
         return placement(self.config.device, self.config.dtype)
+
+    def dtype_line(self) -> str:
+        """What dtype=auto picked and why (said by `privacy infer`); "" when the dtype is given."""
+        return auto_dtype_line(self.config.dtype, self.placement()[0])
 
     def load(self, langs: Sequence[str]) -> None:
         for lang in langs:

@@ -48,7 +48,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from workbench.devices import autocast, check_device, check_dtype, placement, precision_entries
+from workbench.devices import autocast, auto_dtype_line, check_device, check_dtype, placement, precision_entries
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.mlm.hub import find_model
 from workbench.mlm.models import OFFLINE
@@ -151,6 +151,8 @@ class TrainedAttacker:
         self._base_id = base_fingerprint(self.base_path)
         self._model = self._tokenizer = None
         self.device, self.dtype = placement(config.device, config.dtype)
+        if config.dtype == "auto":  # what it picked on this machine, and why
+            self.log(f"trained attacker: {auto_dtype_line(config.dtype, self.device)}")
 
     def describe(self) -> dict:
         """The settings that make the model (not the device it runs on), the base weights, the recipe's
