@@ -12,6 +12,7 @@ Kept apart from perplexity.py so that the metric's arithmetic never imports torc
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from collections import OrderedDict
@@ -151,11 +152,19 @@ class FineTunedLMs:
 
 
 def _save(loaded, path: Path) -> None:
-    """Into a temporary folder renamed into place, so a killed save never looks complete."""
+    """Into a temporary folder renamed into place, so a killed save never looks complete. Another
+    process may fine-tune and save the same key at the same time: each writes its own temporary
+    folder, and the first complete one in place stays."""
     tokenizer, model = loaded
-    tmp = path.with_name(path.name + ".partial")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
     shutil.rmtree(tmp, ignore_errors=True)
     model.save_pretrained(tmp)
     tokenizer.save_pretrained(tmp)
-    shutil.rmtree(path, ignore_errors=True)
-    tmp.rename(path)
+    if not (path / "config.json").is_file():
+        shutil.rmtree(path, ignore_errors=True)  # an incomplete folder of an older version
+        try:
+            tmp.rename(path)
+            return
+        except OSError:  # another process renamed its copy into place first
+            pass
+    shutil.rmtree(tmp, ignore_errors=True)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -85,9 +86,9 @@ def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[
                     counts[word.lemma] += 1
     top_lemmas = [lemma for lemma, _ in counts.most_common(top)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".partial")
+    tmp = path.with_suffix(f".{os.getpid()}.partial")  # another process may be writing the same list
     tmp.write_text(json.dumps(top_lemmas, ensure_ascii=False))
-    tmp.rename(path)
+    os.replace(tmp, path)
     return frozenset(top_lemmas)
 
 
@@ -168,9 +169,6 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
     if frame.empty:
         raise WorkbenchError(f"these runs replaced no span{' in these documents' if docs is not None else ''}: "
                              "nothing to attack")
-    dtype_line = getattr(atk, "dtype_line", None)  # a torch model's dtype=auto: what it picked, and why
-    if progress and dtype_line is not None and dtype_line():
-        say(dtype_line())
     atk.load(sorted(frame["lang"].unique()))
     corpora: dict[str, object] = {}
     matchers: dict[tuple[str, str], Matcher] = {}
