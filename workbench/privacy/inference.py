@@ -169,6 +169,9 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
     if frame.empty:
         raise WorkbenchError(f"these runs replaced no span{' in these documents' if docs is not None else ''}: "
                              "nothing to attack")
+    dtype_line = getattr(atk, "dtype_line", None)  # a torch model's dtype=auto: what it picked, and why
+    if progress and dtype_line is not None and dtype_line():
+        say(dtype_line())
     atk.load(sorted(frame["lang"].unique()))
     corpora: dict[str, object] = {}
     matchers: dict[tuple[str, str], Matcher] = {}
