@@ -9,11 +9,12 @@ language, so an English-only corpus never needs the Swedish model.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from workbench.devices import PlacedModel, check_device, check_dtype
 from workbench.generators.base import Generator, Prediction
+from workbench.mlm.masked_lm import Encoded
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, OFFLINE, model_for
 from workbench.text.slots import Gap, Slot
 
@@ -45,16 +46,17 @@ class MlmGenerator(PlacedModel, Generator):
     """Base of fill-mask, NS3 and NAd: model handling, one model call per language."""
 
     Config = MlmConfig
+    config: MlmConfig
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
-        out: list[Prediction | None] = [None] * len(slots)
+        out: dict[int, Prediction] = {}  # by the slot's position
         by_lang: dict[str, list[int]] = {}
         for n, s in enumerate(slots):
             by_lang.setdefault(s.lang, []).append(n)
         for lang, members in by_lang.items():
             for n, words in zip(members, self._fill(self.lm(lang), [slots[n] for n in members], lang)):
                 out[n] = Prediction(tuple(words)) if words else Prediction((), failed=True, note="no word candidate")
-        return out
+        return [out[n] for n in range(len(slots))]
 
     def _fill(self, lm, slots: list[Slot], lang: str) -> list[list[str]]:
         """The ranked word forms of each slot (all of one language), best first."""
@@ -73,6 +75,12 @@ class MlmGenerator(PlacedModel, Generator):
         self.load()
         for lang in langs:
             self.lm(lang)
+
+    def build_missing(self, langs: Sequence[str]) -> None:
+        from workbench.mlm.offline_build import build_offline_model
+        for lang in langs:
+            if self.config.model_for(lang) == OFFLINE:
+                build_offline_model(lang)  # returns at once when built
 
     def lm(self, lang: str):
         """The MaskedLM for a language, loaded on first use.
@@ -111,7 +119,9 @@ def target_logits(lm, encoded: Sequence[tuple]) -> list:
     asked masks: the head's fixed-shape calls (MaskedLM._project) keep a position's numbers
     independent of the others, and a window's other masks are mostly other slots' targets
     in other windows (about five of six head rows were never read when every mask was taken)."""
-    rows, row_of, positions = [], {}, []
+    rows: list[Encoded] = []
+    row_of: dict[tuple[int, ...], int] = {}
+    positions: list[list[int]] = []
     for enc, target in encoded:
         if enc.ids not in row_of:
             row_of[enc.ids] = len(rows)

@@ -5,16 +5,25 @@ This is the library behind `workbench mtc train`; tests and the CI step call it 
 
 from __future__ import annotations
 
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Callable
 
 from workbench.adapters.mtc.phrases import build_vocabulary, noun_phrase_occurrences, sensitive_span_occurrences
+
 # The settings live in the light module workbench.adapters.mtc.settings; imported here under their old names.
-from workbench.adapters.mtc.settings import (DEFAULT_CORPUS, KINDS, UD_FILES, BuildRecipe, TrainSettings,  # noqa: F401
-                                     VocabularySettings, default_vocabulary)
-from workbench.adapters.mtc.split import DocumentSplit, split_documents
+from workbench.adapters.mtc.settings import (  # noqa: F401
+    DEFAULT_CORPUS,
+    KINDS,
+    UD_FILES,
+    BuildRecipe,
+    TrainSettings,
+    VocabularySettings,
+    default_vocabulary,
+)
+from workbench.adapters.mtc.split import split_documents
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus
 
@@ -187,5 +196,7 @@ def ensure_default(kind: str, lang: str = "en", *, progress=None) -> tuple[Path,
         meta = path / "metadata.json"
         if meta.is_file() and json.loads(meta.read_text(encoding="utf-8")).get("build_key") == key:
             return path, False
+        print(f"building the default {kind} checkpoint (about a minute on 2 idle cores, once) in {path} …",
+              file=sys.stderr)
         build_checkpoint(recipe, path, corpus=corpus, progress=progress, extra={"build_key": key})
     return path, True

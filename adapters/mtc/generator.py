@@ -15,9 +15,9 @@ that command writes to.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from workbench.devices import PlacedModel, check_device, check_dtype
 from workbench.errors import WorkbenchError
@@ -46,6 +46,7 @@ class MtcConfig:
 
 class _EmatGenerator(PlacedModel, Generator):
     Config = MtcConfig
+    config: MtcConfig
     kind = ""
 
     def _path(self) -> Path:
@@ -66,6 +67,16 @@ class _EmatGenerator(PlacedModel, Generator):
         # checkpoint never resumes one over the old.
         meta = self._metadata()
         return f"{self.kind}:{meta.get('base_model')}@{meta['fingerprint'][:12]}"
+
+    def build_missing(self, langs: Sequence[str]) -> None:
+        if self.config.checkpoint:
+            return  # the user's own checkpoint: nothing of ours to build
+        from workbench.adapters.mtc.build import default_recipe, ensure_default
+        from workbench.mlm.offline_build import build_offline_model
+        from workbench.mlm.models import OFFLINE
+        if default_recipe(self.kind, "en").base_model == OFFLINE:
+            build_offline_model("en")
+        ensure_default(self.kind, "en")
 
     def load(self) -> None:
         from workbench.adapters.mtc.checkpoint import load_checkpoint

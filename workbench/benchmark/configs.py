@@ -34,13 +34,18 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
-from workbench.generators.base import GenerationOptions
+from workbench.generators.base import GenerationOptions, Generator
+
+if TYPE_CHECKING:
+    from workbench.model import Corpus
+    from workbench.pipeline import GenerationResult
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
 
@@ -225,8 +230,8 @@ def _expand(spec: str | None, config_path: Path) -> str | None:
 @dataclass(slots=True)
 class PreparedRun:
     planned: PlannedRun
-    corpus: object  # workbench.model.Corpus
-    generator: object  # workbench.generators.Generator, checked, not loaded
+    corpus: Corpus
+    generator: Generator  # checked, not loaded
 
 
 def check_benchmark(config: BenchmarkConfig) -> list[PreparedRun]:
@@ -280,10 +285,13 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         return None
     if not isinstance(store, RunStore):  # a path: opened once every run is checked
         store = RunStore(store)
+    for prepared in checked:  # the models made on this machine that a run names, built once (minutes)
+        prepared.generator.build_missing(sorted({d.lang for d in prepared.corpus.documents}))
     distributed = cluster is not None and cluster.distributed
     with _one_cluster(cluster, log if progress else None) if distributed else nullcontext():
         if distributed:
-            generated = _generate_on_cluster(checked, store, tagger, batch_size, cluster, log if progress else None)
+            generated: Iterable[GenerationResult] = _generate_on_cluster(checked, store, tagger, batch_size, cluster,
+                                                                          log if progress else None)
         else:  # lazily, one run after the other, so on_run reports each as it finishes
             generated = (generate_run(p.corpus, p.generator, store=store,
                                       tagger=make_tagger(tagger, p.corpus, quiet=n > 0), batch_size=batch_size,

@@ -53,9 +53,9 @@ def resolve_causal_lm(ref: str) -> ResolvedLM:
 
 
 def _standin(ref: str, note: str = "") -> ResolvedLM:
-    from workbench.causal_lm.standin import standin_path
+    from workbench.causal_lm.standin_build import build_standin
     try:
-        path = standin_path()
+        path = build_standin()  # built once (about 2 minutes, said on stderr) where it is not yet
     except WorkbenchError as exc:
         asked = f"{ref} is not in the local Hugging Face cache and " if ref != OFFLINE else ""
         raise WorkbenchError(f"perplexity: {asked}{exc}; or pass a local causal LM with --causal-lm PATH") from None

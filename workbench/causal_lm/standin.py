@@ -5,7 +5,7 @@
 The directory name carries a key over the recipe and the training text, as the offline
 masked LMs' do (workbench.mlm.offline), so a changed recipe or treebank builds a new model
 instead of reusing a stale one. Building is explicit (workbench.causal_lm.standin_build:
-`workbench mlm build-causal-lm`, run by .ci/steps/17-causal-lm.sh).
+`workbench mlm build-causal-lm`, or on first use by the perplexity metrics).
 
 The stand-in exists because no pretrained causal LM can be installed here; users run
 distilgpt2 (paper 000 §4) or their own model.

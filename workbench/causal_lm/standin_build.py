@@ -1,4 +1,4 @@
-"""Building the causal-LM stand-in: `workbench mlm build-causal-lm` (and .ci/steps/17-causal-lm.sh).
+"""Building the causal-LM stand-in: `workbench mlm build-causal-lm` (and on first use, by workbench.causal_lm.loading).
 
 The only place that trains it, as workbench.mlm.offline_build is for the offline masked LMs:
 under a file lock (two processes never train it twice), into a temporary folder renamed into
@@ -34,7 +34,8 @@ def _build(recipe: StandinRecipe, path: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     started = time.time()
-    print(f"building the causal-LM stand-in ({recipe.layers}-layer GPT-2, {recipe.steps} steps) in {path} …",
+    print(f"building the causal-LM stand-in ({recipe.layers}-layer GPT-2, {recipe.steps} steps, about a minute on 2 "
+          f"idle cores, once) in {path} …",
           file=sys.stderr)
     info = train_standin(recipe, tmp)
     info.update(recipe=recipe.key_fields(), key=path.name, seconds_total=round(time.time() - started, 1))

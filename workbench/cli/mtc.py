@@ -9,8 +9,17 @@ import click
 
 # Defaults and choices come from the library's settings (a light module: no torch), so
 # `--help` shows what a recipe built without the option would use.
-from workbench.adapters.mtc.settings import (DEFAULT_CORPUS, DEFAULT_MIN_COUNT, INITS, KINDS, UD_FILES, BuildRecipe,
-                                     TrainSettings, VocabularySettings, default_of)
+from workbench.adapters.mtc.settings import (
+    DEFAULT_CORPUS,
+    DEFAULT_MIN_COUNT,
+    INITS,
+    KINDS,
+    UD_FILES,
+    BuildRecipe,
+    TrainSettings,
+    VocabularySettings,
+    default_of,
+)
 from workbench.loaders.shipped import FORMATS as CORPUS_FORMATS
 
 TRAIN = TrainSettings()
@@ -173,7 +182,7 @@ def register(main: click.Group) -> None:
         n_sent = len(vocab.sentences)
         click.echo(f"{len(vocab.phrases)} phrases, {n_sent} phrase × sentence pairs "
                    f"({len(vocab.held_out())} held out)")
-        per = {}
+        per: dict[int, int] = {}  # phrase index -> its sentences
         for s in vocab.sentences:
             per[s.phrase] = per.get(s.phrase, 0) + 1
         for i, p in enumerate(vocab.phrases[:limit or None]):
@@ -188,7 +197,7 @@ def register(main: click.Group) -> None:
         """Build the default checkpoints the generators load without -o checkpoint=DIR.
 
         Idempotent: a checkpoint whose recipe, base model, data and code are unchanged
-        is kept (CI runs this in .ci/steps/15-mtc.sh). SS-MTC trains on half of the TAB
+        is kept (the main job and the benchmarks build what they use the same way). SS-MTC trains on half of the TAB
         test documents; MTC on the noun phrases of UD English-EWT.
 
         \b

@@ -24,12 +24,16 @@ from __future__ import annotations
 import copy
 import dataclasses
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
-from workbench.generation.consistency import CONSISTENT_SCOPES
 from workbench.errors import InvalidValue
+from workbench.generation.consistency import CONSISTENT_SCOPES
 from workbench.text.slots import MODES, SEES_LEVELS, Slot
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 FAILED = "[FAILED]"  # 003 §4: what a span gets when the model gave no usable answer
 # window, seed and top_k are INTEGER columns of the run store, which holds signed 64-bit
@@ -119,6 +123,16 @@ def is_unreachable(note: str) -> bool:
     return note.startswith(UNREACHABLE)
 
 
+# The note of a prediction that failed because the server answered, but with an error: an HTTP
+# error status, or a response that is not the server's protocol (a malformed stream). Counted
+# apart from UNREACHABLE: the server is there but broken, or its model is (issue 37).
+SERVER_ERROR = "server error"
+
+
+def is_server_error(note: str) -> bool:
+    return note.startswith(SERVER_ERROR)
+
+
 @dataclass(frozen=True, slots=True)
 class NoConfig:
     """For generators with nothing to configure beyond GenerationOptions."""
@@ -132,17 +146,22 @@ def check_sees_level(level: object, where: str) -> str:
 
 class Generator(ABC):
     name: ClassVar[str]
-    Config: ClassVar[type] = NoConfig
+    Config: ClassVar[type[DataclassInstance]] = NoConfig
     # What the generator sees of the span it fills, for every label sees_by_label() leaves out.
-    sees: ClassVar[str] = SEES_LEVELS[0]  # "context"
+    # A class attribute; an instance may set its own where its config decides (the surrogate's table).
+    sees: str = SEES_LEVELS[0]  # "context"
+
+    # An instance of Config; a generator that reads its settings declares `config: ItsConfig`.
+    config: DataclassInstance
 
     def __init__(self, config: object | None = None, options: GenerationOptions | None = None) -> None:
-        self.config = config if config is not None else self.Config()
-        if not isinstance(self.config, self.Config):
-            raise TypeError(f"{self.name} takes a {self.Config.__name__}, not {type(self.config).__name__}")
+        config = config if config is not None else self.Config()
+        if not isinstance(config, self.Config):
+            raise TypeError(f"{self.name} takes a {self.Config.__name__}, not {type(config).__name__}")
+        self.config = config
         self.options = options or GenerationOptions()
 
-    def load(self) -> None:
+    def load(self) -> None:  # noqa: B027 - optional: a generator with nothing heavy keeps this no-op
         """Load models or data; called once before the first generate()."""
 
     def load_for(self, langs: Sequence[str]) -> None:
@@ -150,6 +169,12 @@ class Generator(ABC):
         before it writes anything, so a model that cannot load leaves no run behind; a
         generator that loads per language on first use overrides it to load them now."""
         self.load()
+
+    def build_missing(self, langs: Sequence[str]) -> None:  # noqa: B027 - optional, as load()
+        """Build, once, the models the settings name that are made on this machine rather than
+        installed (the offline test MLMs, the default MTC checkpoints), each build saying what it
+        costs. The main job and the benchmarks call it before generating; `workbench generate`
+        does not (a missing model stops it with the command that builds it)."""
 
     @abstractmethod
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
@@ -172,6 +197,18 @@ class Generator(ABC):
         whose config holds "auto" settings overrides this to record what they resolved to."""
         return {f.name: _plain(getattr(self.config, f.name)) for f in dataclasses.fields(self.config)
                 if f.metadata.get("signature", True)}
+
+    def server(self) -> str | None:
+        """The address of the server the generator asks (the Ollama host), or None. Recorded with
+        the run (RunRecord.servers), never hashed: the same run resumes at another address."""
+        return None
+
+    def hashed_config(self, stored: dict) -> dict:
+        """A stored run's config as this version's signature_config() would hash it. A generator
+        whose signature once held a setting it now hashes as a constant (the LLM generators'
+        server address, issue 37) maps it here, so the engine finds runs stored under the old
+        id (workbench.generation.earlier_runs)."""
+        return stored
 
     def sees_by_label(self) -> Mapping[str, str]:
         """Labels whose level differs from `sees`, e.g. {"DATETIME": "original"} for a date shift

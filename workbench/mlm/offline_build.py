@@ -1,4 +1,4 @@
-"""Building the offline test MLMs: `workbench mlm build-offline` (and .ci/steps/10-offline-mlm.sh).
+"""Building the offline test MLMs: `workbench mlm build-offline` (and the main job and the benchmarks through `Generator.build_missing`).
 
 The only place that trains them. Loading (workbench.mlm.loading) never builds: it finds a
 built model through workbench.mlm.offline or fails with the command, so the imports run
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from workbench.build_once import built_once
 from workbench.mlm.offline import BUILD_FILE, base_id, model_dir, recipe_for
+from workbench.mlm.recipes import estimate_minutes
 
 
 def build_offline_model(lang: str) -> Path:
@@ -32,7 +33,8 @@ def _build(lang: str, path: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     started = time.time()
-    print(f"building the offline {lang} MLM ({recipe.kind}, {recipe.steps} steps) in {path} …", file=sys.stderr)
+    print(f"building the offline {lang} MLM ({recipe.kind}, {recipe.steps} steps, about "
+          f"{estimate_minutes(recipe):.0f} min on 2 idle cores, once) in {path} …", file=sys.stderr)
     info = build_model(recipe, tmp)
     info.update(recipe=recipe.key_fields(), key=path.name, base=base_id(),
                 seconds_total=round(time.time() - started, 1))

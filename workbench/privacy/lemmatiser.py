@@ -15,9 +15,9 @@ lemma it does not know by its own lemma of the form, where it has one:
         know ("made-up": "swimming" -> "swimme"). EWT test / PUD content words: 96.2 / 95.2 %
         trained alone, 96.6 / 96.3 % with this rule, 95.4 / 96.6 % with the Swedish one.
 Measured with gold tokens; words lemmatised alone (as single-word guesses are) score within
-a point of that. Stop words are spaCy's list for the language. Building it is explicit and lives in
-workbench.privacy.lemmatiser_build (`workbench privacy build-lemmatiser`, run by
-.ci/steps/12-lemmatiser.sh); loading a missing lemmatiser fails at once with that command.
+a point of that. Stop words are spaCy's list for the language. Building it lives in
+workbench.privacy.lemmatiser_build (`workbench privacy build-lemmatiser`); `lemmatiser(lang)` builds
+it on first use (about a minute, said on stderr), while `lemmatiser_path` only finds a built one.
 
 Cached in workbench.paths.cache_dir()/lemmatiser/<lang>-<key>, the key a hash of the recipe,
 the treebank files and the spaCy version, so a changed recipe never reuses a stale model.
@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import TypedDict
 
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.paths import cache_dir, pud_treebank, ud_train_dir
@@ -47,12 +48,23 @@ TREEBANKS = {
     "sv": (("sv_talbanken/sv_talbanken-ud-dev.conllu", "sv_talbanken/sv_talbanken-ud-test.conllu"), ()),
 }
 
+class Recipe(TypedDict):
+    width: int
+    depth: int
+    embed_size: int
+    max_steps: dict[str, int]  # per language
+    min_tree_freq: int
+    learn_rate: float
+    seed: int
+    eval_frequency: int
+
+
 # The recipe: spaCy's trainable_lemmatizer over its own HashEmbedCNN. Measured here on EWT
 # (test, gold tokens, lower-cased): 98.0 % after 2,400 steps at width 96 / depth 4; a frozen
 # encoder borrowed from the UD tagger (../shared/models) reached only 96.5 %. Part of the key.
 # Width 64 / depth 2 trains in about a minute per language and reached 97.7 % (EWT test).
-RECIPE = {"width": 64, "depth": 2, "embed_size": 5000, "max_steps": {"en": 1500, "sv": 1500},
-          "min_tree_freq": 2, "learn_rate": 0.001, "seed": 0, "eval_frequency": 500}
+RECIPE: Recipe = {"width": 64, "depth": 2, "embed_size": 5000, "max_steps": {"en": 1500, "sv": 1500},
+                  "min_tree_freq": 2, "learn_rate": 0.001, "seed": 0, "eval_frequency": 500}
 
 # How each language's trained lemmas are checked against spaCy's lemma lexicon (see above).
 LEXICON = {"en": "made-up", "sv": "unknown"}
@@ -168,10 +180,12 @@ class Lemmatiser:
 
 @lru_cache(maxsize=4)
 def lemmatiser(lang: str) -> Lemmatiser:
-    """The built lemmatiser of `lang`, loaded once per process; never builds."""
-    path = lemmatiser_path(lang)
+    """The lemmatiser of `lang`, loaded once per process; built first (a minute, once, said on
+    stderr) where it is not built yet: no set-up step builds it (issue 36)."""
+    from workbench.privacy.lemmatiser_build import build_lemmatiser
+    path = build_lemmatiser(lang)
     try:
-        import spacy
+        import spacy  # noqa: F401 - only asks whether the extra is installed
     except ModuleNotFoundError as exc:
         raise MissingExtra("the lemmatiser of the inference attack", "spacy", exc.name) from None
     return load_lemmatiser(path, lang)

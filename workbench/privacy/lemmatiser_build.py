@@ -1,4 +1,4 @@
-"""Building the lemmatisers: `workbench privacy build-lemmatiser` (and .ci/steps/12-lemmatiser.sh).
+"""Building the lemmatisers: `workbench privacy build-lemmatiser` (and on first use, by `workbench.privacy.lemmatiser.lemmatiser`).
 
 The only place that trains them; loading (workbench.privacy.lemmatiser) never builds.
 Training is spaCy's own `spacy train` on a config written here: a blank tokenizer of the
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from workbench.build_once import built_once
-from workbench.privacy.lemmatiser import (BUILD_FILE, RECIPE, lemmatiser_dir, pud_path, training_files)
+from workbench.privacy.lemmatiser import BUILD_FILE, RECIPE, lemmatiser_dir, pud_path, training_files
 
 _CONFIG = """
 [paths]
@@ -111,7 +111,8 @@ def _build(lang: str, path: Path) -> None:
     tmp.mkdir(parents=True)
     started = time.time()
     steps = RECIPE["max_steps"][lang]
-    print(f"building the {lang} lemmatiser ({steps} steps) in {path} …", file=sys.stderr)
+    print(f"building the {lang} lemmatiser ({steps} steps, about a minute on 2 idle cores, once) in {path} …",
+          file=sys.stderr)
     work = tmp / "work"
     work.mkdir()
     train_docs, dev_docs = _training_docs(lang)
@@ -170,7 +171,8 @@ def _count(docs) -> int:
 
 def _gold_sentences(path: Path) -> list[list[tuple[str, str, str]]]:
     """(form, lemma, UPOS) of every word of a CoNLL-U file, one list per sentence."""
-    sentences, current = [], []
+    sentences: list[list[tuple[str, str, str]]] = []
+    current: list[tuple[str, str, str]] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             if current:
@@ -204,7 +206,7 @@ def evaluate(model: Path, lang: str) -> dict:
         docs = nlp.pipe((Doc(nlp.vocab, words=[w for w, _, _ in s]) for s in sentences), batch_size=256)
         total = right = content = content_right = 0
         for sentence, doc in zip(sentences, docs):
-            for (form, gold, upos), token in zip(sentence, doc):
+            for (_form, gold, upos), token in zip(sentence, doc):
                 ok = lemmatiser.lemma_of(token) == gold.lower()
                 total += 1
                 right += ok
