@@ -114,6 +114,15 @@ def test_the_measurement_is_cached_per_machine_and_torch_version(monkeypatch, me
     assert measured.count == 4 and len(json.loads(devices.speed_cache_file().read_text())) == 4
 
 
+def test_a_measurement_that_fails_leaves_float32(monkeypatch, measured):
+    def broken():
+        raise RuntimeError("could not create a primitive\nmore")
+    monkeypatch.setattr(devices, "measure_bf16_speedup", broken)
+    as_machine(monkeypatch, MACHINES["amx"][0])
+    assert devices.dtype_choice("auto", "cpu").line == \
+        "dtype auto → float32: bfloat16 could not be measured on this CPU (could not create a primitive)"
+
+
 def test_the_verdict_and_the_flags_can_be_injected_through_the_environment(monkeypatch, measured):
     monkeypatch.setenv("WORKBENCH_CPU_FLAGS", "avx2,fma, avx512f avx512_bf16 amx_bf16")
     assert devices.cpu_flags() == frozenset({"avx2", "fma", "avx512f", "avx512_bf16", "amx_bf16"})

@@ -258,6 +258,9 @@ def cpu_dtype_choice() -> DtypeChoice:
         speed = bf16_speed(flags, limit)
     except ModuleNotFoundError:  # no torch: nothing runs in either format
         return DtypeChoice(FLOAT32, "torch is not installed, so bfloat16 could not be measured")
+    except RuntimeError as exc:  # a kernel torch offers but cannot run here: float32 is what surely works
+        said = (str(exc) or type(exc).__name__).splitlines()[0][:200]
+        return DtypeChoice(FLOAT32, f"bfloat16 could not be measured on this CPU ({said})")
     return decide_cpu_dtype(flags, limit, speed)
 
 
