@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, OrderedDict
-from typing import Sequence
+from collections.abc import Sequence
 
 from workbench.generators.base import Generator, Prediction
 from workbench.llm.answers import COPIED, MASK_BREAK, copied_from_context, value_for

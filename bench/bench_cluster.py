@@ -197,7 +197,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer documents and runs, one repeat")
     ap.add_argument("--fast-corpus", default="pgv-pii-en")
-    ap.add_argument("--mlm-docs", type=int, default=None, help="documents of pgv-pii-en for fill-mask in (a) (default all 10)")
+    ap.add_argument("--mlm-docs", type=int, default=None,
+                    help="documents of pgv-pii-en for fill-mask in (a) (default all 10)")
     ap.add_argument("--grid", type=int, default=None, help="fill-mask runs in the grid of (b) (default 4)")
     ap.add_argument("--grid-docs", type=int, default=None, help="documents of pgv-pii-sv in (b)")
     ap.add_argument("--repeats", type=int, default=None)

@@ -45,6 +45,7 @@ MODES = {"maskL": ("maskL", None), "repL-batched": ("repL", None), "repL-single"
 def bench_corpus(name: str, docs: int, spans: int):
     """The first `docs` documents, only their first `spans` masked spans to replace."""
     import dataclasses
+
     from workbench.loaders import shipped_corpus
     from workbench.model import Corpus
     corpus = shipped_corpus(name)
@@ -98,7 +99,9 @@ def pipeline_loop(gen):
 
 def child(args) -> dict:
     import resource
+
     import torch
+
     from workbench.generation.engine import original_upos
     from workbench.pipeline import generate_run, make_generator
     from workbench.store import RunStore
@@ -152,9 +155,9 @@ def upos_report(store_path: Path) -> None:
     out; FAILED counts as wrong. Also per run: picks equal to their original (case and spacing ignored) and
     picks that leak (workbench.overlap_rules.leaks: partial overlap, numerals excluded).
     """
+    from workbench.generation.pseudonym_choice import SelectionInput, in_context
     from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
     from workbench.overlap_rules import leaks
-    from workbench.generation.pseudonym_choice import SelectionInput, in_context
     from workbench.store import RunStore
     from workbench.text.slots import SlotBuilder
     from workbench.upos import get_tagger
@@ -167,10 +170,12 @@ def upos_report(store_path: Path) -> None:
     table = compute_metrics(frame, MetricContext(MetricConfig()), families=["upos"],
                             originals=False, per_language=False)
     tagger = get_tagger("spacy", quiet=True)
-    print("| corpus | generator | mode | UPOS filter | leak guard | spans | UPOS acc. (sentence) | UPOS acc. (document) "
-          "| multi-word | = original | leaks |")
+    print("| corpus | generator | mode | UPOS filter | leak guard | spans | UPOS acc. (sentence) "
+          "| UPOS acc. (document) | multi-word | = original | leaks |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in sorted(runs, key=lambda r: (r.corpus_name, r.generator, r.mode, r.options.get("leak_guard"), r.upos_filter)):
+    def order(r):
+        return (r.corpus_name, r.generator, r.mode, r.options.get("leak_guard"), r.upos_filter)
+    for r in sorted(runs, key=order):
         preds = {(p.doc_id, p.span_index): p for p in store.predictions(r.run_id)}
         hits = total = 0
         rows = frame[frame["run_id"] == r.run_id]

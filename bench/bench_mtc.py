@@ -63,10 +63,17 @@ def training(pairs: int, out: Path, max_tokens: int) -> dict:
             "build_wall_s": round(wall, 1)}
 
 
+def _pooled(reports: list, name: str, field: str) -> float:
+    """`field` of the `name` scores of each fold's report, weighted by its pairs."""
+    total = sum(getattr(r, name).pairs for r in reports)
+    return round(sum(getattr(getattr(r, name), field) * getattr(r, name).pairs for r in reports) / total, 3)
+
+
 def compare_init(kinds=("ss-mtc", "mtc"), epochs=(3, 20), folds: int = 3) -> list[dict]:
     """Held-out accuracy by init, pooled over folds; each phrase with 3+ sentences lends
     every `folds`-th sentence to a fold's held-out set."""
     import dataclasses
+
     from workbench.adapters.mtc.build import BuildRecipe, default_vocabulary, phrase_vocabulary
     from workbench.adapters.mtc.phrases import PhraseVocabulary
     from workbench.adapters.mtc.train_phrases import Prepared, TrainSettings, make_pairs, prepare, train_phrase_rows
@@ -98,13 +105,12 @@ def compare_init(kinds=("ss-mtc", "mtc"), epochs=(3, 20), folds: int = 3) -> lis
                     _, r = train_phrase_rows(mlm, v, TrainSettings(init=init, epochs=n_epochs), prepared=pp)
                     pooled.setdefault((n_epochs, init), []).append(r)
         for (n_epochs, init), reports in sorted(pooled.items()):
-            def mean(name, field):
-                total = sum(getattr(r, name).pairs for r in reports)
-                return round(sum(getattr(getattr(r, name), field) * getattr(r, name).pairs for r in reports) / total, 3)
             row = {"kind": kind, "epochs": n_epochs, "init": init,
                    "held_out_phrase_pairs": sum(r.held_out_phrase.pairs for r in reports),
-                   "phrase_at1": mean("held_out_phrase", "at1"), "phrase_at10": mean("held_out_phrase", "at10"),
-                   "word_at1": mean("held_out_token", "at1"), "phrase_top1_at_word_masks": mean("held_out_token", "phrase_top1")}
+                   "phrase_at1": _pooled(reports, "held_out_phrase", "at1"),
+                   "phrase_at10": _pooled(reports, "held_out_phrase", "at10"),
+                   "word_at1": _pooled(reports, "held_out_token", "at1"),
+                   "phrase_top1_at_word_masks": _pooled(reports, "held_out_token", "phrase_top1")}
             rows.append(row)
             print(json.dumps(row), file=sys.stderr)
     return rows
@@ -162,9 +168,10 @@ def main() -> None:
             Path(args.json).write_text(json.dumps(rows, indent=2))
         return
 
+    import torch
+
     from workbench.loaders import shipped_corpus
     from workbench.loaders.subset import select_documents
-    import torch
 
     results = {"torch_threads": torch.get_num_threads(), "load_average": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:

@@ -29,8 +29,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from workbench.llm.stats import run_failures
 from workbench.loaders import shipped_corpus

@@ -69,8 +69,8 @@ def make_store(path: Path, corpus: str) -> str:
 
 def phase(name: str, store_path: str, run_id: str, trained_options: dict) -> dict:
     """Run one phase in this process and return its figures."""
-    from workbench.store import RunStore
     from workbench.privacy.reid import reid_documents, reid_risk
+    from workbench.store import RunStore
     if name.startswith("inference"):
         return inference_phase(name, store_path, run_id)
     store = RunStore(store_path)
@@ -108,6 +108,7 @@ def _texts_and_background(store, run_id):
 def naive_retrieval(store, run_id) -> dict:
     """BM25 fitted again for every document (what a per-document scoring loop does without a shared index)."""
     import numpy as np
+
     from workbench.privacy.attackers import make_attacker
     from workbench.privacy.reid import rank_of
     texts, bk = _texts_and_background(store, run_id)
@@ -122,6 +123,7 @@ def naive_retrieval(store, run_id) -> dict:
 def naive_trained(store, run_id, config) -> dict:
     """The cached classifier, each window of each document in its own forward pass."""
     import numpy as np
+
     from workbench.privacy.attackers import make_attacker
     from workbench.privacy.reid import rank_of
     texts, bk = _texts_and_background(store, run_id)
@@ -157,8 +159,7 @@ def inference_phase(name: str, store_path: str, run_id: str) -> dict:
     store = RunStore(store_path)
     config = {"model": "offline", "batch_size": 1 if name == "inference-one" else 32}
     if name == "inference-pipeline":
-        from workbench.privacy.inference_mlm import MlmAttacker
-        from workbench.privacy.inference_mlm import MlmAttackConfig
+        from workbench.privacy.inference_mlm import MlmAttackConfig, MlmAttacker
         attacker = MlmAttacker(MlmAttackConfig(**config), INFERENCE_GUESSES)
         attacker.load(["en"])  # the model loads before the clock, as in every phase's own process
     started, cpu = time.perf_counter(), time.process_time()
@@ -174,7 +175,8 @@ def inference_phase(name: str, store_path: str, run_id: str) -> dict:
         attack_seconds = float(spans["seconds"].sum())
     n = len(guesses)
     out = {"phase": name, "spans": n, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
-           "seconds_per_1000": round(seconds / n * 1000, 2), "attack_seconds_per_1000": round(attack_seconds / n * 1000, 2),
+           "seconds_per_1000": round(seconds / n * 1000, 2),
+           "attack_seconds_per_1000": round(attack_seconds / n * 1000, 2),
            "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1), "guesses": guesses}
     if frame is not None:
         out.update(disclosure=round(float(frame["disclosure"].iloc[0]), 4),
@@ -187,6 +189,7 @@ def pipeline_guesses(store, run_id: str, attacker) -> dict:
     cropped input as the attacker's (decoded to text with the model's mask token), its tokens kept
     where they start a word, re-cased as the attacker's are."""
     from transformers import pipeline
+
     from workbench.metrics.metric_frame import metric_frame
     from workbench.mlm.words import pieces_to_text
     from workbench.privacy.inference import _targets
@@ -225,8 +228,8 @@ def run_inference(tmp: Path, corpus: str, docs: int, cache: Path) -> dict:
         r = results[name] = run_phase(name, target, run_id, cache, {})
         print(f"{name:<19} {r['spans']:>5} spans  {r['seconds']:>8.2f} s  cpu {r['cpu_seconds']:>8.2f} s  "
               f"{r['seconds_per_1000']:>8.2f} s/1000 spans (attack {r['attack_seconds_per_1000']:>7.2f})  "
-              f"peak {r['peak_rss_mib']:>7.1f} MiB" + (f"  disclosure {r['disclosure']:.3f}" if "disclosure" in r else ""),
-              flush=True)
+              f"peak {r['peak_rss_mib']:>7.1f} MiB"
+              + (f"  disclosure {r['disclosure']:.3f}" if "disclosure" in r else ""), flush=True)
     cold, one, pipe = results["inference-cold"], results["inference-one"], results["inference-pipeline"]
     assert one["guesses"] == cold["guesses"], "one forward pass per span guessed otherwise than batched"
     print("check: inference-one (one forward pass per span) gives exactly the guesses of inference-cold")
@@ -298,7 +301,8 @@ def main() -> None:
             else:
                 results[name] = run_phase(name, store, run_id, cache, trained_options)
             r = results[name]
-            print(f"{name:<17} {r['seconds']:>8.2f} s  cpu {r['cpu_seconds']:>8.2f} s  peak {r['peak_rss_mib']:>7.1f} MiB"
+            print(f"{name:<17} {r['seconds']:>8.2f} s  cpu {r['cpu_seconds']:>8.2f} s  "
+                  f"peak {r['peak_rss_mib']:>7.1f} MiB"
                   + (f"  TRIR {r['trir']:.3f}  mean rank {r['mean_rank']:.2f}  rank<=10 {r['rank_le_10']:.3f}"
                      if "trir" in r else ""), flush=True)
         check(results)

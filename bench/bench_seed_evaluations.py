@@ -172,7 +172,8 @@ def main() -> None:
                 results[family]["naive"] = _spawn("naive", family, Path(tmp) / f"{family}-naive", args, run_ids)
             r = results[family]
             print(f"{family:<11} cold {r['cold']['seconds']:8.1f} s ({r['cold']['peak_rss_mb']:6.0f} MB)  "
-                  f"cached {r['cached']['seconds']:7.2f} s  cold/cached {r['cold']['seconds'] / r['cached']['seconds']:7.1f}x"
+                  f"cached {r['cached']['seconds']:7.2f} s  "
+                  f"cold/cached {r['cold']['seconds'] / r['cached']['seconds']:7.1f}x"
                   + (f"  naive {r['naive']['extrapolated_seconds']:8.1f} s extrapolated from "
                      f"{r['naive']['sample_documents']} of {r['naive']['documents']} documents "
                      f"(naive/cold {r['naive']['extrapolated_seconds'] / r['cold']['seconds']:.1f}x)"

@@ -10,8 +10,8 @@ of training the same model twice into the same folder.
 from __future__ import annotations
 
 import fcntl
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def built_once(path: Path, build_file: str, lock_name: str, build: Callable[[Path], None]) -> Path:

@@ -14,8 +14,9 @@ way instead of ending in a traceback.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from workbench.errors import CorpusError
 

@@ -98,8 +98,9 @@ def local_url(url: str, service: str, *, allow_remote: bool, refusal: str) -> st
 def local_session(service: str = "http", *, allow_remote: bool = False):
     """A requests.Session that ignores proxy variables and .netrc ($HTTP_PROXY must not carry texts away)
     and, unless `allow_remote`, refuses to follow a redirect off this machine (a 307 resends the body)."""
-    import requests
     from urllib.parse import urljoin
+
+    import requests
 
     def refuse_remote_redirect(response, *args, **kwargs):
         if response.is_redirect and not allow_remote:

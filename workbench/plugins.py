@@ -22,8 +22,8 @@ import difflib
 import importlib
 import types
 import typing
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
 
 from workbench.errors import InvalidValue, WorkbenchError
 

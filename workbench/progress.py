@@ -3,9 +3,10 @@
 Used by the generation engine (spans), the metrics phase of `report` and `benchmark`
 (metric families) and the re-identification attack of `privacy reid` (documents; bm25s's
 own bars are switched off with show_progress=False, transformers' with
-disable_progress_bar). The inference attack tells its progress as plain lines instead. A bar is drawn only when asked (`--progress`, the default) and stderr is a
-terminal: a log file or a pipe gets no carriage-return noise, and stdout, which carries
-the commands' results, is never touched.
+disable_progress_bar). The inference attack tells its progress as plain lines instead. A bar
+is drawn only when asked (`--progress`, the default) and stderr is a terminal: a log file or
+a pipe gets no carriage-return noise, and stdout, which carries the commands' results, is never
+touched.
 """
 
 from __future__ import annotations

@@ -143,7 +143,7 @@ def make_signature(*, corpus_name: str, corpus_hash: str, generator: str, model:
                         morph_filter=bool(options.morph_filter), leak_scope=options.leak_scope)
 
 
-def run_id_of(signature: "str | RunSignature") -> str:
+def run_id_of(signature: str | RunSignature) -> str:
     text = signature.render() if isinstance(signature, RunSignature) else signature
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

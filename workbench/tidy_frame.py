@@ -28,7 +28,7 @@ already use keep their places.
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 import pandas as pd
 

@@ -9,12 +9,12 @@ in the genitive is put in the genitive (workbench.text.swedish_genitive).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
-from workbench.generators.base import Generator, Prediction
-from workbench.text.slots import Slot
 from workbench.adapters.baselines.config import BaselineConfig
+from workbench.generators.base import Generator, Prediction
+from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
+from workbench.text.slots import Slot
 
 
 class UposBaseline(Generator):

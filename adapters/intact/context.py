@@ -13,8 +13,8 @@ least it will show. A span whose pick FAILED stays undecided (the engine leaves 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from workbench.text.sentences import merge_across_spans, split_sentences
 from workbench.text.slots import Gap

@@ -11,8 +11,8 @@ original is the target's own text: INTACT generalises it, so it reads it (the `o
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from workbench.adapters.intact.candidates import Asks, Proposal, llm_proposal, rule_proposal
 from workbench.adapters.intact.context import bracketed_sentence, place

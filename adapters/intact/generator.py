@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from workbench.errors import WorkbenchError
-from workbench.generators.base import Generator, Prediction
 from workbench.adapters.intact.config import IntactConfig
 from workbench.adapters.intact.decide import Decision, Settings, SpanToSanitise, Tools, decide
+from workbench.errors import WorkbenchError
+from workbench.generators.base import Generator, Prediction
 from workbench.llm.in_flight import in_flight
 from workbench.privacy.inference_contract import InferenceAttacker
 from workbench.privacy.matching import Matcher

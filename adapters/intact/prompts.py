@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from workbench.llm.prompt import Prompt, answer_schema
@@ -50,7 +50,7 @@ class Example:
         return self.sentence.split("[[", 1)[1].split("]]", 1)[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_examples(path: Path = EXAMPLES_FILE) -> tuple[Example, ...]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     out = []

@@ -22,8 +22,8 @@ the outage.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from workbench.privacy.inference_contract import InferenceAttacker, Target
 from workbench.privacy.matching import Matcher

@@ -2,9 +2,10 @@
 
 Training sentences and inference windows go through the same code, the masked-LM
 wrapper that fill-mask uses (workbench.mlm.masked_lm.MaskedLM; windows become parts with
-workbench.adapters.masked_lm.base.window_parts): text and mask runs go in as parts, so a literal "[MASK]" in a document cannot add a mask; a window longer
-than the model's limit is cropped around the target. EMAT needs the encoder's state at
-the target mask (its own head scores tokens and phrases), hence the forward pass here.
+workbench.adapters.masked_lm.base.window_parts): text and mask runs go in as parts, so a
+literal "[MASK]" in a document cannot add a mask; a window longer than the model's limit is
+cropped around the target. EMAT needs the encoder's state at the target mask (its own head
+scores tokens and phrases), hence the forward pass here.
 
 Batch invariance: the forward passes are MaskedLM.fixed_shape_calls, one call shape per
 length bucket whatever the batch, so a slot gets the same candidates alone as in any
@@ -13,8 +14,8 @@ batch, in every number format (tests/mtc checks it).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import torch
 

@@ -72,8 +72,8 @@ class _EmatGenerator(PlacedModel, Generator):
         if self.config.checkpoint:
             return  # the user's own checkpoint: nothing of ours to build
         from workbench.adapters.mtc.build import default_recipe, ensure_default
-        from workbench.mlm.offline_build import build_offline_model
         from workbench.mlm.models import OFFLINE
+        from workbench.mlm.offline_build import build_offline_model
         if default_recipe(self.kind, "en").base_model == OFFLINE:
             build_offline_model("en")
         ensure_default(self.kind, "en")

@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from workbench.adapters.mtc.settings import KINDS  # noqa: F401  (the kinds of vocabulary built here)
 from workbench.model import Document

@@ -9,8 +9,8 @@ Lower-cased fills of an uncased model are re-cased as fill-mask does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import torch
 

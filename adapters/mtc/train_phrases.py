@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Sequence
 
 import torch
 
@@ -27,7 +27,7 @@ from workbench.adapters.mtc.encode import MaskedText, encode_all, hidden_at
 from workbench.adapters.mtc.head import ExtendedHead
 from workbench.adapters.mtc.phrases import PhraseVocabulary
 from workbench.adapters.mtc.scorer import allowed_mask
-from workbench.adapters.mtc.settings import TrainSettings  # noqa: F401  (its old home: imported from here too)
+from workbench.adapters.mtc.settings import TrainSettings  # its old home: imported from here too
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 

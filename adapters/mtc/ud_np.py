@@ -13,9 +13,9 @@ form and UPOS only) and the sentence text with character offsets.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from workbench.errors import CorpusError
 

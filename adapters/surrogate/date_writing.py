@@ -11,8 +11,15 @@ from __future__ import annotations
 import re
 
 from workbench.adapters.surrogate.pieces import case_of, with_case
-from workbench.text.dates import (MONTH_ABBREVIATIONS, MONTH_NAMES, SWEDISH_WEEKDAY_ENDINGS, WEEKDAY_ABBREVIATIONS,
-                                  WEEKDAY_NAMES, DatePart, DateReading)
+from workbench.text.dates import (
+    MONTH_ABBREVIATIONS,
+    MONTH_NAMES,
+    SWEDISH_WEEKDAY_ENDINGS,
+    WEEKDAY_ABBREVIATIONS,
+    WEEKDAY_NAMES,
+    DatePart,
+    DateReading,
+)
 
 _NUMERIC_FIELDS = re.compile(r"^(\d+)(\D)(\d+)(\D)(\d+)$")
 

@@ -45,13 +45,25 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
-from typing import Callable
 
-from workbench.adapters.surrogate.date_offsets import (LEAP_YEAR, lone_day, lone_month_shift, month_shift,
-                                                       shifted_decade, year_shift)
-from workbench.adapters.surrogate.date_writing import (english_ordinal, month_name, render_part, swedish_ordinal,
-                                                       weekday_name, write_date)
+from workbench.adapters.surrogate.date_offsets import (
+    LEAP_YEAR,
+    lone_day,
+    lone_month_shift,
+    month_shift,
+    shifted_decade,
+    year_shift,
+)
+from workbench.adapters.surrogate.date_writing import (
+    english_ordinal,
+    month_name,
+    render_part,
+    swedish_ordinal,
+    weekday_name,
+    write_date,
+)
 from workbench.adapters.surrogate.numbers import is_number_word
 from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, case_of, split, with_case
 from workbench.text.dates import DECADE, MONTHS, DatePart, DateReading, read_date, weekday_of

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import random
 
-from workbench.errors import WorkbenchError
 from workbench.adapters.surrogate.pieces import LETTERS, split
+from workbench.errors import WorkbenchError
 
 PUD = "pud:"
 # Words of a Faker value that are never drawn as a surrogate word on their own.

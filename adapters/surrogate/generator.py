@@ -15,18 +15,18 @@ number words).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Mapping, Sequence
 
 import faker  # noqa: F401  (imported here so a missing extra is named by the registry, not met in load())
 
-from workbench.errors import InvalidValue
-from workbench.generators.base import Generator, Prediction
 from workbench.adapters.surrogate import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateMaker, load_table
 from workbench.adapters.surrogate.date_offsets import DATE_SHIFTS, DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
 from workbench.adapters.surrogate.spans import NOTE_NOTHING
 from workbench.adapters.surrogate.table import SHAPE
+from workbench.errors import InvalidValue
+from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
 from workbench.text.swedish_genitive import SIBILANT_ENDINGS, inflect_for_slot
 

@@ -24,9 +24,13 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from workbench.errors import WorkbenchError
-from workbench.adapters.surrogate.date_offsets import (DATE_SHIFTS, DEFAULT_MAX_SHIFT_DAYS, check_max_shift_days,
-                                                       date_text_offset, document_offset)
+from workbench.adapters.surrogate.date_offsets import (
+    DATE_SHIFTS,
+    DEFAULT_MAX_SHIFT_DAYS,
+    check_max_shift_days,
+    date_text_offset,
+    document_offset,
+)
 from workbench.adapters.surrogate.dates import impossible_date, redraw_date_pieces, shift_date
 from workbench.adapters.surrogate.dictionaries import Dictionaries
 from workbench.adapters.surrogate.draws import MAX_ATTEMPTS, rng_for
@@ -35,6 +39,7 @@ from workbench.adapters.surrogate.numbers import is_number_word
 from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, is_genitive_ending, split
 from workbench.adapters.surrogate.shapes import has_classes, redraw_shape
 from workbench.adapters.surrogate.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
+from workbench.errors import WorkbenchError
 
 SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
 

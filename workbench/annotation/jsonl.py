@@ -12,8 +12,8 @@ nothing and name the file and line of the first problem.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from workbench import jsonl
 from workbench.annotation.storage import Annotation, AnnotationStore

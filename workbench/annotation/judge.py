@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from workbench.annotation.judge_prompt import PROMPT_VERSION, build_judge_prompt, read_tag
 from workbench.annotation.pseudonym_context import item_context

@@ -22,7 +22,7 @@ The rule, first that applies (GRAMMAR needs a reader and is never given):
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from workbench.annotation.storage import Annotation, AnnotationStore, SampleItem
 from workbench.errors import WorkbenchError

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.model import Document
+from workbench.store import RunStore
 from workbench.store.own_detections import own_detections
 from workbench.text.replace import Replaced, pseudonymise
-from workbench.store import RunStore
 from workbench.text.sentences import split_sentences
 
 

@@ -244,7 +244,9 @@ def table6_caption(items: pd.DataFrame, frame: pd.DataFrame, annotator: str | No
 @dataclass(frozen=True, slots=True)
 class Table6Report:
     table: pd.DataFrame
-    paths: list[Path]  # table6.csv, table6_counts.csv, table6.md, table6.tex, table6_by_label.{csv,md}, figure2_by_label.png, figure2.png
+    # table6.csv, table6_counts.csv, table6.md, table6.tex, table6_by_label.{csv,md}, figure2_by_label.png,
+    # figure2.png
+    paths: list[Path]
 
 
 def write_table6_report(store: AnnotationStore, outdir: str | Path, run_ids: list[str] | None = None,

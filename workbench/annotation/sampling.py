@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 
-from workbench.exchange.alignment import is_suppressed
 from workbench.annotation.storage import SampleItem
 from workbench.errors import WorkbenchError
+from workbench.exchange.alignment import is_suppressed
 from workbench.store import RunStore
 
 UNITS = ("document", "span")

@@ -19,17 +19,17 @@ Annotation and SampleItem records); this module checks what is saved.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterable, Sequence
 
+# Not `from workbench.store import annotations`: that finds the package's own
+# `from __future__ import annotations` name instead of the module.
+import workbench.store.annotations as annotation_rows
 from workbench.annotation.tagset import Tagset, load_tagset
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore
 from workbench.store.annotations import Annotation, SampleItem
-# Not `from workbench.store import annotations`: that finds the package's own
-# `from __future__ import annotations` name instead of the module.
-import workbench.store.annotations as annotation_rows
 
 __all__ = ["JUDGE_PREFIX", "SOURCES", "Annotation", "AnnotationStore", "SampleItem", "is_judge"]
 

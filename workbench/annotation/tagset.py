@@ -8,10 +8,10 @@ several apply, the first in precedence order wins (`Tagset.resolve`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
 
 from workbench.errors import WorkbenchError
 from workbench.paths import guidelines_file, tagset_file

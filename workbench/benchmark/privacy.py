@@ -14,7 +14,7 @@ from their signatures, attack results are stored per run and document.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from workbench.errors import WorkbenchError
 from workbench.store.records import COMPLETE
@@ -57,8 +57,8 @@ def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: 
     checked runs (workbench.benchmark.configs.PreparedRun) cover, as GenerationResults, stored once."""
     if not kinds:
         return []
-    from workbench.pipeline import make_tagger, result_of
     from workbench.exchange.reference import reference_run
+    from workbench.pipeline import make_tagger, result_of
     corpora = {}
     for prepared in checked:  # one corpus object per selection, as check_benchmark made them
         corpora.setdefault(id(prepared.corpus), prepared.corpus)

@@ -38,7 +38,8 @@ def corpus_options(func):
 
 def corpus_reading_options(func):
     """How to read a corpus file (also `workbench validate`'s options)."""
-    func = click.option("--annotator", default=None, help="TAB release: which annotator's layer (default: the first).")(func)
+    func = click.option("--annotator", default=None,
+                        help="TAB release: which annotator's layer (default: the first).")(func)
     func = click.option("--quality-checked", is_flag=True, help="TAB release: only quality-checked documents.")(func)
     func = click.option("--spans", default=None, type=click.Path(exists=True, dir_okay=False),
                         help="tab-pair: the span file beside the texts file.")(func)

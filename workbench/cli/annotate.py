@@ -120,7 +120,8 @@ def register(main: click.Group) -> None:
         from workbench.annotation.sampling import resolve_run_ids
         store = annotation_store(store_path)
         names = list(annotators) or None
-        summary = agreement.summarise(results.annotation_frame(store, resolve_run_ids(store.run_store, runs), names), names)
+        frame = results.annotation_frame(store, resolve_run_ids(store.run_store, runs), names)
+        summary = agreement.summarise(frame, names)
         for p in summary.pairs:
             click.echo(f"{p.a} × {p.b}: {p.n_items} pseudonyms, observed {p.observed:.3f}, "
                        f"Cohen's kappa {_kappa(p.kappa)}")
@@ -157,9 +158,9 @@ def register(main: click.Group) -> None:
           workbench annotations judge --sample session-1 --model qwen2.5:1.5b-instruct
         """
         from workbench.annotation.judge import JudgeConfig, judge_items, judge_sample
+        from workbench.cli._options import name_value_pairs
         from workbench.cli.generate import EXIT_UNREACHABLE
         from workbench.generators.base import is_unreachable
-        from workbench.cli._options import name_value_pairs
         from workbench.plugins import build_config
         values = name_value_pairs(options, "-o/--option") | ({"redo": True} if redo else {})
         if model is not None:
@@ -183,7 +184,8 @@ def register(main: click.Group) -> None:
 
     @annotations.command("simulate")
     @click.argument("sample_name", metavar="SAMPLE")
-    @click.option("--name", "names", multiple=True, help="A simulated annotator's name; repeat (default: sim-1, sim-2).")
+    @click.option("--name", "names", multiple=True,
+                  help="A simulated annotator's name; repeat (default: sim-1, sim-2).")
     @click.option("--flip", type=click.FloatRange(0, 1), default=0.2, show_default=True,
                   help="Chance per pseudonym that an annotator gives another tag than the rule's.")
     @click.option("--seed", type=int, default=0, show_default=True)
@@ -195,7 +197,8 @@ def register(main: click.Group) -> None:
         Example:
           workbench annotations simulate session-1 --name sim-1 --name sim-2 --flip 0.2
         """
-        from workbench.annotation.judge_simulated import DEFAULT_NAMES, simulate as simulate_tags
+        from workbench.annotation.judge_simulated import DEFAULT_NAMES
+        from workbench.annotation.judge_simulated import simulate as simulate_tags
         store = annotation_store(store_path)
         made = simulate_tags(store, store.sample(sample_name), names or DEFAULT_NAMES, flip, seed)
         click.echo(f"sample {sample_name}: {len(made)} simulated tags by {', '.join(names or DEFAULT_NAMES)}")

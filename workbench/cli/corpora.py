@@ -26,7 +26,8 @@ def register(main: click.Group) -> None:
                     c = per_lang.setdefault(d.lang, [0, 0])
                     c[0] += 1
                     c[1] += len(d.masked_spans)
-                line += "  [" + "; ".join(f"{lang}: {n} docs, {s} spans" for lang, (n, s) in sorted(per_lang.items())) + "]"
+                sizes = (f"{lang}: {n} docs, {s} spans" for lang, (n, s) in sorted(per_lang.items()))
+                line += "  [" + "; ".join(sizes) + "]"
                 line += f"  ({entity_counts(corpus)})"
             click.echo(line)
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import (cluster_from_options, cluster_options, corpus_options, load_corpus_from_options,
-                                    name_value_pairs, store_option)
+from workbench.cli._options import (
+    cluster_from_options,
+    cluster_options,
+    corpus_options,
+    load_corpus_from_options,
+    name_value_pairs,
+    store_option,
+)
 from workbench.paths import default_store
 
 
@@ -24,7 +30,8 @@ def generation_options(func):
     for decorator in reversed([
         click.option("-g", "--generator", required=True, help="Generator name (see `workbench generators`)."),
         click.option("--mode", type=click.Choice(MODES), default=_default("mode"), show_default=True,
-                     help="maskL: every span in the window masked; repL: spans left of the target carry earlier picks."),
+                     help="maskL: every span in the window masked; "
+                          "repL: spans left of the target carry earlier picks."),
         click.option("--upos-filter/--no-upos-filter", default=_default("upos_filter"), show_default=True,
                      help="Pick the first top-k candidate with the original's UPOS (003 §4)."),
         click.option("--morph-filter/--no-morph-filter", default=_default("morph_filter"), show_default=True,
@@ -130,8 +137,9 @@ def register(main: click.Group) -> None:
                               progress=progress, retry_failed=retry_failed, name=run_name, cluster=cluster,
                               log=lambda line: click.echo(line, err=True))
         named = f" ({result.run.name})" if result.run.name else ""
+        equal = equal_to_original_text(result.equal_to_original, leak_guard["leak_guard"])
         click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, "
-                   f"{result.failed} FAILED, {equal_to_original_text(result.equal_to_original, leak_guard['leak_guard'])}")
+                   f"{result.failed} FAILED, {equal}")
         click.echo(f"  {result.run.signature}")
         click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
         if result.unreachable:

@@ -60,7 +60,8 @@ def register(main: click.Group) -> None:
           workbench import-run TAB_test_Presidio.json -c tab-test --name presidio
           workbench report <run id> --out out/intact
         """
-        from workbench.exchange.importers import import_run as do_import, summary_line
+        from workbench.exchange.importers import import_run as do_import
+        from workbench.exchange.importers import summary_line
         from workbench.store.run_reports import alignment_lines
         from workbench.terminal import printable
         from workbench.upos import get_tagger

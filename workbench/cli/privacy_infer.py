@@ -119,8 +119,10 @@ def register(main: click.Group) -> None:
           workbench privacy build-lemmatiser --lang sv
         """
         import json
+
         from workbench.privacy.lemmatiser import build_info
         from workbench.privacy.lemmatiser_build import build_lemmatiser as build
         for lang in langs:
             path = build(lang)
-            click.echo(f"{lang}: {path} (held-out lemma accuracy {json.dumps((build_info(lang) or {}).get('accuracy'))})")
+            accuracy = (build_info(lang) or {}).get("accuracy")
+            click.echo(f"{lang}: {path} (held-out lemma accuracy {json.dumps(accuracy)})")

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import (cluster_from_options, cluster_options, name_value_pairs, open_existing_store,
-                                   store_option)
+from workbench.cli._options import (
+    cluster_from_options,
+    cluster_options,
+    name_value_pairs,
+    open_existing_store,
+    store_option,
+)
 
 
 def _privacy_group(main: click.Group) -> click.Group:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import click
 
-from workbench.cli._options import (corpus_options, load_corpus_from_options, open_existing_store, open_store,
-                                    store_option)
+from workbench.cli._options import (
+    corpus_options,
+    load_corpus_from_options,
+    open_existing_store,
+    open_store,
+    store_option,
+)
 
 
 def register(main: click.Group) -> None:

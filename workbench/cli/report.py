@@ -54,8 +54,8 @@ def register(main: click.Group) -> None:
     @placement_options
     @store_option
     def report(run_ids, out_dir, all_runs, formats, embedders, ner_models, causal_lm, ic_model, summariser,
-               summary_sentences, classifier, folds, tagger, no_cache, allow_incomplete, k, utility, progress, device, dtype,
-               store_path) -> None:
+               summary_sentences, classifier, folds, tagger, no_cache, allow_incomplete, k, utility, progress, device,
+               dtype, store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the

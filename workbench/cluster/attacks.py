@@ -23,8 +23,8 @@ from __future__ import annotations
 import copy
 import socket
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from workbench.cluster import ClusterOptions
 from workbench.errors import WorkbenchError
@@ -71,6 +71,7 @@ def attack_on_cluster(store, runs: Sequence[tuple], options: ClusterOptions, *,
     for attacker in {id(a): a for a, _ in tasks}.values():
         _check_travels(attacker)
     from collections import Counter
+
     from workbench.cluster.progress import TaskProgress
     counts = Counter(task.attack for _, task in tasks)
     progress = TaskProgress([(attack, n, 0) for attack, n in counts.items()], log, units="batches", item="doc")

@@ -8,7 +8,7 @@ compare), e.g.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 
 class TaskProgress:

@@ -14,9 +14,9 @@ engine continues it as a local resume would.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
 
 from workbench.cluster import ClusterOptions
 from workbench.cluster.shard_task import ShardTask, run_shard, tagger_spec

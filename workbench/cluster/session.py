@@ -16,8 +16,8 @@ A cluster the job joined is left running; one it started is shut down.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 from workbench.cluster import ClusterOptions
 from workbench.errors import WorkbenchError

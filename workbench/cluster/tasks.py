@@ -3,7 +3,7 @@ named. The generation shards (runner.py) and the attack batches (attacks.py) bot
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from workbench.errors import WorkbenchError
 

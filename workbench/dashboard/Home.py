@@ -32,7 +32,7 @@ st.markdown("""
 | **Compare** | one document: the original beside several runs' pseudonymised versions; hover a replacement for its original |
 | **Annotate** | tag one pseudonym at a time with the 9 error tags of paper 003, in context; saved as you go |
 | **Agreement** | Cohen's and Fleiss' kappa, confusion tables, Table 6 and Figure 2 of the annotations |
-""")
+""")  # noqa: E501 - a Markdown table row cannot be wrapped
 if data.selected_runs():
     st.info(f"{len(data.selected_runs())} run(s) selected on the Runs page.")
 else:

@@ -55,8 +55,8 @@ def require_store() -> Path:
     path = store_path()
     if not path.exists():
         from workbench.dashboard.render import escape_markdown
-        st.error(f"No run store at {escape_markdown(path)}. Generate runs first (`workbench generate …`) or start the dashboard "
-                 "with `workbench dashboard --store PATH`.")
+        st.error(f"No run store at {escape_markdown(path)}. Generate runs first (`workbench generate …`) "
+                 "or start the dashboard with `workbench dashboard --store PATH`.")
         st.stop()
     return path
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from workbench.text.replace import Replaced
 

@@ -25,9 +25,9 @@ and offsets. A pseudonym given several tags gets the first in precedence order
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from workbench import jsonl
 from workbench.annotation.results import system_name

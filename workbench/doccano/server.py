@@ -83,7 +83,7 @@ class LocalDoccano:
                                             stderr=subprocess.STDOUT, start_new_session=True,
                                             pass_fds=pass_fds))
 
-    def start(self, timeout: float = 120.0) -> "LocalDoccano":
+    def start(self, timeout: float = 120.0) -> LocalDoccano:
         import requests
 
         from workbench.local_guard import local_session
@@ -153,7 +153,7 @@ class LocalDoccano:
                 return
             raise WorkbenchError(f"a doccano process stopped; see {self.home}/*.log")
 
-    def __enter__(self) -> "LocalDoccano":
+    def __enter__(self) -> LocalDoccano:
         return self.start()
 
     def __exit__(self, *exc) -> None:

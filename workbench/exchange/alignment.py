@@ -73,8 +73,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from workbench.errors import CorpusError
-from workbench.exchange.entry_conflicts import (CONFLICTING, CROSSING_ENTRY, DEDUPLICATED, ON_CONFLICT_DEFAULT,
-                                                check_policy, drop_crossing, one_per_offsets)
+from workbench.exchange.entry_conflicts import (
+    CONFLICTING,
+    CROSSING_ENTRY,
+    DEDUPLICATED,
+    ON_CONFLICT_DEFAULT,
+    check_policy,
+    drop_crossing,
+    one_per_offsets,
+)
 from workbench.generators.base import FAILED
 from workbench.model import Document
 

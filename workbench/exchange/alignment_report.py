@@ -8,9 +8,24 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from workbench.exchange.alignment import (COVERING, CROSSING, DEDUPLICATED, ENTRY_KINDS, EXAMPLES, FOLDED_ENTRY, FOLDED_SPAN,
-                                 LEFT_OVER, MATCHED, MERGED, NOT_COVERED, SPAN_KINDS, SPLICED, TRIMMED, WHOLE,
-                                 DocumentAlignment)
+from workbench.exchange.alignment import (
+    COVERING,
+    CROSSING,
+    DEDUPLICATED,
+    ENTRY_KINDS,
+    EXAMPLES,
+    FOLDED_ENTRY,
+    FOLDED_SPAN,
+    LEFT_OVER,
+    MATCHED,
+    MERGED,
+    NOT_COVERED,
+    SPAN_KINDS,
+    SPLICED,
+    TRIMMED,
+    WHOLE,
+    DocumentAlignment,
+)
 from workbench.exchange.entry_conflicts import CONFLICT_KINDS, CONFLICTING, CROSSING_ENTRY, LAST
 
 DESCRIBE = {

@@ -45,9 +45,9 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.loaders.entity_grouping import inferred_entity_id
-from workbench.text.replace import pseudonymise
-from workbench.store.own_detections import own_detections
 from workbench.store import COMPLETE, RunRecord, RunStore
+from workbench.store.own_detections import own_detections
+from workbench.text.replace import pseudonymise
 
 FORMATS = ("tab", "intact", "doccano", "csv", "parquet")
 WITH_ORIGINALS = ("csv", "parquet", "doccano")  # the formats --with-originals changes

@@ -37,13 +37,13 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench.errors import CorpusError, WorkbenchError
 from workbench.exchange import alignment
 from workbench.exchange.alignment import Entry, read_entry
 from workbench.exchange.alignment_report import AlignmentReport
 from workbench.exchange.entry_conflicts import ON_CONFLICT_DEFAULT
-from workbench.errors import CorpusError, WorkbenchError
-from workbench.generators.base import FAILED
 from workbench.exchange.import_file import read_import_file
+from workbench.generators.base import FAILED
 from workbench.loaders.subset import documents_subset
 from workbench.model import Corpus
 from workbench.signature import IMPORTED, RunSignature, library_versions

@@ -21,9 +21,8 @@ run id and source "reference", and is scored by every metric like any other run.
 
 from __future__ import annotations
 
-
-from workbench.exchange.alignment import SUPPRESSED
 from workbench.errors import WorkbenchError
+from workbench.exchange.alignment import SUPPRESSED
 from workbench.model import Corpus, Document
 from workbench.signature import REFERENCE, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction

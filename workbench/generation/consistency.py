@@ -42,8 +42,8 @@ the leak guard refused it: that mention is refused again and stays FAILED.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 from workbench.loaders.entity_grouping import normalise_mention
 from workbench.model import Corpus

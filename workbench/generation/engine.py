@@ -21,15 +21,15 @@ options, a tagger by name); run_generation takes the objects ready-made.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Sequence
 
-from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.errors import InvalidValue, WorkbenchError
+from workbench.generation.consistency import Batch, ConsistentPlan
+from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
 from workbench.run_name_rule import check_run_name
-from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
@@ -166,7 +166,7 @@ def start_writing(store: RunStore, record: RunRecord, corpus: Corpus, retry_fail
 
 
 def generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
-                     upos: dict, extra: "SelectionFacts", batch_size: int, progress: bool, after_batch) -> None:
+                     upos: dict, extra: SelectionFacts, batch_size: int, progress: bool, after_batch) -> None:
     """Every span of the run not yet stored, batch by batch, each batch one transaction."""
     options = generator.options
     builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
@@ -215,7 +215,7 @@ class SelectionFacts:
     corpus_values: frozenset[str] | None  # the corpus's original values (overlap_rules.value_key)
 
     @classmethod
-    def of(cls, corpus: Corpus, generator: Generator, tagger: Tagger) -> "SelectionFacts":
+    def of(cls, corpus: Corpus, generator: Generator, tagger: Tagger) -> SelectionFacts:
         from workbench.overlap_rules import value_key
         from workbench.upos.features import span_features
         options = generator.options

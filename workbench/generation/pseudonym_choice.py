@@ -23,8 +23,8 @@ no generator ever needs the original text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from workbench.generators.base import FAILED, Prediction
 from workbench.model import Document

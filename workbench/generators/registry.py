@@ -8,7 +8,7 @@ Entry here and its class in the adapters/ folder, installed as workbench.adapter
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from workbench.generators.base import GenerationOptions, Generator
 from workbench.plugins import Entry, Registry, build_config

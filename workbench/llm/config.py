@@ -15,8 +15,9 @@ dict, the answer budget under the name each owner gave it (`tokens_per_mask`, `t
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Mapping
+from typing import ClassVar
 
 from workbench.errors import WorkbenchError
 

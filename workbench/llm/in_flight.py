@@ -14,7 +14,8 @@ items not yet started are then not started.
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -25,8 +25,9 @@ editor cannot change it, so it cannot name the spans an annotator draws.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, NoReturn
+from typing import NoReturn
 
 # fail(problem, span or None): raises the loader's CorpusError naming file, line, document and span.
 Fail = Callable[[str, "str | None"], NoReturn]

@@ -17,8 +17,8 @@ its unlinked look-alikes). Two of the file's entities are never joined by the ru
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 
 def normalise_mention(text: str) -> str:

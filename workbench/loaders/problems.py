@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from workbench.errors import CorpusError
 

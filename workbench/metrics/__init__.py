@@ -13,16 +13,24 @@ A corpus mixing languages is reported per language (workbench.metrics.languages)
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 
 from workbench.metrics.base import MetricInfo
 from workbench.metrics.families import METRIC_FAMILIES
 from workbench.metrics.metric_context import MetricConfig, MetricContext
-from workbench.metrics.metric_frame import (IDENTITY_COLUMNS, ORIGINAL, ORIGINAL_RUN_PREFIX, is_original,
-                                            metric_frame, originals_frame, run_rows, runs_of, stored_runs,
-                                            with_row_identity)
+from workbench.metrics.metric_frame import (
+    IDENTITY_COLUMNS,
+    ORIGINAL_RUN_PREFIX,
+    is_original,
+    metric_frame,
+    originals_frame,
+    run_rows,
+    runs_of,
+    stored_runs,
+    with_row_identity,
+)
 
 FAMILIES = METRIC_FAMILIES.names()  # in the metric table's column order (workbench.metrics.families)
 # Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).

@@ -16,7 +16,7 @@ so a second report over the same documents tags nothing.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 

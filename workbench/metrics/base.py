@@ -6,9 +6,8 @@ A metric family is a module with `METRICS` (a tuple of MetricInfo) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import math
+from dataclasses import dataclass
 
 import pandas as pd
 

@@ -12,7 +12,7 @@ A factory makes a fresh classifier for each cross-validation fold.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 

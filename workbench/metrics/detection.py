@@ -51,8 +51,13 @@ import pandas as pd
 
 from workbench.exchange.importers import NOTE_SPLICED
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, remembered
-from workbench.metrics.detection_precision import (TAB_IC_MODEL, DocumentMasks, UniformWeights,
-                                                   ic_weighted_precision, information_weights)
+from workbench.metrics.detection_precision import (
+    TAB_IC_MODEL,
+    DocumentMasks,
+    UniformWeights,
+    ic_weighted_precision,
+    information_weights,
+)
 from workbench.metrics.metric_frame import OWN_DETECTIONS, changed_outside, placed_text, runs_of
 
 FAMILY = "detection"
@@ -73,7 +78,8 @@ METRICS = (
             "share of the gold spans' words (\\w+) inside masked text"),
     _recall("recall_entity_all", "entity (all)", "002 §3.3, §4.2 all-or-nothing recall; TAB entity-level recall",
             "share of entities (per document) whose every mention the run masked"),
-    _recall("recall_mention_direct", "mention DIRECT", f"{TAB}: DIRECT identifiers", "recall_mention over DIRECT spans"),
+    _recall("recall_mention_direct", "mention DIRECT", f"{TAB}: DIRECT identifiers",
+            "recall_mention over DIRECT spans"),
     _recall("recall_mention_quasi", "mention QUASI", f"{TAB}: QUASI identifiers", "recall_mention over QUASI spans"),
     _recall("recall_token_direct", "token DIRECT", f"{TAB}: DIRECT identifiers", "recall_token over DIRECT spans"),
     _recall("recall_token_quasi", "token QUASI", f"{TAB}: QUASI identifiers", "recall_token over QUASI spans"),

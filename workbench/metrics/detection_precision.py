@@ -32,9 +32,10 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import Protocol
 
 Range = tuple[int, int]
 TAB_IC_MODEL = "google-bert/bert-base-uncased"  # TAB's BertTokenWeighting ('bert-base-uncased')

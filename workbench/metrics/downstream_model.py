@@ -22,8 +22,8 @@ entity counts when its start, end and label all equal a gold entity's.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from workbench.errors import WorkbenchError
 
@@ -134,7 +134,7 @@ class EntityCounts:
     false_positives: int = 0
     false_negatives: int = 0
 
-    def __add__(self, other: "EntityCounts") -> "EntityCounts":
+    def __add__(self, other: EntityCounts) -> EntityCounts:
         return EntityCounts(self.true_positives + other.true_positives, self.false_positives + other.false_positives,
                             self.false_negatives + other.false_negatives)
 

@@ -16,8 +16,8 @@ cached wrapper embeds each distinct text once, in batches, and keeps the vectors
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from importlib import metadata
-from typing import Sequence
 
 import numpy as np
 

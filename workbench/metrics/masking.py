@@ -14,8 +14,9 @@ A word is a maximal run of word characters (regex \\w+, Unicode): "Oslo's" is tw
 one, punctuation none. A span is changed when the text placed for it differs from its original
 (case-sensitive): a pseudonym, a label, a [FAILED] token or nothing at all (a suppressed span,
 whose words count as masked). An imported system's own detections outside the corpus spans
-(DocView.outside) count as changed text too: both measures read the document as it wrote it. A span replaced by itself masks nothing, so the `original`
-reference run reads 0 on both, as 001's "(No redaction)" row does.
+(DocView.outside) count as changed text too: both measures read the document as it wrote it.
+A span replaced by itself masks nothing, so the `original` reference run reads 0 on both, as
+001's "(No redaction)" row does.
 
 information_loss is 001's measure of how much of the text's information a redaction removed.
 001 redacts with a mask token, so its values lie in [0, 1]; a pseudonym can compress to more

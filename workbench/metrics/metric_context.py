@@ -19,16 +19,22 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from workbench.causal_lm.loading import DEFAULT_CAUSAL_LM
 from workbench.devices import FLOAT32, auto_dtype_line, check_device, check_dtype, placement
 from workbench.errors import WorkbenchError
-from workbench.metrics.detection_precision import TAB_IC_MODEL
-from workbench.metrics.languages import by_language
-from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
+from workbench.metrics.detection_precision import TAB_IC_MODEL
+from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
+from workbench.metrics.languages import by_language
 from workbench.metrics.ner_models import DEFAULT_NER_MODEL
-from workbench.causal_lm.loading import DEFAULT_CAUSAL_LM
-from workbench.metrics.similarity_baseline import (BASELINE_PAIRS, BASELINE_SEED, NONE, SOURCES, SimilarityBaseline,
-                                                   compute_baseline)
+from workbench.metrics.similarity_baseline import (
+    BASELINE_PAIRS,
+    BASELINE_SEED,
+    NONE,
+    SOURCES,
+    SimilarityBaseline,
+    compute_baseline,
+)
 
 PAPER_SUMMARISER = "SEBIS/legal_t5_small_summ_en"
 PAPER_CLASSIFIER = "google-bert/bert-base-cased"
@@ -83,14 +89,14 @@ class MetricConfig:
             raise WorkbenchError(f"no embedder configured for language {lang!r} (configured: {', '.join(specs)})")
         return specs[lang]
 
-    def with_embedder(self, lang: str, spec: str) -> "MetricConfig":
+    def with_embedder(self, lang: str, spec: str) -> MetricConfig:
         from dataclasses import replace
         return replace(self, embedders=tuple(sorted({**dict(self.embedders), lang: spec}.items())))
 
     def ner_model(self, lang: str) -> str:
         return dict(self.ner_models).get(lang, DEFAULT_NER_MODEL)
 
-    def with_ner_model(self, lang: str, spec: str) -> "MetricConfig":
+    def with_ner_model(self, lang: str, spec: str) -> MetricConfig:
         from dataclasses import replace
         return replace(self, ner_models=tuple(sorted({**dict(self.ner_models), lang: spec}.items())))
 

@@ -24,9 +24,9 @@ workbench.metrics.languages, or `original:<corpus>`):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator
 
 import numpy as np
 import pandas as pd

@@ -15,7 +15,7 @@ English one without its `'s`. Which label is a personal name is the UPOS check's
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from workbench.upos.label_upos import NAME_LABELS
 
@@ -29,7 +29,7 @@ def is_person_label(label: str) -> bool:
     return str(label).strip().lower() in NAME_LABELS
 
 
-@lru_cache(maxsize=None)
+@cache
 def gendered_names(lang: str) -> dict[str, frozenset[str]]:
     """MALE/FEMALE -> the casefolded first names of the language's locales (empty where none)."""
     import importlib

@@ -101,7 +101,8 @@ def _build(lang: str, path: Path) -> None:
 
     tmp = path.with_name(path.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
-    print(f"building the {lang} stand-in NER tagger (about a minute on 2 idle cores, once) in {path} …", file=sys.stderr)
+    print(f"building the {lang} stand-in NER tagger (about a minute on 2 idle cores, once) in {path} …",
+          file=sys.stderr)
     started = time.time()
     rng = random.Random(RECIPE["seed"])
     spacy.util.fix_random_seed(RECIPE["seed"])

@@ -32,7 +32,7 @@ without tagging or embedding anything again; alone, label_metrics computes them 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 

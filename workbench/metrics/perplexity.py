@@ -39,9 +39,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import groupby
-from typing import Sequence
 
 import numpy as np
 import pandas as pd

@@ -16,8 +16,8 @@ import os
 import random
 import shutil
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 IGNORE = -100  # the label torch's cross-entropy leaves out (padding)
 SCORE_BATCH = 8  # documents per forward pass when scoring

@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Callable
 
 import pandas as pd
 

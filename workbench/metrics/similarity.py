@@ -32,8 +32,8 @@ MIN_WORD_SPREAD; a report with two or more such runs below it says so in Table 3
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import pandas as pd

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Sequence
 from importlib import metadata
-from typing import Sequence
 
 from workbench.devices import FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError

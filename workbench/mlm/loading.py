@@ -14,7 +14,6 @@ from workbench.mlm.hub import find_model, first_line
 from workbench.mlm.models import is_offline
 
 
-
 def resolve(ref: str, lang: str) -> str:
     """A loadable reference: `offline` → the built offline model directory of `lang`.
 
@@ -99,7 +98,7 @@ def _cannot_load(ref: str, lang: str | None, exc: Exception) -> str:
 def _offline_way_out(lang: str | None) -> str:
     from workbench.mlm.offline import model_dir
     langs = [lang] if lang else ["en", "sv"]
-    where = ", ".join(f"{l}: {model_dir(l)}" for l in langs)
+    where = ", ".join(f"{code}: {model_dir(code)}" for code in langs)
     return (f"For offline tests use the small offline model: `--model offline` (built once with "
             f"`workbench mlm build-offline`; cached at {where}). It exists only for tests; real runs need "
             f"the paper's models.")

@@ -23,9 +23,9 @@ The encoder may run in bfloat16 while the head stays float32 (workbench.mlm.load
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 from workbench.mlm.words import PieceTable, Recaser, dedupe, piece_table, pieces_to_text
 
@@ -151,7 +151,9 @@ class MaskedLM:
         sequences = [row.ids for row in rows]
         with self.torch.inference_mode():
             if self._head is None:  # a model without a separable head: logits everywhere, then pick
-                whole = lambda ids, attention: self.model(input_ids=ids, attention_mask=attention).logits
+                def whole(ids, attention):
+                    return self.model(input_ids=ids, attention_mask=attention).logits
+
                 for members, logits in self.fixed_shape_calls(sequences, whole):
                     for n, r in enumerate(members):
                         out[r] = logits[n, list(positions[r])].float().cpu()

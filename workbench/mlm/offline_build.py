@@ -1,4 +1,5 @@
-"""Building the offline test MLMs: `workbench mlm build-offline` (and the main job and the benchmarks through `Generator.build_missing`).
+"""Building the offline test MLMs: `workbench mlm build-offline` (and the main job and the benchmarks
+through `Generator.build_missing`).
 
 The only place that trains them. Loading (workbench.mlm.loading) never builds: it finds a
 built model through workbench.mlm.offline or fails with the command, so the imports run

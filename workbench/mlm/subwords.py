@@ -10,12 +10,12 @@ capitalised first), since names split into more pieces per character than runnin
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from workbench.mlm.data import pud_path
 
 
-@lru_cache(maxsize=None)
+@cache
 def _span_like_samples(lang: str, n: int = 2000, seed: int = 13) -> tuple[str, ...]:
     """Runs of 1-4 PUD tokens starting at a capitalised word, not at a sentence start."""
     from workbench.loaders.conllu import read_conllu_tokens

@@ -15,9 +15,9 @@ SentencePiece (XLM-R and other multilingual models a user may bring).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 WORDPIECE, BYTE_BPE, SENTENCEPIECE = "wordpiece", "byte-bpe", "sentencepiece"
 # Pieces that may sit inside a multi-piece fill (NS3/NAd) without holding a letter:
@@ -118,7 +118,7 @@ class Recaser:
         self.casing = casing or {}
 
     @classmethod
-    def for_model(cls, tokenizer, model_dir: str | Path | None) -> "Recaser":
+    def for_model(cls, tokenizer, model_dir: str | Path | None) -> Recaser:
         active = lowercases(tokenizer)
         casing = None
         if active and model_dir is not None and (Path(model_dir) / CASING_FILE).is_file():

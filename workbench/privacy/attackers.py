@@ -10,7 +10,7 @@ is one module with a class like retrieval.RetrievalAttacker (its `Config`, built
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from workbench.plugins import Entry, Registry, build_config
 from workbench.privacy.background import Background

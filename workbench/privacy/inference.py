@@ -38,8 +38,8 @@ import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 

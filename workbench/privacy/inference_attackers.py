@@ -16,7 +16,7 @@ inference_mlm.MlmAttacker (its `Config`, built as `cls(config, n)`) and one Entr
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from workbench.errors import InvalidValue
 from workbench.plugins import Entry, Registry, build_config

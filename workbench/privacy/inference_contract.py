@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Mapping, Protocol, Sequence
+from typing import ClassVar, Protocol
 
 from workbench.llm.config import flat_settings
 

@@ -17,8 +17,9 @@ the guesses come back in the targets' order, so the result is that of parallel=1
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Mapping, Sequence
+from typing import ClassVar
 
 from workbench.errors import InvalidValue
 from workbench.llm.config import OllamaSettings

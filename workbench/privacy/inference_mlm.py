@@ -14,8 +14,8 @@ its batch (workbench.mlm.masked_lm; tested in tests/privacy/test_inference_mlm.p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from workbench.devices import auto_dtype_line, check_device, check_dtype, placement, precision_entries
 from workbench.errors import InvalidValue

@@ -32,8 +32,9 @@ Which other spans count (the denominator), per known pair:
       pays for its wrong guesses instead of scoring its lucky ones.
 The first two come from the corpus alone, the same for every run; the third only adds
 attempts. The share recovered is over all three; the share "in scope" over the first two alone
-(how much of what one pair should give away it gives, wrong guesses elsewhere not counted). Each attempt counts under the other span's label and kind ("date" when its
-original is a calendar date, "other" otherwise).
+(how much of what one pair should give away it gives, wrong guesses elsewhere not counted).
+Each attempt counts under the other span's label and kind ("date" when its original is a
+calendar date, "other" otherwise).
 """
 
 from __future__ import annotations
@@ -178,9 +179,10 @@ def known_pair_counts(frame: pd.DataFrame, background: dict[str, str] | None = N
             if background is not None:
                 stated = stated_in(background.get(doc_id, ""))
                 knowable = [stated(original) for original in doc["original"]]
+            columns = zip(doc["label"], doc["entity_id"], doc["original"], doc["pseudonym"], doc["failed"])
             counts.update(document_attempts([
-                make_pair(label, entity, original, pseudonym, bool(failed)) for label, entity, original, pseudonym, failed
-                in zip(doc["label"], doc["entity_id"], doc["original"], doc["pseudonym"], doc["failed"])], knowable))
+                make_pair(label, entity, original, pseudonym, bool(failed))
+                for label, entity, original, pseudonym, failed in columns], knowable))
         for label, kind in sorted({(label, kind) for label, kind, _ in counts}):
             rows.append((run_id, label, kind, *(counts[(label, kind, c)] for c in COUNTS)))
     return pd.DataFrame(rows, columns=["run_id", "label", "kind", *COUNTS])

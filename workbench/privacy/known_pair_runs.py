@@ -9,7 +9,7 @@ spans were generated again is attacked again with the same command.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 

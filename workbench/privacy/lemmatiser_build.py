@@ -1,4 +1,5 @@
-"""Building the lemmatisers: `workbench privacy build-lemmatiser` (and on first use, by `workbench.privacy.lemmatiser.lemmatiser`).
+"""Building the lemmatisers: `workbench privacy build-lemmatiser` (and on first use, by
+`workbench.privacy.lemmatiser.lemmatiser`).
 
 The only place that trains them; loading (workbench.privacy.lemmatiser) never builds.
 Training is spaCy's own `spacy train` on a config written here: a blank tokenizer of the

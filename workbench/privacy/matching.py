@@ -33,9 +33,10 @@ ngram     Only for named entities (labels in NAMED_ENTITY_LABELS): the two share
           character 4-gram of their name words (lower-cased surface forms, so "Turkey" and
           "Turkish" share "turk"; 004 §5.2 chose 4-grams for words of one longer base). Name
           words are the content words written in title case on either side (not in capitals:
-          the label "PERSON" standing in a document would share "rson" with "Emmerson"): 004's code takes the n-grams of the tokens spaCy's English NER marks
-          as entities in both the span and the guess; there is no NER for Swedish here, and
-          n-grams of every word would match "consultant" with "result" ("sult").
+          the label "PERSON" standing in a document would share "rson" with "Emmerson"): 004's
+          code takes the n-grams of the tokens spaCy's English NER marks as entities in both the
+          span and the guess; there is no NER for Swedish here, and n-grams of every word would
+          match "consultant" with "result" ("sult").
 
 Where 004 is silent, the choices are written next to the rule above and in docs/privacy.md
 ("Inference attack"). Lemmas come from a real lemmatiser (workbench.privacy.lemmatiser);
@@ -44,10 +45,11 @@ this module only compares what it returns, so the rules can be tested on any `Wo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 from workbench.overlap_rules import is_title
+
 # The date reader is shared with the surrogate generator, which writes shifted dates back in
 # their original format.
 from workbench.text.dates import MONTHS as _MONTHS

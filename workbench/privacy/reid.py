@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -50,13 +50,13 @@ import pandas as pd
 from workbench.cluster import ClusterOptions
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.privacy.attackers import REGISTRY, make_attacker
-from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
 from workbench.privacy.background import load_background, resolve_background, share_text
+from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
 from workbench.privacy.reid_store import ReidRow, new_row, rows_frame, save_rows, stored_rows
 from workbench.progress import progress_bar
-from workbench.text.replace import pseudonymise
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.store.own_detections import own_detections
+from workbench.text.replace import pseudonymise
 
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
                   "n_without_background", "n_candidates", "background", "complete", "background_share"]
@@ -326,7 +326,8 @@ def reid_lines(store: RunStore, frame: pd.DataFrame) -> list[str]:
         run = store.get_run(row.run_id)
         gen, corpus = (run.generator, run.corpus_name) if run else ("?", "?")
         lines.append(f"{row.run_id[:12]:<12} {printable(gen)[:12]:<12} {printable(corpus)[:16]:<16} "
-                     f"{attacker_label(row.attacker, row.background_share):<15} {row.trir:>6.3f} {row.mean_rank:>9.2f} {row.rank_le_k:>9.3f} "
+                     f"{attacker_label(row.attacker, row.background_share):<15} "
+                     f"{row.trir:>6.3f} {row.mean_rank:>9.2f} {row.rank_le_k:>9.3f} "
                      f"{row.n_documents:>5} {row.n_candidates:>4}")
     keys = sorted(set(frame["attack_key"]))
     lines.append(f"attack key(s): {', '.join(keys)}; background: {printable(str(frame['background'].iloc[0]))}; "

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Callable, ClassVar, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from workbench.privacy.background import Background
+
+if TYPE_CHECKING:
+    import numpy
 
 DEFAULT_K = 10  # rank ≤ k: a document counts as re-identified within the attacker's k best (001)
 
@@ -35,7 +39,7 @@ class Attacker(Protocol):
     def describe(self) -> dict:
         """JSON-able settings that, with the background's hash, determine the scores."""
 
-    def scores(self, texts: Sequence[str]) -> "numpy.ndarray":
+    def scores(self, texts: Sequence[str]) -> numpy.ndarray:
         """(len(texts), len(background.individuals)); higher = more likely that individual."""
 
 

@@ -21,8 +21,8 @@ with its stop-word list of the documents' language; no stemming.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class RetrievalConfig:
             raise InvalidValue(f"stopwords must be auto or one of {', '.join(STOPWORD_LANGUAGES)}, not "
                              f"{self.stopwords!r}")
 
-    def resolved(self, lang: str) -> "RetrievalConfig":
+    def resolved(self, lang: str) -> RetrievalConfig:
         if self.stopwords != "auto":
             return self
         return RetrievalConfig(self.k1, self.b, lang if lang in STOPWORD_LANGUAGES else "none")
@@ -93,7 +93,7 @@ class RetrievalAttacker:
         stopwords = None if self.config.stopwords == "none" else self.config.stopwords
         return bm25s.tokenize(list(texts), lower=True, stopwords=stopwords, return_ids=False, show_progress=False)
 
-    def fit(self) -> "RetrievalAttacker":
+    def fit(self) -> RetrievalAttacker:
         """Index the background texts (seconds); done once, on first use."""
         if self._index is None:
             bm25s = _bm25s()

@@ -42,13 +42,13 @@ import hashlib
 import json
 import shutil
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
-from workbench.devices import autocast, auto_dtype_line, check_device, check_dtype, placement, precision_entries
+from workbench.devices import auto_dtype_line, autocast, check_device, check_dtype, placement, precision_entries
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.mlm.hub import find_model
 from workbench.mlm.models import OFFLINE

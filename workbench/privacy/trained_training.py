@@ -9,8 +9,9 @@ probing, `probe_steps`); then, if asked (`epochs`), encoder and head are fine-tu
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 

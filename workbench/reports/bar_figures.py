@@ -14,9 +14,18 @@ import pandas as pd
 from workbench.metrics import metric_infos
 from workbench.metrics.base import CHANCE
 from workbench.metrics.metric_frame import run_rows
-from workbench.reports.figure_style import (ROW_IN, TITLES, generator_colours, legend, ordered, percent_metrics,
-                                            pyplot, run_colour, value_text)
 from workbench.metrics.run_names import run_names
+from workbench.reports.figure_style import (
+    ROW_IN,
+    TITLES,
+    generator_colours,
+    legend,
+    ordered,
+    percent_metrics,
+    pyplot,
+    run_colour,
+    value_text,
+)
 
 # The headline figure's measures, in this order (issue 24 item 13): UPOS accuracy, unique
 # forms per document, word similarity, TRIR (retrieval attacker, else the trained one) and
@@ -65,7 +74,8 @@ def _bar_panel(ax, values: pd.Series, colours: list, info, scale: float = 1.0) -
         from matplotlib.ticker import PercentFormatter
         ax.xaxis.set_major_formatter(PercentFormatter(100, decimals=0))
     else:
-        ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))  # seconds per span: 1e-4, not 0.00010; similarities stay decimals
+        # Seconds per span: 1e-4, not 0.00010; similarities stay decimals.
+        ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))
     ax.tick_params(axis="x", labelsize=5.5)
     ax.xaxis.get_offset_text().set_fontsize(5.5)
     ax.grid(axis="x", alpha=0.3)

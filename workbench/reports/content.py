@@ -12,8 +12,8 @@ figures are not drawn here: `figures()` gives, per figure, a function that draws
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import pandas as pd
 

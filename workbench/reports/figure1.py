@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 
 from workbench.metrics.metric_frame import run_rows
-from workbench.reports.figure_style import ROW_IN, generator_colours, legend, ordered, pyplot, run_colour
 from workbench.metrics.run_names import run_names
+from workbench.reports.figure_style import ROW_IN, generator_colours, legend, ordered, pyplot, run_colour
 
 
 def figure1_figure(ratios: pd.DataFrame, table: pd.DataFrame):

@@ -19,8 +19,8 @@ import math
 import pandas as pd
 
 from workbench.metrics.metric_frame import is_original, run_rows
-from workbench.reports.palette import ORIGINAL_COLOUR, generator_colour
 from workbench.metrics.run_names import ORIGINAL_NAME
+from workbench.reports.palette import ORIGINAL_COLOUR, generator_colour
 
 # Inches per run row and per panel title/axis; sizes in points. One row holds a 7-point label.
 ROW_IN = 0.19

@@ -15,9 +15,10 @@ dashboard get the same bytes and no caller handles a Figure's lifetime.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import IO, Callable
+from typing import IO
 
 from workbench.reports.figure_style import pyplot
 

@@ -9,10 +9,10 @@ half-written file.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 import pandas as pd
 

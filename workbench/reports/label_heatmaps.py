@@ -7,8 +7,8 @@ import math
 import pandas as pd
 
 from workbench.metrics import metric_infos
-from workbench.reports.figure_style import ROW_IN, TITLES, ordered, percent_metrics, pyplot
 from workbench.metrics.run_names import run_names
+from workbench.reports.figure_style import ROW_IN, TITLES, ordered, percent_metrics, pyplot
 
 # Per-label heatmaps (issue 15, item 3): the metrics most worth a glance, in this order.
 LABEL_FIGURE_METRICS = ("upos_accuracy", "overlap_partial", "similarity_word", "similarity_sentence",

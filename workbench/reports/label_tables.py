@@ -16,8 +16,8 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.per_label import ID_COLUMNS
-from workbench.reports.labels import short_id
 from workbench.metrics.run_names import all_options, option_text, run_names, varying_options
+from workbench.reports.labels import short_id
 from workbench.reports.table_specs import Column
 from workbench.reports.tables import format_cell, metric_arrow, ordered_rows
 from workbench.reports.tex import tex_escape

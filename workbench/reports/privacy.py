@@ -21,7 +21,7 @@ Metrics page both call these, so they show the same figure.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from workbench.reports.labels import short_id
 from workbench.metrics.run_names import all_options, run_names
+from workbench.reports.labels import short_id
 from workbench.reports.tables import ordered_rows
 from workbench.reports.tex import tex_escape
 

@@ -18,9 +18,9 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.metric_frame import is_original, run_rows
+from workbench.metrics.run_names import all_options, option_text, run_names, varying_options
 from workbench.metrics.similarity import discriminates_by_run, word_discrimination_note
 from workbench.reports.labels import mode_label, sees_label, short_id, system_label
-from workbench.metrics.run_names import all_options, option_text, run_names, varying_options
 from workbench.reports.table_specs import LABEL_HEADERS, TABLES, Column, TableSpec
 from workbench.reports.tex import tex_escape
 from workbench.upos.label_upos import CONTRADICTION_NOTE_ABOVE

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from workbench.errors import WorkbenchError
 
@@ -92,7 +92,8 @@ def select_annotations(store, run_ids: Iterable[str] | None = None,
 
 def get_annotation(store, item: tuple[str, str, int], annotator: str) -> Annotation | None:
     row = store.db.execute(f"SELECT {_ANNOTATION_COLUMNS} FROM annotations "
-                           "WHERE run_id=? AND doc_id=? AND span_index=? AND annotator=?", (*item, annotator)).fetchone()
+                           "WHERE run_id=? AND doc_id=? AND span_index=? AND annotator=?",
+                           (*item, annotator)).fetchone()
     return Annotation(*row) if row else None
 
 
@@ -129,7 +130,8 @@ def annotated_spans(store, run_ids: list[str] | None = None, annotators: list[st
 def run_spans(store, run_id: str) -> dict[tuple[str, int], tuple[str, str, str]]:
     """(doc_id, span_index) → (lang, original, pseudonym) for one run's pseudonyms."""
     rows = store.db.execute(
-        "SELECT p.doc_id, p.span_index, d.lang, s.text, p.pseudonym FROM predictions p JOIN runs r ON r.run_id=p.run_id "
+        "SELECT p.doc_id, p.span_index, d.lang, s.text, p.pseudonym "
+        "FROM predictions p JOIN runs r ON r.run_id=p.run_id "
         "JOIN spans s ON s.corpus_hash=r.corpus_hash AND s.doc_id=p.doc_id AND s.span_index=p.span_index "
         "JOIN documents d ON d.corpus_hash=r.corpus_hash AND d.doc_id=p.doc_id WHERE p.run_id=?", (run_id,))
     return {(d, i): (lang, o, p) for d, i, lang, o, p in rows}

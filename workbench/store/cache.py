@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 
 class KeyValueCache:

@@ -18,9 +18,9 @@ import functools
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from workbench.errors import WorkbenchError

@@ -9,7 +9,7 @@ unhiding brings it back as it was. A deleted run takes its row with it
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from workbench.errors import WorkbenchError
 

@@ -39,7 +39,8 @@ def clear_fault(store, item: tuple[str, str, int], judge: str) -> None:
 
 def faults(store, judge: str | None = None) -> list[JudgeFault]:
     """The faults (of one judge, when given), in item order."""
-    sql, args = "SELECT run_id, doc_id, span_index, judge, prompt_version, reason, requests, saved FROM judge_faults", []
+    sql, args = ("SELECT run_id, doc_id, span_index, judge, prompt_version, reason, requests, saved "
+                 "FROM judge_faults"), []
     if judge is not None:
         sql, args = sql + " WHERE judge=?", [judge]
     return [JudgeFault(*row) for row in store.db.execute(sql + " ORDER BY run_id, doc_id, span_index, judge", args)]

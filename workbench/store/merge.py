@@ -12,15 +12,26 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from workbench.errors import WorkbenchError
 from workbench.store import COMPLETE, RunStore
 from workbench.store.merge_sources import open_source, same_file
-from workbench.store.merge_tables import (ANNOTATIONS, CORPUS, KEY_WORDS, LOG_TABLE, PREDICTIONS, PRIVACY, RULES,
-                                          SAMPLES, TableRule, differing, merged_values)
+from workbench.store.merge_tables import (
+    ANNOTATIONS,
+    CORPUS,
+    KEY_WORDS,
+    LOG_TABLE,
+    PREDICTIONS,
+    PRIVACY,
+    RULES,
+    SAMPLES,
+    TableRule,
+    differing,
+    merged_values,
+)
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ read that document. `RunStore.delete_run` deletes them with the run (every table
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 Edit = tuple[int, int, str]  # (start, end, replacement) in the original document's offsets
 

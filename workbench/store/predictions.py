@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from workbench.errors import WorkbenchError
 from workbench.signature import GENERATED
 from workbench.store.file import reported
-from workbench.store.records import (PREDICTION_COLUMNS, RUNNING, StoredPrediction, insert_sql, prediction_row,
-                                     quoted_columns)
+from workbench.store.records import (
+    PREDICTION_COLUMNS,
+    RUNNING,
+    StoredPrediction,
+    insert_sql,
+    prediction_row,
+    quoted_columns,
+)
 
 
 def _check_storable(row: dict) -> None:

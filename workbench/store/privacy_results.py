@@ -19,7 +19,7 @@ class ResultTable:
     order: tuple[str, ...]  # how rows_frame sorts them
 
     @classmethod
-    def of(cls, name: str, row_type, order: tuple[str, ...]) -> "ResultTable":
+    def of(cls, name: str, row_type, order: tuple[str, ...]) -> ResultTable:
         return cls(name, tuple(f.name for f in fields(row_type)), order)
 
     def save_rows(self, store, rows: list) -> None:

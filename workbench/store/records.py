@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Iterable
 
 from workbench.signature import CONSISTENT_DEFAULT, SEES_DEFAULT, RunSignature
 

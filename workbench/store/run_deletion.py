@@ -62,7 +62,8 @@ class Deletion:
 def _run_tables(db) -> list[str]:
     """Every table with a run_id column, `runs` last (the others reference it)."""
     tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-    keyed = [t for t in tables if t != "runs" and any(c[1] == "run_id" for c in db.execute(f'PRAGMA table_info("{t}")'))]
+    keyed = [t for t in tables
+             if t != "runs" and any(c[1] == "run_id" for c in db.execute(f'PRAGMA table_info("{t}")'))]
     return keyed + ["runs"]
 
 

@@ -11,13 +11,21 @@ from __future__ import annotations
 import os
 import socket
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from workbench.errors import WorkbenchError
 from workbench.store.file import reported
-from workbench.store.records import (COMPLETE, RUN_COLUMNS, RUNNING, RunRecord, insert_sql, quoted_columns, record_of,
-                                     run_row)
+from workbench.store.records import (
+    COMPLETE,
+    RUN_COLUMNS,
+    RUNNING,
+    RunRecord,
+    insert_sql,
+    quoted_columns,
+    record_of,
+    run_row,
+)
 
 
 def _pid_alive(pid: int) -> bool:

@@ -14,7 +14,7 @@ record dataclasses in workbench.store.
 from __future__ import annotations
 
 import sqlite3
-from typing import Callable
+from collections.abc import Callable
 
 # "PWB1" as a big-endian integer: marks the file as the workbench's (PRAGMA application_id),
 # so another application's database is recognised as foreign.

@@ -13,12 +13,12 @@ The lease (RunStore.claim_run) keeps a second process storing the same run meanw
 from __future__ import annotations
 
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from workbench.model import Corpus
 from workbench.signature import RunSignature
-from workbench.store.records import COMPLETE, RUNNING, RunRecord, StoredPrediction
 from workbench.store.own_detections import save_own_detections
+from workbench.store.records import COMPLETE, RUNNING, RunRecord, StoredPrediction
 from workbench.store.run_reports import save_run_report
 
 

@@ -15,7 +15,7 @@ window.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 # Lower-cased abbreviations, without their final period, that do not end a sentence.
 ABBREVIATIONS: dict[str, frozenset[str]] = {

@@ -18,9 +18,10 @@ replace. (A span not to replace, mask=False, is kept as its original text in eve
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from bisect import bisect_left, bisect_right
-from typing import Callable, Mapping, Sequence, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from workbench.model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences

@@ -15,8 +15,8 @@ import json
 import unicodedata
 from abc import ABC, abstractmethod
 from bisect import bisect_left
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from workbench.store.cache import KeyValueCache
 

@@ -12,7 +12,7 @@ reinflect a drawn base form (the Swedish genitive, workbench.text.swedish_geniti
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from workbench.errors import WorkbenchError
 from workbench.upos.base import Tagger, right_most_word

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.paths import shared_models_dir
 from workbench.upos.base import Tagger, Tokens
-
 
 DEFAULT_MODELS = {"en": "en_ud_upos", "sv": "sv_ud_upos"}
 

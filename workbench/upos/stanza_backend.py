@@ -3,8 +3,8 @@ this machine cannot reach; on a user's machine `stanza.download(lang)` once is e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.upos.base import Tagger, Tokens
@@ -37,7 +37,8 @@ class StanzaTagger(Tagger):
                                                   verbose=False)
             except Exception as exc:  # stanza raises several types for a missing model
                 raise WorkbenchError(f"stanza has no {lang!r} model installed ({exc}); run "
-                                     f"`python -c \"import stanza; stanza.download('{lang}')\"` or use --tagger spacy") from None
+                                     f"`python -c \"import stanza; stanza.download('{lang}')\"` "
+                                     "or use --tagger spacy") from None
         return self._nlp[lang]
 
     def _tag_texts(self, lang: str, texts: Sequence[str]) -> list[Tokens]:

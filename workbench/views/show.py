@@ -9,7 +9,7 @@ hold, and every sentence is shown. All user text goes through workbench.terminal
 
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from workbench.errors import WorkbenchError
 from workbench.model import Document

@@ -23,9 +23,9 @@ path, version, runs = page.path, page.version, data.shown_runs(page)  # hidden r
 
 try:
     from workbench import metrics
+    from workbench.metrics.run_names import run_names
     from workbench.reports import tables as report_tables
     from workbench.reports.figure_style import percent_metrics
-    from workbench.metrics.run_names import run_names
 except ImportError as exc:  # the metrics layer is an optional part of an install
     st.error(f"The metrics layer is not available: {render.escape_markdown(exc)}")
     st.stop()
