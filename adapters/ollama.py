@@ -38,6 +38,7 @@ _KEPT_WINDOWS = 256  # answers kept for windows that straddle two batches
 class OllamaGenerator(Generator):
     name = "ollama"
     Config = OllamaConfig
+    config: OllamaConfig
 
     def __init__(self, config: OllamaConfig | None = None, options=None) -> None:
         super().__init__(config, options)
@@ -66,6 +67,9 @@ class OllamaGenerator(Generator):
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         if self._client is None:
             self.load()
+        client = self._client
+        if client is None:
+            raise RuntimeError(f"{type(self).__name__}.load() left no client")
         groups: dict[tuple, list[int]] = {}
         for i, slot in enumerate(slots):
             groups.setdefault(self._request_key(slot), []).append(i)
@@ -78,7 +82,7 @@ class OllamaGenerator(Generator):
 
         def ask(key: tuple) -> Outcome:
             prompt = prompts[key]
-            return self._client.ask(prompt, _request_id(slots[groups[key][0]], prompt, mode), self.seed)
+            return client.ask(prompt, _request_id(slots[groups[key][0]], prompt, mode), self.seed)
 
         asked = dict(zip(to_ask, in_flight(ask, to_ask, self.config.client.parallel)))
         predictions: list[Prediction | None] = [None] * len(slots)

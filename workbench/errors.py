@@ -31,7 +31,7 @@ class CorpusError(WorkbenchError):
 class MissingExtra(WorkbenchError):
     """An optional dependency is needed for the feature the user asked for."""
 
-    def __init__(self, feature: str, extra: str, module: str) -> None:
+    def __init__(self, feature: str, extra: str, module: str | None) -> None:
         super().__init__(
             f"{feature} needs the Python package {module!r}; install it with "
             f"`pip install -e '.[{extra}]'`")

@@ -24,8 +24,15 @@ import types
 import typing
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from workbench.errors import InvalidValue, WorkbenchError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T")  # what a registry's targets are: a class of its contract, or a module
+C = TypeVar("C")  # a config dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +44,9 @@ class Entry:
     extra: str | None = None  # the pyproject extra whose packages it imports, for the error message
 
 
-class Registry:
-    """The plug-ins of one kind by name, imported only when asked for."""
+class Registry(Generic[T]):
+    """The plug-ins of one kind by name, imported only when asked for; T is what `load` gives
+    (`Registry[type[Generator]]`), which the registry trusts each target to be."""
 
     def __init__(self, kind: str, entries: Iterable[Entry]) -> None:
         self.kind = kind
@@ -63,7 +71,7 @@ class Registry:
             raise InvalidValue(f"unknown {self.kind} {name!r}{_suggestion(name, self._entries, 'known')}")
         return self._entries[name]
 
-    def load(self, name: str) -> object:
+    def load(self, name: str) -> T:
         """The plug-in's class (or module), importing its module now."""
         entry = self.entry(name)
         module_name, _, attribute = entry.target.partition(":")
@@ -74,7 +82,7 @@ class Registry:
                 raise  # our own module is missing: a bug, not an extra to install
             hint = f" `pip install -e '.[{entry.extra}]'`" if entry.extra else ""
             raise WorkbenchError(f"{self.kind} {name!r} needs {exc.name!r}:{hint}") from None
-        return getattr(module, attribute) if attribute else module
+        return typing.cast(T, getattr(module, attribute) if attribute else module)  # as the entry promises
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries
@@ -105,7 +113,7 @@ _FALSE = ("false", "0", "no", "off")
 _TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 
 
-def build_config(config_class: type, values: Mapping[str, object], *, what: str) -> object:
+def build_config(config_class: type[C], values: Mapping[str, object], *, what: str) -> C:
     """The frozen config dataclass `config_class` from name -> value.
 
     Names may use hyphens or underscores (`-o top-k=5` or `top_k=5`). A string value (as typed
@@ -156,7 +164,7 @@ def _converted(config_class: type, values: Mapping[str, object], what: str,
             base = own.get(record) or _default(fields[record])
             sub = _converted(type(base), sub_values, what, written[record])
             try:
-                own[record] = dataclasses.replace(base, **sub)
+                own[record] = dataclasses.replace(typing.cast("DataclassInstance", base), **sub)  # a record
             except (TypeError, ValueError) as exc:
                 raise InvalidValue(f"options of {what}: {exc}") from None
     return own
@@ -177,7 +185,9 @@ def _names_of(record_class: type) -> set[str]:
 def _default(field: dataclasses.Field) -> object:
     if field.default is not dataclasses.MISSING:
         return field.default
-    return field.default_factory()  # type: ignore[misc]
+    if field.default_factory is dataclasses.MISSING:
+        raise TypeError(f"the record {field.name!r} has no default")
+    return field.default_factory()
 
 
 def _unknown(what: str, key: str, name: str, fields: Mapping, records: Mapping, holders: list[str]) -> str:
@@ -224,7 +234,7 @@ def _convert(key: object, raw: object, annotation: object, what: str) -> object:
         raise InvalidValue(f"option {key!r} of {what} must be {word}, not {raw!r}") from None
 
 
-def _plain_type(annotation: object) -> tuple[object, bool]:
+def _plain_type(annotation: object) -> tuple[Any, bool]:
     """(the type a string converts to, whether None is allowed): `int | None` -> (int, True)."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]

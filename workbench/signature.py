@@ -88,7 +88,8 @@ class RunSignature:
     morph_filter: bool = False
     leak_scope: str = "span"
 
-    __hash__ = None  # holds dicts
+    # Holds dicts. typeshed types object.__hash__ as a method, not the data model's None.
+    __hash__ = None  # type: ignore[assignment]
 
     def render(self) -> str:
         """The caption string; its text is what the run id hashes, so it never changes shape."""

@@ -47,7 +47,7 @@ class _LinearWrapper(textwrap.TextWrapper):
     quadratic in its length (a 100 MB replacement kept `show` busy for over ten minutes)."""
 
     def _split(self, text: str) -> list[str]:
-        out = []
+        out: list[str] = []
         for chunk in super()._split(text):
             if len(chunk) > self.width:
                 out.extend(chunk[i:i + self.width] for i in range(0, len(chunk), self.width))

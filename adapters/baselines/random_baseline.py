@@ -15,6 +15,7 @@ from workbench.text.slots import Slot
 class RandomBaseline(Generator):
     name = "random"
     Config = BaselineConfig
+    config: BaselineConfig
 
     def load(self) -> None:
         self.inventory = PudInventory()

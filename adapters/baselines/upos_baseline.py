@@ -20,6 +20,7 @@ from workbench.text.slots import Slot
 class UposBaseline(Generator):
     name = "upos"
     Config = BaselineConfig
+    config: BaselineConfig
 
     def load(self) -> None:
         self.inventory = PudInventory()
@@ -27,9 +28,8 @@ class UposBaseline(Generator):
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         out = []
         for s in slots:
-            pool = self.inventory.forms(s.lang, s.upos) if s.upos else []
             rng = slot_rng(self.options.seed, s)
-            if pool:
+            if s.upos and (pool := self.inventory.forms(s.lang, s.upos)):
                 picks = self.config.inflected(sample(rng, pool, self.options.top_k), s)
                 out.append(Prediction(picks, candidate_upos=(s.upos,) * len(picks)))
             else:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 from workbench.adapters.intact.config import IntactConfig
 from workbench.adapters.intact.decide import Decision, Settings, SpanToSanitise, Tools, decide
@@ -45,6 +46,7 @@ from workbench.text.slots import Slot
 class Intact(Generator):
     name = "intact"
     Config = IntactConfig
+    config: IntactConfig
     sees = "original"
 
     def __init__(self, config: IntactConfig | None = None, options=None, *, attacker: InferenceAttacker | None = None,
@@ -99,7 +101,10 @@ class Intact(Generator):
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         if self._client is None or self._attacker is None or self.options.mode != "repL":
             self.load_for(sorted({s.lang for s in slots}))
-        attacker = self._attacker if getattr(self._attacker, "concurrent", False) else OneAtATime(self._attacker)
+        loaded = self._attacker
+        if loaded is None:
+            raise RuntimeError(f"{type(self).__name__}.load_for() left no attacker")
+        attacker = loaded if getattr(loaded, "concurrent", False) else OneAtATime.around(loaded)
         tools = Tools(self._client, attacker, self._matcher,
                       Settings(self.seed, self.config.candidates, self.config.client.max_chars))
         return in_flight(lambda slot: _prediction(decide(_span(slot), tools)), slots, self.config.client.parallel)
@@ -112,8 +117,11 @@ class Intact(Generator):
                     made = self._matcher_for(lang)
                 else:
                     made = _default_matcher(lang, self.config.frequent_from)
-                self._matchers[lang] = OneAtATime(made)
+                self._matchers[lang] = OneAtATime.around(made)
             return self._matchers[lang]
+
+
+T = TypeVar("T")
 
 
 class OneAtATime:
@@ -123,6 +131,11 @@ class OneAtATime:
     def __init__(self, inner: object) -> None:
         self._inner = inner
         self._lock = threading.Lock()
+
+    @staticmethod
+    def around(inner: T) -> T:
+        """`inner` behind the lock, typed as what it stands in for: every method is forwarded."""
+        return cast(T, OneAtATime(inner))
 
     def __getattr__(self, name: str):
         value = getattr(self._inner, name)

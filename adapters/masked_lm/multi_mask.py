@@ -36,6 +36,7 @@ class MultiMaskConfig(MlmConfig):
 
 class _MultiMask(MlmGenerator):
     Config = MultiMaskConfig
+    config: MultiMaskConfig
 
     def masks_for(self, lang: str, gap: Gap) -> int:
         raise NotImplementedError
@@ -83,6 +84,7 @@ class NS3(_MultiMask):
 
 class NAd(_MultiMask):
     name = "nad"
+    _rates: dict[str, float]  # characters per sub-word piece by language, measured on first use
 
     def masks_for(self, lang: str, gap: Gap) -> int:
         rate = self._rates.get(lang) if hasattr(self, "_rates") else None

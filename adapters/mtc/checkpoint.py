@@ -19,11 +19,17 @@ import hashlib
 import json
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench import jsonl
 from workbench.errors import WorkbenchError
+
+if TYPE_CHECKING:  # head.py imports torch at module level
+    from workbench.adapters.mtc.head import ExtendedHead
+    from workbench.mlm.masked_lm import MaskedLM
 
 FORMAT = "workbench-emat/1"
 _FILES = ("model", "phrases.jsonl", "phrase_rows.safetensors", "metadata.json")
@@ -31,8 +37,8 @@ _FILES = ("model", "phrases.jsonl", "phrase_rows.safetensors", "metadata.json")
 
 @dataclass
 class Checkpoint:
-    mlm: object  # workbench.mlm.masked_lm.MaskedLM over DIR/model, eval mode, frozen
-    head: object  # workbench.adapters.mtc.head.ExtendedHead
+    mlm: MaskedLM  # over DIR/model, eval mode, frozen
+    head: ExtendedHead
     phrases: list[dict]
     metadata: dict
 
@@ -80,7 +86,7 @@ def _fingerprint(root: Path) -> str:
 
 def save_checkpoint(out: str | Path, *, model, tokenizer, head, vocab, metadata: dict,
                     train_docs: tuple[str, ...] = (), heldout_docs: tuple[str, ...] = (),
-                    extra_model_files: list[Path] = ()) -> dict:
+                    extra_model_files: Sequence[Path] = ()) -> dict:
     """Write the checkpoint; returns the metadata as written (with fingerprint)."""
     from safetensors.torch import save_file
 

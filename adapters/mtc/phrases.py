@@ -89,7 +89,7 @@ def sensitive_span_occurrences(documents: Iterable[Document]) -> list[Occurrence
 def noun_phrase_occurrences(paths: Sequence[str | Path]) -> list[Occurrence]:
     """Every base noun phrase of the treebanks, in its sentence (MTC)."""
     from workbench.adapters.mtc.ud_np import noun_phrases, read_ud
-    found = []
+    found: list[Occurrence] = []
     for path in paths:
         for sentence in read_ud(path):
             found.extend(Occurrence(sentence.text, np.start, np.end, "NP") for np in noun_phrases(sentence))

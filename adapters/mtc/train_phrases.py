@@ -58,7 +58,7 @@ class TrainReport:
     encode_seconds: float
     train_seconds: float
     loss_by_epoch: tuple[float, ...]
-    train_phrase: Accuracy
+    train_phrase: Accuracy | None  # None without phrase pairs, as the held-out ones
     held_out_phrase: Accuracy | None
     held_out_token: Accuracy | None
     threads: int = field(default_factory=torch.get_num_threads)

@@ -47,7 +47,10 @@ def render_part(part: DatePart, new: dict, lang: str) -> str:
 
 
 def _numeric(text: str, day: int, month: int, year: int) -> str:
-    a, sep1, b, sep2, c = _NUMERIC_FIELDS.match(text).groups()
+    match = _NUMERIC_FIELDS.match(text)
+    if match is None:
+        raise ValueError(f"not a numeric date: {text!r}")
+    a, sep1, b, sep2, c = match.groups()
     year_first = len(a) == 4
     day_text, month_text, year_text = (c, b, a) if year_first else (a, b, c)
     # Zero-padded unless the original wrote a day or month with one digit (3.8.2003).
@@ -108,6 +111,7 @@ def weekday_name(text: str, weekday: int, lang: str) -> str:
             if key.endswith(candidate) and key[:-len(candidate)] in WEEKDAY_NAMES["sv"]:
                 key, ending = key[:-len(candidate)], candidate
                 break
+    forms: tuple[str, ...]
     if key in ("tues", "thur", "thurs"):
         forms = WEEKDAY_ABBREVIATIONS["en"]
     elif key == "tors":

@@ -137,7 +137,7 @@ def _is_christmas(pieces: list, i: int, lang: str) -> bool:
 
 # A range's connector: "13 and 14 January", "1944-1990", "från 3 till 5 maj".
 _CONNECTOR = re.compile(r"\s+(?:and|to|until|or|och|till|eller)\s+|\s*[-–—]\s*")
-_BARE_DAY = re.compile(r"^(\D*?)(\d{1,2}(?:st|nd|rd|th|:e|:a)?\.?)(\s*)$", re.IGNORECASE)  # "från 3", "16"
+_BARE_DAY = re.compile(r"^(\D*?)((?P<day>\d{1,2})(?:st|nd|rd|th|:e|:a)?\.?)(\s*)$", re.IGNORECASE)  # "från 3", "16"
 
 
 def _shift_range(text: str, lang: str, offset: int) -> str | None:
@@ -156,12 +156,12 @@ def _shift_range(text: str, lang: str, offset: int) -> str | None:
             continue
         # Read whole first: "December 30" is a month and a day, not a bare day after a word.
         first = _read(left, lang)
-        bare = _BARE_DAY.match(left) if first is None else None
-        if first is None and not bare:
-            continue
-        if bare:
-            day = int(re.match(r"\d+", bare.group(2)).group())
-            first = DateReading(day, None, None, None, (DatePart(bare.start(2), bare.end(2), "day", bare.group(2)),))
+        if first is None:
+            bare = _BARE_DAY.match(left)
+            if not bare:
+                continue
+            first = DateReading(int(bare.group("day")), None, None, None,
+                                (DatePart(bare.start(2), bare.end(2), "day", bare.group(2)),))
         d, mo, y = first.fields
         # What the first end leaves out, it shares with the second end; a first end later in the
         # year than the second is in the year before ("30 December and 2 January 1999").
@@ -235,12 +235,13 @@ def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[
     """A date the reader cannot take whole, redrawn piece by piece (see the module docstring)."""
     decades = {m.start(1): m.group(1) for m in DECADE.finditer(text)}
     pieces = split(text)
-    out, cursor = [], 0
+    out: list[str] = []
+    cursor = 0
     for i, piece in enumerate(pieces):
         word, start = piece.text, cursor
         cursor += len(word)
-        if piece.kind == DIGITS and decades.get(start) == word and shifted_decade(word, offset):
-            out.append(shifted_decade(word, offset))
+        if piece.kind == DIGITS and decades.get(start) == word and (decade := shifted_decade(word, offset)):
+            out.append(decade)
         elif piece.kind == DIGITS and any(_is_ordinal_ending(pieces, j) for j in (i + 1, i + 2)):
             day = int(word)
             width = 2 if word.startswith("0") else 1  # "03rd" stays padded
@@ -257,8 +258,8 @@ def redraw_date_pieces(text: str, lang: str, offset: int, draw_digits: Callable[
         elif piece.kind == LETTERS and word.lower() in MONTHS and not _is_christmas(pieces, i, lang):
             month = (MONTHS[word.lower()] - 1 + lone_month_shift(offset)) % 12 + 1
             out.append(month_name(word, month, lang))
-        elif piece.kind == LETTERS and weekday_of(word) is not None:
-            out.append(weekday_name(word, (weekday_of(word) + offset) % 7, lang))
+        elif piece.kind == LETTERS and (weekday := weekday_of(word)) is not None:
+            out.append(weekday_name(word, (weekday + offset) % 7, lang))
         elif piece.kind == LETTERS and is_number_word(word, lang):
             out.append(with_case(case_of(word), draw_number_word(word)))
         else:

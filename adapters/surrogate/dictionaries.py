@@ -18,9 +18,13 @@ and Rojas") gives its longest word, since 002 §3.2 draws every word of a span o
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from workbench.adapters.surrogate.pieces import LETTERS, split
 from workbench.errors import WorkbenchError
+
+if TYPE_CHECKING:
+    from workbench.text.pud_vocabulary import PudInventory
 
 PUD = "pud:"
 # Words of a Faker value that are never drawn as a surrogate word on their own.
@@ -50,7 +54,7 @@ class Dictionaries:
     def __init__(self, locales: dict[str, str]) -> None:
         self.locales = dict(locales)
         self._fakers: dict[str, object] = {}
-        self._pud = None
+        self._pud: PudInventory | None = None  # made on first use
         self._pools: dict[tuple[str, str], list[str]] = {}
         self._member_sets: dict[tuple[str, str], frozenset[str]] = {}
 
@@ -142,7 +146,7 @@ class Dictionaries:
 
     def _listed(self, lang: str, source: str) -> frozenset[str]:
         """The words of the provider's own list behind `source`, casefolded; empty if none."""
-        out = set()
+        out: set[str] = set()
         for provider in self.faker(lang).get_providers():
             for attribute in _LISTS.get(source, ()):
                 values = getattr(provider, attribute, None)

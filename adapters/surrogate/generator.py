@@ -61,6 +61,7 @@ class SurrogateConfig:
 class Surrogate(Generator):
     name = "surrogate"
     Config = SurrogateConfig
+    config: SurrogateConfig
     sees = ORIGINAL_LEVEL
 
     def __init__(self, config: SurrogateConfig | None = None, options=None) -> None:
@@ -83,25 +84,32 @@ class Surrogate(Generator):
 
     def load_for(self, langs: Sequence[str]) -> None:
         self.load()
-        self.maker.check(langs)  # a missing locale or a misspelt dictionary stops the run before it starts
+        self._loaded().check(langs)  # a missing locale or a misspelt dictionary stops the run before it starts
 
-    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
+    def _loaded(self) -> SurrogateMaker:
+        """The maker, made on first use."""
         if self.maker is None:
             self.load()
-        return [self._one(slot) for slot in slots]
+        if self.maker is None:
+            raise RuntimeError(f"{type(self).__name__}.load() made no maker")
+        return self.maker
 
-    def _one(self, slot: Slot) -> Prediction:
+    def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
+        maker = self._loaded()
+        return [self._one(maker, slot) for slot in slots]
+
+    def _one(self, maker: SurrogateMaker, slot: Slot) -> Prediction:
         if slot.original is not None:
-            made = self.maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id)
+            made = maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id)
             if made.failed:
                 return Prediction((), failed=True, note=made.note)
-            return Prediction((self._inflected(slot, made.text),), note=made.note)
+            return Prediction((self._inflected(slot, slot.original, made.text),), note=made.note)
         if slot.shape is None:
             raise ValueError(f"slot {slot.doc_id}#{slot.span_index} ({slot.label}) came without its "
                              f"{self.sees_for(slot.label)}: the run engine reveals it (text.slots.reveal)")
         # The original is unseen: top_k distinct draws, so the leak guard can skip one that
         # happens to equal it.
-        drawn = self.maker.from_shape(slot.shape, slot.doc_id, slot.span_index, self.options.top_k)
+        drawn = maker.from_shape(slot.shape, slot.doc_id, slot.span_index, self.options.top_k)
         return Prediction(drawn) if drawn else Prediction((), failed=True, note=NOTE_NOTHING)
 
     def signature_config(self) -> dict:
@@ -116,11 +124,11 @@ class Surrogate(Generator):
     def reads_features(self) -> bool:
         return self.config.genitive
 
-    def _inflected(self, slot: Slot, text: str) -> str:
+    def _inflected(self, slot: Slot, original: str, text: str) -> str:
         """The surrogate in the genitive when its original is one: tagged Case=Gen in context, and
         ending as a Swedish genitive does (in s, or bare after x or z), which keeps a tagging slip
         ("Kenya" tagged Case=Gen before a colon) from giving "Ugandas"."""
-        if not self.config.genitive or slot.original.rstrip()[-1:].casefold() not in SIBILANT_ENDINGS:
+        if not self.config.genitive or original.rstrip()[-1:].casefold() not in SIBILANT_ENDINGS:
             return text
         return inflect_for_slot((text,), slot.lang, slot.features)[0]
 

@@ -51,6 +51,8 @@ class WordMapping:
         else its default; with keep_gender a first name draws from the list of its gender."""
         source = next((d for d in rule.dictionaries if self.dictionaries.holds(lang, d, word)),
                       rule.default_dictionary)
+        if source is None:  # never: the table's loader gives every words rule its dictionaries
+            raise ValueError(f"a words rule without dictionaries: {rule}")
         if self.keep_gender and source == FIRST_NAME:
             gender = self.dictionaries.gender(lang, word)
             if gender is not None:

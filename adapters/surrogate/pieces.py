@@ -23,7 +23,8 @@ class Piece:
 
 
 def split(text: str) -> list[Piece]:
-    return [Piece(m.group(), m.lastgroup) for m in _PIECE.finditer(text)]
+    # lastgroup is never None here: every alternative of _PIECE is a named group.
+    return [Piece(m.group(), m.lastgroup or OTHER) for m in _PIECE.finditer(text)]
 
 
 def is_genitive_ending(pieces: list[Piece], i: int) -> bool:

@@ -131,6 +131,7 @@ class SurrogateMaker:
     def _from_composed(self, text: str, label: str, lang: str, doc_id: str) -> SpanSurrogate:
         rule = self.table.rule(label)
         note = ""
+        out: str | None
         if rule.kind == WORDS:
             out = self._words(text, label, lang, doc_id, rule)
         elif rule.kind == DATE and (impossible := impossible_date(text, lang)) is not None:

@@ -45,7 +45,8 @@ class SurrogateTable:
     keep: dict[str, frozenset[str]] = field(default_factory=dict)  # language -> casefolded words
     spellings: dict[str, str] = field(default_factory=dict)  # casefolded label -> as the table writes it
 
-    __hash__ = None  # holds dicts
+    # Holds dicts. typeshed types object.__hash__ as a method, not the data model's None.
+    __hash__ = None  # type: ignore[assignment]
 
     def labels_of_kind(self, kind: str) -> list[str]:
         """The labels of one kind, as the table writes them (the generator declares its levels by them)."""

@@ -76,9 +76,10 @@ def read_annotations(store: AnnotationStore, path: str | Path, annotator: str | 
             if key in obj and obj[key] != stored:
                 raise WorkbenchError(f"{here}: document {doc_id}, span {index}: {key} {obj[key]!r} differs from "
                                      f"the store's {stored!r} (a file made for another run?)")
+        judged = {k: str(obj.get(k) or "") for k in JUDGE_FIELDS}
         found.append(Annotation(run_id, doc_id, index, annotator or str(obj["annotator"]), str(obj["tag"]),
-                                str(obj.get("note") or ""), "jsonl",
-                                **{k: str(obj.get(k) or "") for k in JUDGE_FIELDS}))
+                                str(obj.get("note") or ""), "jsonl", prompt_version=judged["prompt_version"],
+                                suggested_by=judged["suggested_by"], suggested_tag=judged["suggested_tag"]))
         where.append(here)
     return found, where
 

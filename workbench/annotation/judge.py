@@ -100,7 +100,8 @@ def judge_items(annotations: AnnotationStore, items: Sequence[SampleItem], confi
     todo = [it for it in items if config.redo or (it.run_id, it.doc_id, it.span_index) not in done]
     seed = max(config.client.seed, 0)
     cache: dict = {}
-    tags, reasons = Counter(), Counter()
+    tags: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
     requests, started = 0, time.perf_counter()
     chunk = 4 * config.client.parallel  # answers are stored a chunk at a time: an interruption loses little
 

@@ -61,7 +61,7 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
         # Seeded on the corpus, not the run: every run of one corpus gets the same documents.
         rng = random.Random(f"{recipe.seed}:{run.corpus_hash}")
         if recipe.unit == "document":
-            docs = sorted(by_doc, key=order.get)
+            docs = sorted(by_doc, key=order.__getitem__)
             rng.shuffle(docs)
             chosen, n = [], 0
             for doc_id in docs:
@@ -69,7 +69,7 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
                     break
                 chosen.append(doc_id)
                 n += len(by_doc[doc_id])
-            keys = [(d, i) for d in sorted(chosen, key=order.get) for i in by_doc[d]]
+            keys = [(d, i) for d in sorted(chosen, key=order.__getitem__) for i in by_doc[d]]
         else:
             keys = [(d, i) for d in by_doc for i in by_doc[d]]
             if recipe.per_run is not None and recipe.per_run < len(keys):

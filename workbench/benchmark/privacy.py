@@ -15,9 +15,13 @@ from their signatures, attack results are stored per run and document.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
 from workbench.store.records import COMPLETE
+
+if TYPE_CHECKING:
+    from workbench.model import Corpus
 
 
 def checked_references(value) -> tuple[str, ...]:
@@ -59,7 +63,7 @@ def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: 
         return []
     from workbench.exchange.reference import reference_run
     from workbench.pipeline import make_tagger, result_of
-    corpora = {}
+    corpora: dict[int, Corpus] = {}
     for prepared in checked:  # one corpus object per selection, as check_benchmark made them
         corpora.setdefault(id(prepared.corpus), prepared.corpus)
     results = []

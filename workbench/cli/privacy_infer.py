@@ -10,16 +10,18 @@ from workbench.cli._options import name_value_pairs, open_existing_store, store_
 
 def _privacy_group(main: click.Group) -> click.Group:
     """The `privacy` group, shared by the privacy commands' modules: made by whichever registers first."""
-    group = main.commands.get("privacy")
-    if group is None:
-        @main.group("privacy")
-        def group() -> None:
-            """Privacy measures of stored runs: re-identification risk, inference attacks.
+    made = main.commands.get("privacy")
+    if isinstance(made, click.Group):
+        return made
 
-            \b
-            Example:
-              workbench privacy infer 832a7ed4 --attacker mlm --model offline
-            """
+    @main.group("privacy")
+    def group() -> None:
+        """Privacy measures of stored runs: re-identification risk, inference attacks.
+
+        \b
+        Example:
+          workbench privacy infer 832a7ed4 --attacker mlm --model offline
+        """
     return group
 
 

@@ -17,19 +17,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from workbench.cluster import ClusterOptions
 from workbench.cluster.shard_task import ShardTask, run_shard, tagger_spec
 from workbench.cluster.shards import Shard, plan_shards
 from workbench.model import Corpus
 
+if TYPE_CHECKING:
+    from workbench.generation.engine import SelectionFacts
+    from workbench.generators.base import Generator
+    from workbench.store.records import RunRecord, StoredPrediction
+    from workbench.upos.base import Tagger
+
 
 @dataclass
 class RunJob:
     """One run to generate: what generate_run is given, made ready."""
     corpus: Corpus
-    generator: object  # workbench.generators.Generator, not loaded
-    tagger: object  # workbench.upos.base.Tagger
+    generator: Generator  # not loaded
+    tagger: Tagger
     name: str | None = None
     retry_failed: bool = False
 
@@ -37,11 +44,11 @@ class RunJob:
 @dataclass
 class _Run:
     job: RunJob
-    record: object  # RunRecord
+    record: RunRecord
     shards_left: int = 0
     shards_total: int = 0
     label: str = ""
-    tasks: list = field(default_factory=list)  # ShardTasks of the shards not yet stored
+    tasks: list[ShardTask] = field(default_factory=list)  # of the shards not yet stored
 
 
 def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, *, batch_size: int = 32,
@@ -74,7 +81,8 @@ def _fewer_shards(run: _Run, asked: int) -> str:
     return f"{run.label}: {run.shards_total} shard(s), not {asked}: {why}"
 
 
-def _prepare(store, job: RunJob, record, options: ClusterOptions, batch_size: int, claims: ExitStack) -> _Run:
+def _prepare(store, job: RunJob, record: RunRecord, options: ClusterOptions, batch_size: int,
+             claims: ExitStack) -> _Run:
     """The run claimed, tagged and its record stored, as the local engine does before generating;
     the shards still to generate as its tasks."""
     from workbench.generation.engine import SelectionFacts, original_upos, start_writing
@@ -92,7 +100,8 @@ def _prepare(store, job: RunJob, record, options: ClusterOptions, batch_size: in
     return run
 
 
-def _task(run: _Run, shard: Shard, upos: dict, facts, stored: list, batch_size: int) -> ShardTask | None:
+def _task(run: _Run, shard: Shard, upos: dict, facts: SelectionFacts, stored: list[StoredPrediction],
+          batch_size: int) -> ShardTask | None:
     """The shard's task, or None when every span of its documents is stored."""
     corpus = run.job.corpus
     documents = tuple(corpus.documents[n] for n in shard.documents)
@@ -108,7 +117,7 @@ def _task(run: _Run, shard: Shard, upos: dict, facts, stored: list, batch_size: 
                      stored=mine, batch_size=batch_size)
 
 
-def _label(record) -> str:
+def _label(record: RunRecord) -> str:
     name = f" ({record.name})" if record.name else ""
     return f"run {record.run_id[:12]}{name} {record.generator} {record.mode} on {record.corpus_name}"
 

@@ -17,9 +17,17 @@ from __future__ import annotations
 import socket
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from workbench.model import Corpus, Document
+
+if TYPE_CHECKING:
+    from workbench.generation.engine import SelectionFacts
+    from workbench.generators.base import Generator
+    from workbench.store.records import StoredPrediction
+    from workbench.upos.base import Tagger
 
 # Loaded generators kept per worker, by run id; the oldest goes when a grid moves on (a
 # masked LM is hundreds of megabytes: two runs' worth is enough to overlap shards of two runs).
@@ -34,18 +42,18 @@ class ShardTask:
     corpus_name: str
     corpus_langs: tuple[str, ...]  # every language of the run: the generator loads for all of them once
     documents: tuple[Document, ...]
-    generator: object  # workbench.generators.Generator, not loaded
-    tagger: object  # the driver's tagger backend family ("spacy"), or the Tagger itself (tagger_spec)
+    generator: Generator  # not loaded
+    tagger: str | Tagger  # the driver's tagger backend family ("spacy"), or the Tagger itself (tagger_spec)
     upos: dict
-    facts: object  # workbench.generation.engine.SelectionFacts, the shard's part
-    stored: tuple  # the shard's StoredPredictions already in the store (an interrupted local run)
+    facts: SelectionFacts  # the shard's part
+    stored: tuple[StoredPrediction, ...]  # the shard's predictions already in the store (an interrupted local run)
     batch_size: int
 
 
 @dataclass(frozen=True)
 class ShardResult:
     run_id: str
-    rows: list  # StoredPredictions to add, in the order the engine made them
+    rows: list[StoredPrediction]  # to add, in the order the engine made them
     node: str  # the worker's host name, for the progress line
     seconds: float
 
@@ -53,13 +61,14 @@ class ShardResult:
 class _Collector:
     """The two store methods the engine's loop uses, over memory."""
 
-    def __init__(self, stored) -> None:
-        self.stored, self.rows = list(stored), []
+    def __init__(self, stored: Iterable[StoredPrediction]) -> None:
+        self.stored = list(stored)
+        self.rows: list[StoredPrediction] = []
 
-    def predictions(self, run_id: str) -> list:
+    def predictions(self, run_id: str) -> list[StoredPrediction]:
         return self.stored
 
-    def add_predictions(self, run_id: str, rows) -> None:
+    def add_predictions(self, run_id: str, rows: Iterable[StoredPrediction]) -> None:
         self.rows.extend(rows)
 
 
@@ -75,7 +84,7 @@ def run_shard(task: ShardTask) -> ShardResult:
     return ShardResult(task.run_id, collector.rows, socket.gethostname(), time.perf_counter() - started)
 
 
-def _loaded_generator(task: ShardTask):
+def _loaded_generator(task: ShardTask) -> Generator:
     # The run id fixes the generator's name, settings and options; its class too, for a
     # subclass that keeps them (tests make such, to misbehave).
     key = (task.run_id, type(task.generator).__module__, type(task.generator).__qualname__)
@@ -90,7 +99,7 @@ def _loaded_generator(task: ShardTask):
     return generator
 
 
-def tagger_spec(tagger) -> object:
+def tagger_spec(tagger: Tagger) -> str | Tagger:
     """What a task carries of the driver's tagger: its backend family when the worker's factory
     makes the same tagger (its models load once per worker), else the Tagger object itself
     (a tagger made in code, as tests do)."""
@@ -99,7 +108,7 @@ def tagger_spec(tagger) -> object:
     return family if family in BACKENDS.names() and type(tagger) is BACKENDS.load(family) else tagger
 
 
-def _tagger(spec, langs: tuple[str, ...]):
+def _tagger(spec: str | Tagger, langs: tuple[str, ...]) -> Tagger:
     if not isinstance(spec, str):
         return spec
     from workbench.upos import get_tagger

@@ -36,7 +36,7 @@ def document_groups(corpus: Corpus, consistent: str) -> list[tuple[int, ...]]:
     """Documents that must go to one worker together, in corpus order of their first document."""
     if consistent != "corpus":
         return [(n,) for n in range(len(corpus.documents))]
-    from workbench.generation.consistency import entity_keys
+    from workbench.generation.consistency import corpus_entities
     parent = list(range(len(corpus.documents)))
 
     def root(n: int) -> int:
@@ -45,7 +45,7 @@ def document_groups(corpus: Corpus, consistent: str) -> list[tuple[int, ...]]:
             n = parent[n]
         return n
 
-    for (doc, _), (entity_doc, _) in entity_keys(corpus, "corpus").items():  # key: the entity's first mention
+    for (doc, _), (entity_doc, _) in corpus_entities(corpus).items():
         a, b = root(doc), root(entity_doc)
         if a != b:
             parent[max(a, b)] = min(a, b)

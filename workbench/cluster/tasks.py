@@ -4,11 +4,14 @@ named. The generation shards (runner.py) and the attack batches (attacks.py) bot
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from workbench.errors import WorkbenchError
 
+Item = TypeVar("Item")  # what the driver keeps of a task: the shard task, the attack batch
 
-def finish_all(ray, pending: dict, finish: Callable[[object, object], None], label: Callable[[object], str],
+
+def finish_all(ray, pending: dict[Any, Item], finish: Callable[[Item, Any], None], label: Callable[[Item], str],
                units: str) -> None:
     """pending: {ObjectRef: item}. finish(item, result) stores a finished task's result (one
     transaction). The first failure ends the job, named by label(item), once every task already

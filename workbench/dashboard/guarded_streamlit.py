@@ -30,11 +30,14 @@ def install_guard() -> None:
 
     from workbench.dashboard.local_only import LocalOnly
 
-    def guarded():
-        return [Middleware(LocalOnly), *build()]
+    class Guarded:
+        """Streamlit's middleware with LocalOnly first; `local_only` says it is installed."""
+        local_only = True
 
-    guarded.local_only = True
-    starlette_app.create_streamlit_middleware = guarded
+        def __call__(self) -> list:
+            return [Middleware(LocalOnly), *build()]
+
+    starlette_app.create_streamlit_middleware = Guarded()
 
 
 def main(argv: list[str]) -> None:

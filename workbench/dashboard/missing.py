@@ -55,7 +55,9 @@ def shown_spec(table: pd.DataFrame, spec, families) -> tuple[object, list[str]]:
     from workbench.metrics import metric_infos
     infos = metric_infos()
     from workbench.reports.figure_style import TITLES
-    kept, by_family, by_command = [], {}, {}
+    kept = []
+    by_family: dict[str, list[str]] = {}
+    by_command: dict[str, list[str]] = {}
     for column in spec.columns:
         empty = column.metric not in table.columns or table[column.metric].isna().all()
         if column.metric in PRIVACY_COMMANDS:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from workbench.text.replace import Replaced
 
@@ -52,7 +53,7 @@ def mark_text(text: str, marks: Sequence[tuple[int, int, str, str]], focus: int 
     return "".join(out)
 
 
-def replaced_marks(placed: Sequence[Replaced], labels: dict[int, str], failed: set[int] = frozenset()
+def replaced_marks(placed: Sequence[Replaced], labels: dict[int, str], failed: AbstractSet[int] = frozenset()
                    ) -> list[tuple[int, int, str, str]]:
     """Marks for a pseudonymised text: tooltip = 'span i · LABEL · original: …'. A suppressed
     span (replaced by nothing) is an empty mark that the style shows as ∅, so it stays visible

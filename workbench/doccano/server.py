@@ -109,7 +109,8 @@ class LocalDoccano:
             for p in self._procs:
                 if p.poll() is not None:
                     self.stop()
-                    raise WorkbenchError(f"doccano process {p.args[0]} exited ({p.returncode}); see {self.home}/*.log")
+                    program = p.args[0] if isinstance(p.args, list) else p.args  # _spawn gives a list of str
+                    raise WorkbenchError(f"doccano process {program!s} exited ({p.returncode}); see {self.home}/*.log")
             try:
                 # 200 once the web process and the worker both answer; 500 while the worker is down.
                 if http.get(f"{self.url}/v1/health/?format=json", timeout=5).status_code == 200:

@@ -42,7 +42,7 @@ the leak guard refused it: that mention is refused again and stays FAILED.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from workbench.loaders.entity_grouping import normalise_mention
@@ -65,13 +65,18 @@ def is_reused(note: str) -> bool:
     return note.startswith(REUSED_PREFIX)
 
 
-def entity_keys(corpus: Corpus, scope: str) -> dict[Mention, object]:
+def entity_keys(corpus: Corpus, scope: str) -> Mapping[Mention, Hashable]:
     """The entity of every span to replace, as a key equal for mentions of one entity."""
     if scope == "document":
         return {(n, i): (d.doc_id, d.spans[i].entity_id) for n, d in enumerate(corpus.documents)
                 for i in d.masked_spans}
     if scope != "corpus":
         raise ValueError(f"no entities for consistency {scope!r}")
+    return corpus_entities(corpus)
+
+
+def corpus_entities(corpus: Corpus) -> dict[Mention, Mention]:
+    """Every span to replace -> its entity's first mention in corpus order (the corpus scope's key)."""
     # Union-find over mentions; the root of a group is its first mention in corpus order,
     # because the smaller of two roots always becomes the parent.
     parent: dict[Mention, Mention] = {}
@@ -199,7 +204,8 @@ class ConsistentPlan:
 
     def batches(self, batch_size: int) -> Iterator[Batch]:
         while self.ready:
-            generate, reuse = [], []
+            generate: list[Mention] = []
+            reuse: list[Reuse] = []
             while self.ready and len(generate) + len(reuse) < batch_size:
                 _, m = heapq.heappop(self.ready)
                 if self.key[m] in self.pick:

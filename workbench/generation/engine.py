@@ -21,8 +21,9 @@ options, a tagger by name); run_generation takes the objects ready-made.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generation.consistency import Batch, ConsistentPlan
@@ -99,11 +100,11 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
                                versions=versions, sees=check_sees(corpus, generator),
                                identifier_types_hash=corpus.identifier_types_hash)
     # Given the RunSignature, the record takes the signature's own fields (tagger, window …) from it.
-    return RunRecord(run_id=signature.run_id, signature=signature, corpus_hash=corpus.content_hash,
-                     corpus_name=corpus.name, generator=generator.name, model=model, mode=generator.options.mode,
-                     upos_filter=generator.options.upos_filter, options=options_dict(generator.options), config=config,
-                     versions=versions, status=RUNNING, n_slots=corpus.n_slots, created=time.time(), finished=None,
-                     source="generated")
+    return RunRecord.for_signature(
+        signature, run_id=signature.run_id, corpus_hash=corpus.content_hash, corpus_name=corpus.name,
+        generator=generator.name, model=model, mode=generator.options.mode, upos_filter=generator.options.upos_filter,
+        options=options_dict(generator.options), config=config, versions=versions, status=RUNNING,
+        n_slots=corpus.n_slots, created=time.time(), finished=None, source="generated")
 
 
 def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
@@ -133,7 +134,7 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
         generate_missing(store, record.run_id, corpus, generator, tagger, upos, facts, batch_size, progress,
                          after_batch)
         store.finish_run(record.run_id)
-    return store.get_run(record.run_id)
+    return store.resolve_run(record.run_id)  # a WorkbenchError, not None, were it deleted meanwhile
 
 
 def planned_or_stored(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
@@ -165,7 +166,16 @@ def start_writing(store: RunStore, record: RunRecord, corpus: Corpus, retry_fail
         store.delete_failed_predictions(record.run_id)
 
 
-def generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
+class PredictionStore(Protocol):
+    """What generate_missing reads and writes: a RunStore, or a shard's rows in memory
+    (workbench.cluster.shard_task)."""
+
+    def predictions(self, run_id: str) -> list[StoredPrediction]: ...
+
+    def add_predictions(self, run_id: str, predictions: Iterable[StoredPrediction]) -> None: ...
+
+
+def generate_missing(store: PredictionStore, run_id: str, corpus: Corpus, generator: Generator, tagger: Tagger,
                      upos: dict, extra: SelectionFacts, batch_size: int, progress: bool, after_batch) -> None:
     """Every span of the run not yet stored, batch by batch, each batch one transaction."""
     options = generator.options
@@ -174,6 +184,7 @@ def generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Ge
     stored = store.predictions(run_id)
     picks = {(p.doc_id, p.span_index): p.pseudonym for p in stored if not p.failed}
     done = {(p.doc_id, p.span_index) for p in stored}
+    plan: _PlainPlan | ConsistentPlan
     if options.consistent == "off":
         plan = _PlainPlan(corpus, done, options.mode)
     else:  # rebuilt from what is stored, so a resumed run continues as an uninterrupted one
@@ -184,7 +195,7 @@ def generate_missing(store: RunStore, run_id: str, corpus: Corpus, generator: Ge
     bar = _progress(progress, corpus.n_slots, len(done), f"{generator.name} {options.mode} {corpus.name}")
     n_done = len(done)
     for batch in plan.batches(batch_size):
-        rows = []
+        rows: list[StoredPrediction] = []
         for r in batch.reuse:  # later mentions of entities: their entity's pseudonym, no generator call
             doc_id = corpus.documents[r.mention[0]].doc_id
             rows.append(StoredPrediction(doc_id, r.mention[1], r.pseudonym, r.candidates, None if r.failed else 0,

@@ -141,7 +141,9 @@ def _candidate_upos(items, allowed, tagger: Tagger | None) -> dict[tuple[int, in
                 upos[(n, r)] = known[r]
             else:
                 queries.setdefault(item.doc.lang, []).append(((n, r), in_context(item, c)))
-    if queries and tagger is None:
+    if not queries:
+        return upos
+    if tagger is None:
         raise ValueError("the UPOS filter needs a tagger")
     for lang, pairs in queries.items():
         for (key, _), tag in zip(pairs, tagger.tag_ranges(lang, [q for _, q in pairs])):
@@ -158,9 +160,11 @@ def _candidate_features(items, allowed, tagger: Tagger | None) -> dict[tuple[int
             continue
         for r, c in cands:
             queries.setdefault(item.doc.lang, []).append(((n, r), in_context(item, c)))
-    if queries and tagger is None:
-        raise ValueError("the morphology filter needs a tagger")
     found: dict[tuple[int, int], dict[str, str]] = {}
+    if not queries:
+        return found
+    if tagger is None:
+        raise ValueError("the morphology filter needs a tagger")
     for lang, pairs in queries.items():
         found.update((key, f) for (key, _), f in zip(pairs, tag_feature_ranges(tagger, lang, [q for _, q in pairs])))
     return found

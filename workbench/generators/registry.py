@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from workbench.generators.base import GenerationOptions, Generator
 from workbench.plugins import Entry, Registry, build_config
 
-GENERATORS = Registry("generator", [
+GENERATORS: Registry[type[Generator]] = Registry("generator", [
     Entry("random", "workbench.adapters.baselines.random_baseline:RandomBaseline",
           "random word form from the language's UD PUD vocabulary (003 §4)"),
     Entry("upos", "workbench.adapters.baselines.upos_baseline:UposBaseline",

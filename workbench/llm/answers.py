@@ -50,10 +50,10 @@ def value_for(answer: dict[str, object], name: str, number: int) -> tuple[str | 
     if value is None:
         exact = [k for k in answer if _norm(k) == name.upper()]
         same_number = [k for k in answer if (m := _MASK_KEY.match(k.strip())) and int(m.group(2)) == number]
-        key = (exact or same_number or [None])[0]
-        if key is None:
+        keys = exact or same_number
+        if not keys:
             return None, f"answer lacks {name}"
-        value = answer[key]
+        value = answer[keys[0]]
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return None, f"answer for {name} is not text"
     text = " ".join(str(value).split())

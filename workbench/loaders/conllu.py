@@ -19,7 +19,8 @@ class VocabEntry:
 
 def read_conllu_tokens(path: str | Path) -> list[list[tuple[str, str]]]:
     """Sentences as lists of (form, UPOS); multi-word token ranges and empty nodes skipped."""
-    sentences, current = [], []
+    sentences: list[list[tuple[str, str]]] = []
+    current: list[tuple[str, str]] = []
     # Lines end at "\n" only (CoNLL-U's rule); splitlines would also cut a form holding U+2028.
     for number, line in enumerate(read_text(Path(path)).split("\n"), start=1):
         line = line.rstrip("\r")

@@ -14,7 +14,7 @@ from workbench.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.files import read_json
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.model import Corpus
+from workbench.model import Corpus, Document
 
 MASKED_TYPES = ("DIRECT", "QUASI")
 
@@ -38,7 +38,8 @@ def load_tab_release(path: str | Path, *, annotator: str | None = None,
 
 def _load(path: Path, data: list, annotator, identifier_types, keep_unmasked_as_context, quality_checked_only,
           name) -> Corpus:
-    documents, first_seen = [], {}
+    documents: list[Document] = []
+    first_seen: dict[str, int] = {}
     for position, item in enumerate(data):
         if not isinstance(item, dict) or "doc_id" not in item:
             raise CorpusError(str(path), f"item {position} is not a document with a doc_id")

@@ -72,8 +72,9 @@ def feature_values(original: dict | None, replacement: dict | None, gone: bool) 
     """1/0/NaN per morphological metric for one span (see the module's docstring)."""
     present = original or {}
     values = {name: np.nan for name in (*FEATURE_METRICS.values(), "morph_all", "morph_compared")}
-    judged = {f: (0.0 if gone else float(replacement[f] == present[f]))
-              for f in present if gone or f in (replacement or {})}
+    compared = replacement or {}
+    judged = {f: (0.0 if gone else float(compared[f] == present[f]))
+              for f in present if gone or f in compared}
     for f, agrees in judged.items():
         values[FEATURE_METRICS[f]] = agrees
     if present:

@@ -57,7 +57,7 @@ class CachedMorph:
         texts = list(dict.fromkeys(text for text, _, _ in items))
         tokens = dict(zip(texts, self.morph_texts(lang, texts)))
         starts = {text: [t[0] for t in tokens[text]] for text in texts}
-        out = []
+        out: list[dict[str, str] | None] = []
         for text, a, b in items:
             n = right_most_word(tokens[text], a, b, starts[text])
             if n is None:

@@ -19,7 +19,7 @@ class MetricInfo:
     name: str  # column name in metric tables
     label: str  # short header for report tables
     family: str
-    low: float  # range of values; None for an open end
+    low: float | None  # range of values; None for an open end
     high: float | None
     better: str  # HIGHER | LOWER | CHANCE | NEUTRAL
     source: str  # where the definition comes from

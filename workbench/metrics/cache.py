@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,12 +34,12 @@ class VectorCache:
     """Embedding vectors (float32) by text key."""
 
     def __init__(self, path: Path | None) -> None:
-        self.kv = KeyValueCache(path)
+        self.kv: KeyValueCache[bytes] = KeyValueCache(path)
 
     def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
         return {k: np.frombuffer(v, dtype=np.float32) for k, v in self.kv.get_many(keys).items()}
 
-    def put_many(self, items: dict[str, np.ndarray]) -> None:
+    def put_many(self, items: Mapping[str, np.ndarray]) -> None:
         self.kv.put_many({k: np.asarray(v, dtype=np.float32).tobytes() for k, v in items.items()})
 
 
@@ -46,12 +47,12 @@ class JsonCache:
     """Small JSON values (summaries, cross-validated accuracies) by key."""
 
     def __init__(self, path: Path | None) -> None:
-        self.kv = KeyValueCache(path)
+        self.kv: KeyValueCache[bytes] = KeyValueCache(path)
 
-    def get_many(self, keys: Sequence[str]) -> dict[str, object]:
+    def get_many(self, keys: Sequence[str]) -> dict[str, Any]:  # JSON values, as json.loads gives them
         return {k: json.loads(v) for k, v in self.kv.get_many(keys).items()}
 
-    def put_many(self, items: dict[str, object]) -> None:
+    def put_many(self, items: Mapping[str, object]) -> None:
         self.kv.put_many({k: json.dumps(v, ensure_ascii=False).encode() for k, v in items.items()})
 
 

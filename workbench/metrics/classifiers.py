@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,9 @@ class HFSequenceClassifier(TextClassifier):
         self.model_name, self.epochs, self.batch_size = model, epochs, batch_size
         self.max_length, self.learning_rate, self.seed = max_length, learning_rate, seed
         self.device, self.dtype = device, dtype
-        self._model = self._tokenizer = None
+        # transformers' model and tokenizer once fit() loads them (Any: mypy skips transformers).
+        self._model: Any = None
+        self._tokenizer: Any = None
 
     def _load(self):
         try:

@@ -115,15 +115,16 @@ def predict_tags(model, sequences: Sequence[Sequence_]) -> list[tuple[str, ...]]
 
 def entities(tags: Sequence[str]) -> set[tuple[int, int, str]]:
     """(first token, last token + 1, label) of each entity in a BIO sequence (conlleval's reading)."""
-    found, start, label = set(), None, None
+    found: set[tuple[int, int, str]] = set()
+    entity: tuple[int, str] | None = None  # (first token, label) of the entity being read
     for i, tag in enumerate([*tags, OUTSIDE]):
         prefix, _, kind = tag.partition("-")
-        continues = prefix == "I" and kind == label
-        if start is not None and not continues:
-            found.add((start, i, label))
-            start, label = None, None
+        continues = prefix == "I" and entity is not None and kind == entity[1]
+        if entity is not None and not continues:
+            found.add((entity[0], i, entity[1]))
+            entity = None
         if prefix in ("B", "I") and not continues:
-            start, label = i, kind
+            entity = (i, kind)
     return found
 
 

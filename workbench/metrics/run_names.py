@@ -147,7 +147,7 @@ def _suffixes(rows: pd.DataFrame, everything: bool) -> dict:
     settings = {i: _settings(r) for i, r in rows.iterrows()}
     keys = [k for k in dict.fromkeys(k for s in settings.values() for k in s)
             if len({s.get(k, "-") for s in settings.values()}) > 1]
-    out = {i: [] for i in settings}
+    out: dict[object, list[str]] = {i: [] for i in settings}
     for key in keys:
         counts = pd.Series([s.get(key, "-") for s in settings.values()]).value_counts()
         usual = counts.index[0] if not everything and (len(counts) == 1 or counts.iloc[0] > counts.iloc[1]) else None

@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
+from typing import Any
 
 from workbench.devices import FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
@@ -81,7 +82,9 @@ class HFSeq2SeqSummariser(Summariser):
         self.id = f"hf-seq2seq:{model}:{max_input_tokens}:{max_new_tokens}"
         if dtype != FLOAT32:  # greedy decoding can take another path: cached apart
             self.id += f":{dtype}"
-        self._model = self._tokenizer = None
+        # transformers' model and tokenizer once _load() makes them (Any: mypy skips transformers).
+        self._model: Any = None
+        self._tokenizer: Any = None
 
     def _load(self):
         if self._model is None:

@@ -27,12 +27,17 @@ are left out of its denominator.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
 from workbench.metrics.metric_frame import document_views
 from workbench.upos.label_upos import contradicts
+
+if TYPE_CHECKING:
+    from workbench.upos.base import Tagger
 
 FAMILY = "upos"
 METRICS = (
@@ -60,7 +65,7 @@ def context_upos(frame: pd.DataFrame, context) -> pd.Series:
     # Per (tagger, language): one batched call over whole pseudonymised documents (every
     # span of the run replaced, as the reader sees it). The tagger bounds its own batches'
     # memory (workbench/upos/spacy_backend.py), so all of TAB can go in one call.
-    queries: dict[tuple[object, str], list[tuple[int, tuple[str, int, int]]]] = {}
+    queries: dict[tuple[Tagger, str], list[tuple[int, tuple[str, int, int]]]] = {}
     taggers = {name: context.tagger_for(name) for name in in_docs["tagger"].unique()}
     for view in document_views(in_docs):
         tagger = taggers[frame.at[view.rows[0], "tagger"]]

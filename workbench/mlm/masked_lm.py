@@ -26,8 +26,12 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.mlm.words import PieceTable, Recaser, dedupe, piece_table, pieces_to_text
+
+if TYPE_CHECKING:
+    from torch import Tensor
 
 BUCKET = 16  # tokens; padding waste per row < BUCKET
 # Tokens per encoder call (rows × bucket length): rows_per_call(length) rows in every call of
@@ -158,11 +162,11 @@ class MaskedLM:
                     for n, r in enumerate(members):
                         out[r] = logits[n, list(positions[r])].float().cpu()
                 return out
-            at_masks: dict[int, object] = {}  # row -> its encoder states at the asked positions
+            at_masks: dict[int, Tensor] = {}  # row -> its encoder states at the asked positions
             for members, hidden in self.fixed_shape_calls(sequences, self.encoder_states):
                 for n, r in enumerate(members):
                     at_masks[r] = hidden[n, list(positions[r])]
-            self._project(at_masks, out)
+            self._project(self._head, at_masks, out)
         return out
 
     def encoder_states(self, ids, attention):
@@ -170,7 +174,7 @@ class MaskedLM:
         return self.model.base_model(input_ids=ids, attention_mask=attention)[0]
 
     def fixed_shape_calls(self, sequences: Sequence[Sequence[int]],
-                          forward: Callable) -> Iterator[tuple[list[int], object]]:
+                          forward: Callable) -> Iterator[tuple[list[int], Tensor]]:
         """`forward(ids, attention)` over the sequences in calls of one shape per length bucket:
         yields (the sequences' indices in the call, in row order; forward's output). Rows past
         the last index are padding rows: pad tokens that attend to their first position only
@@ -191,7 +195,7 @@ class MaskedLM:
                     attention[row, :len(sequences[n])] = 1
                 yield chunk, forward(ids.to(self.device), attention.to(self.device))
 
-    def _project(self, at_masks: dict, out: list) -> None:
+    def _project(self, head: Callable[[Tensor], Tensor], at_masks: dict[int, Tensor], out: list) -> None:
         """The output head (vocabulary projection) only where a mask is: most of the cost otherwise.
 
         The head reads a vocabulary × hidden matrix for every call, so one call per row made it
@@ -206,7 +210,7 @@ class MaskedLM:
         states = torch.cat([at_masks[r] for r in order]).to(self._head_dtype)
         padded = -(-len(states) // HEAD_ROWS) * HEAD_ROWS
         states = torch.cat([states, states.new_zeros((padded - len(states), states.shape[1]))])
-        logits = torch.cat([self._head(states[i:i + HEAD_ROWS]).float().cpu()
+        logits = torch.cat([head(states[i:i + HEAD_ROWS]).float().cpu()
                             for i in range(0, padded, HEAD_ROWS)])
         start = 0
         for r in order:

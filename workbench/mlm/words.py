@@ -15,7 +15,7 @@ SentencePiece (XLM-R and other multilingual models a user may bring).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +38,7 @@ def scheme_of(vocab: dict[str, int]) -> str:
             counts[SENTENCEPIECE] += 1
         elif piece.startswith("##"):
             counts[WORDPIECE] += 1
-    return max(counts, key=counts.get)
+    return max(counts, key=counts.__getitem__)
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,6 @@ class Recaser:
         return out
 
 
-def dedupe(items: Sequence[str]) -> list[str]:
+def dedupe(items: Iterable[str]) -> list[str]:
     """Distinct candidates, first occurrence kept (two pieces can decode to one form)."""
     return list(dict.fromkeys(i for i in items if i))

@@ -16,7 +16,7 @@ from workbench.plugins import Entry, Registry, build_config
 from workbench.privacy.background import Background
 from workbench.privacy.reid_contract import Attacker
 
-REGISTRY = Registry("re-identification attacker", [
+REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
     Entry("retrieval", "workbench.privacy.retrieval:RetrievalAttacker", "BM25 over the background texts", "privacy"),
     Entry("trained", "workbench.privacy.trained:TrainedAttacker", "the TRI classifier trained on the background",
           "mlm"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,8 +148,9 @@ def load_background(path: str | Path, share: float = 1.0) -> Background:
     return found
 
 
-def _no_duplicate_keys(path: Path):
-    def pairs(items):
+def _no_duplicate_keys(path: Path) -> Callable[[list[tuple[str, object]]], dict[str, object]]:
+    """json.load's object_pairs_hook: an individual listed twice is an error, not the last one kept."""
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
         seen: dict[str, object] = {}
         for name, value in items:
             if name in seen:

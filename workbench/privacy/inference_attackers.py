@@ -22,7 +22,7 @@ from workbench.errors import InvalidValue
 from workbench.plugins import Entry, Registry, build_config
 from workbench.privacy.inference_contract import DEFAULT_GUESSES, InferenceAttacker
 
-REGISTRY = Registry("inference attacker", [
+REGISTRY: Registry[type[InferenceAttacker]] = Registry("inference attacker", [
     Entry("mlm", "workbench.privacy.inference_mlm:MlmAttacker", "a masked LM's best words at the target", "mlm"),
     Entry("ollama", "workbench.privacy.inference_llm:LlmAttacker", "an instruction LLM asked 004's guessing prompt",
           "llm"),

@@ -16,7 +16,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import Any, Protocol
 
 from workbench.llm.config import flat_settings
 
@@ -52,9 +52,12 @@ class Guesses:
 class InferenceAttacker(Protocol):
     """Built as `cls(config, n)` by workbench.privacy.inference_attackers.make_inference_attacker;
     `Config` is its frozen config dataclass, which the plug-in kit builds from -o options."""
-    Config: ClassVar[type]
+    # Its config dataclass, a class attribute (not ClassVar here: implementations assign it plainly).
+    Config: type[Any]
     name: str
     n: int
+
+    def __init__(self, config, n: int) -> None: ...
 
     def describe(self) -> dict:
         """JSON-able settings that determine the guesses (part of the attack key)."""

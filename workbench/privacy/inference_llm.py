@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from workbench.errors import InvalidValue
 from workbench.llm.config import OllamaSettings
 from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, answer_schema
 from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
+
+if TYPE_CHECKING:
+    from workbench.llm.client import OllamaClient
 
 # 004 Table 4, with two changes: the answer is a JSON object (so the server can constrain it),
 # and the replacement may be any kind of replacement, not only a generalisation, since the
@@ -95,7 +98,7 @@ class LlmAttacker:
     def __init__(self, config: LlmAttackConfig, n: int) -> None:
         self.config = config
         self.n = n
-        self._client = None
+        self._client: OllamaClient | None = None  # made by load()
 
     def describe(self) -> dict:
         return describe_config(self.config)
@@ -114,6 +117,8 @@ class LlmAttacker:
 
     def _guess(self, target: Target) -> Guesses:
         prompt = build_guess_prompt(target, self.n, self.config.context_chars, self.config.client.max_chars)
+        if self._client is None:
+            raise RuntimeError("guess() loads the client first")
         outcome = self._client.ask(prompt, target.key, self.config.client.seed)
         if outcome.answer is None:
             return Guesses((), outcome.failure or "no answer", outcome.requests)

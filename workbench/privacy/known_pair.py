@@ -60,7 +60,7 @@ class Pair:
     label: str
     entity: object
     original: str  # normalised: lower-case words joined by one space
-    pseudonym: str  # normalised, or None when the span FAILED
+    pseudonym: str | None  # normalised, or None when the span FAILED
     original_day: tuple[date, bool] | None  # calendar_day of the original
     pseudonym_day: tuple[date, bool] | None
     word_map: dict  # pseudonym word -> original word, for the words the run changed

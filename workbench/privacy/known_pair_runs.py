@@ -43,7 +43,8 @@ def known_pair_risk(store: RunStore, run_ids: Sequence[str], background: str | N
                                  "command again)")
     frames = []
     for run in runs:
-        texts, body = None, {"version": VERSION}
+        texts: dict[str, str] | None = None
+        body: dict[str, object] = {"version": VERSION}  # the run report
         if background is not None:
             texts, body["background"] = _background_texts(run.corpus_name, background)
         counts = known_pair_counts(run_frame(store, [run.run_id]), texts)

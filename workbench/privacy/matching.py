@@ -170,7 +170,7 @@ class Hit:
 class Matcher:
     """004's matching function for one language: a lemmatiser (texts -> words per text), the
     corpus's most frequent lemmas, and which labels are named entities and dates."""
-    lemmatise: Callable[[Sequence[str]], list[Sequence[Word]]]
+    lemmatise: Callable[[Sequence[str]], Sequence[Sequence[Word]]]
     frequent: frozenset[str] = frozenset()
     named_entity_labels: frozenset[str] = NAMED_ENTITY_LABELS
     date_labels: frozenset[str] = DATE_LABELS

@@ -143,7 +143,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
         else:
             _attack_run(store, run, texts, instance, key, progress)
         done.append((run.run_id, key))
-    if on_cluster:
+    if on_cluster and cluster is not None:
         from workbench.cluster.attacks import attack_on_cluster
         attack_on_cluster(store, on_cluster, cluster, log=log)
     wanted = set(done)
@@ -190,9 +190,10 @@ def score_batch(attacker: Attacker, run_id: str, key: str, texts: Mapping[str, s
     rows = []
     for doc_id in texts:
         higher = tied = top = None
-        if doc_id in known:
+        index = bk.index_of(doc_id)
+        if doc_id in known and index is not None:  # known: the background has the document's individual
             row = scores[known.index(doc_id)]
-            higher, tied = rank_of(row, bk.index_of(doc_id))
+            higher, tied = rank_of(row, index)
             top = bk.individuals[int(np.argmax(row))]
         rows.append(new_row(run_id, key, doc_id, attacker.name, description, bk.label, bk.sha256,
                             hashes[doc_id], doc_id if doc_id in known else None, higher, tied,

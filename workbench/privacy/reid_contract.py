@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from workbench.privacy.background import Background
 
@@ -30,7 +30,8 @@ class Attacker(Protocol):
     `Config` is its frozen config dataclass (the plug-in kit builds it from -o options). A config
     with settings that follow the attacked documents' language (BM25's stop words) resolves them in
     `resolved(lang)`, which make_attacker calls before the attacker is built."""
-    Config: ClassVar[type]
+    # Its config dataclass, a class attribute (not ClassVar here: implementations assign it plainly).
+    Config: type[Any]
     name: str
     background: Background
 

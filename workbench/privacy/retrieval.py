@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -83,7 +84,7 @@ class RetrievalAttacker:
             raise ValueError("resolve the stop-word language first (RetrievalConfig.resolved)")
         self.background = background
         self.config = config
-        self._index = None
+        self._index: Any = None  # a bm25s.BM25 once fit() has run (bm25s has no types)
 
     def describe(self) -> dict:
         return self.config.describe()

@@ -8,6 +8,7 @@ Training it is workbench.privacy.trained_training; attacking with it, workbench.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -85,8 +86,9 @@ def classifier(torch):
         return _CLASSIFIER
     from safetensors.torch import load_file, save_file
     from transformers import AutoModel
+    module: Any = torch.nn.Module  # a base class from the module handed in (mypy reads torch as Any)
 
-    class WindowClassifier(torch.nn.Module):
+    class WindowClassifier(module):
         def __init__(self, encoder, n_classes: int) -> None:
             super().__init__()
             self.encoder = encoder

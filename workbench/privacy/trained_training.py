@@ -93,10 +93,11 @@ class ClassifierTraining:
                                for s in range(0, len(rows), 64)])
         feats, target = feats.float().clone(), target.to(self.device)
         optimiser = torch.optim.Adam(model.head.parameters(), lr=cfg.probe_learning_rate)
-        loss_fn, first = torch.nn.CrossEntropyLoss(), None
-        for _ in range(cfg.probe_steps):
+        loss_fn = torch.nn.CrossEntropyLoss()
+        for step in range(cfg.probe_steps):  # one at least: the caller probes only with probe_steps
             loss = loss_fn(model.head(feats), target)
-            first = loss.item() if first is None else first
+            if step == 0:
+                first = loss.item()
             loss.backward()
             optimiser.step()
             optimiser.zero_grad()

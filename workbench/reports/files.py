@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -56,7 +57,8 @@ def _write_csv(path: Path, frame: pd.DataFrame, index: bool = False) -> None:
     frame.to_csv(path, index=index)
 
 
-WRITERS: dict[type, Callable[[Path, object], None]] = {
+# By the rendered value's type; each writer takes values of its own type only.
+WRITERS: dict[type, Callable[[Path, Any], None]] = {
     str: _write_text,
     pd.DataFrame: _write_csv,
     Indexed: lambda path, value: _write_csv(path, value.frame, index=True),

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
 
 
-class KeyValueCache:
-    """key → value in one SQLite table; in-memory only when path is None (tests, --no-cache).
+class KeyValueCache(Generic[V]):
+    """key → value (of type V) in one SQLite table; in-memory only when path is None (tests, --no-cache).
 
     By default a value is bytes, stored as a BLOB; `encode` turns a value into what is
     stored (bytes or text), `decode` turns a stored one back."""
@@ -28,7 +31,7 @@ class KeyValueCache:
                  value_type: str = "BLOB", timeout: float = 60, encode: Callable = bytes,
                  decode: Callable = bytes) -> None:
         self._lock = threading.Lock()
-        self._memory: dict[str, object] = {}
+        self._memory: dict[str, V] = {}
         self._table, self._column = table, value_column
         self._encode, self._decode = encode, decode
         self._db = None
@@ -39,7 +42,7 @@ class KeyValueCache:
                              f"{value_column} {value_type} NOT NULL)")
             self._db.commit()
 
-    def get_many(self, keys: Sequence[str]) -> dict[str, object]:
+    def get_many(self, keys: Sequence[str]) -> dict[str, V]:
         found = {k: self._memory[k] for k in keys if k in self._memory}
         missing = [k for k in dict.fromkeys(keys) if k not in found]
         if self._db is not None and missing:
@@ -52,7 +55,7 @@ class KeyValueCache:
                         found[k] = self._memory[k] = self._decode(v)
         return found
 
-    def put_many(self, items: dict[str, object]) -> None:
+    def put_many(self, items: Mapping[str, V]) -> None:
         self._memory.update(items)
         if self._db is not None and items:
             with self._lock:

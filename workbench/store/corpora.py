@@ -14,10 +14,10 @@ from collections import Counter
 
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus, Document, Span
-from workbench.store.file import reported
+from workbench.store.file import FileParts, reported
 
 
-class CorpusRepository:
+class CorpusRepository(FileParts):
     @reported
     def save_corpus(self, corpus: Corpus) -> None:
         """Idempotent, also when two processes save the same corpus at the same moment."""

@@ -18,9 +18,10 @@ import functools
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from workbench.errors import WorkbenchError
@@ -39,7 +40,7 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 _OPENING = threading.Lock()  # see StoreFile._check_header
 
 
-def _translate(exc: sqlite3.Error, path: Path, timeout: float) -> WorkbenchError | None:
+def _translate(exc: sqlite3.Error, path: Path | str, timeout: float) -> WorkbenchError | None:
     """The tool's own words for what SQLite reports about the file; None: a programming error."""
     message = str(exc).lower()
     if "locked" in message or "busy" in message:
@@ -60,10 +61,15 @@ def _translate(exc: sqlite3.Error, path: Path, timeout: float) -> WorkbenchError
     return None
 
 
-def reported(method):
+S = TypeVar("S")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def reported(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
     """Methods that touch the file turn SQLite's file errors into WorkbenchErrors."""
     @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
+    def wrapper(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.Error as exc:
@@ -73,6 +79,18 @@ def reported(method):
             raise error from None
     return wrapper
 
+
+class FileParts:
+    """The base of each repository (corpora, runs, predictions): what it uses of StoreFile, named
+    for the type checker. RunStore combines the repositories with StoreFile, which provides it."""
+
+    if TYPE_CHECKING:
+        db: sqlite3.Connection
+        path: Path
+        read_only: bool
+        _lease_runs: set[str]
+
+        def transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
 
 class StoreFile:

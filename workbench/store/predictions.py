@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from workbench.errors import WorkbenchError
 from workbench.signature import GENERATED
-from workbench.store.file import reported
+from workbench.store.file import FileParts, reported
 from workbench.store.records import (
     PREDICTION_COLUMNS,
     RUNNING,
@@ -40,7 +40,7 @@ def _check_storable(row: dict) -> None:
                                  "nothing of this batch was written") from None
 
 
-class PredictionRepository:
+class PredictionRepository(FileParts):
     @reported
     def add_predictions(self, run_id: str, predictions: Iterable[StoredPrediction]) -> None:
         """One transaction; a (run, document, span) stored twice is an error, never a silent overwrite."""

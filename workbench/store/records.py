@@ -10,6 +10,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import Any
 
 from workbench.signature import CONSISTENT_DEFAULT, SEES_DEFAULT, RunSignature
 
@@ -18,6 +19,10 @@ from workbench.signature import CONSISTENT_DEFAULT, SEES_DEFAULT, RunSignature
 # span has one. Compare with these, never with the bare words.
 RUNNING, COMPLETE = "running", "complete"
 RUN_STATUSES = (RUNNING, COMPLETE)
+# The fields a RunRecord takes from its RunSignature (the signature's own columns).
+_SIGNATURE_FIELDS = ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing", "sees",
+                     "consistent", "identifier_types")
+
 
 @dataclass(frozen=True, slots=True)
 class StoredPrediction:
@@ -78,13 +83,21 @@ class RunRecord:
     name: str | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.signature, RunSignature):
+        if isinstance(self.signature, RunSignature):  # given one in place of the string (see for_signature)
             sig = self.signature
-            for name in ("tagger", "window", "seed", "top_k", "leak_guard", "file_sha256", "missing", "sees",
-                         "consistent", "identifier_types"):
+            for name in _SIGNATURE_FIELDS:
                 if getattr(self, name) is None:
                     object.__setattr__(self, name, getattr(sig, name))
             object.__setattr__(self, "signature", sig.render())
+
+    @classmethod
+    def for_signature(cls, signature: RunSignature, **values: Any) -> RunRecord:
+        """The record of a run with this signature: its rendered string, and its own fields
+        (tagger, window, seed, ...) wherever `values` leaves them None."""
+        for name in _SIGNATURE_FIELDS:
+            if values.get(name) is None:
+                values[name] = getattr(signature, name)
+        return cls(signature=signature.render(), **values)
 
     @property
     def signature_record(self) -> RunSignature:

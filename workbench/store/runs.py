@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from workbench.errors import WorkbenchError
-from workbench.store.file import reported
+from workbench.store.file import FileParts, reported
 from workbench.store.records import (
     COMPLETE,
     RUN_COLUMNS,
@@ -39,7 +39,7 @@ def _pid_alive(pid: int) -> bool:
 
 
 
-class RunRepository:
+class RunRepository(FileParts):
     @reported
     def create_run(self, record: RunRecord) -> None:
         """Store a new run; a run with the same id (so the same signature) already stored is kept."""

@@ -97,20 +97,21 @@ def _backfill_signature_columns(db: sqlite3.Connection) -> None:
     This one-off reading of the old string is the only place it is ever parsed; from
     here on the columns are the record and the string is only rendered from them."""
     for run_id, signature in db.execute("SELECT run_id, signature FROM runs").fetchall():
-        values: dict[str, object] = {}
+        values: dict[str, str] = {}
         for part in signature.split("|"):
             key, _, value = part.partition("=")
             if key in _SIGNATURE_KEYS and key not in values:
                 values[key] = value
-        columns = {_SIGNATURE_KEYS[k]: v for k, v in values.items()}
+        text = {_SIGNATURE_KEYS[k]: v for k, v in values.items()}
+        columns: dict[str, object] = dict(text)
         for name in ("window", "seed", "top_k"):
-            if name in columns:
+            if name in text:
                 try:
-                    columns[name] = int(columns[name])
+                    columns[name] = int(text[name])
                 except ValueError:
                     columns[name] = None
-        if "leak_guard" in columns:
-            columns["leak_guard"] = int(columns["leak_guard"] == "on")
+        if "leak_guard" in text:
+            columns["leak_guard"] = int(text["leak_guard"] == "on")
         if columns:
             assignments = ", ".join(f'"{k}"=:{k}' for k in columns)
             db.execute(f"UPDATE runs SET {assignments} WHERE run_id=:run_id", {**columns, "run_id": run_id})

@@ -24,7 +24,7 @@ from workbench.store.run_reports import save_run_report
 
 def store_whole_run(store, *, signature: RunSignature, corpus: Corpus, options: dict,
                     predictions: Sequence[StoredPrediction], report_kind: str, report: dict,
-                    tag_originals: Callable[[], None], own_detections: dict | None = None) -> RunRecord:
+                    tag_originals: Callable[[], object], own_detections: dict | None = None) -> RunRecord:
     """Store the run of `signature` over `corpus` (or return the complete one already stored).
 
     options: the run's options column (what the command was given); report_kind/report: the
@@ -43,8 +43,8 @@ def store_whole_run(store, *, signature: RunSignature, corpus: Corpus, options: 
         tag_originals()
         if existing is not None:  # a run that died half-way: start it again
             store.delete_run(run_id)
-        store.create_run(RunRecord(
-            run_id=run_id, signature=signature, corpus_hash=corpus.content_hash, corpus_name=corpus.name,
+        store.create_run(RunRecord.for_signature(
+            signature, run_id=run_id, corpus_hash=corpus.content_hash, corpus_name=corpus.name,
             generator=signature.generator, model=signature.model, mode=signature.mode,
             upos_filter=signature.upos_filter, options=options, config=dict(signature.config),
             versions=dict(signature.versions), status=RUNNING, n_slots=corpus.n_slots, created=time.time(),

@@ -40,7 +40,9 @@ class PudInventory:
             return
         path = (self._paths or {}).get(lang) or vocabulary_path(lang)
         entries = load_vocabulary(path)
-        forms, by_upos = {}, defaultdict(dict)
+        # dicts as ordered sets: each form once, in first-seen order
+        forms: dict[str, None] = {}
+        by_upos: defaultdict[str, dict[str, None]] = defaultdict(dict)
         for e in (e for e in entries if is_word(e.form, e.upos)):
             forms.setdefault(e.form, None)
             by_upos[e.upos].setdefault(e.form, None)

@@ -107,20 +107,20 @@ class Slot:
         1 in reading order, the N of [MASK.N]. render() and the masked-LM encoders use it.
         """
         out: list[str | T] = []
-        text_last = False  # whether out[-1] is a text run (a mask's result may be a str too)
+        run: str | None = None  # the text run being joined (kept apart: a mask's result may be a str too)
         number = 0
         for piece in self.pieces:
             if isinstance(piece, Gap) and piece.masked:
+                if run is not None:
+                    out.append(run)
+                    run = None
                 number += 1
                 out.append(mask(number, piece))
-                text_last = False
                 continue
-            text = piece if isinstance(piece, str) else piece.fill
-            if text_last:
-                out[-1] += text
-            else:
-                out.append(text)
-                text_last = True
+            text = piece if isinstance(piece, str) else piece.fill or ""  # an unmasked gap has its fill
+            run = text if run is None else run + text
+        if run is not None:
+            out.append(run)
         return out
 
     def render(self, mask: str | Callable[[int, Gap], str]) -> str:

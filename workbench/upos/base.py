@@ -69,7 +69,7 @@ def right_most_word(tokens: Sequence[tuple], start: int, end: int, starts: Seque
     return last
 
 
-class TagCache(KeyValueCache):
+class TagCache(KeyValueCache[Tokens]):
     """(tagger id, lang, text) -> tokens, in the table `tags` of its own file (JSON text)."""
 
     def __init__(self, path: Path | None) -> None:

@@ -8,7 +8,7 @@ from workbench.paths import cache_dir
 from workbench.plugins import Entry, Registry
 from workbench.upos.base import Tagger
 
-BACKENDS = Registry("tagger", [
+BACKENDS: Registry[type[Tagger]] = Registry("tagger", [
     Entry("stanza", "workbench.upos.stanza_backend:StanzaTagger",
           "stanza's UD models, the users' default as in 003 (models come from a hub)", extra="stanza"),
     Entry("spacy", "workbench.upos.spacy_backend:SpacyTagger",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.paths import shared_models_dir
@@ -17,7 +18,7 @@ class SpacyTagger(Tagger):
         # Default models: the folders named here, found under workbench.paths.shared_models_dir()
         # when first loaded (outside a checkout that says which variable to set).
         self._given = dict(models) if models else None
-        self._nlp = {}
+        self._nlp: dict[str, Any] = {}  # language -> its spaCy Language
         names = {lang: Path(p).name for lang, p in (self._given or DEFAULT_MODELS).items()}
         self.backend = "spacy:" + ",".join(f"{lang}={name}" for lang, name in sorted(names.items()))
         super().__init__(cache_path)
@@ -102,7 +103,9 @@ _CHARS_PER_BATCH = 20_000
 
 
 def _chunks_by_length(texts: Sequence[str], limit: int) -> list[list[str]]:
-    chunks, current, size = [], [], 0
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    size = 0
     for text in texts:
         if current and size + len(text) > limit:
             chunks.append(current)

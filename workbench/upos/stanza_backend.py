@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.upos.base import Tagger, Tokens
@@ -22,7 +23,7 @@ def stanza_available(lang: str) -> bool:
 class StanzaTagger(Tagger):
     def __init__(self, cache_path: Path | None = None) -> None:
         self.backend = "stanza"
-        self._nlp = {}
+        self._nlp: dict[str, Any] = {}  # language -> its stanza Pipeline
         super().__init__(cache_path)
 
     def _pipeline(self, lang: str):

@@ -129,7 +129,7 @@ columns[0].markdown(render.doc_block(render.mark_text(doc.text, orig_marks, span
                     unsafe_allow_html=True)
 for col, r in zip(columns[1:], chosen):
     text, placed, failed = versions[r]
-    k = next((k for k, p in enumerate(placed) if p.span_index == focus_span), None)
+    focus_at = next((k for k, p in enumerate(placed) if p.span_index == focus_span), None)
     col.markdown(render.run_heading(data.escaped_label(runs[r]), runs[r].generator), unsafe_allow_html=True)
-    col.markdown(render.doc_block(render.mark_text(text, render.replaced_marks(placed, labels, failed), k)),
+    col.markdown(render.doc_block(render.mark_text(text, render.replaced_marks(placed, labels, failed), focus_at)),
                  unsafe_allow_html=True)

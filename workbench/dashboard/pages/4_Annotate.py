@@ -160,13 +160,16 @@ if submitted:
         if found is None:
             st.error(f"No tag has key {md(repr(key))}: use 1–{len(tagset.tags)}.")
             st.stop()
-        tag = found.tag
+        else:  # st.stop() raises, but mypy reads streamlit as Any (skipped), so it cannot know
+            tag = found.tag
     tag = tag or choice
     if tag is None:
         st.error("Choose a tag, or type its number in the Key field.")
         st.stop()
-    shown = {"suggested_by": judge, "suggested_tag": suggestion.tag} if suggestion is not None else {}
-    store.save(Annotation(item.run_id, item.doc_id, item.span_index, name, tag, note, "dashboard", **shown))
+    # A suggestion is asked for only with a judge chosen; "" when none was shown (Annotation's default).
+    by, shown = (judge, suggestion.tag) if judge and suggestion is not None else ("", "")
+    store.save(Annotation(item.run_id, item.doc_id, item.span_index, name, tag, note, "dashboard",
+                          suggested_by=by, suggested_tag=shown))
     st.session_state[pos_key] = pos + 1
     st.session_state["ann_last_saved"] = f"saved {tag} for {md(repr(ctx.pseudonym))} (item {pos + 1})"
     st.rerun()
