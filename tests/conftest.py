@@ -80,17 +80,17 @@ def baseline_copy(baseline_store, tmp_path):
 @pytest.fixture(scope="session")
 def ray_cluster():
     """The one local Ray cluster of this test process (an xdist worker has its own): two CPUs and two
-    `ollama` resources (the LLM tasks' resource, tests/cluster/test_ray_llm.py), every node on
-    127.0.0.1. Started by the first test that asks for it, stopped at the end of the session, so
-    no process ever runs two; the code under test finds it connected and uses it as it is
-    (workbench.cluster.session). Yields the ray module. A test module whose objects must reach the
+    `ollama` resources (the LLM tasks' resource, tests/cluster/test_ray_llm.py), started as a job's
+    own cluster is (workbench.cluster.own_cluster: every port on 127.0.0.1, a token of its own,
+    both gone afterwards). Started by the first test that asks for it, stopped at the end of the
+    session, so no process ever runs two; the code under test finds it connected and uses it as it
+    is (workbench.cluster.session). Yields the ray module. A test module whose objects must reach the
     workers registers its modules with ray.cloudpickle.register_pickle_by_value: workers cannot
     import tests/."""
     ray = pytest.importorskip("ray")
-    ray.init(address="local", num_cpus=2, resources={"ollama": 2}, include_dashboard=False,
-             _node_ip_address="127.0.0.1", log_to_driver=False)
-    yield ray
-    ray.shutdown()
+    from workbench.cluster.own_cluster import own_cluster
+    with own_cluster(ray, 2, {"ollama": 2}, lambda line: None):
+        yield ray
 
 
 @pytest.fixture(scope="session")

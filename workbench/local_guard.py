@@ -133,3 +133,16 @@ def bind_loopback(port: int = 0) -> socket.socket:
         sock.close()
         raise WorkbenchError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); choose another --port") from None
     return sock
+
+
+def listens_on_loopback_only(address: str) -> bool:
+    """Whether a socket bound to `address` (an IP, as the OS reports a listening socket) accepts
+    connections from this machine only: a loopback address, or one written IPv4-mapped
+    (::ffff:127.0.0.1, an IPv6 socket bound to 127.0.0.1). A wildcard (0.0.0.0, ::) listens on every
+    interface; a name is not an address and is never taken for one."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # fe80::1%eth0: the zone says where, not what
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback

@@ -130,13 +130,17 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     else:
         gen = make_generator(generator, settings, options)
     tagging = make_tagger(tagger, loaded, quiet=quiet_tagger)
-    if not isinstance(store, RunStore):
-        store = RunStore(store)
     if cluster is not None and cluster.distributed:
         from workbench.cluster.runner import RunJob, generate_on_cluster
-        [record] = generate_on_cluster(store, [RunJob(loaded, gen, tagging, name, retry_failed)], cluster,
-                                       batch_size=batch_size, log=log if progress else None)
-        return result_of(store, record)
+        from workbench.cluster.session import joined_before_new_store
+        with joined_before_new_store(cluster, store, log if progress else None):
+            if not isinstance(store, RunStore):
+                store = RunStore(store)
+            [record] = generate_on_cluster(store, [RunJob(loaded, gen, tagging, name, retry_failed)], cluster,
+                                           batch_size=batch_size, log=log if progress else None)
+            return result_of(store, record)
+    if not isinstance(store, RunStore):
+        store = RunStore(store)
     record = run_generation(store, loaded, gen, tagging, batch_size=batch_size, progress=progress,
                             retry_failed=retry_failed, after_batch=after_batch, name=name)
     return result_of(store, record)

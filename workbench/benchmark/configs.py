@@ -283,12 +283,12 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
     checked = check_benchmark(config)
     if confirm is not None and not _confirmed(confirm, checked, store):
         return None
-    if not isinstance(store, RunStore):  # a path: opened once every run is checked
-        store = RunStore(store)
     for prepared in checked:  # the models made on this machine that a run names, built once (minutes)
         prepared.generator.build_missing(sorted({d.lang for d in prepared.corpus.documents}))
     distributed = cluster is not None and cluster.distributed
     with _one_cluster(cluster, log if progress else None) if distributed else nullcontext():
+        if not isinstance(store, RunStore):  # a path: opened once every run is checked and the cluster joined
+            store = RunStore(store)
         if distributed:
             generated: Iterable[GenerationResult] = _generate_on_cluster(checked, store, tagger, batch_size, cluster,
                                                                           log if progress else None)
