@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from workbench.generators.base import Generator, Prediction
 from workbench.llm.answers import COPIED, MASK_BREAK, copied_from_context, value_for
 from workbench.llm.client import OllamaClient, Outcome
-from workbench.llm.config import OllamaConfig, flat_settings
+from workbench.llm.config import OllamaConfig, signature_settings, without_server
 from workbench.llm.guard import check_host
 from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, build_prompt
@@ -57,8 +57,15 @@ class OllamaGenerator(Generator):
 
     def signature_config(self) -> dict:
         # The client's settings flat, the answer budget as tokens_per_mask: the run ids of
-        # runs made before the settings were nested (tests/test_pinned_ids.py).
-        return flat_settings(self.config)
+        # runs made before the settings were nested (tests/test_pinned_ids.py). The server's
+        # address is hashed as the default one: it is recorded (server()), not part of the run.
+        return signature_settings(self.config)
+
+    def hashed_config(self, stored: dict) -> dict:
+        return without_server(stored)  # a run stored before issue 37 hashed its address
+
+    def server(self) -> str | None:
+        return self.config.client.host
 
     @property
     def seed(self) -> int:

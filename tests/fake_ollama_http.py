@@ -1,11 +1,14 @@
 """What every tiny in-test Ollama shares: a quiet HTTP/1.1 handler on 127.0.0.1 that answers
 /api/tags with one model and / with Ollama's greeting. A test's server subclasses it and
-writes its own do_POST (/api/chat), scripted or misbehaving as the test needs."""
+writes its own do_POST (/api/chat), scripted or misbehaving as the test needs; ScriptedOllama
+is one that answers, or answers HTTP 500 or garbage, request by request (issue 37)."""
 
 from __future__ import annotations
 
 import json
-from http.server import BaseHTTPRequestHandler
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODEL = "fake:1"
 
@@ -29,3 +32,49 @@ class FakeOllamaHandler(BaseHTTPRequestHandler):
             self._send(200, json.dumps({"models": [{"name": MODEL, "model": MODEL}]}).encode())
         else:
             self._send(200, b"Ollama is running", "text/plain")
+
+
+# What a scripted server does with one chat request (ScriptedOllama): answer every mask of the
+# JSON schema ("Fake 1", …) or the judge's tag, or misbehave as a broken server does.
+ANSWER, HTTP500, GARBAGE = "answer", "http500", "garbage"
+GARBAGE_BODY = b"<html><body>502 Bad Gateway</body></html>\n"  # 200, but not Ollama's stream
+
+
+class ScriptedOllama(FakeOllamaHandler):
+    """POST /api/chat takes the server's next action (`server.actions`, then `server.default`):
+    ANSWER, HTTP500 (Ollama's error body) or GARBAGE; `server.chats` counts the requests."""
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        server = self.server
+        with server.lock:
+            server.chats += 1
+            action = server.actions.pop(0) if server.actions else server.default
+        if action == HTTP500:
+            self._send(500, json.dumps({"error": "llama runner process has terminated"}).encode())
+        elif action == GARBAGE:
+            self._send(200, GARBAGE_BODY, "text/html")
+        else:
+            schema = body.get("format") or {}
+            keys = [k for k in schema.get("required", []) if k != "tag"]
+            content = json.dumps({k: f"Fake {n}" for n, k in enumerate(keys, 1)} if keys else {"tag": "NO_ERROR"})
+            lines = [{"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+                      "message": {"role": "assistant", "content": content}, "done": False},
+                     {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+                      "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop"}]
+            self._send(200, "".join(json.dumps(line) + "\n" for line in lines).encode(), "application/x-ndjson")
+
+
+@contextmanager
+def scripted_ollama(actions=(), default: str = ANSWER):
+    """A ScriptedOllama on a free 127.0.0.1 port: yields the server (.url, .chats, .actions, .default)."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedOllama)
+    httpd.daemon_threads = True
+    httpd.lock, httpd.chats, httpd.actions, httpd.default = threading.Lock(), 0, list(actions), default
+    httpd.url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -181,12 +181,13 @@ def test_a_newer_schema_is_refused_with_the_file_named(laptops, tmp_path):
 
 def test_an_older_store_is_merged_from_a_migrated_copy_and_left_as_it_was(laptops, tmp_path):
     a, b, runs_a, _ = laptops
-    with sqlite3.connect(a) as db:  # Anna's store as migration 8 left it (before the judge's columns)
-        db.execute("DROP TABLE judge_faults")
+    with sqlite3.connect(a) as db:  # Anna's store as migration 8 left it (before the judge's columns, 9,
+        db.execute("DROP TABLE judge_faults")  # and the runs' server addresses, 10)
         for table in ("annotations", "annotation_log"):
             for column in ("prompt_version", "suggested_by", "suggested_tag"):
                 db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-        db.execute(f"PRAGMA user_version={VERSION - 1}")
+        db.execute("ALTER TABLE runs DROP COLUMN servers")
+        db.execute("PRAGMA user_version=8")
     before = a.read_bytes()
     summary = merge_stores([a], b)
     assert a.read_bytes() == before

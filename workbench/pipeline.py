@@ -28,6 +28,7 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions, Generator, is_unreachable
+from workbench.llm.verdict import Verdict, run_verdict
 from workbench.model import Corpus
 from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.run_name_rule import check_run_name
@@ -44,6 +45,9 @@ class GenerationResult:
     # Pseudonyms that are their original (workbench.overlap_rules.equals_original: case and
     # white space ignored, numerals included). Without --leak-guard nothing prevents them.
     equal_to_original: int = 0
+    # The causes of the FAILED spans and whether the run failed (workbench.llm.verdict): the
+    # exit code and the error line of `generate` and `benchmark`. None only when built by hand.
+    verdict: Verdict | None = None
 
     @property
     def run_id(self) -> str:
@@ -151,7 +155,7 @@ def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
     failed = sum(p.failed for p in predictions)
     unreachable = sum(1 for p in predictions if p.failed and is_unreachable(p.note))
     return GenerationResult(record, len(predictions), failed, unreachable,
-                            count_equal_to_original(store, record, predictions))
+                            count_equal_to_original(store, record, predictions), run_verdict(record, predictions))
 
 
 def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None) -> int:

@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from workbench.errors import InvalidValue
-from workbench.llm.config import OllamaSettings, flat_settings
+from workbench.llm.config import OllamaSettings, signature_settings
 from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
 
 # 004 §5.2: multinomial sampling at 0.3. Answer budget per candidate or guess: num_predict =
@@ -48,8 +48,9 @@ class IntactConfig:
             raise InvalidValue("intact: context_chars must be >= 200")
 
     def signature(self) -> dict:
-        """The flat dict INTACT's run signatures hashed before the client's settings were nested."""
-        return flat_settings(self)
+        """The flat dict INTACT's run signatures hashed before the client's settings were nested, the
+        server's address as the default one (workbench.llm.config.signature_settings)."""
+        return signature_settings(self)
 
     def attacker_options(self, run_seed: int) -> dict[str, object]:
         """Settings for make_inference_attacker(self.attacker, self.guesses, …): the LLM attacker asks

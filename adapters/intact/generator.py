@@ -75,6 +75,13 @@ class Intact(Generator):
     def signature_config(self) -> dict:
         return self.config.signature()  # flat, as before the client's settings were nested
 
+    def hashed_config(self, stored: dict) -> dict:
+        from workbench.llm.config import without_server
+        return without_server(stored)  # a run stored before issue 37 hashed its address
+
+    def server(self) -> str | None:
+        return self.config.client.host
+
     def load(self) -> None:
         self.load_for(())
 

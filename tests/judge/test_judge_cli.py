@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from entry_point import wb, wb_ok
+from fake_ollama_http import GARBAGE, HTTP500, scripted_ollama
 from judge_helpers import MODEL, fake_ollama
 
 from workbench.annotation.storage import Annotation
@@ -68,3 +69,19 @@ def test_a_server_lost_on_the_way_exits_3_and_the_same_command_asks_only_those(j
     with fake_ollama() as server:
         out = wb_ok(*args, "-o", f"host={server.url}", store=path)
         assert "2 tagged now, 1 tagged before, 0 faults" in out and len(server.requests) == 2
+
+
+@pytest.mark.parametrize("action, cause", [(HTTP500, "HTTP 500"), (GARBAGE, "malformed response stream")])
+def test_a_server_that_answers_only_errors_exits_4_naming_the_cause(judged_store, action, cause):
+    """HTTP 500 and a stream that is not Ollama's are the server's errors, not "could not be
+    reached" (issue 37): faults with that reason, and exit 4 with the cause and its count."""
+    store, run = judged_store
+    with scripted_ollama(default=action) as server:
+        result = wb("annotations", "judge", run[:10], "--model", MODEL, "--unit", "span", "--per-run", "3",
+                    "-o", f"host={server.url}", "-o", "attempts=1", "-o", "give_up_after=0",
+                    store=store.run_store.path)
+    assert result.returncode == 4, result.stderr
+    assert f"fault: server error: {cause} (3)" in result.stdout and "0 tagged now" in result.stdout
+    assert f"error: all 3 pseudonym(s) not judged ({cause} × 3); check the server and its model" in result.stderr
+    assert "could not be reached" not in result.stderr and "Traceback" not in result.stderr
+    assert store.annotations() == []

@@ -1,7 +1,8 @@
 """A server that misbehaves at the HTTP level, played by a tiny local socket server (127.0.0.1):
 the request timeout is a deadline for the whole request however the server trickles bytes,
-malformed streams count towards giving up, and `generate` exits 3 when spans FAILED because
-the server could not be reached, then --retry-failed fills them in."""
+malformed streams count towards giving up (as server errors, not "unreachable": issue 37), and
+`generate` exits 3 when spans FAILED because the server could not be reached, then --retry-failed
+fills them in."""
 
 from __future__ import annotations
 
@@ -92,8 +93,8 @@ def test_a_trickling_server_cannot_stretch_the_timeout(server):
 def test_malformed_streams_count_towards_giving_up(server, capfd):
     server.mode = "garbage"
     preds = generator(server.url, attempts=1, give_up_after=2).generate(SLOTS)
-    assert [p.note for p in preds[:2]] == ["unreachable: malformed response stream (after 1 request)"] * 2
-    assert preds[2].note.startswith("unreachable: skipped (") and preds[2].requests == 0
+    assert [p.note for p in preds[:2]] == ["server error: malformed response stream (after 1 request)"] * 2
+    assert preds[2].note.startswith("server error: skipped (") and preds[2].requests == 0
     assert server.chats == 2 and "--retry-failed" in capfd.readouterr().err
 
 

@@ -3,10 +3,11 @@ end with FAILED spans and a message instead of stopping when the server dies or 
 
 from __future__ import annotations
 
+import json
 import socket
-import time
 
 import pytest
+from entry_point import wb
 
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generation.engine import run_generation
@@ -17,6 +18,7 @@ from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.text.slots import Gap, Slot
 from workbench.upos import get_tagger
 from llm_helpers import refused
+from waiting import wait_until
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 
@@ -86,10 +88,7 @@ def test_a_server_that_never_answers_in_time_gives_failed(healthy):
 
 def test_refused_connections_are_retried_until_the_server_is_back(healthy):
     healthy.fault("refuse", seconds=1.5)
-    deadline = time.monotonic() + 5
-    while not refused(healthy.url) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert refused(healthy.url)
+    wait_until(lambda: refused(healthy.url), 5, "the stand-in to refuse connections")
     # load() would fail now (the server refuses), so the client is made without its check.
     [p] = unloaded(healthy.url, attempts=3, backoff=1.0).generate([SLOT])
     assert p.requests >= 2 and "connection refused" not in p.note  # refused, waited, answered
@@ -110,6 +109,50 @@ def test_nothing_listening_fails_fast_and_gives_up(capfd):
     assert preds[2].note.startswith("unreachable: skipped (") and preds[2].requests == 0  # gave up after 3 refusals
     err = capfd.readouterr().err
     assert "The run goes on" in err and "without asking" in err
+
+
+def two_names(tmp_path):
+    """A corpus file of two one-sentence documents, a name each: two windows, two requests."""
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(json.dumps({"id": n, "text": t, "lang": "en", "label": [[0, 4, "PERSON"]]}) + "\n"
+                            for n, t in enumerate(["Anna went to Oslo.", "Olle stayed at home."])), encoding="utf-8")
+    return path
+
+
+def cli_generate(corpus, store, url, *extra):
+    return wb("generate", "-c", corpus, "-g", "ollama", "--model", MODEL, "-o", f"host={url}", "-o", "attempts=2",
+              "-o", "backoff=0", "--tagger", "spacy", "--no-progress", *extra, store=store, timeout=300)
+
+
+@pytest.mark.parametrize("fault, cause", [("http500", "HTTP 500"), ("garbage", "malformed response stream")])
+def test_a_standin_answering_errors_fails_the_run_naming_the_cause(healthy, tmp_path, fault, cause):
+    """Issue 37: HTTP 500 or a body that is not Ollama's stream for every request is not a complete run
+    that exits 0, nor "could not be reached": exit 4, the cause and its count named."""
+    healthy.fault(fault, times=-1)
+    before = healthy.chat_requests()
+    result = cli_generate(two_names(tmp_path), tmp_path / "runs.sqlite", healthy.url)
+    assert result.returncode == 4, result.stderr
+    assert f"2 spans, 2 FAILED ({cause} × 2)" in result.stdout
+    assert f"error: all 2 span(s) FAILED ({cause} × 2); check the server and its model" in result.stderr
+    assert "--retry-failed" in result.stderr and "could not be reached" not in result.stderr
+    assert healthy.chat_requests() - before == 4  # each window asked twice (attempts=2): errors are retried
+
+
+@pytest.mark.slow
+def test_retry_failed_at_another_port_resumes_the_same_run(healthy, own_standin, tmp_path):
+    """The run fails against the shared stand-in (HTTP 500), and is retried against another on
+    another port: the same run id, its FAILED spans filled, both addresses recorded (issue 37)."""
+    corpus, store = two_names(tmp_path), tmp_path / "runs.sqlite"
+    healthy.fault("http500", times=-1)
+    first = cli_generate(corpus, store, healthy.url)
+    assert first.returncode == 4, first.stderr
+    assert own_standin.url != healthy.url
+    own_standin.fault("canned", times=-1)  # quick answers: this test is about the address
+    again = cli_generate(corpus, store, own_standin.url, "--retry-failed")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split()[1] == first.stdout.split()[1] and "2 spans, 0 FAILED" in again.stdout
+    assert f"server: {healthy.url} then {own_standin.url}" in again.stdout
+    assert own_standin.chat_requests() == 2  # only the two failed windows were asked again
 
 
 def test_unknown_model_is_an_error_before_the_run(healthy):

@@ -18,6 +18,10 @@ POST /standin/faults {"mode": ..., "times": N (default 1; -1 = until reset), "af
     missing-key   answer the next N chat requests with a JSON object lacking the masks' keys
     canned        answer the next N chat requests at once with every key of the JSON schema
                   filled ("Canned 1", …), without asking the model
+    http500       answer the next N chat requests with HTTP 500 and Ollama's error body
+                  ({"error": …}; "error" sets the text), as Ollama does when its runner fails
+    garbage       answer the next N chat requests with HTTP 200 and a body that is not Ollama's
+                  stream (an HTML page, as a proxy or another server on the port would send)
 A fault may name the one that follows it once its N requests are used up: "then": {...}.
 GET /standin/stats counts the chat requests received and answered by the model, and gives the
 workers and the peak number of requests the models answered at once ("peak_answering";
@@ -58,7 +62,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 DEFAULT_NAME = "smollm2:135m-instruct"
-CHAT_FAULTS = ("slow", "invalid-json", "missing-key", "canned")
+CHAT_FAULTS = ("slow", "invalid-json", "missing-key", "canned", "http500", "garbage")
+GARBAGE = b"<html><head><title>502 Bad Gateway</title></head><body>not Ollama</body></html>\n"
 
 
 def packaged_gguf() -> Path:
@@ -335,6 +340,16 @@ class Handler(BaseHTTPRequestHandler):
         self.faults.recent.append({"model": name, "messages": body.get("messages"), "format": body.get("format"),
                                    "options": body.get("options"), "stream": body.get("stream", True),
                                    "fault": fault})
+        if fault == "http500":
+            self._json(500, {"error": str(params.get("error", "stand-in fault: llama runner process has terminated"))})
+            return
+        if fault == "garbage":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(GARBAGE)))
+            self.end_headers()
+            self.wfile.write(GARBAGE)
+            return
         if fault == "slow":
             until = time.monotonic() + float(params.get("delay", 30))
             while time.monotonic() < until:

@@ -14,7 +14,9 @@ deadline, retries and give-up: a request that times out, is cut off, is not JSON
 of the tagset is retried with another seed; an item still without a tag after the attempts is a
 fault (workbench.store.judge_faults) with the client's reason, never an exception, and the next
 call asks it again. Items the judge already tagged with this prompt version are not asked again
-(an interrupted call resumes), unless `redo`.
+(an interrupted call resumes), unless `redo`. A call whose server was unreachable, answered errors
+for more than half of the items, or that tagged none of those it asked fails (JudgeSummary.verdict:
+the command exits 3 or 4 naming the causes with their counts, issue 37).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from workbench.annotation.sampling import SampleRecipe, draw_sample, resolve_run
 from workbench.annotation.storage import JUDGE_PREFIX, Annotation, AnnotationStore, SampleItem
 from workbench.errors import WorkbenchError
 from workbench.llm.config import OllamaSettings
+from workbench.llm.verdict import Verdict, verdict_of
 from workbench.store.judge_faults import JudgeFault, clear_fault, save_fault
 
 # A low temperature: the judge should give its most likely tag, yet a retry after an unusable
@@ -56,6 +59,13 @@ class JudgeSummary:
     seconds: float
     tags: dict[str, int] = field(default_factory=dict)  # this call's tags
     reasons: dict[str, int] = field(default_factory=dict)  # this call's fault reasons
+
+    @property
+    def verdict(self) -> Verdict:
+        """Whether this call failed, and why, over the items it asked (workbench.llm.verdict): exit 3
+        when items met an unreachable server, 4 when more than half met server errors (HTTP
+        errors, malformed streams) or none was tagged."""
+        return verdict_of((reason for reason, n in self.reasons.items() for _ in range(n)), self.items - self.kept)
 
 
 def judge_annotator(model: str) -> str:

@@ -159,8 +159,6 @@ def register(main: click.Group) -> None:
         """
         from workbench.annotation.judge import JudgeConfig, judge_items, judge_sample
         from workbench.cli._options import name_value_pairs
-        from workbench.cli.generate import EXIT_UNREACHABLE
-        from workbench.generators.base import is_unreachable
         from workbench.plugins import build_config
         values = name_value_pairs(options, "-o/--option") | ({"redo": True} if redo else {})
         if model is not None:
@@ -176,11 +174,11 @@ def register(main: click.Group) -> None:
             click.echo(f"    {tag:<20} {n:>5}")
         for reason, n in summary.reasons.items():
             click.echo(f"    fault: {reason} ({n})")
-        unreachable = sum(n for reason, n in summary.reasons.items() if is_unreachable(reason))
-        if unreachable:  # as `workbench generate`: the server went away, and the same command resumes
-            click.echo(f"error: {unreachable} pseudonym(s) not judged because the server could not be reached; "
-                       "when it is back, rerun this command (it asks only those)", err=True)
-            raise SystemExit(EXIT_UNREACHABLE)
+        verdict = summary.verdict  # as `workbench generate`: 3 unreachable, 4 server errors or nothing tagged
+        if verdict.exit_code:
+            click.echo(verdict.error(unit="pseudonym", failed="not judged",
+                                     remedy="rerun this command (it asks only those)"), err=True)
+            raise SystemExit(verdict.exit_code)
 
     @annotations.command("simulate")
     @click.argument("sample_name", metavar="SAMPLE")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from workbench.cli._options import cluster_from_options, cluster_options, open_store, store_option
-from workbench.cli.generate import EXIT_UNREACHABLE
 from workbench.paths import default_store
 from workbench.upos.factory import TAGGERS
 
@@ -65,20 +64,32 @@ def register(main: click.Group) -> None:
         if results is None:
             click.echo("nothing started")
             return
-        unreachable = sum(r.unreachable for r in results)
-        if unreachable:
-            click.echo(f"error: {unreachable} span(s) FAILED because the server could not be reached; when it is "
-                       "back, rerun the runs concerned with `workbench generate … --retry-failed`", err=True)
+        code = _failed_runs(results)  # named on stderr; 3 before 4, as for `generate` (workbench.llm.verdict)
         if no_report:
-            if unreachable:
-                raise SystemExit(EXIT_UNREACHABLE)
+            if code:
+                raise SystemExit(code)
             return
         from workbench.pipeline import report_runs
         out = out or f"out/{config.name}"
         written = report_runs(open_store(store_path), [r.run_id for r in results], out, progress=progress)
         click.echo(f"report written to {out} ({len(written)} files)")
-        if unreachable:
-            raise SystemExit(EXIT_UNREACHABLE)
+        if code:
+            raise SystemExit(code)
+
+
+def _failed_runs(results) -> int:
+    """Name each run that failed (unreachable server, server errors, every span FAILED) with its
+    causes on stderr; the exit code: 3 when any run lost spans to an unreachable server, else 4
+    when any run failed, else 0."""
+    codes = []
+    for r in results:
+        verdict = r.verdict
+        if verdict is not None and verdict.exit_code:
+            codes.append(verdict.exit_code)
+            error = str(verdict.error(remedy="rerun this run with `workbench generate … --retry-failed`"))
+            click.echo(f"error: run {r.run_id} ({r.run.generator}, {r.run.corpus_name}): "
+                       + error.removeprefix("error: "), err=True)
+    return min(codes, default=0)
 
 
 def _go_ahead(plan, yes: bool) -> bool:

@@ -87,9 +87,6 @@ def equal_to_original_text(count: int, leak_guard: bool) -> str:
     return f"{count} equal to their original{why}"
 
 
-EXIT_UNREACHABLE = 3  # some spans FAILED because the server could not be reached
-
-
 def register(main: click.Group) -> None:
     @main.command("generate")
     @corpus_options
@@ -110,7 +107,10 @@ def register(main: click.Group) -> None:
 
         Running the same command again resumes an interrupted run (or reports the
         finished one); nothing is generated twice. Exits 3 when spans FAILED because
-        the server could not be reached: rerun with --retry-failed when it is back.
+        the server could not be reached, 4 when the server answered errors for more
+        than half of the spans or every span FAILED (the causes are named): rerun with
+        --retry-failed once the server is mended. The server's address (-o host=…) is
+        not part of the run id: the retry may use another.
 
         \b
         Example:
@@ -138,11 +138,14 @@ def register(main: click.Group) -> None:
                               log=lambda line: click.echo(line, err=True))
         named = f" ({result.run.name})" if result.run.name else ""
         equal = equal_to_original_text(result.equal_to_original, leak_guard["leak_guard"])
+        causes = f" ({result.verdict.causes_text()})" if result.verdict and result.failed else ""
         click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, "
-                   f"{result.failed} FAILED, {equal}")
+                   f"{result.failed} FAILED{causes}, {equal}")
         click.echo(f"  {result.run.signature}")
+        if result.run.servers:  # recorded, not part of the signature: the run resumes at another address
+            click.echo(f"  server: {' then '.join(result.run.servers)}")
         click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
-        if result.unreachable:
-            click.echo(f"error: {result.unreachable} span(s) FAILED because the server could not be reached; "
-                       f"when it is back, rerun this command with --retry-failed", err=True)
-            raise SystemExit(EXIT_UNREACHABLE)
+        verdict = result.verdict  # exit 3 (unreachable) or 4 (server errors, all FAILED): workbench.llm.verdict
+        if verdict is not None and verdict.exit_code:
+            click.echo(verdict.error(), err=True)
+            raise SystemExit(verdict.exit_code)

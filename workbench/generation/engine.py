@@ -27,12 +27,14 @@ from typing import Protocol
 
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generation.consistency import Batch, ConsistentPlan
+from workbench.generation.earlier_runs import earlier_run
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
 from workbench.run_name_rule import check_run_name
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction
+from workbench.store.run_servers import add_servers
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
 from workbench.upos.base import Tagger
 from workbench.upos.features import as_pairs
@@ -91,8 +93,10 @@ def check_sees(corpus: Corpus, generator: Generator) -> str:
 
 
 def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
-    """The run record for this corpus × generator × options; not yet stored."""
+    """The run record for this corpus × generator × options; not yet stored. The generator's
+    server address is recorded in it (servers), not in the signature: the run is the same at any."""
     config = generator.signature_config()
+    server = generator.server()
     versions = library_versions()
     model = generator.model_id()
     signature = make_signature(corpus_name=corpus.name, corpus_hash=corpus.content_hash, generator=generator.name,
@@ -104,7 +108,8 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
         signature, run_id=signature.run_id, corpus_hash=corpus.content_hash, corpus_name=corpus.name,
         generator=generator.name, model=model, mode=generator.options.mode, upos_filter=generator.options.upos_filter,
         options=options_dict(generator.options), config=config, versions=versions, status=RUNNING,
-        n_slots=corpus.n_slots, created=time.time(), finished=None, source="generated")
+        n_slots=corpus.n_slots, created=time.time(), finished=None, source="generated",
+        servers=(server,) if server else None)
 
 
 def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
@@ -140,9 +145,14 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
 def planned_or_stored(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
                       name: str | None = None, retry_failed: bool = False) -> tuple[RunRecord, bool]:
     """(the run's record, whether it is finished: stored complete with nothing to retry). A name
-    given to a stored run renames it. The local engine and the cluster executor start here."""
+    given to a stored run renames it. The local engine and the cluster executor start here.
+    A run an earlier version stored under another id (workbench.generation.earlier_runs: an LLM
+    run made at another server address before issue 37) is this run: it goes on under its id."""
     check_corpus(corpus)
     record = plan_run(corpus, generator, tagger)
+    earlier = earlier_run(store, record, generator)
+    if earlier is not None:
+        record = replace(earlier, servers=record.servers)  # the address asked now, added when writing
     if name is not None:
         record = replace(record, name=check_run_name(name))
     existing = store.get_run(record.run_id)
@@ -157,13 +167,16 @@ def planned_or_stored(store: RunStore, corpus: Corpus, generator: Generator, tag
 
 def start_writing(store: RunStore, record: RunRecord, corpus: Corpus, retry_failed: bool) -> None:
     """The corpus and the run record stored (a run already there is resumed; retry_failed first
-    deletes its FAILED spans, which marks it running again). Called under the run's claim, once
-    everything that can refuse the run has been checked."""
+    deletes its FAILED spans, which marks it running again; the server address it is generated
+    with now is added to those recorded). Called under the run's claim, once everything that can
+    refuse the run has been checked."""
     store.save_corpus(corpus)
     if store.get_run(record.run_id) is None:
         store.create_run(record)
-    elif retry_failed:
+        return
+    if retry_failed:
         store.delete_failed_predictions(record.run_id)
+    add_servers(store, record.run_id, record.servers or ())
 
 
 class PredictionStore(Protocol):

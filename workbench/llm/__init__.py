@@ -6,6 +6,7 @@
     answers.py  parsing an answer into pseudonyms; FAILED reasons; copied-from-context
     client.py   one request with a hard deadline, retries, and a give-up after repeated failures
     stats.py    FAILED rate and failure reasons of a stored run
+    verdict.py  whether a run failed (the server, not the model): causes counted, exit 3 or 4
 
 Nothing here imports langchain or httpx at module level; client.py does so when used.
 """

@@ -13,8 +13,14 @@ the deadline the request is abandoned (its connection closed, a fresh client mad
 next one). After `give_up_after` requests in a row that did not get through (refused, timed
 out, cut off, or a stream that is not Ollama's), later windows are FAILED without asking,
 so a killed, hung or broken server ends the run quickly with FAILED spans and a message on
-stderr instead of stalling it. Such spans' notes start with "unreachable" (UNREACHABLE):
-`workbench generate` counts them, exits 3 and says to rerun with --retry-failed.
+stderr instead of stalling it.
+
+A FAILED window's note says whose failure it was (issue 37), by the last attempt's: "unreachable: …"
+(UNREACHABLE: refused, timed out, cut off) when no server answered; "server error: …" (SERVER_ERROR:
+an HTTP error status, or a response that is not Ollama's stream) when the server answered with an
+error; neither when the server answered and the model's answer was unusable (003 §4: not JSON, a
+key missing). `workbench generate` names the causes with their counts (workbench.llm.verdict),
+exits 3 when spans were unreachable and 4 when most spans met server errors or every span FAILED.
 
 Several requests may be in flight at once (the generators' `parallel`, workbench.llm.in_flight):
 `ask` may be called from several threads. The count of failures in a row, the give-up and the
@@ -35,7 +41,7 @@ import time
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.generators.base import UNREACHABLE
+from workbench.generators.base import SERVER_ERROR, UNREACHABLE
 from workbench.llm.answers import InvalidAnswer, parse_answer
 from workbench.llm.config import OllamaSettings
 from workbench.llm.prompt import Prompt, answer_budget
@@ -50,9 +56,13 @@ class Outcome:
 
 
 class _Failure(Exception):
-    def __init__(self, reason: str, *, transport: bool, retry: bool) -> None:
+    """One request that failed. kind: UNREACHABLE, SERVER_ERROR or "" (the note's prefix);
+    no_answer: nothing usable came from the server (refused, timed out, cut off, a malformed
+    stream), which counts towards giving up; an HTTP error status is an answer, and does not."""
+
+    def __init__(self, reason: str, *, kind: str, no_answer: bool, retry: bool) -> None:
         super().__init__(reason)
-        self.reason, self.transport, self.retry = reason, transport, retry
+        self.reason, self.kind, self.no_answer, self.retry = reason, kind, no_answer, retry
 
 
 def request_seed(base: int, key: str, attempt: int) -> int:
@@ -79,6 +89,7 @@ class OllamaClient:
         self.in_a_row = 0  # requests in a row that reached no answering server
         self.gave_up = False
         self.gave_up_at = 0  # in_a_row when the client gave up (later completions may change in_a_row)
+        self.gave_up_kind = UNREACHABLE  # the kind of the failure that tipped it: the skipped notes' prefix
         self.warned = False
 
     # -- before the run -------------------------------------------------------------------
@@ -115,11 +126,11 @@ class OllamaClient:
         started = time.perf_counter()
         reasons = []
         requests = 0
-        transport = False  # did the last attempt fail to get through?
+        kind = ""  # the last attempt's kind of failure (_Failure.kind)
         for attempt in range(self.config.attempts):
             if self.gave_up:  # before the first request, or another request's failure tipped it
-                return Outcome(None, f"{UNREACHABLE}: skipped ({self.host} failed {self.gave_up_at} requests in a "
-                                     f"row)", requests, time.perf_counter() - started if requests else 0.0)
+                return Outcome(None, f"{self.gave_up_kind}: skipped ({self.host} failed {self.gave_up_at} requests "
+                                     f"in a row)", requests, time.perf_counter() - started if requests else 0.0)
             requests += 1
             try:
                 content = self._request(prompt, request_seed(base_seed, key, attempt))
@@ -130,28 +141,35 @@ class OllamaClient:
                 return Outcome(answer, "", requests, time.perf_counter() - started)
             except _Failure as failure:
                 reasons.append(failure.reason)
-                transport = failure.transport
-                if failure.transport:
-                    if self._failed_to_get_through(failure.reason):
+                kind = failure.kind
+                if failure.no_answer:
+                    if self._failed_to_get_through(failure.reason, failure.kind):
                         break
                 else:
                     self._got_through()
+                    if failure.kind:  # an HTTP error: said once, as the first failure to get through is
+                        self._warn_once(failure.reason)
                 if not failure.retry:
                     break
-                if failure.transport and attempt + 1 < self.config.attempts:
+                if failure.no_answer and attempt + 1 < self.config.attempts:
                     time.sleep(self.config.backoff * 2 ** attempt)
             except InvalidAnswer as exc:
-                transport = False
+                kind = ""
                 reasons.append(str(exc))
         note = _failure_note(reasons, requests)
-        return Outcome(None, f"{UNREACHABLE}: {note}" if transport else note, requests,
-                       time.perf_counter() - started)
+        return Outcome(None, f"{kind}: {note}" if kind else note, requests, time.perf_counter() - started)
 
     def _got_through(self) -> None:
         with self._lock:
             self.in_a_row = 0
 
-    def _failed_to_get_through(self, reason: str) -> bool:
+    def _warn_once(self, reason: str) -> None:
+        with self._lock:
+            warn, self.warned = not self.warned, True
+        if warn:
+            self._warn(reason)
+
+    def _failed_to_get_through(self, reason: str, kind: str) -> bool:
         """Count a request that did not get through; True when the client has given up (now or before)."""
         limit = self.config.give_up_after
         with self._lock:
@@ -159,7 +177,7 @@ class OllamaClient:
             warn, self.warned = not self.warned, True
             give_up = bool(limit) and self.in_a_row >= limit and not self.gave_up
             if give_up:
-                self.gave_up_at = self.in_a_row  # first: ask() reads gave_up without the lock
+                self.gave_up_at, self.gave_up_kind = self.in_a_row, kind  # first: ask() reads gave_up unlocked
                 self.gave_up = True
             gave_up = self.gave_up
         if warn:
@@ -198,7 +216,8 @@ class OllamaClient:
         try:
             return _within(self.config.timeout, stream_answer, abandon=abandon)
         except _Deadline:
-            raise _Failure(f"timeout after {self.config.timeout:g} s", transport=True, retry=True) from None
+            raise _Failure(f"timeout after {self.config.timeout:g} s", kind=UNREACHABLE, no_answer=True,
+                           retry=True) from None
         except Exception as exc:  # noqa: BLE001 - every error of a request is classified, none stops a run
             raise _classify(exc, self.config.timeout) from None
         finally:
@@ -223,7 +242,8 @@ class OllamaClient:
 
     def _tell_given_up(self) -> None:
         print(f"ollama: {self.gave_up_at} requests in a row to {self.host} failed; the remaining spans of this "
-              f"run are stored as [FAILED] without asking (note 'unreachable: skipped …'). Check the server, then "
+              f"run are stored as [FAILED] without asking (note '{self.gave_up_kind}: skipped …'). "
+              f"Check the server, then "
               f"run the same command with --retry-failed to generate the failed spans again.",
               file=self.stderr, flush=True)
 
@@ -239,21 +259,24 @@ def _close(chat) -> None:
 
 def _classify(exc: Exception, timeout: float) -> _Failure:
     import httpx
+    import pydantic
     from ollama import ResponseError
 
     if isinstance(exc, httpx.TimeoutException):
-        return _Failure(f"timeout after {timeout:g} s", transport=True, retry=True)
+        return _Failure(f"timeout after {timeout:g} s", kind=UNREACHABLE, no_answer=True, retry=True)
     if isinstance(exc, (httpx.ConnectError, ConnectionError)):
-        return _Failure("connection refused", transport=True, retry=True)
+        return _Failure("connection refused", kind=UNREACHABLE, no_answer=True, retry=True)
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
-        return _Failure(f"connection lost ({_short(exc)})", transport=True, retry=True)
-    if isinstance(exc, ResponseError):
+        return _Failure(f"connection lost ({_short(exc)})", kind=UNREACHABLE, no_answer=True, retry=True)
+    if isinstance(exc, ResponseError):  # the server answered with an error status
         code = exc.status_code
         retry = code >= 500 or code in (408, 429) or code == -1
-        return _Failure(f"server error HTTP {code}: {_short(exc.error)}", transport=False, retry=retry)
-    if isinstance(exc, json.JSONDecodeError):  # not Ollama's stream: the server is as good as gone
-        return _Failure("malformed response stream", transport=True, retry=True)
-    return _Failure(f"{type(exc).__name__}: {_short(exc)}", transport=False, retry=True)
+        return _Failure(f"HTTP {code}: {_short(exc.error)}", kind=SERVER_ERROR, no_answer=False, retry=retry)
+    if isinstance(exc, (json.JSONDecodeError, pydantic.ValidationError)):
+        # Not Ollama's stream (lines that are not JSON, or JSON not shaped as its messages): the
+        # server answered, but nothing in it is an answer, so it counts towards giving up.
+        return _Failure("malformed response stream", kind=SERVER_ERROR, no_answer=True, retry=True)
+    return _Failure(f"{type(exc).__name__}: {_short(exc)}", kind="", no_answer=False, retry=True)
 
 
 class _Deadline(Exception):

@@ -10,6 +10,14 @@ that is not the config's own into its nested record; `-o client.temperature=0.2`
 A run id and an attack key hash the settings as they were before they were nested: one flat
 dict, the answer budget under the name each owner gave it (`tokens_per_mask`, `tokens_per_answer`,
 `tokens_per_guess`). flat_settings() writes exactly that dict, so stored runs stay found.
+
+Where the server is (`host`, and `allow_remote`, the opt-in to a host off this machine) says
+where the model runs, not what it answers: a run's signature hashes them as constants, the
+defaults (signature_settings; SERVER_FIELDS), so the same run resumes at another address, and a
+run made at the default address keeps the id it always had. The address used is recorded with
+the run (RunRecord.servers), not hashed. A run stored before issue 37 hashed its own address;
+without_server() maps its stored config as today's hash would read it, which is how the engine
+finds it again from any address (workbench.generation.earlier_runs).
 """
 
 from __future__ import annotations
@@ -81,6 +89,20 @@ class OllamaConfig:
     client: OllamaSettings = OllamaSettings()
     # The name the generator's run signatures (and older commands) give the answer budget.
     LEGACY_NAMES: ClassVar[Mapping[str, str]] = {"tokens_per_answer": "tokens_per_mask"}
+
+
+# The settings that say where the server is, with the constant a run signature hashes for each.
+SERVER_FIELDS: Mapping[str, object] = {"host": DEFAULT_HOST, "allow_remote": False}
+
+
+def without_server(settings: Mapping[str, object]) -> dict:
+    """A flat settings dict with its server fields (those it has) set to SERVER_FIELDS' constants."""
+    return {k: SERVER_FIELDS.get(k, v) for k, v in settings.items()}
+
+
+def signature_settings(config) -> dict:
+    """The flat dict a run signature hashes (flat_settings), the server's address as a constant."""
+    return without_server(flat_settings(config))
 
 
 def flat_settings(config, *, signature_only: bool = True) -> dict:

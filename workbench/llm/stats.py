@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from workbench.generators.base import UNREACHABLE, is_unreachable
+from workbench.generators.base import SERVER_ERROR, UNREACHABLE
 from workbench.llm.answers import COPIED
 from workbench.store import RunStore
 
@@ -39,9 +39,13 @@ class RunFailures:
 
 def reason_of(note: str) -> str:
     """A failure note without its particulars (mask names, counts, seconds); a note of a server
-    that could not be reached keeps its "unreachable: " prefix and the reason after it."""
-    if is_unreachable(note):
-        return f"{UNREACHABLE}: {reason_of(note[len(UNREACHABLE):].lstrip(': '))}"
+    that could not be reached or answered an error keeps its "unreachable: " or "server error: "
+    prefix and the reason after it, an HTTP status with its code ("server error: HTTP 500")."""
+    for prefix in (UNREACHABLE, SERVER_ERROR):
+        if note.startswith(prefix):
+            rest = note[len(prefix):].lstrip(": ")
+            status = re.match(r"HTTP -?\d+", rest)
+            return f"{prefix}: {status.group() if status else reason_of(rest)}"
     text = re.sub(r"MASK(\.[A-Z]+)?\.\d+", "MASK", note)
     text = re.sub(r"\(.*?\)|:.*$", "", text)
     text = re.sub(r"\d+(\.\d+)?", "N", text)

@@ -11,7 +11,8 @@ pseudonym, a tag, an attack's result) must agree, the rest (timings, when it was
     runs                        by run id (the signature's hash): the signature must agree. The
                                 run is complete when either store has it complete; the earliest
                                 `created` and completion time are kept; the destination's name
-                                stays, and a run unnamed there takes the source's name.
+                                stays, and a run unnamed there takes the source's name; so do
+                                the server addresses (recorded, not part of the run).
     predictions                 by (run, document, span): pseudonym, candidates, rank, UPOS,
                                 failed, note and fallback must agree; `seconds` and `requests`
                                 are how long it took, not what came out, and may differ (a
@@ -71,7 +72,7 @@ RULES: tuple[TableRule, ...] = (
     TableRule("span_upos", ("corpus_hash", "tagger", "doc_id", "span_index"), ("upos",), CORPUS,
               destination_wins=True),
     TableRule("runs", ("run_id",), ("signature", "corpus_hash", "n_slots", "source"), RUNS,
-              earliest=("created",), filled=("name",)),  # status and finished: see merge_runs
+              earliest=("created",), filled=("name", "servers")),  # status and finished: see merge_runs
     TableRule("predictions", ("run_id", "doc_id", "span_index"),
               ("pseudonym", "candidates", "rank", "pick_upos", "failed", "note", "upos_fallback"), PREDICTIONS),
     TableRule("run_reports", ("run_id", "kind"), ("body",), PRIVACY, earliest=("created",)),

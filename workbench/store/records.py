@@ -81,6 +81,10 @@ class RunRecord:
     # `run_name`). Not part of the signature: naming or renaming a run never changes its id.
     # None: reports build a default from the run's settings (workbench.metrics.run_names).
     name: str | None = None
+    # The server addresses the run was generated with, in the order first used (migration 10,
+    # issue 37): an LLM generator's Ollama host, recorded and never hashed, so the run resumes at
+    # another address (workbench.store.run_servers adds one). None: no server, or stored before.
+    servers: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.signature, RunSignature):  # given one in place of the string (see for_signature)
@@ -148,6 +152,7 @@ def run_row(record: RunRecord) -> dict:
     row = {name: getattr(record, name) for name in RUN_COLUMNS}
     for name in _JSON_RUN_FIELDS:
         row[name] = json.dumps(row[name])
+    row["servers"] = None if record.servers is None else json.dumps(list(record.servers))
     for name in _BOOL_RUN_FIELDS:
         row[name] = None if row[name] is None else int(row[name])
     return row
@@ -157,6 +162,7 @@ def record_of(row: sqlite3.Row | tuple) -> RunRecord:
     values = dict(zip(RUN_COLUMNS, row))
     for name in _JSON_RUN_FIELDS:
         values[name] = json.loads(values[name])
+    values["servers"] = None if values["servers"] is None else tuple(json.loads(values["servers"]))
     for name in _BOOL_RUN_FIELDS:
         values[name] = None if values[name] is None else bool(values[name])
     return RunRecord(**values)

@@ -230,9 +230,16 @@ CREATE TABLE judge_faults (
     PRIMARY KEY (run_id, doc_id, span_index, judge));
 """
 
+# Migration 10 (issue 37): the server addresses a run was generated with (a JSON list, in the order
+# first used), recorded and not hashed, so an LLM run resumes when its server moved to another
+# port. Earlier runs keep NULL; no run id changes (workbench.store.run_servers).
+SCHEMA_10 = """
+ALTER TABLE runs ADD COLUMN servers TEXT;
+"""
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
                                                                 _script(SCHEMA_4), _script(SCHEMA_5),
                                                                 _script(SCHEMA_6), _migration_7, _script(SCHEMA_8),
-                                                                _script(SCHEMA_9))
+                                                                _script(SCHEMA_9), _script(SCHEMA_10))
 VERSION = len(MIGRATIONS)

@@ -40,3 +40,5 @@ def run_lines(store, *, signatures: bool = False, corpora=(), generators=()) -> 
         yield line
         if signatures:
             yield f"    {printable(r.signature)}"
+            if r.servers:  # recorded, not in the signature: the run is the same at any address (issue 37)
+                yield f"    server: {printable(' then '.join(r.servers))}"

@@ -120,7 +120,8 @@ def show_run(store, run_id: str, doc_id: str | None = None, *, width: int = 70,
                              "documents") from None
     mine = [p for p in predictions if p.doc_id == doc_id]
     picks = {p.span_index: p.pseudonym for p in mine}
-    yield f"run {run.run_id}  {printable(run.signature)}\n"
+    servers = f"\nserver: {printable(' then '.join(run.servers))}" if run.servers else ""  # recorded, not hashed
+    yield f"run {run.run_id}  {printable(run.signature)}{servers}\n"
     yield from span_lines(doc, picks, {p.span_index: remark(p) for p in mine})
     if spans_only:
         return
