@@ -149,6 +149,31 @@ def test_each_machine_kind_of_the_suite_resolves_auto_as_it_should(monkeypatch, 
     assert devices.placement() == ("cpu", dtype) and measured.count == 0
 
 
+def test_what_says_its_dtype_says_what_auto_picked_and_why(monkeypatch, tmp_path):
+    """`workbench report`, `privacy infer` and the trained attacker say the decision line; nothing for
+    a dtype given."""
+    from tests.privacy.reid_helpers import background
+    from workbench.metrics import MetricConfig
+    from workbench.privacy.attackers import make_attacker
+    from workbench.privacy.background import load_background
+    from workbench.privacy.inference_attackers import make_inference_attacker
+    as_kind(monkeypatch, "amx")
+    line = ("dtype auto → bfloat16: bfloat16 faster than float32 on this CPU (amx kernels), as "
+            "WORKBENCH_BF16_FASTER=1 says")
+    assert MetricConfig().dtype_line() == line and MetricConfig(dtype="float32").dtype_line() == ""
+    assert make_inference_attacker("mlm", 5, {"model": "offline"}).dtype_line() == line
+    assert make_inference_attacker("mlm", 5, {"model": "offline", "dtype": "float32"}).dtype_line() == ""
+    said: list[str] = []
+    bk = load_background(background(tmp_path / "bk.json"))
+    base = tmp_path / "base"  # a local base model folder: nothing is loaded before the attacker trains
+    base.mkdir()
+    make_attacker("trained", bk, {"base_model": str(base)}, "en", log=said.append)
+    assert said == [f"trained attacker: {line}"]
+    said.clear()
+    make_attacker("trained", bk, {"base_model": str(base), "dtype": "float32"}, "en", log=said.append)
+    assert said == []
+
+
 def test_the_micro_benchmark_times_both_formats():
     """The real measurement, on small layers (the default BENCH_LAYERS take about a second)."""
     tiny = ({"width": 64, "inner": 256, "heads": 4, "rows": 2, "length": 16},)
