@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from tests.metrics.conftest import WordListTagger
+from tests.waiting import wait_until
 
 
 def import_replacements(store, tmp_path: Path, corpus, replace=lambda s: s.text[::-1], name="ext"):
@@ -54,8 +55,14 @@ def kill_at_stored_rows(command: list[str], store, targets: list[int], rng: rand
             # target tests: there is no condition to wait for, so this sleep stays.
             time.sleep(rng.uniform(0.05, 0.3))
         else:
-            while proc.poll() is None and stored_predictions(store) < target:
-                time.sleep(0.002)
+            def reached(proc=proc, target=target) -> bool:  # the run ended, or stored `target` rows
+                return proc.poll() is not None or stored_predictions(store) >= target
+            try:
+                wait_until(reached, 300, f"the run to store {target} predictions", interval=0.002)
+            except AssertionError:
+                proc.kill()
+                proc.wait()
+                raise
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()

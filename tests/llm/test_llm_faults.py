@@ -87,10 +87,12 @@ def test_a_server_that_never_answers_in_time_gives_failed(healthy):
 
 
 def test_refused_connections_are_retried_until_the_server_is_back(healthy):
-    healthy.fault("refuse", seconds=1.5)
+    # load() would fail in the outage (the server refuses), so the client is made without its check,
+    # before it: the first request goes out inside it however busy the machine is.
+    gen = unloaded(healthy.url, attempts=3, backoff=1.0)
+    healthy.fault("refuse", seconds=2.0)  # back before the third try (1 + 2 s of backoff)
     wait_until(lambda: refused(healthy.url), 5, "the stand-in to refuse connections")
-    # load() would fail now (the server refuses), so the client is made without its check.
-    [p] = unloaded(healthy.url, attempts=3, backoff=1.0).generate([SLOT])
+    [p] = gen.generate([SLOT])
     assert p.requests >= 2 and "connection refused" not in p.note  # refused, waited, answered
     assert not refused(healthy.url)
 

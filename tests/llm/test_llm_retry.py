@@ -4,8 +4,6 @@ the server is back fills exactly those, without asking the answered windows agai
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from workbench.adapters.ollama import OllamaGenerator
@@ -14,6 +12,7 @@ from workbench.generators.base import is_unreachable
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.pipeline import generate_run
 from llm_helpers import refused
+from waiting import wait_until
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 
@@ -32,9 +31,7 @@ def test_spans_lost_to_an_outage_are_retried_after_it(own_standin, store, openin
     def outage(done: int) -> None:
         if done == 2:  # after two answered batches the server stops listening for a while
             own_standin.fault("refuse", seconds=15)
-            deadline = time.monotonic() + 10
-            while not refused(own_standin.url) and time.monotonic() < deadline:
-                time.sleep(0.05)
+            wait_until(lambda: refused(own_standin.url), 10, "the stand-in to refuse connections")
 
     first = generate_run(corpus, generator(own_standin.url), store=store, tagger="spacy", progress=False,
                          batch_size=1, after_batch=outage)
@@ -44,9 +41,7 @@ def test_spans_lost_to_an_outage_are_retried_after_it(own_standin, store, openin
     lost = {k for k, p in before.items() if p.failed}
     assert all(is_unreachable(p.note) for k, p in before.items() if k in lost)
 
-    deadline = time.monotonic() + 60
-    while refused(own_standin.url) and time.monotonic() < deadline:  # the outage ends
-        time.sleep(0.1)
+    wait_until(lambda: not refused(own_standin.url), 60, "the outage to end", interval=0.1)
     own_standin.fault("canned", times=-1)
     asked_before = own_standin.chat_requests()
     again = generate_run(corpus, generator(own_standin.url), store=store, tagger="spacy", progress=False,
