@@ -4,7 +4,11 @@ of the original a pseudonym keeps verbatim.
 Absolute overlap: the same string, ignoring case and white space. Partial overlap: the
 two share at least one word, ignoring case; numerals are excluded (003 counts overlap
 "excluding numerals", since "2" replacing "12 March 2002" is not a leak of the date).
-Used by the leak guard (003 §5.2) and by the overlap metrics, so both agree.
+Used by the leak guard (003 §5.2) and by the overlap metrics, so both agree. Every rule
+compares text as text (workbench.text.compare, issue 37): both sides in Unicode NFC, so an
+original written precomposed and a pseudonym written with combining marks (or the other way
+round) compare as the same text, and a word keeps its combining marks. All rules here are
+case-blind: NFC, then case-folded.
 
 Beyond 003 (issue 24):
 content partial overlap  a shared *content* word: function words of the span's language
@@ -17,9 +21,7 @@ verbatim leak            the privacy-side count: numerals included, so an applic
 
 from __future__ import annotations
 
-import re
-
-_WORD = re.compile(r"\w+", re.UNICODE)
+from workbench.text.compare import contains_words, fold, normalise, words
 
 # Titles and honorifics that stand before (or after) a name, lower-cased, without the full stop
 # of an abbreviation ("Mr." is "mr"). They say nothing about who is meant, so they are never
@@ -54,18 +56,18 @@ _EDGE_PUNCTUATION = "()[]{}<>\"'«»“”‘’.,;:!?"
 
 def _words(text: str) -> set[str]:
     # A numeral is any word made only of digits (with the separators \w keeps: none).
-    return {w.casefold() for w in _WORD.findall(text) if not w.isdigit()}
+    return {w.casefold() for w in words(text) if not w.isdigit()}
 
 
 def _normal(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    return normalise(text, casefold=True)
 
 
 def is_title(word: str, lang: str | None = None) -> bool:
     """`word` (any case, with or without an abbreviation's full stop) is a title or honorific of
     `lang` (of any language the workbench knows when `lang` is None), or a name particle."""
     titles = ALL_TITLES if lang is None else TITLES.get(lang, ALL_TITLES) | TITLES["names"]
-    return word.casefold().rstrip(".") in titles
+    return fold(word).rstrip(".") in titles
 
 
 def content_words(text: str, lang: str) -> set[str]:
@@ -106,12 +108,6 @@ def codes(text: str) -> set[str]:
     return out
 
 
-def _contains(text: str, part: str) -> bool:
-    """`part` occurs in `text` and is not a piece of a longer word or number ("smith" is in
-    "john smith", not in "smithson"; "97" is not in "1997")."""
-    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
-
-
 def verbatim_leak(pseudonym: str, original: str) -> bool:
     """The pseudonym keeps the original verbatim (case and spacing ignored, numerals counted):
     it equals the original, contains the whole original as words of its own ("Smith" ->
@@ -120,9 +116,9 @@ def verbatim_leak(pseudonym: str, original: str) -> bool:
     original, pseudonym = _normal(original), _normal(pseudonym)
     if not original or not pseudonym:
         return False
-    if _contains(pseudonym, original):
+    if contains_words(pseudonym, original):
         return True
-    return any(_contains(pseudonym, code) for code in codes(original))
+    return any(contains_words(pseudonym, code) for code in codes(original))
 
 
 def equals_original(pseudonym: str, original: str) -> bool:
@@ -133,7 +129,7 @@ def equals_original(pseudonym: str, original: str) -> bool:
 
 
 def value_key(text: str) -> str:
-    """The form in which equals_original compares two values (case and white space ignored): the
+    """The form in which equals_original compares two values (NFC; case and white space ignored): the
     corpus-scope leak guard and the borrowed-identities metric keep originals in this form."""
     return _normal(text)
 

@@ -17,7 +17,8 @@ def register(main: click.Group) -> None:
         Errors (a span outside the text, overlapping spans, an unknown language, a JSONL
         line that is not JSON …) stop `generate` at the first; here every one is listed with
         its document, span or line number, and the file is read on. Warnings (a span edge
-        inside a word) stop nothing. Exits 2 when there is an error, 0 otherwise. Writes nothing.
+        inside a word, text not in Unicode NFC) stop nothing. The summary says the text's
+        normal form ("text: NFC"). Exits 2 when there is an error, 0 otherwise. Writes nothing.
 
         \b
         Example:
@@ -32,7 +33,8 @@ def register(main: click.Group) -> None:
         for problem in check.problems:
             click.echo(printable(str(problem)))
         summary = (f"{corpus_file}: {check.documents} document(s), {check.spans} span(s) loaded; "
-                   f"{check.errors} error(s), {check.warnings} warning(s)")
+                   f"{check.errors} error(s), {check.warnings} warning(s)"
+                   + (f"; text: {check.text_form}" if check.text_form else ""))
         if check.errors:
             raise WorkbenchError(summary)
         click.echo(summary)

@@ -18,7 +18,8 @@ A name word is a word of at least two letters written with a capital first, whic
 function word of the span's language (workbench.metrics.stopwords), no title or name
 particle (overlap_rules.is_title: "Mr", "de") and no month or weekday name (English writes
 them with a capital; "4 June 1997" names no one that "6 June 1995" names, and a date's whole
-value still counts); compared without case. What the pseudonym
+value still counts); compared without case, in NFC (workbench.text.compare: a word written
+with combining marks is the word written precomposed). What the pseudonym
 shares with its own entity's originals (any mention of it in the document) never counts:
 that is a leak, which the overlap family measures, not a borrowing. Entities are the frame's
 entity_id (a document's mentions of one entity); the originals are those of the run's spans
@@ -29,7 +30,6 @@ lower is better.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 import pandas as pd
@@ -37,6 +37,7 @@ import pandas as pd
 from workbench.metrics.base import LOWER, MetricInfo, per_run
 from workbench.metrics.stopwords import STOPWORDS
 from workbench.overlap_rules import is_title, value_key
+from workbench.text.compare import words
 from workbench.text.dates import MONTH_NAMES, WEEKDAY_NAMES
 
 FAMILY = "borrowed"
@@ -54,7 +55,6 @@ METRICS = (
                "entity of the corpus"),
 )
 
-_LETTERS = re.compile(r"[^\W\d_]+")
 # Full month and weekday names of either language (abbreviations stay name words: "Jan" is a name).
 CALENDAR_WORDS = frozenset(w for names in (*MONTH_NAMES.values(), *WEEKDAY_NAMES.values()) for w in names)
 
@@ -62,7 +62,7 @@ CALENDAR_WORDS = frozenset(w for names in (*MONTH_NAMES.values(), *WEEKDAY_NAMES
 def name_words(text: str, lang: str) -> set[str]:
     """The name words of `text` (see the module docstring), lower-cased."""
     stops = STOPWORDS.get(lang, frozenset())
-    return {w.casefold() for w in _LETTERS.findall(text)
+    return {w.casefold() for w in words(text, letters=True)
             if len(w) >= 2 and w[0].isupper() and w.casefold() not in stops and w.casefold() not in CALENDAR_WORDS
             and not is_title(w, lang)}
 

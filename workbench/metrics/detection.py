@@ -6,11 +6,13 @@ paper 002's all-or-nothing recall (§3.3, §4.2: an entity is protected only if 
 The gold spans are the corpus's spans to mask (the frame's rows). An import aligns the file's
 entries to them (workbench.exchange.importers); a span no entry met keeps its original text, so:
 
-    masked span   the text placed for it differs from its original (case-sensitive): a pseudonym,
-                  a label, "[FAILED]" or nothing (a suppressed span is masked), and none of its
-                  words was kept (below). A span replaced by itself was not masked, whether no
-                  entry met it or an entry wrote it back.
-    masked token  a word (regex \\w+, as words_masked counts them) of a masked span. Partial
+    masked span   the text placed for it differs from its original (case-sensitive, both in NFC:
+                  workbench.text.compare.same_text): a pseudonym, a label, "[FAILED]" or nothing
+                  (a suppressed span is masked), and none of its words was kept (below). A span
+                  replaced by itself was not masked, whether no entry met it or an entry wrote it
+                  back (in the same or another normal form: NFD for NFC).
+    masked token  a word (regex \\w+ with its combining marks, as words_masked counts them) of a
+                  masked span, read in NFC. Partial
                   masking is read from the alignment where it is known: a span the import spliced
                   (an entry covered part of it; note "imported: spliced …") keeps the words that
                   lie wholly in the common prefix or suffix of its original and its placed text;
@@ -44,8 +46,6 @@ too, not 0: what it leaves visible is read in leak_verbatim and words_masked.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 
@@ -59,12 +59,12 @@ from workbench.metrics.detection_precision import (
     information_weights,
 )
 from workbench.metrics.metric_frame import OWN_DETECTIONS, changed_outside, placed_text, runs_of
+from workbench.text.compare import nfc, same_text, word_spans
 
 FAMILY = "detection"
 MEASURED_SOURCE = "imported"  # the only runs that bring their own spans
 IDENTIFIER_TYPES = ("DIRECT", "QUASI")
 TAB = "TAB (Pilán et al. 2022) evaluation"
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def _recall(name: str, label: str, source: str, what: str) -> MetricInfo:
@@ -105,8 +105,9 @@ def _common_prefix(a: str, b: str) -> int:
 
 
 def masked_words(original: str, placed: str, spliced: bool) -> tuple[int, int]:
-    """(masked, all) words of a gold span whose placed text is `placed`."""
-    words = [m.span() for m in _WORD.finditer(original)]
+    """(masked, all) words of a gold span whose placed text is `placed`, both read in NFC."""
+    original, placed = nfc(original), nfc(placed)
+    words = word_spans(original)
     if placed == original:
         return 0, len(words)
     if not spliced:
@@ -129,7 +130,7 @@ def span_detection(frame: pd.DataFrame) -> pd.DataFrame:
         "measured": (frame["source"] == MEASURED_SOURCE).to_numpy(),
         # A mention is masked when its text changed and none of its words was kept (a span spliced
         # with a word of its own left, "Jan X" for "Jan Kowalski", still names its entity).
-        "masked": [float(p != o and m == n) for p, o, (m, n) in zip(placed, frame["original"], words)],
+        "masked": [float(not same_text(p, o) and m == n) for p, o, (m, n) in zip(placed, frame["original"], words)],
         "masked_words": [m for m, _ in words], "words": [n for _, n in words],
         "identifier_type": types,
     }, index=frame.index)
@@ -157,8 +158,9 @@ def _token_recall(rows: pd.DataFrame) -> float:
 
 def _changed_range(start: int, original: str, placed: str, spliced: bool) -> tuple[int, int] | None:
     """The characters of a gold span the system masked: all of it, or for a spliced span the part
-    between the common prefix and suffix of its original and placed text; None if unchanged."""
-    if placed == original:
+    between the common prefix and suffix of its original and placed text; None if unchanged.
+    Offsets are the document's, so the prefix and suffix are compared as the code points stand."""
+    if same_text(placed, original):
         return None
     if not spliced:
         return start, start + len(original)

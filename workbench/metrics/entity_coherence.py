@@ -19,13 +19,12 @@ suppressed run has no merged rate: n/a).
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
 from workbench.metrics.metric_frame import runs_of
+from workbench.text.compare import normalise
 
 FAMILY = "entities"
 METRICS = (
@@ -37,7 +36,8 @@ METRICS = (
 
 
 def _normal(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    # Two pseudonyms are one when they read alike: NFC, case and white space ignored.
+    return normalise(text, casefold=True)
 
 
 def entity_values(frame: pd.DataFrame) -> pd.DataFrame:

@@ -10,11 +10,13 @@ Both are computed per document and averaged over a run's documents: 001 reports 
 percentage of words masked, as well as the information loss percentage" over its test documents.
 Here the documents are those with at least one replaced span (the frame has no others).
 
-A word is a maximal run of word characters (regex \\w+, Unicode): "Oslo's" is two words, "1975"
-one, punctuation none. A span is changed when the text placed for it differs from its original
-(case-sensitive): a pseudonym, a label, a [FAILED] token or nothing at all (a suppressed span,
-whose words count as masked). An imported system's own detections outside the corpus spans
-(DocView.outside) count as changed text too: both measures read the document as it wrote it.
+A word is a maximal run of word characters (regex \\w+, Unicode) with the combining marks that
+follow them (workbench.text.compare: "Göteborg" is one word in NFC and in NFD): "Oslo's" is two
+words, "1975" one, punctuation none. A span is changed when the text placed for it differs from
+its original (case-sensitive, compared in NFC: compare.same_text): a pseudonym, a label, a
+[FAILED] token or nothing at all (a suppressed span, whose words count as masked). An imported
+system's own detections outside the corpus spans (DocView.outside) count as changed text too:
+both measures read the document as it wrote it.
 A span replaced by itself masks nothing, so the `original` reference run reads 0 on both, as
 001's "(No redaction)" row does.
 
@@ -27,7 +29,6 @@ information kept. The range is therefore (−∞, 1]; lower is better, as in 001
 
 from __future__ import annotations
 
-import re
 import zlib
 
 import numpy as np
@@ -35,6 +36,7 @@ import pandas as pd
 
 from workbench.metrics.base import LOWER, MetricInfo
 from workbench.metrics.metric_frame import DocView, document_views, runs_of
+from workbench.text.compare import same_text, word_spans
 
 FAMILY = "masking"
 COMPRESSION_LEVEL = 9  # zlib's best; fixed, so a value never depends on a library default
@@ -46,8 +48,6 @@ METRICS = (
                "documents (negative: the pseudonymised text compresses to more bytes)"),
 )
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
 
 def compressed_size(text: str) -> int:
     """Bytes of the UTF-8 text compressed with zlib at COMPRESSION_LEVEL."""
@@ -58,13 +58,13 @@ def changed_spans(view: DocView) -> list[tuple[int, int]]:
     """Original offsets of the spans whose placed text differs from the original, and of an imported
     system's own detections outside the spans (its over-masking counts as masking), in text order."""
     changed = [span for span, original, placed in zip(view.spans, view.originals, view.replacements)
-               if placed != original]
+               if not same_text(placed, original)]
     return sorted(changed + view.edited_outside())
 
 
 def words_masked(text: str, changed: list[tuple[int, int]]) -> float:
     """Share of the words of text that overlap one of the changed (start, end) ranges (sorted)."""
-    words = [m.span() for m in _WORD.finditer(text)]
+    words = word_spans(text)
     if not words:
         return 0.0
     masked = sum(1 for a, b in words if any(a < end and start < b for start, end in changed))

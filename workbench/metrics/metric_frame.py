@@ -33,6 +33,7 @@ import pandas as pd
 
 from workbench.generators.base import FAILED
 from workbench.model import Document, Span
+from workbench.text.compare import same_text
 from workbench.text.replace import pseudonymise
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
@@ -162,8 +163,9 @@ class DocView:
 
 
 def changed_outside(text: str, outside) -> list[tuple[int, int]]:
-    """(start, end) of each own detection (start, end, replacement) whose replacement differs from text[start:end]."""
-    return [(a, b) for a, b, replacement in outside if replacement != text[a:b]]
+    """(start, end) of each own detection (start, end, replacement) whose replacement differs from
+    text[start:end] (as text: compared in NFC, workbench.text.compare.same_text)."""
+    return [(a, b) for a, b, replacement in outside if not same_text(replacement, text[a:b])]
 
 
 def document_views(frame: pd.DataFrame) -> Iterator[DocView]:

@@ -64,21 +64,47 @@ STORED_COLUMNS = ["run_id", "attacker", "attack_key", "n_guesses", *RATE_COLUMNS
 
 # --- the matching function for a corpus ----------------------------------------------------
 
+def nfc_document(doc) -> tuple[str, list[tuple[int, int]]]:
+    """The document's text in NFC and its spans' (start, end) in that text. The text between and
+    within spans is put in NFC piece by piece, so the spans keep their edges; a document already
+    in NFC comes back as it is."""
+    import unicodedata
+
+    from workbench.text.compare import nfc
+    if unicodedata.is_normalized("NFC", doc.text):
+        return doc.text, [(s.start, s.end) for s in doc.spans]
+    pieces, ranges, at, length = [], [], 0, 0
+    for s in sorted(doc.spans, key=lambda s: s.start):  # disjoint (workbench.loaders.validate)
+        start = max(s.start, at)
+        before, inner = nfc(doc.text[at:start]), nfc(doc.text[start:max(s.end, start)])
+        pieces += [before, inner]
+        ranges.append((length + len(before), length + len(before) + len(inner)))
+        length += len(before) + len(inner)
+        at = max(s.end, start)
+    pieces.append(nfc(doc.text[at:]))
+    return "".join(pieces), ranges
+
+
 def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[str]:
     """The `top` most frequent content lemmas (alphabetic, not stop words) of the corpus's
-    documents in `lang`, outside the annotated spans; cached per corpus and lemmatiser."""
+    documents in `lang`, outside the annotated spans, read in NFC as the matching function reads
+    spans and guesses; cached per corpus and lemmatiser."""
     from workbench.paths import cache_dir
     from workbench.privacy.lemmatiser import lemmatiser
     lem = lemmatiser(lang)
-    path = cache_dir() / "privacy" / f"frequent-{corpus.content_hash[:16]}-{lang}-{Path(lem.source).name}-{top}.json"
+    docs = [d for d in corpus.documents if d.lang == lang]
+    texts = [nfc_document(d) for d in docs]
+    # A corpus not in NFC was counted without NFC before issue 37: its list gets a name of its own.
+    form = "" if all(text == d.text for d, (text, _) in zip(docs, texts)) else "-nfc"
+    path = cache_dir() / "privacy" / (f"frequent-{corpus.content_hash[:16]}-{lang}-{Path(lem.source).name}-{top}"
+                                      f"{form}.json")
     if path.is_file():
         return frozenset(json.loads(path.read_text()))
     counts: Counter[str] = Counter()
-    docs = [d for d in corpus.documents if d.lang == lang]
-    for doc, parsed in zip(docs, lem.nlp.pipe((d.text for d in docs), batch_size=16)):
-        inside = bytearray(len(doc.text) + 1)
-        for s in doc.spans:
-            inside[s.start:s.end] = b"\x01" * (s.end - s.start)
+    for (text, ranges), parsed in zip(texts, lem.nlp.pipe((t for t, _ in texts), batch_size=16)):
+        inside = bytearray(len(text) + 1)
+        for a, b in ranges:
+            inside[a:b] = b"\x01" * (b - a)
         for token in parsed:
             if token.is_alpha and not any(inside[token.idx:token.idx + len(token)]):
                 word = lem.word(token)

@@ -15,7 +15,8 @@ other spans of the document:
              → "Mr Holloway", "Holloway" reads "Berg"; "Mr", kept by the run, reaches nothing).
              Words are mapped by position when the known original and pseudonym have as many
              words; a word the attacker has no map for stays. Recovered when the guess equals
-             the span's original (case, white space and punctuation ignored).
+             the span's original (case, white space and punctuation ignored; both in NFC:
+             workbench.text.compare, so "Malmö" with a combining diaeresis is "Malmö").
 Every span of a document is the known pair in turn (FAILED ones excepted: the attacker
 learns nothing from "[FAILED]"), or, with background knowledge (the public text about the
 document's individual, workbench.privacy.background), every span whose original the text states
@@ -39,7 +40,6 @@ calendar date, "other" otherwise).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -48,10 +48,10 @@ import pandas as pd
 
 from workbench.generators.base import FAILED
 from workbench.metrics.date_intervals import LEAP_YEAR, calendar_day
+from workbench.text.compare import fold, words
 
 DATE, OTHER = "date", "other"
 COUNTS = ("attempts", "recovered", "in_scope", "in_scope_recovered")
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,8 @@ class Pair:
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.casefold())
+    # Case-blind, in NFC (fold), a word with its combining marks (workbench.text.compare).
+    return words(fold(text))
 
 
 def make_pair(label: str, entity: object, original: str, pseudonym: str, failed: bool) -> Pair:

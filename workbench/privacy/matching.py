@@ -41,6 +41,12 @@ ngram     Only for named entities (labels in NAMED_ENTITY_LABELS): the two share
 Where 004 is silent, the choices are written next to the rule above and in docs/privacy.md
 ("Inference attack"). Lemmas come from a real lemmatiser (workbench.privacy.lemmatiser);
 this module only compares what it returns, so the rules can be tested on any `Word`s.
+
+Texts are compared as text (workbench.text.compare, issue 37): the span, the replacement and
+every guess are put in Unicode NFC before they are lemmatised, read as dates or compared, so
+"Malmö" written with a combining diaeresis (NFD) is "Malmö". The rules are case-blind by
+lower-casing, as 004's reference code does (not str.casefold, so that text in NFC gives the
+results stored under MATCHER_VERSION 3).
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from workbench.overlap_rules import is_title
+from workbench.text import compare
 
 # The date reader is shared with the surrogate generator, which writes shifted dates back in
 # their original format.
@@ -91,7 +98,8 @@ class Phrase:
 
 
 def normalise(text: str) -> str:
-    return " ".join(text.lower().split())
+    """NFC, white space collapsed, lower-cased (see the module docstring: lower, not casefold)."""
+    return compare.normalise(text, casefold=False).lower()
 
 
 def is_function_word(word: Word) -> bool:
@@ -123,6 +131,7 @@ def char_ngrams(word: str, n: int = NGRAM) -> set[str]:
 
 
 def phrase(text: str, words: Sequence[Word], frequent: frozenset[str] = frozenset(), n: int = NGRAM) -> Phrase:
+    text = compare.nfc(text)
     content = content_words(words, frequent)
     acronym = acronym_of(words)
     lemmas = {w.lemma for w in content} | ({acronym} if acronym else set())
@@ -181,7 +190,9 @@ class Matcher:
         texts = list(texts)
         todo = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if todo:
-            for text, words in zip(todo, self.lemmatise(todo)):
+            # The lemmatiser reads NFC: a word written with combining marks is one token, its lemma
+            # the lemma of the precomposed word (workbench.text.compare).
+            for text, words in zip(todo, self.lemmatise([compare.nfc(t) for t in todo])):
                 self._cache[text] = phrase(text, words, self.frequent, self.n)
         return [self._cache[t] for t in texts]
 

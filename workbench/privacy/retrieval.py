@@ -16,7 +16,9 @@ Chosen over scikit-learn's TfidfVectorizer because TF-IDF cosine is not the BM25
 paper 001: BM25's term saturation and length normalisation matter when the background
 texts run from 5,000 to 200,000 characters (TAB: 20,000 on average).
 Tokens: bm25s's scikit-learn-style pattern (words of two or more characters), lowercased,
-with its stop-word list of the documents' language; no stemming.
+with its stop-word list of the documents' language; no stemming. Texts are put in NFC first
+(workbench.text.compare), so a name written with combining marks is one token and matches the
+same name written precomposed in the background.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import numpy as np
 
 from workbench.errors import InvalidValue, MissingExtra, WorkbenchError
 from workbench.privacy.background import Background
+from workbench.text.compare import nfc
 
 STOPWORD_LANGUAGES = ("en", "sv", "none")
 _STOPWORD_NAMES = {"en": "an English stop word", "sv": "a Swedish stop word", "none": "left out"}
@@ -92,7 +95,8 @@ class RetrievalAttacker:
     def _tokens(self, texts: Sequence[str]) -> list[list[str]]:
         bm25s = _bm25s()
         stopwords = None if self.config.stopwords == "none" else self.config.stopwords
-        return bm25s.tokenize(list(texts), lower=True, stopwords=stopwords, return_ids=False, show_progress=False)
+        return bm25s.tokenize([nfc(t) for t in texts], lower=True, stopwords=stopwords, return_ids=False,
+                              show_progress=False)
 
     def fit(self) -> RetrievalAttacker:
         """Index the background texts (seconds); done once, on first use."""
