@@ -3,11 +3,10 @@ so: in the store, the CSV export and `workbench show`; and `show` lists FAILED n
 
 from __future__ import annotations
 
-import sqlite3
-
 import pandas as pd
 
 from tests.metrics.conftest import WordListTagger
+from tests.test_store_restored_dump import undo_migrations_after
 from entry_point import wb
 from workbench.generation.engine import run_generation
 from workbench.exchange.exporters import export_run
@@ -75,18 +74,7 @@ def test_a_store_from_before_the_column_is_backfilled_from_the_picks_it_stored(t
         run = _run(s, tiny_corpus)
         expected = {(p.doc_id, p.span_index): p.upos_fallback for p in s.predictions(run.run_id)}
     assert {True, False, None} <= set(expected.values())
-    db = sqlite3.connect(path)  # as migration 6 left it: no hidden_runs, no upos_fallback column
-    db.execute("DROP TABLE hidden_runs")
-    db.execute("ALTER TABLE predictions DROP COLUMN upos_fallback")
-    db.execute("DROP TABLE own_detections")  # nor what migration 8 adds
-    db.execute("ALTER TABLE spans DROP COLUMN identifier_type")
-    db.execute("DROP TABLE judge_faults")  # nor what migration 9 adds
-    for table in ("annotations", "annotation_log"):
-        for column in ("prompt_version", "suggested_by", "suggested_tag"):
-            db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    db.execute("PRAGMA user_version=6")
-    db.commit()
-    db.close()
+    undo_migrations_after(path, 6)  # as migration 6 left it: no hidden_runs, no upos_fallback column
     with RunStore(path) as s:
         assert {(p.doc_id, p.span_index): p.upos_fallback for p in s.predictions(run.run_id)} == expected
 

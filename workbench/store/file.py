@@ -4,9 +4,12 @@ What opening checks, before any repository reads or writes a row: the file is SQ
 as long as its header says (not truncated), it is not another application's database, it
 is not damaged (PRAGMA quick_check, now or before the first write of a large store), its
 schema is not newer than this code, and its tables hold the columns the records name;
-pending migrations (workbench.store.schema) are applied in one transaction. SQLite's own
-errors about the file (busy, full, read-only, damaged) reach the user as WorkbenchErrors
-in the tool's words (`reported`).
+pending migrations (workbench.store.schema) are applied in one transaction. The schema is
+read from the tables as well as from user_version: a store restored from `sqlite3 .dump`
+(which does not carry user_version) has the tables of its version, and only the migrations
+after those are applied (_migrate). SQLite's own errors about the file (busy, full,
+read-only, damaged) reach the user as WorkbenchErrors in the tool's words (`reported`),
+in one line naming the file; a store it cannot use is a StoreFileError.
 
 StoreFile holds the connection (`db`) and `transaction()`; the repositories
 (workbench.store.corpora, .runs, .predictions) build on it, and RunStore combines them.
@@ -26,7 +29,16 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from workbench.errors import WorkbenchError
 from workbench.store.records import PREDICTION_COLUMNS, RUN_COLUMNS
-from workbench.store.schema import APPLICATION_ID, LEGACY_TABLES, MIGRATIONS, REQUIRED_TABLES, VERSION
+from workbench.store.schema import (
+    APPLICATION_ID,
+    LEGACY_TABLES,
+    MIGRATIONS,
+    REQUIRED_TABLES,
+    VERSION,
+    Addition,
+    holds_current_schema,
+    tables_version,
+)
 
 # How long a writer waits for another connection's write lock before giving up with a
 # message. Writes are short (one batch, one annotation save), so a wait this long means
@@ -38,6 +50,25 @@ BUSY_TIMEOUT_S = 20.0
 QUICK_CHECK_ON_OPEN_BYTES = 16 * 2**20
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _OPENING = threading.Lock()  # see StoreFile._check_header
+# What a user can do about a store file the workbench cannot use.
+RESTORE = "restore it from a backup or use another --store"
+
+
+class StoreFileError(WorkbenchError):
+    """A store file the workbench cannot use as it is (damaged, truncated, foreign, a schema it
+    cannot read): `problem` says what in one line naming the file, and the message adds what the
+    user of a command can do. A merge, which has no --store, words its own ending
+    (workbench.store.merge_sources)."""
+
+    def __init__(self, problem: str, advice: str = RESTORE) -> None:
+        self.problem = problem
+        super().__init__(f"{problem}; {advice}")
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    """SQLite's reports (quick_check's) can span lines; a message is one line of bounded length."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _translate(exc: sqlite3.Error, path: Path | str, timeout: float) -> WorkbenchError | None:
@@ -54,8 +85,7 @@ def _translate(exc: sqlite3.Error, path: Path | str, timeout: float) -> Workbenc
         return WorkbenchError(f"the store {path} is read-only (opened read-only, or the file or its folder is "
                               "not writable); this command needs to write to it")
     if "not a database" in message or "malformed" in message or "corrupt" in message:
-        return WorkbenchError(f"the store {path} is damaged or not a workbench store ({exc}); restore it from a "
-                              "backup or use another --store")
+        return StoreFileError(f"the store {path} is damaged or not a workbench store ({_one_line(str(exc))})")
     if "unable to open" in message or "disk i/o" in message:
         return WorkbenchError(f"cannot open the store {path} ({exc})")
     return None
@@ -96,12 +126,16 @@ class FileParts:
 class StoreFile:
     """One store file, opened and checked (see the module docstring). `read_only=True` (or a
     `file:PATH?mode=ro` URI, or a file the user cannot write) opens it read-only: reading
-    works, writing raises a WorkbenchError. `create=False` refuses a path where no store exists."""
+    works, writing raises a WorkbenchError. `create=False` refuses a path where no store exists.
+    `immutable=True` reads it read-only without SQLite's locks, so that nothing (no -wal/-shm
+    file) appears beside it: only for a file no process writes meanwhile, which the caller
+    checks (workbench.store.merge_sources)."""
 
     @reported
     def __init__(self, path: str | Path, *, read_only: bool = False, create: bool = True,
-                 timeout: float = BUSY_TIMEOUT_S) -> None:
+                 timeout: float = BUSY_TIMEOUT_S, immutable: bool = False) -> None:
         text = str(path)
+        read_only = read_only or immutable
         if text.startswith("file:"):  # an SQLite URI: file:PATH?mode=ro
             parts = urlsplit(text)
             read_only = read_only or parse_qs(parts.query).get("mode", [""])[0] == "ro"
@@ -110,6 +144,7 @@ class StoreFile:
         self.timeout = timeout
         self._lease_runs: set[str] = set()
         self._checked = False
+        self._writer: int | None = None  # the thread whose transaction is open (see transaction)
         memory = text == ":memory:"
         exists = not memory and self.path.exists()
         if not memory and not exists and (read_only or not create):
@@ -123,7 +158,7 @@ class StoreFile:
         self.read_only = read_only
         self._may_create = create and not read_only
         # quote: a file name holding "?", "#" or "%" must not be read as URI syntax
-        mode = "ro" if read_only else "rwc"
+        mode = ("ro&immutable=1" if immutable else "ro") if read_only else "rwc"
         uri = "file::memory:" if memory else f"file:{quote(self.path.resolve().as_posix())}?mode={mode}"
         with _OPENING:  # see _check_header: no other connection of this process starts meanwhile
             if exists:
@@ -165,8 +200,7 @@ class StoreFile:
             raise WorkbenchError(f"{self.path} is not a run store (not an SQLite database); check --store")
         short = size < self._size_in_header(header)
         if header and (len(header) < 100 or size < 512 or short):
-            raise WorkbenchError(f"the store {self.path} is truncated ({size} bytes); restore it from a backup or "
-                                 "use another --store")
+            raise StoreFileError(f"the store {self.path} is truncated ({size} bytes)")
 
     @staticmethod
     def _size_in_header(header: bytes) -> int:
@@ -183,9 +217,15 @@ class StoreFile:
     def _quick_check(self) -> None:
         problems = [r[0] for r in self.db.execute("PRAGMA quick_check(5)").fetchall()]
         if problems != ["ok"]:
-            raise WorkbenchError(f"the store {self.path} is damaged (SQLite quick_check: {'; '.join(problems)}); "
-                                 "restore it from a backup or use another --store")
+            raise StoreFileError(f"the store {self.path} is damaged (SQLite quick_check: "
+                                 f"{_one_line('; '.join(problems))})")
         self._checked = True
+
+    def check_damage(self) -> None:
+        """PRAGMA quick_check now, for a store about to be read whole (a merge's source): a large
+        store is otherwise checked only before its first write."""
+        if not self._checked:
+            self._quick_check()
 
     def _tables(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -194,21 +234,26 @@ class StoreFile:
         return (self.db.execute("PRAGMA user_version").fetchone()[0],
                 self.db.execute("PRAGMA application_id").fetchone()[0], self._tables())
 
+    def _shown_version(self, version: int, tables: set[str]) -> int:
+        """The version the tables show (workbench.store.schema.tables_version), where they are ahead
+        of user_version: a store restored from a dump."""
+        return max(version, tables_version(self.db)) if tables and version < VERSION else version
+
     def _refuse_foreign_or_damaged(self, version: int, app_id: int, tables: set[str]) -> None:
         ours = set(REQUIRED_TABLES) | {"sqlite_sequence"}
         if app_id not in (0, APPLICATION_ID) or (tables and not tables & ours):
             listed = ", ".join(sorted(tables)[:5]) or "none"
-            raise WorkbenchError(f"{self.path} is another application's SQLite database (tables: {listed}), not a "
-                                 "run store; the workbench leaves it alone; use another --store")
+            raise StoreFileError(f"{self.path} is another application's SQLite database (tables: {listed}), not a "
+                                 "run store; the workbench leaves it alone", "use another --store")
         if version > VERSION:
             raise WorkbenchError(f"the store {self.path} was written by a newer version of the workbench (schema "
                                  f"{version}; this version knows up to {VERSION}); upgrade the workbench to use it")
-        expected = set(REQUIRED_TABLES) if version == VERSION else (LEGACY_TABLES if tables else set())
+        shown = self._shown_version(version, tables)
+        expected = set(REQUIRED_TABLES) if shown == VERSION else (LEGACY_TABLES if tables else set())
         missing = sorted(expected - tables)
         if missing:
-            raise WorkbenchError(f"the store {self.path} is damaged: table(s) {', '.join(missing)} missing; the "
-                                 "workbench never recreates a missing table of a store that holds data; restore "
-                                 "it from a backup or use another --store")
+            raise StoreFileError(f"the store {self.path} is damaged: table(s) {', '.join(missing)} missing; the "
+                                 "workbench never recreates a missing table of a store that holds data")
 
     def _check_columns(self) -> None:
         """The columns this code reads and writes by name are there (a hand-edited or
@@ -217,8 +262,8 @@ class StoreFile:
             have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
             missing = [c for c in wanted if c not in have]
             if missing:
-                raise WorkbenchError(f"the store {self.path} is damaged: table {table} lacks column(s) "
-                                     f"{', '.join(missing)}; restore it from a backup or use another --store")
+                raise StoreFileError(f"the store {self.path} is damaged: table {table} lacks column(s) "
+                                     f"{', '.join(missing)}")
 
     def _open_schema(self) -> None:
         version, app_id, tables = self._state()
@@ -228,6 +273,9 @@ class StoreFile:
             return
         if not tables and not self._may_create:
             raise WorkbenchError(f"{self.path} is an empty file, not a run store (check --store or $WORKBENCH_STORE)")
+        if self.read_only and tables and holds_current_schema(self.db, version):
+            self._check_columns()  # a restored dump of a current store: readable as it is, nothing to write
+            return
         if self.read_only:
             what = "empty" if not tables else f"from an older version (schema {version})"
             raise WorkbenchError(f"the store {self.path} is {what} and opened read-only; open it once writable "
@@ -235,11 +283,34 @@ class StoreFile:
         with self.transaction():
             version, app_id, tables = self._state()  # another process may have migrated meanwhile
             self._refuse_foreign_or_damaged(version, app_id, tables)
-            for migration in MIGRATIONS[version:]:
-                migration(self.db)
+            if version < VERSION:
+                self._migrate(version, tables)
             self._check_columns()  # inside the transaction: a damaged store is left as it was
             self.db.execute(f"PRAGMA user_version={VERSION}")
             self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+
+    def _migrate(self, version: int, tables: set[str]) -> None:
+        """Bring the store from `version` (its user_version) to VERSION, in the open transaction.
+
+        The migrations its tables show applied (a restored dump: user_version 0, the tables of
+        its version) must be there whole; of theirs only the optional tables (migration 1's
+        IF NOT EXISTS) are created where missing. The later migrations are applied in full, with
+        their backfills. A gap (a column of an applied migration missing) is damage, refused."""
+        shown = self._shown_version(version, tables)
+        lacking = [a for m in MIGRATIONS[version:shown] for a in m.missing(self.db) if not a.optional]
+        if lacking:
+            raise StoreFileError(f"the store {self.path} is damaged: its tables are those of schema {shown} but "
+                                 f"{_described(lacking, tables)} missing")
+        try:
+            for migration in MIGRATIONS[version:shown]:
+                for addition in migration.missing(self.db):
+                    self.db.execute(addition.sql)
+            for migration in MIGRATIONS[shown:]:
+                migration.apply(self.db)
+        except sqlite3.Error as exc:  # a schema changed by hand, e.g. a table of that name already there
+            error = _translate(exc, self.path, self.timeout)
+            raise error or StoreFileError(f"the store {self.path} cannot be upgraded from schema {shown} to "
+                                          f"{VERSION} ({_one_line(str(exc))})") from None
 
     def close(self) -> None:
         self.db.close()
@@ -252,8 +323,14 @@ class StoreFile:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        # BEGIN IMMEDIATE takes the write lock up front, so two writers never deadlock
-        # half-way through a batch.
+        """One transaction; BEGIN IMMEDIATE takes the write lock up front, so two writers never
+        deadlock half-way through a batch. Called again by the thread whose transaction is open, it
+        joins that one as a savepoint: the outer transaction commits everything or nothing (a whole
+        run stored at once, workbench.store.whole_run), and a failed inner block is undone alone."""
+        if self._writer == threading.get_ident():
+            with self._savepoint():
+                yield self.db
+            return
         try:
             if self.read_only:
                 raise WorkbenchError(f"the store {self.path} is open read-only; this command needs to write to it")
@@ -265,6 +342,7 @@ class StoreFile:
                 if self.db.in_transaction:
                     self.db.execute("ROLLBACK")
                 raise
+            self._writer = threading.get_ident()
             try:
                 yield self.db
             except BaseException:
@@ -273,6 +351,8 @@ class StoreFile:
                 raise
             else:
                 self.db.execute("COMMIT")
+            finally:
+                self._writer = None
         except sqlite3.Error as exc:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
@@ -280,3 +360,29 @@ class StoreFile:
             if error is None:
                 raise
             raise error from None
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        if not self.db.in_transaction:  # SQLite rolled the outer one back (disk full): never go on in autocommit
+            raise WorkbenchError(f"the write to the store {self.path} was rolled back; nothing of it was stored")
+        self.db.execute("SAVEPOINT nested")
+        try:
+            yield
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK TO nested")
+                self.db.execute("RELEASE nested")
+            raise
+        else:
+            self.db.execute("RELEASE nested")
+
+
+def _described(additions: list[Addition], tables: set[str]) -> str:
+    """"table run_leases, column runs.seed": a column of a table the store lacks is named by its table."""
+    names: list[str] = []
+    for a in additions:
+        table = a.name.split(".")[0]
+        name = f"table {table}" if a.kind == "column" and table not in tables else f"{a.kind} {a.name}"
+        if name not in names:
+            names.append(name)
+    return ", ".join(names)

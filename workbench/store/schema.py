@@ -7,14 +7,23 @@ OLD_SCHEMA; migration 1 is that schema itself (CREATE IF NOT EXISTS), so a new s
 old one take the same path. A migration is applied once, in one transaction with the
 version bump, so a crash leaves the store at the version before.
 
+Each migration knows what it adds (Addition: a table, a column, an index; read from its
+statements), so the schema can also be read from the tables: a store restored from
+`sqlite3 .dump` has its tables but user_version 0 (a dump does not carry it), and
+tables_version() finds the migrations it already holds (workbench.store.file applies only
+the later ones; see there).
+
 To change the schema: append a migration (never edit an applied one) and extend the
-record dataclasses in workbench.store.
+record dataclasses in workbench.store. Its statements are CREATE TABLE, ALTER TABLE … ADD
+COLUMN or CREATE INDEX, one thing each (Migration refuses others at import).
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 
 # "PWB1" as a big-endian integer: marks the file as the workbench's (PRAGMA application_id),
 # so another application's database is recognised as foreign.
@@ -117,17 +126,6 @@ def _backfill_signature_columns(db: sqlite3.Connection) -> None:
             db.execute(f"UPDATE runs SET {assignments} WHERE run_id=:run_id", {**columns, "run_id": run_id})
 
 
-def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
-    def apply(db: sqlite3.Connection) -> None:
-        for statement in sql.split(";"):
-            if statement.strip():
-                db.execute(statement)
-    return apply
-
-
-def _migration_2(db: sqlite3.Connection) -> None:
-    _script(SCHEMA_2)(db)
-    _backfill_signature_columns(db)
 
 
 # Migration 3 (issue 12, privacy): what an import aligned to the corpus, and the results of
@@ -194,11 +192,6 @@ WHERE failed = 0 AND note NOT LIKE 'reused:%'
 """
 
 
-def _migration_7(db: sqlite3.Connection) -> None:
-    _script(SCHEMA_7)(db)
-    db.execute(_BACKFILL_UPOS_FALLBACK)
-
-
 # Migration 8 (issue 26): an imported system's own detections, the edits its file makes outside
 # every corpus span (workbench.exchange.alignment rule 7), kept apart from the predictions so that
 # span metrics read the corpus spans and document measures the text as the system wrote it; and
@@ -237,9 +230,85 @@ SCHEMA_10 = """
 ALTER TABLE runs ADD COLUMN servers TEXT;
 """
 
+# The statements a migration may hold, each adding one thing; IF NOT EXISTS marks an optional one.
+_TABLE = re.compile(r'CREATE TABLE (IF NOT EXISTS )?"?(\w+)"?', re.I)
+_INDEX = re.compile(r'CREATE (?:UNIQUE )?INDEX (IF NOT EXISTS )?"?(\w+)"?', re.I)
+_COLUMN = re.compile(r'ALTER TABLE "?(\w+)"? ADD COLUMN "?(\w+)"?', re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Addition:
+    """One thing a migration adds, and the statement that adds it. name: "runs" for a table or an
+    index, "runs.seed" for a column. optional: written IF NOT EXISTS (migration 1, the schema of
+    before versions), so created wherever it is missing; any other addition is in a store exactly
+    when its migration was applied."""
+    kind: str
+    name: str
+    sql: str
+    optional: bool
+
+    @classmethod
+    def of(cls, statement: str) -> Addition:
+        text = " ".join(statement.split())
+        column = _COLUMN.match(text)
+        if column:
+            return cls("column", f"{column[1]}.{column[2]}", statement, False)
+        for kind, pattern in (("table", _TABLE), ("index", _INDEX)):
+            found = pattern.match(text)
+            if found:
+                return cls(kind, found[2], statement, bool(found[1]))
+        raise ValueError(f"a migration statement must add one table, column or index: {text[:80]}")
+
+    def present(self, db: sqlite3.Connection) -> bool:
+        if self.kind == "column":
+            table, column = self.name.split(".")
+            return any(r[1] == column for r in db.execute(f'PRAGMA table_info("{table}")'))
+        return db.execute("SELECT 1 FROM sqlite_master WHERE type=? AND name=?", (self.kind, self.name)).fetchone() \
+            is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step of the schema: what it adds, and a backfill that fills the columns it adds from
+    what older rows hold (run only when the migration is applied, never to a store that has them)."""
+    additions: tuple[Addition, ...]
+    backfill: Callable[[sqlite3.Connection], object] | None = None
+
+    @classmethod
+    def of(cls, sql: str, backfill: Callable[[sqlite3.Connection], object] | None = None) -> Migration:
+        return cls(tuple(Addition.of(s) for s in sql.split(";") if s.strip()), backfill)
+
+    def missing(self, db: sqlite3.Connection) -> list[Addition]:
+        return [a for a in self.additions if not a.present(db)]
+
+    def apply(self, db: sqlite3.Connection) -> None:
+        for addition in self.additions:
+            db.execute(addition.sql)
+        if self.backfill is not None:
+            self.backfill(db)
+
+
 # In order; MIGRATIONS[i] takes a store from user_version i to i + 1.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_script(SCHEMA_1), _migration_2, _script(SCHEMA_3),
-                                                                _script(SCHEMA_4), _script(SCHEMA_5),
-                                                                _script(SCHEMA_6), _migration_7, _script(SCHEMA_8),
-                                                                _script(SCHEMA_9), _script(SCHEMA_10))
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration.of(SCHEMA_1), Migration.of(SCHEMA_2, _backfill_signature_columns), Migration.of(SCHEMA_3),
+    Migration.of(SCHEMA_4), Migration.of(SCHEMA_5), Migration.of(SCHEMA_6),
+    Migration.of(SCHEMA_7, lambda db: db.execute(_BACKFILL_UPOS_FALLBACK)), Migration.of(SCHEMA_8),
+    Migration.of(SCHEMA_9), Migration.of(SCHEMA_10))
 VERSION = len(MIGRATIONS)
+
+
+def tables_version(db: sqlite3.Connection) -> int:
+    """The schema version the store's tables show: the last migration any of whose own additions
+    (not optional ones) the store holds; 0 for none. A store restored from a dump has user_version
+    0 and the tables of its version."""
+    for number in range(VERSION, 0, -1):
+        if any(a.present(db) for a in MIGRATIONS[number - 1].additions if not a.optional):
+            return number
+    return 0
+
+
+def holds_current_schema(db: sqlite3.Connection, version: int) -> bool:
+    """Whether a store at user_version `version` has every table and column of VERSION already
+    (a restored dump of a current store), so that it can be read as it is, without writing."""
+    return version == VERSION or (tables_version(db) == VERSION
+                                  and not any(m.missing(db) for m in MIGRATIONS[version:]))
