@@ -60,8 +60,7 @@ def register(main: click.Group) -> None:
           workbench import-run TAB_test_Presidio.json -c tab-test --name presidio
           workbench report <run id> --out out/intact
         """
-        from workbench.exchange.importers import import_run as do_import
-        from workbench.exchange.importers import summary_line
+        from workbench.exchange.importers import prepare_import, store_import, summary_line
         from workbench.store.run_reports import alignment_lines
         from workbench.terminal import printable
         from workbench.upos import get_tagger
@@ -69,10 +68,13 @@ def register(main: click.Group) -> None:
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator, docs,
                                           skip_docs)
         langs = tuple(sorted({d.lang for d in loaded.documents}))
+        chosen = get_tagger(tagger, langs=langs)
+        # The file is checked before the store is opened: a refused file makes no store file.
+        checked = prepare_import(file, loaded, tagger=chosen, name=name, mode=mode,
+                                 upos_filter=upos_filter, missing=missing, strict=strict,
+                                 whole_corpus=whole_corpus, on_conflict=on_conflict)
         store = open_store(store_path)
-        record = do_import(store, file, loaded, tagger=get_tagger(tagger, langs=langs), name=name, mode=mode,
-                           upos_filter=upos_filter, missing=missing, strict=strict, whole_corpus=whole_corpus,
-                           on_conflict=on_conflict)
+        record = store_import(store, checked, chosen)
         click.echo(printable(summary_line(store, record, loaded, file)))
         click.echo(f"  {printable(record.signature)}")
         for line in alignment_lines(store, record.run_id):

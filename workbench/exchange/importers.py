@@ -252,13 +252,36 @@ def documents_of_file(data: dict, corpus: Corpus, whole_corpus: bool = False) ->
     return documents_subset(corpus, named)
 
 
+@dataclass(frozen=True, slots=True)
+class CheckedImport:
+    """A file checked against the corpus and ready to store (prepare_import): what the run will be.
+    Nothing of it has touched a store, so a refused file leaves none behind (no file made)."""
+    corpus: Corpus
+    signature: RunSignature
+    options: dict
+    predictions: list[StoredPrediction]
+    report: AlignmentReport
+    own_detections: dict[str, list[tuple[int, int, str]]]
+
+
 def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, name: str = "imported",
                mode: str = "external", upos_filter: bool = False, missing: str | None = None,
                strict: bool = False, whole_corpus: bool = False, on_conflict: str = ON_CONFLICT_DEFAULT
                ) -> RunRecord:
     """Check the file against the corpus (aligned by workbench.exchange.alignment, or exactly with
     strict=True), then store it as one complete run with its alignment report (or return the
-    run already imported from the same file and settings).
+    run already imported from the same file and settings): prepare_import, then store_import."""
+    checked = prepare_import(path, corpus, tagger=tagger, name=name, mode=mode, upos_filter=upos_filter,
+                             missing=missing, strict=strict, whole_corpus=whole_corpus, on_conflict=on_conflict)
+    return store_import(store, checked, tagger)
+
+
+def prepare_import(path: str | Path, corpus: Corpus, *, tagger, name: str = "imported",
+                   mode: str = "external", upos_filter: bool = False, missing: str | None = None,
+                   strict: bool = False, whole_corpus: bool = False, on_conflict: str = ON_CONFLICT_DEFAULT
+                   ) -> CheckedImport:
+    """Read and check the file against the corpus, without a store (see import_run, store_import);
+    `tagger` is only named in the signature (its name is read once the file is found good).
 
     The run is over the documents the file names (documents_of_file), or over the whole
     corpus with whole_corpus=True.
@@ -295,15 +318,21 @@ def import_run(store: RunStore, path: str | Path, corpus: Corpus, *, tagger, nam
                              model=path.name, mode=mode, upos_filter=upos_filter, tagger=tagger.name,
                              versions=versions, source=IMPORTED, file_sha256=file_hash[:16], missing=missing,
                              config={**conflict_config(report), **own_detections_config(own)})
-    from workbench.generation.engine import original_upos
     predictions = [StoredPrediction(s.doc_id, s.span_index, s.replacement, (s.replacement,), None, None,
                                     s.replacement == FAILED, s.note, 0.0, 0) for s in spans]
-    # The file is known to be good: everything from here writes.
-    return store_whole_run(store, signature=signature, corpus=corpus,
-                           options={"file": str(path), "missing": missing, "strict": strict,
-                                    "on_conflict": report.on_conflict},
-                           predictions=predictions, report_kind=ALIGNMENT, report=report.body(),
-                           tag_originals=lambda: original_upos(store, corpus, tagger), own_detections=own)
+    options = {"file": str(path), "missing": missing, "strict": strict, "on_conflict": report.on_conflict}
+    return CheckedImport(corpus, signature, options, predictions, report, own)
+
+
+def store_import(store: RunStore, checked: CheckedImport, tagger) -> RunRecord:
+    """Store a checked file as one complete run, in one transaction (workbench.store.whole_run): a
+    process killed meanwhile leaves no run behind. `tagger` tags the originals, as for a
+    generated run (the one prepare_import was given)."""
+    from workbench.generation.engine import original_upos
+    return store_whole_run(store, signature=checked.signature, corpus=checked.corpus, options=checked.options,
+                           predictions=checked.predictions, report_kind=ALIGNMENT, report=checked.report.body(),
+                           tag_originals=lambda: original_upos(store, checked.corpus, tagger),
+                           own_detections=checked.own_detections)
 
 
 def conflict_config(report: AlignmentReport) -> dict:

@@ -11,14 +11,14 @@ was: nothing is half-merged. A destination that did not exist before a refused m
 from __future__ import annotations
 
 import sqlite3
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.store import COMPLETE, RunStore
-from workbench.store.merge_sources import open_source, same_file
+from workbench.store.file import StoreFileError
+from workbench.store.merge_sources import NOTHING_MERGED, Source, open_source, same_file, scratch
 from workbench.store.merge_tables import (
     ANNOTATIONS,
     CORPUS,
@@ -80,25 +80,30 @@ def merge_stores(sources: Sequence[str | Path], into: str | Path) -> MergeSummar
         if same_file(path, into):
             raise WorkbenchError(f"{path} is the destination (--into) too; a store cannot be merged into itself")
     created = not into.exists()
-    with tempfile.TemporaryDirectory(prefix="workbench-merge-") as workdir:
-        opened: list[RunStore] = []
+    with scratch() as folder:
+        opened: list[Source] = []
         try:
             for path in paths:  # every source checked before the destination is created
-                opened.append(open_source(path, Path(workdir)))
-            return _merge_into(into, list(zip(paths, opened)), created)
+                opened.append(open_source(path, folder))
+            return _merge_into(into, opened, created)
         finally:
             for source in opened:
                 source.close()
 
 
-def _merge_into(into: Path, sources: list[tuple[Path, RunStore]], created: bool) -> MergeSummary:
+def _merge_into(into: Path, sources: list[Source], created: bool) -> MergeSummary:
     """One transaction for every source; a destination this merge created is removed when it fails."""
     summary = MergeSummary(into, [], created)
-    with RunStore(into) as destination:
+    try:
+        destination = RunStore(into)
+    except StoreFileError as exc:  # a merge has no --store to use instead
+        raise WorkbenchError(f"{exc.problem}; restore it from a backup or merge into another --into"
+                             + NOTHING_MERGED) from None
+    with destination:
         try:
             with destination.transaction() as db:
-                for path, source in sources:
-                    summary.sources.append(_merge_one(db, source, SourceCounts(path)))
+                for source in sources:
+                    summary.sources.append(_merge_one(db, source, SourceCounts(source.path)))
         except BaseException:
             if created:
                 destination.close()
@@ -120,28 +125,43 @@ def _quoted(columns) -> str:
     return ", ".join(f'"{c}"' for c in columns)
 
 
-def _merge_one(db, source: RunStore, counts: SourceCounts) -> SourceCounts:
+def _merge_one(db, source: Source, counts: SourceCounts) -> SourceCounts:
     # One read transaction on the source: every table is read from the same snapshot, so a process
     # still writing to it cannot hand the merge predictions of a run it read before that run existed.
-    source.db.execute("BEGIN")
+    source.store.db.execute("BEGIN")
     try:
         for rule in RULES:
             _merge_table(db, source, rule, counts)
         counts.log_added = _merge_log(db, source)
+        source.check_unchanged()  # a source read without locks (merge_sources)
     except sqlite3.IntegrityError as exc:  # e.g. a prediction whose run is missing from the source
-        raise WorkbenchError(f"cannot merge {counts.path}: its rows do not fit together ({exc}); the store is "
-                             "damaged; nothing was merged") from None
+        raise WorkbenchError(f"cannot merge {counts.path}: its rows do not fit together ({_line(exc)}); the store "
+                             "is damaged" + NOTHING_MERGED) from None
     finally:
-        source.db.execute("ROLLBACK")
+        source.store.db.execute("ROLLBACK")
     return counts
 
 
-def _merge_table(db, source: RunStore, rule: TableRule, counts: SourceCounts) -> None:
+def _read(source: Source, sql: str) -> Iterator[tuple]:
+    """The source's rows; SQLite finding its file damaged half-way is said of the source (errors of
+    the destination's writes, between these rows, are not caught here)."""
+    try:
+        yield from source.store.db.execute(sql)
+    except sqlite3.DatabaseError as exc:
+        raise WorkbenchError(f"cannot merge {source.path}: the store is damaged ({_line(exc)})"
+                             + NOTHING_MERGED) from None
+
+
+def _line(exc: Exception) -> str:
+    return " ".join(str(exc).split())
+
+
+def _merge_table(db, source: Source, rule: TableRule, counts: SourceCounts) -> None:
     columns = _columns(db, rule.table)
     lookup = (f"SELECT {_quoted(columns)} FROM \"{rule.table}\" WHERE "
               + " AND ".join(f'"{c}"=?' for c in rule.key))
     insert = f'INSERT INTO "{rule.table}" ({_quoted(columns)}) VALUES ({",".join("?" * len(columns))})'
-    for row in source.db.execute(f'SELECT {_quoted(columns)} FROM "{rule.table}" ORDER BY rowid'):
+    for row in _read(source, f'SELECT {_quoted(columns)} FROM "{rule.table}" ORDER BY rowid'):
         theirs = dict(zip(columns, row))
         found = db.execute(lookup, [theirs[c] for c in rule.key]).fetchone()
         if found is None:
@@ -177,12 +197,12 @@ def _completion(mine: dict, theirs: dict) -> dict:
     return changes
 
 
-def _merge_log(db, source: RunStore) -> int:
+def _merge_log(db, source: Source) -> int:
     """Add the source's saves the destination's log lacks, in the source's order (see merge_tables)."""
     columns = [c for c in _columns(db, LOG_TABLE) if c != "seq"]
     select = f"SELECT {_quoted(columns)} FROM {LOG_TABLE} ORDER BY seq"
     present = {tuple(r) for r in db.execute(select)}
-    new = [tuple(r) for r in source.db.execute(select) if tuple(r) not in present]
+    new = [tuple(r) for r in _read(source, select) if tuple(r) not in present]
     db.executemany(f"INSERT INTO {LOG_TABLE} ({_quoted(columns)}) VALUES ({','.join('?' * len(columns))})", new)
     return len(new)
 
