@@ -15,6 +15,7 @@ import pytest
 
 from workbench.generators.base import FAILED
 from workbench.metrics import MetricConfig, MetricContext
+from workbench.metrics.ner_models import DEFAULT_NER_MODEL
 from workbench.store import RunRecord, StoredPrediction
 
 FAKE_TAGGER = "fake-tagger"
@@ -62,8 +63,15 @@ def make_context(tmp_path=None, **config) -> MetricContext:
     """Offline, fast context: in-memory caches, bag-of-words embedders, the word-list tagger.
     No similarity baseline unless asked for: the golden values are the cosines themselves, and
     embedding UD PUD would fill the bag-of-words vocabulary (tests/metrics/test_rescaling.py
-    plugs in baselines of its own)."""
+    plugs in baselines of its own). A report computes every family, and NER-type consistency on
+    Swedish text and the perplexity metrics would build the Swedish NER stand-in and the causal-LM
+    stand-in (minutes each): these tests are about rows, tables and files, not those models'
+    output, so tiny ones stand in (tests/tiny_models.cached_tiny, built once in seconds);
+    tests/metrics/test_ner_consistency*.py and test_perplexity*.py test the families themselves."""
+    from tests.tiny_models import cached_tiny
     config.setdefault("similarity_baseline", "none")
+    config.setdefault("ner_models", (("en", DEFAULT_NER_MODEL), ("sv", str(cached_tiny("ner-sv")))))
+    config.setdefault("causal_lm", str(cached_tiny("gpt2")))
     context = MetricContext(MetricConfig(cache=False, **config))
     embedder = BagOfWordsEmbedder()
     for lang in ("en", "sv"):

@@ -140,11 +140,9 @@ def test_the_masked_lm_answers_are_cached_by_model_text_and_tokens():
     assert again.weights(TEXT, [(3, 7)]) == [4.0] and Counting.calls == 2  # other tokens: computed
 
 
-def test_the_offline_mlm_gives_a_name_more_information_than_a_function_word():
-    try:
-        weights = dp.MaskedLMWeights(dp._load("offline", "en"), "offline")
-    except WorkbenchError as exc:
-        pytest.skip(f"offline masked LM not built: {exc}")
+def test_the_offline_mlm_gives_a_name_more_information_than_a_function_word(offline_en):
+    # A trained model's output (a rare name surprises it more than "the"): the offline MLM, built on demand.
+    weights = dp.MaskedLMWeights(dp._load("offline", "en"), "offline")
     text = "The applicant was born in Trondheim and lives there with the family."
     the, town = (text.index(" the ") + 1, text.index(" the ") + 4), (26, 35)
     assert text[the[0]:the[1]] == "the" and text[town[0]:town[1]] == "Trondheim"

@@ -10,6 +10,7 @@ import pytest
 from entry_point import wb
 
 from tests.store_helpers import generated_run
+from tests.tiny_models import cached_tiny
 from workbench.metrics import MetricContext, compute_metrics, metric_frame
 from workbench.store import RunStore
 
@@ -41,6 +42,9 @@ def test_report_through_the_cli_without_a_terminal_writes_no_bar(tmp_path, tiny_
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         run = generated_run(s, tiny_corpus)
-    result = wb("report", run.run_id, "--out", tmp_path / "r", "--format", "csv", "--store", path)
+    # The tiny corpus has Swedish: tiny stand-ins for the Swedish NER and the causal LM (built once in
+    # seconds; tests/tiny_models.cached_tiny), so the report builds no model of its own.
+    models = ["--ner-model", f"sv={cached_tiny('ner-sv')}", "--causal-lm", str(cached_tiny("gpt2"))]
+    result = wb("report", run.run_id, "--out", tmp_path / "r", "--format", "csv", *models, "--store", path)
     assert result.returncode == 0, result.stderr
     assert "metrics:" not in result.stderr and "wrote" in result.stdout

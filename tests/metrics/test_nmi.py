@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from tests.metrics.conftest import add_run, make_context
+from tests.tiny_models import cached_tiny
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import MetricConfig, MetricContext, compute_metrics, family, metric_frame
 from workbench.metrics import clustering
@@ -48,8 +49,8 @@ def topic_corpus(docs=TOPICS, name="topics") -> Corpus:
                                       for d, text, spans in docs))
 
 
-def topic_context(embedder=None, cache=False) -> MetricContext:
-    context = MetricContext(MetricConfig(cache=cache, similarity_baseline="none"))
+def topic_context(embedder=None, cache=False, **config) -> MetricContext:
+    context = MetricContext(MetricConfig(cache=cache, similarity_baseline="none", **config))
     context.set_embedder("en", embedder or TopicEmbedder())
     return context
 
@@ -123,7 +124,10 @@ def test_over_masked_documents_gather_in_one_cluster(store):
 def test_nmi_reaches_metrics_csv_and_table5(store, tmp_path):
     from workbench.reports import write_report
     run_id = add_run(store, topic_corpus(), {**IDENTITY, "d3": ["Eva", "Soup Street"]})
-    write_report(store, [run_id], tmp_path / "r", formats=("csv",), context=topic_context())
+    # A report computes every family: a tiny causal LM for the perplexity metrics (tests/tiny_models.py)
+    # rather than the stand-in they would build (minutes).
+    context = topic_context(causal_lm=str(cached_tiny("gpt2")))
+    write_report(store, [run_id], tmp_path / "r", formats=("csv",), context=context)
     mi = 2 / 6 * math.log(2) + 1 / 6 * math.log(1 / 2) + 3 / 6 * math.log(3 / 2)
     for name in ("metrics.csv", "table5_beyond.csv"):
         table = pd.read_csv(tmp_path / "r" / name, index_col="run_id")

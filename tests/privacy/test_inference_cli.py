@@ -1,21 +1,21 @@
-"""`workbench privacy infer / disclosure / build-lemmatiser` through the real entry point."""
+"""`workbench privacy infer / disclosure / build-lemmatiser` through the real entry point. CLI wiring, so
+`--model offline` reads tiny untrained masked LMs and the lemmatisers are tiny ones, in a cache folder
+the command inherits (tiny_cache, tests/privacy/conftest.py)."""
 
 from __future__ import annotations
 
 import subprocess
 
 from entry_point import WORKBENCH
-from inference_helpers import built_lemmatiser, reference_runs, tables
+from inference_helpers import reference_runs, tables
 
 
 def run(*args):
     return subprocess.run([WORKBENCH, *args], capture_output=True, text=True, timeout=600)
 
 
-def test_infer_prints_the_rates_and_disclosure_reads_them_back(tmp_path, tiny_corpus, offline_en, offline_sv):
+def test_infer_prints_the_rates_and_disclosure_reads_them_back(tmp_path, tiny_corpus, tiny_cache):
     from workbench.store import RunStore
-    built_lemmatiser("en")
-    built_lemmatiser("sv")
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         ids = reference_runs(s, tiny_corpus, kinds=("original", "suppress"))
@@ -58,14 +58,11 @@ def test_help_has_examples():
         assert shown.returncode == 0 and "Example:" in shown.stdout
 
 
-def test_docs_attacks_only_those_documents_and_a_later_call_adds_the_rest(tmp_path, tiny_corpus, offline_en,
-                                                                         offline_sv):
+def test_docs_attacks_only_those_documents_and_a_later_call_adds_the_rest(tmp_path, tiny_corpus, tiny_cache):
     """Issue 24 item 11: `privacy infer --docs`, as `generate --docs` takes it. Results are per span
     under the whole run's attack key, so more documents later add to them; a row of rates says
     over how many of the run's documents it is, and the whole run counts the rest as missing."""
     from workbench.store import RunStore
-    built_lemmatiser("en")
-    built_lemmatiser("sv")
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         ids = reference_runs(s, tiny_corpus, kinds=("original", "suppress"))

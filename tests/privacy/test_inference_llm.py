@@ -1,12 +1,14 @@
 """The LLM inference attacker through the Ollama stand-in (tests/ollama_standin: a real small model
 behind Ollama's HTTP API on a free 127.0.0.1 port): 004's prompt with the span in [[…]], a JSON
-schema of N guesses, one request per span, answers stored and matched, a failed answer asked again."""
+schema of N guesses, one request per span, answers stored and matched, a failed answer asked again.
+The matching function reads tiny lemmatisers (tiny_lemmatiser_cache, tests/privacy/conftest.py): no test
+here asserts a lemma."""
 
 from __future__ import annotations
 
 import pytest
 
-from inference_helpers import built_lemmatiser, reference_runs
+from inference_helpers import reference_runs
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 
@@ -15,7 +17,6 @@ def make_label_run(store):
     """The label reference run of one short English document with two spans."""
     from tests.corpus_helpers import document_with_mentions
     from workbench.model import Corpus
-    built_lemmatiser("en")
     text = "Mr Jan Kowalski was born in Warsaw and works as a judge."
     mentions = [("Jan Kowalski", "PERSON"), ("Warsaw", "LOC")]
     corpus = Corpus("llm-tiny", "tests", (document_with_mentions("llm-tiny", "d1", text, mentions),))
@@ -23,7 +24,7 @@ def make_label_run(store):
 
 
 @pytest.fixture
-def label_run(store):
+def label_run(store, tiny_lemmatiser_cache):
     return make_label_run(store)
 
 
@@ -78,7 +79,7 @@ def test_the_real_model_answers_with_guesses(store, healthy, label_run):
         assert row.requests >= 1
 
 
-def test_parallel_guesses_are_those_of_one_at_a_time(healthy, tmp_path):
+def test_parallel_guesses_are_those_of_one_at_a_time(healthy, tmp_path, tiny_lemmatiser_cache):
     """-o parallel=2: the batch's two spans are asked at once (the stand-in answers two at once) and
     the stored guesses are those of parallel=1 (temperature 0); the attack key is the same."""
     from workbench.privacy.inference import inference_disclosure, inference_spans

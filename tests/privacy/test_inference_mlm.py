@@ -1,5 +1,6 @@
-"""The masked-LM inference attack on the tiny corpus (offline test MLMs, deterministic): every replaced
-span attacked once and stored, reused and resumed, never shown its original, batched = one at a time."""
+"""The masked-LM inference attack on the tiny corpus (deterministic): every replaced span attacked once
+and stored, reused and resumed, never shown its original, batched = one at a time. Plumbing, so `offline`
+names tiny untrained masked LMs and the lemmatisers are tiny ones (tiny_cache, tests/privacy/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,14 @@ import dataclasses
 
 import pytest
 
-from inference_helpers import built_lemmatiser, reference_runs
+from inference_helpers import reference_runs
 
 OFFLINE = {"model": "offline"}
 
 
 @pytest.fixture
-def runs(store, tiny_corpus, offline_en, offline_sv):
+def runs(store, tiny_corpus, tiny_cache):
     from workbench.pipeline import generate_run
-    built_lemmatiser("en")
-    built_lemmatiser("sv")
     ids = reference_runs(store, tiny_corpus)
     ids["random"] = generate_run(tiny_corpus, "random", options={"mode": "maskL"}, store=store, tagger="spacy",
                                  quiet_tagger=True, progress=False).run_id
@@ -102,7 +101,7 @@ def test_the_attacker_never_sees_the_original(store, tiny_corpus, runs, monkeypa
     assert len(seen) == 2 * n_spans(tiny_corpus)
 
 
-def test_guesses_do_not_depend_on_the_batch(tmp_path, tiny_corpus, offline_en, offline_sv):
+def test_guesses_do_not_depend_on_the_batch(tmp_path, tiny_corpus, tiny_cache):
     from workbench.privacy.inference import inference_disclosure
     from workbench.privacy.inference_store import rows_frame
     from workbench.store import RunStore

@@ -1,20 +1,20 @@
 """Issue 24 item 2: titles and honorifics never disclose, in the matcher the inference attack builds
 for a corpus (its own frequent lemmas, counted outside the spans, which never hold "Mr"), and the
-title list is part of the attack key."""
+title list is part of the attack key. The corpus matcher is built as the attack builds it, over a tiny
+lemmatiser (tiny_lemmatiser_cache, tests/privacy/conftest.py): what a lemma is, test_matching_golden.py asks
+of the real ones."""
 
 from __future__ import annotations
 
 import pytest
 
-from inference_helpers import built_lemmatiser
 from tests.privacy import reid_helpers
 
 pytest.importorskip("spacy")
 
 
-def test_the_corpus_matcher_lets_no_title_disclose_a_person():
+def test_the_corpus_matcher_lets_no_title_disclose_a_person(tiny_lemmatiser_cache):
     from workbench.privacy.inference import matcher_for
-    built_lemmatiser("en")
     corpus = reid_helpers.corpus()
     matcher = matcher_for(corpus, "en")
     assert "mr" not in matcher.frequent  # counted outside the spans: the title is not among them
