@@ -87,7 +87,7 @@ def measure_parallel(levels: Sequence[int] = (1, 2, 4), *, corpus: str = "pgv-pi
     server = None
     if url is None:
         if launch.missing_requirements():
-            raise SystemExit(f"the stand-in needs {launch.missing_requirements()}: run .ci/steps/20-llm-standin.sh")
+            raise SystemExit(f"the stand-in needs {launch.missing_requirements()}: run `bash .ci/setup tests`")
         server = launch.start(workers=workers or max(levels), threads=threads)
         url, model = server.url, model or launch.MODEL
     base = {"model": model or "qwen2.5:1.5b-instruct", "host": url, "temperature": 0.0, **(settings or {})}
@@ -218,7 +218,7 @@ def main() -> None:
     server = None
     if args.url is None:
         if launch.missing_requirements():
-            sys.exit(f"the stand-in needs {launch.missing_requirements()}: run .ci/steps/20-llm-standin.sh")
+            sys.exit(f"the stand-in needs {launch.missing_requirements()}: run `bash .ci/setup tests`")
         server = launch.start(threads=args.threads)
         url, model = server.url, args.model or launch.MODEL
     else:

@@ -151,7 +151,7 @@ def start_standin(workers: int = 1):
     launch = standin_launcher()
     missing = launch.missing_requirements()
     if missing:
-        pytest.skip(f"the Ollama stand-in needs {', '.join(missing)}: run .ci/steps/20-llm-standin.sh")
+        pytest.skip(f"the Ollama stand-in needs {', '.join(missing)}: run `bash .ci/setup tests`")
     threads = os.environ.get("STANDIN_THREADS")  # llama.cpp threads per worker (default: the server's)
     return launch.start(workers=workers, threads=int(threads) if threads else None)
 

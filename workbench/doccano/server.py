@@ -7,7 +7,7 @@ Celery worker without which uploads and exports never finish. Both get the same
 settings (database, media root, secret), or tasks never run. The broker is the same
 SQLite file, so nothing else is needed and nothing leaves the machine.
 
-The virtualenv is .venv-doccano beside the repository (made by .ci/steps/30-doccano.sh)
+The virtualenv is .venv-doccano beside the repository (made by .ci/steps/doccano.sh)
 or $WORKBENCH_DOCCANO_VENV.
 """
 
@@ -40,7 +40,7 @@ class LocalDoccano:
         self.home = Path(home).resolve()
         self.venv = Path(venv) if venv else doccano_venv()
         if not (self.venv / "bin" / "doccano").exists():
-            raise WorkbenchError(f"no doccano in {self.venv}; create it with `bash .ci/steps/30-doccano.sh`")
+            raise WorkbenchError(f"no doccano in {self.venv}; create it with `bash .ci/steps/doccano.sh`")
         self.port = port or 0  # 0: any free port, known once start() has bound it
         self._socket: socket.socket | None = None
         self.username = username
