@@ -161,6 +161,8 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path):
     result = CliRunner().invoke(main, ["import-run", str(bad), "-c", "pgv-pii-en", "--store",
                                        str(tmp_path / "s.sqlite")])
     assert result.exit_code == 2 and "no such document" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "s.sqlite").exists()  # a refused file makes no store (issue 37)
+    RunStore(tmp_path / "s.sqlite")
     result = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "o"), "--store", str(tmp_path / "s.sqlite")])
-    assert result.exit_code == 2 and "name at least one run" in result.output
+    assert result.exit_code == 2 and "name at least one run" in result.output and "Traceback" not in result.output
     assert RunStore(tmp_path / "s.sqlite").runs() == []

@@ -1,14 +1,15 @@
 """Fixtures of the privacy tests.
 
 The inference attack's plumbing (stored and reused guesses, resumption, batching, the CLI) runs
-on tiny models in a cache folder of the test's own: the tiny masked LMs of tests/conftest.py as
+on tiny models in a cache folder of the tests' own: the tiny masked LMs of tests/conftest.py as
 the `offline` models and tiny lemmatisers (tests/tiny_models.py), built in seconds. What needs the
 trained models' output (the matching function's lemmas: test_matching_golden.py,
-test_matching_lemmatiser.py, test_matching_titles.py) builds the real lemmatisers
-(inference_helpers.built_lemmatiser).
+test_matching_lemmatiser.py) builds the real lemmatisers (inference_helpers.built_lemmatiser).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import pytest
 
@@ -21,27 +22,49 @@ def tiny_lemmatisers(tmp_path_factory):
             for lang in ("en", "sv")}
 
 
-def _fresh_lemmatisers():
-    from workbench.privacy.lemmatiser import lemmatiser
-    lemmatiser.cache_clear()  # loaded once per process by language: never the other cache's
+def _tiny_cache_folder(tmp_path_factory, name: str, **models):
+    """A cache folder holding the given tiny models where the set-up's would be (tests/tiny_models.install_tiny)."""
+    from tiny_models import install_tiny
+    folder = tmp_path_factory.mktemp(name)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WORKBENCH_CACHE", str(folder))
+        install_tiny(**models)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def _tiny_lemmatiser_folder(tmp_path_factory, tiny_lemmatisers):
+    return _tiny_cache_folder(tmp_path_factory, "tiny-lemmatiser-cache", lemmatisers=tiny_lemmatisers)
+
+
+@pytest.fixture(scope="session")
+def _tiny_folder(tmp_path_factory, tiny_lemmatisers, tiny_bert, tiny_roberta_sv):
+    return _tiny_cache_folder(tmp_path_factory, "tiny-cache", lemmatisers=tiny_lemmatisers,
+                              mlms={"en": tiny_bert, "sv": tiny_roberta_sv})
+
+
+@lru_cache(maxsize=4)
+def _tiny_lemmatiser(lang: str):
+    """workbench.privacy.lemmatiser.lemmatiser while a tiny cache is the cache: loaded once per session
+    (its lexicon takes seconds), while the real one keeps its own cache for the other tests."""
+    from workbench.privacy.lemmatiser import lemmatiser_path, load_lemmatiser
+    return load_lemmatiser(lemmatiser_path(lang), lang)
+
+
+def _use(folder, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_CACHE", str(folder))  # inherited by the CLI a test starts
+    monkeypatch.setattr("workbench.privacy.lemmatiser.lemmatiser", _tiny_lemmatiser)
+    return folder
 
 
 @pytest.fixture
-def tiny_lemmatiser_cache(tmp_path, monkeypatch, tiny_lemmatisers):
-    """A cache folder of this test's own (WORKBENCH_CACHE, inherited by the CLI it starts) whose
-    lemmatisers are the tiny ones."""
-    from tiny_models import install_tiny
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("WORKBENCH_CACHE", str(cache))
-    install_tiny(lemmatisers=tiny_lemmatisers)
-    _fresh_lemmatisers()
-    yield cache
-    _fresh_lemmatisers()
+def tiny_lemmatiser_cache(_tiny_lemmatiser_folder, monkeypatch):
+    """The cache folder (WORKBENCH_CACHE, inherited by the CLI a test starts) is one whose lemmatisers
+    are tiny, shared by the tests that ask for it (its caches of tags and frequent lemmas warm up)."""
+    return _use(_tiny_lemmatiser_folder, monkeypatch)
 
 
 @pytest.fixture
-def tiny_cache(tiny_lemmatiser_cache, tiny_bert, tiny_roberta_sv):
-    """tiny_lemmatiser_cache whose `offline` masked LMs are also tiny: en = tiny BERT, sv = tiny RoBERTa."""
-    from tiny_models import install_tiny
-    install_tiny(mlms={"en": tiny_bert, "sv": tiny_roberta_sv})
-    return tiny_lemmatiser_cache
+def tiny_cache(_tiny_folder, monkeypatch):
+    """As tiny_lemmatiser_cache, and its `offline` masked LMs are tiny: en = tiny BERT, sv = tiny RoBERTa."""
+    return _use(_tiny_folder, monkeypatch)
