@@ -9,7 +9,7 @@ import pytest
 
 from tests.corpus_helpers import document_with_mentions
 from workbench.errors import InvalidValue, WorkbenchError
-from workbench.generation.pseudonym_choice import MORPH_FALLBACK, SelectionInput, choose_all
+from workbench.generation.pseudonym_choice import MORPH_FALLBACK, MORPH_REINFLECTED, SelectionInput, choose_all
 from workbench.generators.base import GenerationOptions, Prediction
 from workbench.model import Corpus
 from workbench.upos.features import features_match, right_most_features, tag_feature_ranges
@@ -151,3 +151,102 @@ def test_a_tagger_without_features_stops_the_run_before_anything_is_written(stor
     with pytest.raises(WorkbenchError, match="gives no morphological features"):
         run_generation(store, tiny_corpus, generator, WordListTagger(), progress=False)
     assert store.runs() == []
+
+
+# --- issue 37: a Swedish genitive is reinflected, not a silent fall-back --------------------
+
+def choose_genitive(candidates, *, wanted_upos="PROPN", leak_guard=False):
+    item = SelectionInput(DOC, 0, (0, len(DOC.text)), wanted_upos, Prediction(tuple(candidates)),
+                          {"Case": "Gen"}, genitive=True)
+    return choose_all([item], upos_filter=False, leak_guard=leak_guard, tagger=SuffixTagger(), morph_filter=True)[0]
+
+
+def test_a_swedish_genitive_without_a_genitive_candidate_gets_the_best_one_reinflected():
+    choice = choose_genitive(["bok", "Eva", "Anna"])  # none ends in s: the SuffixTagger reads no genitive
+    assert (choice.pseudonym, choice.rank, choice.pick_upos, choice.upos_fallback) == ("Evas", 1, "PROPN", False)
+    assert choice.note == MORPH_REINFLECTED
+    assert choose_genitive(["bok", "Evas"]).note == ""  # a genitive candidate is taken as it is
+
+
+def test_without_a_candidate_of_the_originals_word_class_a_noun_is_reinflected():
+    choice = choose_genitive(["bok", "hus"])  # a name wanted, no name offered: the first noun
+    assert (choice.pseudonym, choice.pick_upos, choice.upos_fallback, choice.note) == \
+        ("boks", "NOUN", True, MORPH_REINFLECTED)
+
+
+def test_the_reinflected_form_passes_the_leak_guard():
+    # "Farzana" in the genitive is the original: the guard refuses it, the next PROPN is taken.
+    assert choose_genitive(["Farzana", "Eva"], leak_guard=True).pseudonym == "Evas"
+
+
+class VerbTagger(SuffixTagger):
+    """The SuffixTagger, with `springa` and `gå` read as verbs."""
+
+    @staticmethod
+    def _token(m):
+        start, end, upos, feats = SuffixTagger._token(m)
+        return start, end, "VERB" if m.group() in ("springa", "gå") else upos, feats
+
+
+def test_a_genitive_the_tagger_reads_as_a_verb_takes_a_noun_or_name():
+    # The Swedish tagger reads unknown names as verbs (`Lis familj`): a verb is no genitive's word class.
+    item = SelectionInput(DOC, 0, (0, len(DOC.text)), "VERB", Prediction(("springa", "bok", "Eva")),
+                          {"Case": "Gen"}, genitive=True)
+    choice = choose_all([item], upos_filter=False, leak_guard=False, tagger=VerbTagger(), morph_filter=True)[0]
+    assert (choice.pseudonym, choice.upos_fallback, choice.note) == ("boks", True, MORPH_REINFLECTED)
+
+
+def test_with_no_noun_or_name_among_the_candidates_it_falls_back_and_says_so():
+    item = SelectionInput(DOC, 0, (0, len(DOC.text)), "PROPN", Prediction(("springa", "gå")), {"Case": "Gen"},
+                          genitive=True)
+    choice = choose_all([item], upos_filter=False, leak_guard=False, tagger=VerbTagger(), morph_filter=True)[0]
+    assert (choice.pseudonym, choice.note) == ("springa", MORPH_FALLBACK)
+
+
+def test_the_fall_backs_are_counted_per_run_and_reported(store, tmp_path):
+    """`generate` prints them, the generation family reports their rate: never silent."""
+    from workbench.metrics import family, metric_frame
+    from workbench.pipeline import generate_run
+    from workbench.upos.spacy_backend import SpacyTagger
+    text = "Vi läste Eriks brev. Erik var borta. Anna kom sent. Lars bil stod där."
+    corpus = Corpus("morph", "test", (document_with_mentions(
+        "morph", "sv-1", text, [("Eriks", "personal_name"), ("Erik", "personal_name"), ("Anna", "personal_name"),
+                                ("Lars", "personal_name")], lang="sv"),))
+    # The baseline's own reinflection off, so that the filter's shows.
+    result = generate_run(corpus, "random", {"genitive": "false"}, {"morph_filter": True, "seed": 7}, store=store,
+                          tagger=SpacyTagger(), progress=False)
+    rows = store.predictions(result.run_id)
+    fell_back = [MORPH_FALLBACK in p.note for p in rows]
+    reinflected = [MORPH_REINFLECTED in p.note for p in rows]
+    assert (result.morph_fallback, result.morph_reinflected) == (sum(fell_back), sum(reinflected))
+    # The two genitives (`Eriks brev`, `Lars bil`) never fall back: a genitive, or reinflected.
+    assert not fell_back[0] and not fell_back[3] and all(p.pseudonym[-1] in "sxz" for p in (rows[0], rows[3]))
+    rate = family("generation").compute(metric_frame(store, [result.run_id]))["morph_fallback_rate"]
+    assert rate.iloc[0] == pytest.approx(sum(fell_back) / len(rows))
+    plain = generate_run(corpus, "random", {"genitive": "false"}, {"upos_filter": True, "seed": 7}, store=store,
+                         tagger=SpacyTagger(), progress=False)
+    assert family("generation").compute(metric_frame(store, [plain.run_id]))["morph_fallback_rate"].isna().all()
+
+
+def test_generate_prints_the_fall_backs_of_a_morph_filter_run(tmp_path):
+    import json
+
+    from tests.entry_point import wb_ok
+    from workbench.store import RunStore
+    text = "Vi läste Eriks brev. Erik var borta. Lars bil stod där."
+    spans = [[text.index(m), text.index(m) + len(m), "personal_name"] for m in ("Eriks", "Erik ", "Lars")]
+    spans[1][1] -= 1  # "Erik" without its space (found with it, so not inside "Eriks")
+    path = tmp_path / "sv.jsonl"
+    path.write_text(json.dumps({"text": text, "lang": "sv", "label": spans}, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    store = tmp_path / "runs.sqlite"
+    out = wb_ok("generate", "-c", path, "-g", "random", "-o", "genitive=false", "--morph-filter", "--seed", "7",
+                "--tagger", "spacy", "--no-progress", store=store)
+    rows = RunStore(store).predictions(RunStore(store).runs()[0].run_id)
+    fell_back, reinflected = (sum(note in p.note for p in rows) for note in (MORPH_FALLBACK, MORPH_REINFLECTED))
+    assert reinflected >= 1  # a random PUD form is rarely a genitive already
+    assert (f"morph filter: {fell_back} of 3 spans fell back to the UPOS filter's pick, {reinflected} Swedish "
+            "genitives reinflected") in out
+    plain = wb_ok("generate", "-c", path, "-g", "random", "--seed", "7", "--tagger", "spacy", "--no-progress",
+                  store=store)
+    assert "morph filter:" not in plain

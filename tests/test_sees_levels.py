@@ -51,7 +51,7 @@ def strings_in(value) -> list[str]:
 
 def spy_class(cls: type[Generator], real: bool):
     """The registered generator's class with generate() recording its slots: the same
-    declared levels (sees, sees_by_label, sees_for), no model loaded unless `real`."""
+    declared levels (sees, sees_by_label, sees_for), no model loaded or read unless `real`."""
     class Spy(cls):
         seen: list
 
@@ -63,6 +63,10 @@ def spy_class(cls: type[Generator], real: bool):
         def generate(self, slots):
             self.seen.extend(slots)
             return super().generate(slots) if real else [Prediction(("Pseudo",)) for _ in slots]
+
+        def model_id(self):
+            # MTC's id is its checkpoint's fingerprint: a spy that loads nothing needs no checkpoint built.
+            return super().model_id() if real else f"spy:{cls.__name__}"
     Spy.__name__ = f"Spy{cls.__name__}"
     return Spy
 
@@ -268,8 +272,10 @@ def test_exports_keep_the_earlier_columns_in_place_and_add_sees_and_consistent_a
               "requests"]
     run = run_generation(store, distinctive_corpus(), LevelSpy(sees="shape"), WordListTagger(), progress=False)
     frame = pd.read_csv(export_run(store, run.run_id, "csv", tmp_path / "run.csv", with_originals=True))
-    # Issue 15 appended the run's name and remaining options after them, then the UPOS fallback.
-    after = ["sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config", "upos_fallback"]
+    # Issue 15 appended the run's name and remaining options after them, then the UPOS fallback,
+    # and issue 37 whether the run chose with the morphology filter.
+    after = ["sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config", "upos_fallback",
+             "morph_filter"]
     assert list(frame.columns) == before + after
     assert set(frame["sees"]) == {"shape"} and set(frame["consistent"]) == {"off"}
     # The shareable default (issue 24) leaves out only the `original` column: every other

@@ -48,6 +48,11 @@ class GenerationResult:
     # The causes of the FAILED spans and whether the run failed (workbench.llm.verdict): the
     # exit code and the error line of `generate` and `benchmark`. None only when built by hand.
     verdict: Verdict | None = None
+    # The morphology filter's picks (issue 37), from the stored notes: spans where it found no
+    # candidate with the original's features and took the UPOS filter's pick, and Swedish
+    # genitives it reinflected instead (workbench.generation.pseudonym_choice).
+    morph_fallback: int = 0
+    morph_reinflected: int = 0
 
     @property
     def run_id(self) -> str:
@@ -154,8 +159,11 @@ def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
     predictions = list(store.predictions(record.run_id))
     failed = sum(p.failed for p in predictions)
     unreachable = sum(1 for p in predictions if p.failed and is_unreachable(p.note))
+    from workbench.generation.pseudonym_choice import MORPH_FALLBACK, MORPH_REINFLECTED
     return GenerationResult(record, len(predictions), failed, unreachable,
-                            count_equal_to_original(store, record, predictions), run_verdict(record, predictions))
+                            count_equal_to_original(store, record, predictions), run_verdict(record, predictions),
+                            morph_fallback=sum(MORPH_FALLBACK in p.note for p in predictions),
+                            morph_reinflected=sum(MORPH_REINFLECTED in p.note for p in predictions))
 
 
 def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None) -> int:

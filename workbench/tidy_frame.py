@@ -21,6 +21,8 @@ Columns
     config              the generator's config as JSON (every generator-specific setting)
     upos_fallback       the UPOS filter found no candidate of the original's UPOS and kept the top-1
                         (True), found one (False); empty where the filter did not choose
+    morph_filter        the run chose with the morphology filter (True), or not (False); None for
+                        runs not generated
 Columns added later go at the end, so those that `export --format csv/parquet` readers
 already use keep their places.
 """
@@ -40,7 +42,7 @@ COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "
            "lang", "doc_id", "span_index", "start", "end", "label", "entity_id", "original", "original_upos",
            "pseudonym", "rank", "pick_upos", "n_candidates", "failed", "note", "seconds", "requests",
            "sees", "consistent", "name", "window", "seed", "top_k", "leak_guard", "dtype", "config",
-           "upos_fallback"]
+           "upos_fallback", "morph_filter"]
 
 
 def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
@@ -55,6 +57,7 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
         rows = []
         generated = run.source == GENERATED
         sees, consistent = (run.sees_level, run.consistency) if generated else ("-", "-")
+        morph = bool(run.options.get("morph_filter", False)) if generated else None
         # One string object per run: the frame holds a pointer per row, not a copy.
         run_facts = (run.name or "", run.window, run.seed, run.top_k, run.leak_guard, run.dtype,
                      json.dumps(run.config, sort_keys=True, default=str))
@@ -68,7 +71,7 @@ def run_frame(store: RunStore, run_ids: Iterable[str]) -> pd.DataFrame:
                              doc.doc_id, i, span.start, span.end, span.label, span.entity_id, span.text,
                              upos.get((doc.doc_id, i)),
                              p.pseudonym, p.rank, p.pick_upos, len(p.candidates), p.failed, p.note, p.seconds,
-                             p.requests, sees, consistent, *run_facts, p.upos_fallback))
+                             p.requests, sees, consistent, *run_facts, p.upos_fallback, morph))
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
     if not frames:
         return pd.DataFrame(columns=COLUMNS)

@@ -1,6 +1,6 @@
 """Random baseline (003 §4): a random word form from the language's UD PUD vocabulary
-(never a punctuation mark: workbench/text/pud_vocabulary.py). With `-o genitive=true` a draw for a
-Swedish original in the genitive is put in the genitive (workbench.text.swedish_genitive)."""
+(never a punctuation mark: workbench/text/pud_vocabulary.py). A draw for a Swedish original read as a
+genitive is put in the genitive by the engine (`-o genitive=false`: not; workbench.text.swedish_genitive)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class RandomBaseline(Generator):
         out = []
         for s in slots:
             drawn = sample(slot_rng(self.options.seed, s), self.inventory.forms(s.lang), self.options.top_k)
-            out.append(Prediction(self.config.inflected(drawn, s)))
+            out.append(Prediction(drawn))
         return out
 
     def model_id(self) -> str:
@@ -33,7 +33,7 @@ class RandomBaseline(Generator):
 
     def signature_config(self) -> dict:
         # Which PUD forms are drawn from: runs drawn from another selection get another id.
-        return {"vocabulary": VOCABULARY, **self.config.signature()}
+        return {"vocabulary": VOCABULARY}
 
-    def reads_features(self) -> bool:
+    def reinflects_genitive(self) -> bool:
         return self.config.genitive

@@ -3,8 +3,8 @@
 The original's UPOS is that of its right-most word (token not tagged PUNCT or SYM) as
 tagged in context (Slot.upos). When it is unknown or PUD has no form with it (PUNCT and SYM
 included: the inventory holds no punctuation), the draw falls back to the whole vocabulary
-and the prediction says so in its note. With `-o genitive=true` a draw for a Swedish original
-in the genitive is put in the genitive (workbench.text.swedish_genitive).
+and the prediction says so in its note. A draw for a Swedish original read as a genitive
+is put in the genitive by the engine (`-o genitive=false`: not; workbench.text.swedish_genitive).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ class UposBaseline(Generator):
         for s in slots:
             rng = slot_rng(self.options.seed, s)
             if s.upos and (pool := self.inventory.forms(s.lang, s.upos)):
-                picks = self.config.inflected(sample(rng, pool, self.options.top_k), s)
+                picks = sample(rng, pool, self.options.top_k)
                 out.append(Prediction(picks, candidate_upos=(s.upos,) * len(picks)))
             else:
                 drawn = sample(rng, self.inventory.forms(s.lang), self.options.top_k)
-                out.append(Prediction(self.config.inflected(drawn, s), note=f"no PUD form with UPOS {s.upos}"))
+                out.append(Prediction(drawn, note=f"no PUD form with UPOS {s.upos}"))
         return out
 
     def model_id(self) -> str:
@@ -42,7 +42,7 @@ class UposBaseline(Generator):
 
     def signature_config(self) -> dict:
         # Which PUD forms are drawn from: runs drawn from another selection get another id.
-        return {"vocabulary": VOCABULARY, **self.config.signature()}
+        return {"vocabulary": VOCABULARY}
 
-    def reads_features(self) -> bool:
+    def reinflects_genitive(self) -> bool:
         return self.config.genitive

@@ -10,7 +10,7 @@ number words).
     workbench generate -c tab-test -g surrogate -o keep_gender=true -o max_shift_days=730
     workbench generate -c tab-test -g surrogate -o date_shift=each      # one offset per date, not per document
     workbench generate -c pgv-pii -g surrogate -o table=my-table.toml
-    workbench generate -c pgv-pii-sv -g surrogate -o genitive=true   # "Farzanas" -> "Evas"
+    workbench generate -c pgv-pii-sv -g surrogate -o genitive=false  # no Swedish genitive reinflection
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from workbench.adapters.surrogate.table import SHAPE
 from workbench.errors import InvalidValue
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
-from workbench.text.swedish_genitive import SIBILANT_ENDINGS, inflect_for_slot
+from workbench.text.swedish_genitive import GENITIVE_FEATURE
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +38,11 @@ class SurrogateConfig:
     max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # dates move by one offset in [-N, N] days, N <= a century
     # document: one offset per document (002, intervals kept); each: one per date (date_offsets.DATE_SHIFTS)
     date_shift: str = DATE_SHIFTS[0]
-    # Swedish: an original in the genitive (tagged Case=Gen and ending as a genitive does) gets its
-    # surrogate in the genitive (workbench.text.swedish_genitive); off by default, so runs keep ids.
-    genitive: bool = False
+    # Swedish: an original read as a genitive in context (workbench.upos.genitive_reading) has the
+    # base of its last word mapped (`Eriks` as `Erik`, so both mentions get one name) and the engine
+    # puts the surrogate in the genitive (workbench.text.swedish_genitive). On by default since
+    # issue 37; recorded in the signature by the engine, only for a corpus where it can matter.
+    genitive: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.genitive, bool):
@@ -100,10 +102,11 @@ class Surrogate(Generator):
 
     def _one(self, maker: SurrogateMaker, slot: Slot) -> Prediction:
         if slot.original is not None:
-            made = maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id)
+            genitive = self.config.genitive and slot.lang == "sv" and GENITIVE_FEATURE in slot.features
+            made = maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id, genitive=genitive)
             if made.failed:
                 return Prediction((), failed=True, note=made.note)
-            return Prediction((self._inflected(slot, slot.original, made.text),), note=made.note)
+            return Prediction((made.text,), note=made.note)
         if slot.shape is None:
             raise ValueError(f"slot {slot.doc_id}#{slot.span_index} ({slot.label}) came without its "
                              f"{self.sees_for(slot.label)}: the run engine reveals it (text.slots.reveal)")
@@ -117,20 +120,15 @@ class Surrogate(Generator):
         config = super().signature_config()
         if self.config.date_shift == DATE_SHIFTS[0]:
             del config["date_shift"]
-        if not self.config.genitive:  # likewise
-            del config["genitive"]
+        # The engine records the genitive rule where it can change the output (the baselines' note).
+        del config["genitive"]
         return config
 
     def reads_features(self) -> bool:
         return self.config.genitive
 
-    def _inflected(self, slot: Slot, original: str, text: str) -> str:
-        """The surrogate in the genitive when its original is one: tagged Case=Gen in context, and
-        ending as a Swedish genitive does (in s, or bare after x or z), which keeps a tagging slip
-        ("Kenya" tagged Case=Gen before a colon) from giving "Ugandas"."""
-        if not self.config.genitive or original.rstrip()[-1:].casefold() not in SIBILANT_ENDINGS:
-            return text
-        return inflect_for_slot((text,), slot.lang, slot.features)[0]
+    def reinflects_genitive(self) -> bool:
+        return self.config.genitive
 
     def model_id(self) -> str:
         # Faker's data and the table decide every draw: a new Faker or an edited table is a new run.

@@ -40,6 +40,7 @@ from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, is_genitive_end
 from workbench.adapters.surrogate.shapes import has_classes, redraw_shape
 from workbench.adapters.surrogate.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
 from workbench.errors import WorkbenchError
+from workbench.text.swedish_genitive import strip_genitive
 
 SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
 
@@ -117,13 +118,21 @@ class SurrogateMaker:
 
     # --- from the original text -------------------------------------------------------
 
-    def from_original(self, text: str, label: str, lang: str, doc_id: str) -> SpanSurrogate:
+    def from_original(self, text: str, label: str, lang: str, doc_id: str, *, genitive: bool = False) -> SpanSurrogate:
         """The span's surrogate. Read in composed form (NFC): in decomposed text (NFD) "Å" is
         "A" and a combining ring, so names and dates were not recognised ("lördag") and letters
         were drawn under the original's marks ("B̊nylander"). Written back in the original's
-        form: a decomposed original gets its surrogate decomposed too."""
+        form: a decomposed original gets its surrogate decomposed too.
+
+        genitive: the original is a Swedish genitive (read in context by the engine): a words-kind
+        span has the base of its last word mapped (`Eriks` as `Erik`, `BBC:s` as `BBC`), so the
+        genitive mention and the plain one get one surrogate; the surrogate comes back in its base
+        form, and the engine puts it in the genitive (workbench.text.swedish_genitive)."""
         composed = unicodedata.normalize("NFC", text)
-        made = self._from_composed(composed, label, lang, doc_id)
+        read = composed
+        if genitive and self.table.rule(label).kind == WORDS:
+            read = self._genitive_base(composed, lang, self.table.rule(label))
+        made = self._from_composed(read, label, lang, doc_id)
         if composed != text and made.text and unicodedata.is_normalized("NFD", text):
             return SpanSurrogate(unicodedata.normalize("NFD", made.text), made.note, made.failed)
         return made
@@ -155,6 +164,17 @@ class SurrogateMaker:
         if _same(out, text):
             return SpanSurrogate("", NOTE_NOTHING, failed=True)
         return SpanSurrogate(out, note)
+
+    def _genitive_base(self, text: str, lang: str, rule: LabelRule) -> str:
+        """`text` with the genitive ending of its last word taken off (`Anna Bergs` -> `Anna Berg`,
+        `DPP:s` -> `DPP`), unless a dictionary of the rule holds that word as it stands or it is a
+        name ending in s (`Lars`, `Hans`: their genitive is unmarked)."""
+        stripped = text.rstrip()
+        head, _, last = stripped.rpartition(" ")
+        if not last or any(self.dictionaries.holds(lang, d, last) for d in rule.dictionaries):
+            return text
+        base = strip_genitive(last)
+        return (f"{head} {base}" if head else base) + text[len(stripped):]
 
     def _words(self, text: str, label: str, lang: str, doc_id: str, rule: LabelRule, keep: bool = True) -> str:
         pieces = split(text)

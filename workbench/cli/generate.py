@@ -144,6 +144,9 @@ def register(main: click.Group) -> None:
         click.echo(f"  {result.run.signature}")
         if result.run.servers:  # recorded, not part of the signature: the run resumes at another address
             click.echo(f"  server: {' then '.join(result.run.servers)}")
+        if result.run.options.get("morph_filter"):  # never silent: how often the filter could not choose
+            click.echo(f"  morph filter: {result.morph_fallback} of {result.stored} spans fell back to the UPOS "
+                       f"filter's pick, {result.morph_reinflected} Swedish genitives reinflected")
         click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
         verdict = result.verdict  # exit 3 (unreachable) or 4 (server errors, all FAILED): workbench.llm.verdict
         if verdict is not None and verdict.exit_code:

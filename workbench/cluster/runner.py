@@ -113,7 +113,8 @@ def _task(run: _Run, shard: Shard, upos: dict, facts: SelectionFacts, stored: li
                      corpus_name=corpus.name, corpus_langs=tuple(sorted({d.lang for d in corpus.documents})),
                      documents=documents, generator=run.job.generator, tagger=tagger_spec(run.job.tagger),
                      upos={k: v for k, v in upos.items() if k[0] in ids},
-                     facts=replace(facts, features={k: v for k, v in facts.features.items() if k[0] in ids}),
+                     facts=replace(facts, features={k: v for k, v in facts.features.items() if k[0] in ids},
+                                   genitive=frozenset(k for k in facts.genitive if k[0] in ids)),
                      stored=mine, batch_size=batch_size)
 
 

@@ -44,7 +44,7 @@ import json
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.loaders.entity_grouping import inferred_entity_id
+from workbench.loaders.entity_grouping import is_rule_id
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.store.own_detections import own_detections
 from workbench.text.replace import pseudonymise
@@ -90,7 +90,7 @@ def _stated_entity(doc, span, keys: dict[str, str] | None) -> list[str]:
     """[entity] when the corpus file stated the span's entity, so a reload keeps the entity
     (the pseudonymised text no longer groups its mentions); [] for the grouping rule's.
     keys: the document's export keys (document_entity_keys), or None for the file's own id."""
-    if span.entity_id == inferred_entity_id(doc.doc_id, span.label, span.text):
+    if is_rule_id(doc.doc_id, span.label, span.text, span.entity_id):
         return []
     if keys is not None:
         return [keys[span.entity_id]]

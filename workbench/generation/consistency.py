@@ -24,6 +24,12 @@ Which mentions are one entity
 The first mention is the first in document order (document), or in corpus order
 (documents in the corpus's order, then document order) for corpus.
 
+Swedish genitives (issue 37): the loader's grouping makes a base form and its genitive one entity
+(`Anna`, `Annas`: workbench.loaders.entity_grouping), and in a run that handles genitives
+(workbench.generation.genitive) an entity's pseudonym is kept in its base form (the candidate the
+engine put in the genitive, genitive.entity_base) and each later mention writes it in its own
+case: `Amanda` for `Anna`, `Amandas` for `Annas`, whichever came first.
+
 FAILED first mentions: a mention that FAILED gives its entity nothing; the next mention is
 generated, and the first pick that did not fail becomes the entity's. A mention is only
 sent to the generator once every earlier mention of its entity is decided, so no batch
@@ -45,6 +51,7 @@ import heapq
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from workbench.generation.genitive import mention_form
 from workbench.loaders.entity_grouping import normalise_mention
 from workbench.model import Corpus
 from workbench.overlap_rules import leaks
@@ -130,16 +137,19 @@ class ConsistentPlan:
     the earlier mentions of its entity, and (repL) the earlier spans of its document.
 
     batches() yields Batch after Batch; the engine must settle() every mention of a batch's
-    `generate` (with its pick, or None when FAILED) before asking for the next batch.
-    stored: (doc_id, span_index, pseudonym, failed, note, pick_upos) of the predictions already stored.
+    `generate` (with its pick's base form, or None when FAILED) before asking for the next batch.
+    stored: (doc_id, span_index, base form of the pseudonym, failed, note, pick_upos) of the
+    predictions already stored (genitive.entity_base). genitive: (doc_id, span_index) of the
+    mentions read as Swedish genitives, each written in the genitive when it reuses a pseudonym.
     """
 
     def __init__(self, corpus: Corpus, scope: str, mode: str,
                  stored: Sequence[tuple[str, int, str, bool, str, str | None]], *,
-                 leak_guard: bool, failed_text: str) -> None:
+                 leak_guard: bool, failed_text: str, genitive: frozenset = frozenset()) -> None:
         self.corpus, self.mode, self.leak_guard, self.failed_text = corpus, mode, leak_guard, failed_text
         self.key = entity_keys(corpus, scope)
         index = {d.doc_id: n for n, d in enumerate(corpus.documents)}
+        self.genitive: set[Mention] = {(index[doc_id], i) for doc_id, i in genitive if doc_id in index}
         self.done: set[Mention] = {(index[doc_id], i) for doc_id, i, *_ in stored}
         # The entity's pseudonym, the mention it was generated for and its pick UPOS: its first
         # stored pick in corpus order that is not itself a reuse, so a resumed run names the
@@ -193,7 +203,8 @@ class ConsistentPlan:
         self._decided(m)
 
     def _reuse(self, m: Mention) -> Reuse:
-        pseudonym, (n, i), pick_upos = self.pick[self.key[m]]
+        base, (n, i), pick_upos = self.pick[self.key[m]]
+        pseudonym = mention_form(base, m in self.genitive)
         source = self.corpus.documents[n]
         note = reused_note(source.doc_id, i)
         original = self.corpus.documents[m[0]].spans[m[1]].text

@@ -28,6 +28,7 @@ from typing import Protocol
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.generation.earlier_runs import earlier_run
+from workbench.generation.genitive import entity_base, with_genitive_rule
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.generators.base import FAILED, Generator, check_sees_level
 from workbench.model import Corpus
@@ -95,7 +96,8 @@ def check_sees(corpus: Corpus, generator: Generator) -> str:
 def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
     """The run record for this corpus × generator × options; not yet stored. The generator's
     server address is recorded in it (servers), not in the signature: the run is the same at any."""
-    config = generator.signature_config()
+    # Swedish genitive handling, recorded where it can change the output (workbench.generation.genitive).
+    config = with_genitive_rule(generator.signature_config(), corpus, generator)
     server = generator.server()
     versions = library_versions()
     model = generator.model_id()
@@ -201,9 +203,13 @@ def generate_missing(store: PredictionStore, run_id: str, corpus: Corpus, genera
     if options.consistent == "off":
         plan = _PlainPlan(corpus, done, options.mode)
     else:  # rebuilt from what is stored, so a resumed run continues as an uninterrupted one
+        # An entity's pseudonym is kept in its base form, each mention written in its own case.
+        genitive = extra.genitive
         plan = ConsistentPlan(corpus, options.consistent, options.mode,
-                              [(p.doc_id, p.span_index, p.pseudonym, p.failed, p.note, p.pick_upos) for p in stored],
-                              leak_guard=options.leak_guard, failed_text=FAILED)
+                              [(p.doc_id, p.span_index,
+                                entity_base(p.pseudonym, p.candidates, p.rank, (p.doc_id, p.span_index) in genitive),
+                                p.failed, p.note, p.pick_upos) for p in stored],
+                              leak_guard=options.leak_guard, failed_text=FAILED, genitive=genitive)
 
     bar = _progress(progress, corpus.n_slots, len(done), f"{generator.name} {options.mode} {corpus.name}")
     n_done = len(done)
@@ -221,7 +227,9 @@ def generate_missing(store: PredictionStore, run_id: str, corpus: Corpus, genera
             for w, row in zip(work, generated):
                 if not row.failed:
                     picks[(row.doc_id, row.span_index)] = row.pseudonym
-                plan.settle((w.doc, w.span), None if row.failed else row.pseudonym, row.pick_upos)
+                gen_mention = (row.doc_id, row.span_index) in extra.genitive
+                base = entity_base(row.pseudonym, row.candidates, row.rank, gen_mention)
+                plan.settle((w.doc, w.span), None if row.failed else base, row.pick_upos)
             rows += generated
         store.add_predictions(run_id, rows)
         n_done += len(rows)
@@ -233,21 +241,33 @@ def generate_missing(store: PredictionStore, run_id: str, corpus: Corpus, genera
 
 @dataclass(frozen=True, slots=True)
 class SelectionFacts:
-    """What the morphology filter, reinflecting generators and the corpus-scope leak guard read
-    beyond the UPOS (issue 27); each is computed only when an option or the generator asks."""
+    """What the morphology filter, genitive reinflection and the corpus-scope leak guard read
+    beyond the UPOS (issues 27, 37); each is computed only when an option or the generator asks."""
     features: dict  # {(doc_id, span index): the original's Case/Number/Definite}, or {}
     corpus_values: frozenset[str] | None  # the corpus's original values (overlap_rules.value_key)
+    # (doc_id, span index) of the Swedish spans read as genitives, in a run that handles them
+    # (workbench.generation.genitive); empty otherwise.
+    genitive: frozenset = frozenset()
 
     @classmethod
     def of(cls, corpus: Corpus, generator: Generator, tagger: Tagger) -> SelectionFacts:
+        from workbench.generation.genitive import handles_genitive
         from workbench.overlap_rules import value_key
         from workbench.upos.features import span_features
+        from workbench.upos.genitive_reading import genitive_spans
         options = generator.options
-        wanted = options.morph_filter or generator.reads_features()
         values = None
         if options.leak_guard and options.leak_scope == "corpus":
             values = frozenset(value_key(s.text) for d in corpus.documents for s in d.spans)
-        return cls(span_features(corpus, tagger) if wanted else {}, values)
+        genitive = genitive_spans(corpus, tagger) if handles_genitive(corpus, generator) else frozenset()
+        features = span_features(corpus, tagger) if options.morph_filter else {}
+        for key in genitive:  # what the morphology filter asks of a genitive's replacement
+            features[key] = {**features.get(key, {}), "Case": "Gen"}
+        return cls(features, values, genitive)
+
+    def slot_features(self, key: tuple[str, int]) -> tuple[str, ...]:
+        """Slot.features of a span: "Case=Gen" where read as a genitive, beside the tagged ones."""
+        return as_pairs(self.features.get(key, {}))
 
 
 def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: dict, builders: list[SlotBuilder],
@@ -259,8 +279,8 @@ def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: 
         doc = corpus.documents[w.doc]
         doc_picks = DocumentPicks(picks, doc.doc_id) if options.mode == "repL" else None
         slot = builders[w.doc].slot(w.span, doc_picks)
-        if generator.reads_features():  # the original's UD features tagged in context, as its UPOS is
-            slot = replace(slot, features=as_pairs(extra.features.get((doc.doc_id, w.span), {})))
+        if generator.reads_features():  # the original's UD features read in context, as its UPOS is
+            slot = replace(slot, features=extra.slot_features((doc.doc_id, w.span)))
         # The one place an original reaches a generator, at the level it declared.
         slots.append(reveal(slot, generator.sees_for(slot.label), doc.spans[w.span].text))
     started = time.perf_counter()
@@ -268,13 +288,15 @@ def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: 
     if len(predictions) != len(slots):
         raise RuntimeError(f"{generator.name} returned {len(predictions)} predictions for {len(slots)} slots")
     per_slot = (time.perf_counter() - started) / len(slots)
-    items = [SelectionInput(corpus.documents[w.doc], w.span, builders[w.doc].target_sentence(w.span),
-                            upos.get((corpus.documents[w.doc].doc_id, w.span)), p,
-                            extra.features.get((corpus.documents[w.doc].doc_id, w.span), {})
-                            if options.morph_filter else None)
-             for w, p in zip(batch, predictions)]
+    items = []
+    for w, p in zip(batch, predictions):
+        key = (corpus.documents[w.doc].doc_id, w.span)
+        items.append(SelectionInput(corpus.documents[w.doc], w.span, builders[w.doc].target_sentence(w.span),
+                                    upos.get(key), p, extra.features.get(key, {}) if options.morph_filter else None,
+                                    genitive=key in extra.genitive))
     choices = choose_all(items, upos_filter=options.upos_filter, leak_guard=options.leak_guard, tagger=tagger,
-                         morph_filter=options.morph_filter, corpus_values=extra.corpus_values)
+                         morph_filter=options.morph_filter, corpus_values=extra.corpus_values,
+                         reinflect=generator.reinflects_genitive())
     rows = []
     for w, p, c in zip(batch, predictions, choices):
         seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure

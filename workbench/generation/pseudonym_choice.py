@@ -15,7 +15,17 @@ The morphology filter (`--morph-filter`, issue 27) is a stricter UPOS filter: th
 whose UPOS and UD Case/Number/Definite, tagged in context by the same tagger, match the
 original's (a feature the original lacks is not required: workbench.upos.features). If none
 matches, it falls back as the UPOS filter does (the first of the original's UPOS, else the
-top-1), and the prediction's note says so (MORPH_FALLBACK).
+top-1), and the prediction's note says so (MORPH_FALLBACK); `generate` prints how many spans fell
+back and the generation family reports the rate per run (morph_fallback_rate). A Swedish genitive
+is the exception (issue 37): where no candidate is a genitive, the best candidate of a nominal
+UPOS (the original's where that is NOUN, PROPN or X, else NOUN or PROPN) is put in the
+genitive (`Gud` -> `Guds`: workbench.text.swedish_genitive) and the note says MORPH_REINFLECTED;
+a reinflected form the leak guard would refuse is passed over.
+
+Swedish genitives (workbench.generation.genitive): for a slot the engine reads as one, the
+candidates of a generator that draws base forms (Generator.reinflects_genitive) are put in the
+genitive before anything else sees them, so the guard and the filters judge what goes in the
+text; the stored candidates stay the generator's, and the pick's rank points into them.
 
 Done here, in the engine, so that every generator honours these options the same way and
 no generator ever needs the original text.
@@ -24,13 +34,14 @@ no generator ever needs the original text.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from workbench.generators.base import FAILED, Prediction
 from workbench.model import Document
 from workbench.overlap_rules import leaks, value_key
+from workbench.text.swedish_genitive import genitive
 from workbench.upos.base import Tagger, is_punctuation_only
-from workbench.upos.features import features_match, tag_feature_ranges
+from workbench.upos.features import features_match, is_genitive, tag_feature_ranges
 
 PUNCTUATION_ONLY = "UPOS filter: every candidate is punctuation"
 LEAK_GUARD_EMPTY = "leak guard: every candidate overlaps the original"
@@ -38,6 +49,10 @@ CORPUS_GUARD_EMPTY = "leak guard (corpus): every candidate overlaps the original
 # The note of a pick the morphology filter could not make: no candidate had the original's
 # UPOS and features, so the UPOS filter's rule chose (its own fallback is Choice.upos_fallback).
 MORPH_FALLBACK = "morph filter: no candidate with the original's features"
+# The note of a Swedish genitive whose candidates held none: the best nominal one reinflected.
+MORPH_REINFLECTED = "morph filter: no genitive candidate, reinflected"
+# The UPOS a reinflected candidate may have: a genitive is a name's or a noun's.
+NOMINAL_UPOS = ("NOUN", "PROPN", "X")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +74,9 @@ class SelectionInput:
     prediction: Prediction
     # The original's Case/Number/Definite tagged in context (the morphology filter); None: not asked.
     wanted_features: Mapping[str, str] | None = None
+    # The engine reads the slot as a Swedish genitive (workbench.upos.genitive_reading; only in a
+    # run that handles them: workbench.generation.genitive).
+    genitive: bool = False
 
 
 def in_context(item: SelectionInput, candidate: str) -> tuple[str, int, int]:
@@ -72,10 +90,13 @@ def in_context(item: SelectionInput, candidate: str) -> tuple[str, int, int]:
 
 def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard: bool,
                tagger: Tagger | None, morph_filter: bool = False,
-               corpus_values: frozenset[str] | None = None) -> list[Choice]:
+               corpus_values: frozenset[str] | None = None, reinflect: bool = False) -> list[Choice]:
     """One Choice per item. corpus_values: the corpus's original values as value_key gives them,
-    given with the guard's corpus scope; morph_filter implies the UPOS filter."""
+    given with the guard's corpus scope; morph_filter implies the UPOS filter. reinflect: the
+    generator draws base forms, put in the genitive for the items read as genitives."""
     upos_filter = upos_filter or morph_filter
+    if reinflect:
+        items = [_in_the_genitive(item) if item.genitive else item for item in items]
     allowed, empty_because = _allowed(items, upos_filter, leak_guard, corpus_values)
     upos = _candidate_upos(items, allowed, tagger) if upos_filter else {}
     features = _candidate_features(items, allowed, tagger) if morph_filter else {}
@@ -95,12 +116,48 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
             if morph_filter and item.wanted_features is not None:
                 fits = next(((r, c) for r, c in fits_upos
                              if features_match(item.wanted_features, features.get((n, r), {}))), None)
+                made = None
+                if fits is None and item.genitive and is_genitive(item.wanted_features):
+                    made = _reinflected(item, cands, upos, n, leak_guard, corpus_values)
+                if made is not None:
+                    (r, form), upos_of = made, upos.get((n, made[0]))
+                    note = "; ".join(x for x in (note, MORPH_REINFLECTED) if x)
+                    choices.append(Choice(form, r, upos_of, False, note, upos_of != item.wanted_upos))
+                    continue
                 if fits is None:
                     note = "; ".join(x for x in (note, MORPH_FALLBACK) if x)
                 fits_upos = [fits] if fits is not None else fits_upos
             pick, fallback = (cands[0], True) if not fits_upos else (fits_upos[0], False)
         choices.append(Choice(pick[1], pick[0], upos.get((n, pick[0])), False, note, fallback))
     return choices
+
+
+def _in_the_genitive(item: SelectionInput) -> SelectionInput:
+    """The item with its generator's candidates in the Swedish genitive, one for one (ranks kept)."""
+    pred = item.prediction
+    if pred.failed:
+        return item
+    return replace(item, prediction=replace(pred, candidates=tuple(genitive(c) for c in pred.candidates)))
+
+
+def _reinflected(item: SelectionInput, cands: list[tuple[int, str]], upos: Mapping, n: int, leak_guard: bool,
+                 corpus_values: frozenset[str] | None) -> tuple[int, str] | None:
+    """(rank, genitive form) of the best candidate of a nominal UPOS: the first of the original's
+    UPOS where that is nominal, else the first NOUN or PROPN (the tagger reads names it does not
+    know as verbs: `Lis familj`); None when no candidate has one, or the guard refuses every such
+    form."""
+    original = item.doc.spans[item.span_index].text
+    ranked = ([item.wanted_upos] if item.wanted_upos in NOMINAL_UPOS else []) + list(NOMINAL_UPOS[:2])
+    for wanted in ranked:
+        for r, c in cands:
+            if upos.get((n, r)) != wanted:
+                continue
+            form = genitive(c)
+            if leak_guard and (leaks(form, original)
+                               or (corpus_values is not None and value_key(form) in corpus_values)):
+                continue
+            return r, form
+    return None
 
 
 def _allowed(items: Sequence[SelectionInput], upos_filter: bool, leak_guard: bool,

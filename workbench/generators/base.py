@@ -181,9 +181,17 @@ class Generator(ABC):
         """Candidates for each slot, in the order given."""
 
     def reads_features(self) -> bool:
-        """Whether its slots carry Slot.features, the original's UD Case/Number/Definite tagged in
-        context (as Slot.upos is): a generator that reinflects a drawn base form (the Swedish
-        genitive: workbench.text.swedish_genitive) says True, from its config."""
+        """Whether its slots carry Slot.features: `Case=Gen` where the engine reads the slot as a
+        Swedish genitive (workbench.upos.genitive_reading), with the original's UD Case/Number/
+        Definite where the morphology filter tagged them. The surrogate says True (it maps the
+        base of a genitive original: `Eriks` as `Erik`), from its config."""
+        return False
+
+    def reinflects_genitive(self) -> bool:
+        """Whether its candidates are base forms the engine puts in the Swedish genitive for a
+        slot read as one (`Eva` -> `Evas`: workbench.text.swedish_genitive, issue 37): the random
+        and upos baselines and the surrogate, by their `genitive` setting (on by default; it
+        changes only Swedish runs). A generator whose model writes the form itself says False."""
         return False
 
     def model_id(self) -> str:

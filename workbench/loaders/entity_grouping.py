@@ -4,6 +4,11 @@ Rule, stated once: within one document, mentions with the same label whose texts
 equal after collapsing white space and ignoring case are one entity. "Elizabeth Rivera"
 twice is one person; "Elizabeth" and "Elizabeth Rivera" stay two entities, because
 telling a short mention from a different person needs coreference we do not have.
+In a Swedish document a mention that is the genitive of another mention of its label is that
+mention's entity too (issue 37): `Annas` with `Anna`, `BBC:s` with `BBC`, `Anna Bergs` with
+`Anna Berg` (workbench.text.swedish_genitive.genitive_base). Only a base form the document has
+is linked, never one made by cutting an s: `Lars` alone is its own entity, and `Lars` is not
+`Lar`'s genitive (a name that ends in s as it stands); its entity id is the base form's.
 
 Where the file gives ids to some mentions (the TAB release's entity_id, a doccano entity id or
 relation: workbench.loaders.doccano_entities), its ids win and the rule fills in the rest: a
@@ -20,6 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workbench.text.swedish_genitive import genitive_base
+
 
 def normalise_mention(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
@@ -29,19 +36,40 @@ def inferred_entity_id(doc_id: str, label: str, text: str) -> str:
     return f"{doc_id}|{label}|{normalise_mention(text)}"
 
 
-def assign_entities(doc_id: str, mentions: Sequence[tuple[str, str, str | None]]) -> list[str]:
-    """The entity id of each (label, text, id the file gives or None) mention of one document."""
+def _grouping_texts(mentions: Sequence[tuple[str, str, str | None]], lang: str) -> list[str]:
+    """The text each mention is grouped by: its own, or in Swedish the base form it is the
+    genitive of, when the document has a mention of that label reading so."""
+    if lang != "sv":
+        return [text for _, text, _ in mentions]
+    by_label: dict[str, list[str]] = {}
+    for label, text, _ in mentions:
+        by_label.setdefault(label, []).append(text)
+    return [genitive_base(text, by_label[label]) or text for label, text, _ in mentions]
+
+
+def assign_entities(doc_id: str, mentions: Sequence[tuple[str, str, str | None]], lang: str = "") -> list[str]:
+    """The entity id of each (label, text, id the file gives or None) mention of one document
+    in language `lang` (Swedish links genitives to their base forms)."""
+    texts = _grouping_texts(mentions, lang)
     given: dict[tuple[str, str], set[str]] = {}
-    for label, text, entity in mentions:
+    for (label, _, entity), text in zip(mentions, texts):
         if entity is not None:
             given.setdefault((label, normalise_mention(text)), set()).add(entity)
     ids = []
-    for label, text, entity in mentions:
+    for (label, _, entity), text in zip(mentions, texts):
         if entity is None:
             alike = given.get((label, normalise_mention(text)), set())
             entity = next(iter(alike)) if len(alike) == 1 else inferred_entity_id(doc_id, label, text)
         ids.append(entity)
     return ids
+
+
+def is_rule_id(doc_id: str, label: str, text: str, entity_id: str) -> bool:
+    """Whether `entity_id` is one the grouping rule gives a mention reading `text`: its own
+    text's, or (a Swedish genitive) its base form's, the text without `:s` or `s`."""
+    key = normalise_mention(text)
+    stems = [key[:-2]] if key.endswith(":s") else [key[:-1]] if key.endswith("s") else []
+    return entity_id in {inferred_entity_id(doc_id, label, t) for t in (key, *stems)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +92,7 @@ def entity_counts(corpus) -> EntityCounts:
         for i in doc.masked_spans:
             span = doc.spans[i]
             key = (doc.doc_id, span.entity_id)
-            by_rule = span.entity_id == inferred_entity_id(doc.doc_id, span.label, span.text)
+            by_rule = is_rule_id(doc.doc_id, span.label, span.text, span.entity_id)
             entities[key] = entities.get(key, True) and by_rule
     rule = sum(entities.values())
     return EntityCounts(len(entities) - rule, rule)

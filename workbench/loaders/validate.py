@@ -157,7 +157,8 @@ def build_document(path: str, doc_id: str, text: object, lang: object, raw_spans
         kept.append(item)
 
     # The file's ids where it gives them, the grouping rule for the rest (entity_grouping).
-    entities = assign_entities(doc_id, [(raw.label, text[start:end], raw.entity_id) for start, end, _, raw in kept])
+    entities = assign_entities(doc_id, [(raw.label, text[start:end], raw.entity_id) for start, end, _, raw in kept],
+                               str(lang))
     spans = tuple(Span(start, end, text[start:end], raw.label, entity, raw.mask, raw.identifier_type)
                   for (start, end, _, raw), entity in zip(kept, entities))
     return Document(doc_id, text, lang, spans, tuple(sorted((k, str(v)) for k, v in (meta or {}).items())))

@@ -64,9 +64,10 @@ class Slot:
     # The target's identifier type as the corpus annotates it (TAB: DIRECT / QUASI), "" where
     # the format has none: an annotation like the label, not the span's text.
     identifier_type: str = ""
-    # The original's UD Case/Number/Definite tagged in context, as "Case=Gen" (like `upos`, a
-    # tagger's reading of the sentence, not the span's text): given only to a generator whose
-    # reads_features() is True (one that reinflects a drawn base form), else empty.
+    # The original's UD features read in context, as "Case=Gen" (like `upos`, a reading of the
+    # sentence): `Case=Gen` where the engine reads a Swedish genitive (workbench.upos.
+    # genitive_reading), with Case/Number/Definite where --morph-filter tagged them. Given only
+    # to a generator whose reads_features() is True (the surrogate), else empty.
     features: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

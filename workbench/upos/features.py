@@ -6,8 +6,8 @@ range whose right-most word runs on past the range's end ("Hong Kong" in "Hong
 Kong-polisens") has none: the features describe a word the range only begins, and its
 ending lies in the text outside the span (as an English possessive `'s` does).
 
-Used by the morphology filter (workbench.generation.pseudonym_choice) and by generators that
-reinflect a drawn base form (the Swedish genitive, workbench.text.swedish_genitive).
+Used by the morphology filter (workbench.generation.pseudonym_choice); which Swedish spans are
+genitives is read apart (workbench.upos.genitive_reading: the tagger's Case=Gen and the form).
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ def tag_feature_ranges(tagger: Tagger, lang: str, items: Sequence[tuple[str, int
     tagger's morphologizer (the same pipeline that gives the UPOS: SpacyTagger.morph_texts)."""
     morph_texts = getattr(tagger, "morph_texts", None)
     if morph_texts is None:
-        raise WorkbenchError(f"the tagger {tagger.name} gives no morphological features: --morph-filter and "
-                             "genitive reinflection need the spaCy UD taggers (--tagger spacy)")
+        raise WorkbenchError(f"the tagger {tagger.name} gives no morphological features: --morph-filter "
+                             "needs the spaCy UD taggers (--tagger spacy)")
     texts = list(dict.fromkeys(text for text, _, _ in items))
     tagged = dict(zip(texts, morph_texts(lang, texts)))
     return [right_most_features(tagged[text], a, b) for text, a, b in items]
