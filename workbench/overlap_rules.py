@@ -12,7 +12,7 @@ case-blind: NFC, then case-folded.
 
 Beyond 003 (issue 24):
 content partial overlap  a shared *content* word: function words of the span's language
-                         (workbench.metrics.stopwords) and titles (TITLES) do not count, so
+                         (workbench.text.stopwords) and titles (TITLES) do not count, so
                          "Kingdom of Norway" and "Republic of Turkey" do not overlap, nor do
                          "Mr John Smith" and "Mr Galip Yalman".
 verbatim leak            the privacy-side count: numerals included, so an application number
@@ -22,6 +22,7 @@ verbatim leak            the privacy-side count: numerals included, so an applic
 from __future__ import annotations
 
 from workbench.text.compare import contains_words, fold, normalise, words
+from workbench.text.stopwords import STOPWORDS
 
 # Titles and honorifics that stand before (or after) a name, lower-cased, without the full stop
 # of an abbreviation ("Mr." is "mr"). They say nothing about who is meant, so they are never
@@ -72,9 +73,7 @@ def is_title(word: str, lang: str | None = None) -> bool:
 
 def content_words(text: str, lang: str) -> set[str]:
     """The lower-cased words of `text` that carry content: not numerals, not function words
-    of `lang` (workbench.metrics.stopwords; none for another language), not titles."""
-    # Imported here: workbench.metrics imports the generators, whose leak guard imports this module.
-    from workbench.metrics.stopwords import STOPWORDS
+    of `lang` (workbench.text.stopwords; none for another language), not titles."""
     stops = STOPWORDS.get(lang, frozenset())
     return {w for w in _words(text) if w not in stops and not is_title(w, lang)}
 

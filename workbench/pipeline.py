@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.generators.base import GenerationOptions, Generator, is_unreachable
+from workbench.generators.base import GenerationOptions, Generator
 from workbench.llm.verdict import Verdict, run_verdict
 from workbench.model import Corpus
+from workbench.notes import is_unreachable
 from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.run_name_rule import check_run_name
 from workbench.store import COMPLETE, RunRecord, RunStore

@@ -15,8 +15,7 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 
 import workbench
-from workbench.generation.consistency import CONSISTENT_SCOPES
-from workbench.text.slots import SEES_LEVELS
+from workbench.text.slots import CONSISTENT_SCOPES, SEES_LEVELS
 
 # Libraries whose version can change a run's output, recorded when installed.
 _TRACKED = ("torch", "transformers", "spacy", "stanza", "langchain-ollama", "llama-cpp-python")

@@ -20,13 +20,10 @@ A text that is not a single calendar date ("between 1982 and 1984", "30 years", 
 from __future__ import annotations
 
 from workbench.privacy.matching import parse_date
+from workbench.text.dates import MONTH_NAMES
 
-MONTHS = {
-    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December"),
-    "sv": ("januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober",
-           "november", "december"),
-}
+# The month names of text/dates.py as a reader writes them: English capitalised, Swedish not.
+MONTHS = {"en": tuple(name.capitalize() for name in MONTH_NAMES["en"]), "sv": MONTH_NAMES["sv"]}
 # Words that may stand around a date inside a span ("on the 3rd of August 2003", "den 3:e augusti
 # år 2003"); any other word makes the text something other than a calendar date. Punctuation
 # needs no entry: the date reader's tokens are numbers and words only ("August 3rd, 2003").

@@ -172,7 +172,7 @@ def _prediction(decision: Decision) -> Prediction:
 
 def _default_matcher(lang: str, frequent_from: str) -> Matcher:
     """004's matching function over the language's lemmatiser (workbench.privacy.lemmatiser)."""
-    from workbench.privacy.lemmatiser import lemmatiser
+    from workbench.privacy.lemmatiser_build import lemmatiser
     frequent: frozenset[str] = frozenset()
     if frequent_from:
         from workbench.loaders import load_corpus

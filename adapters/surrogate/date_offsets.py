@@ -10,8 +10,8 @@ import math
 from datetime import date, timedelta
 
 from workbench.adapters.surrogate.draws import rng_for
+from workbench.text.dates import LEAP_YEAR
 
-LEAP_YEAR = 2000
 DAYS_PER_MONTH = 365.2425 / 12
 DAYS_PER_YEAR = 365.2425
 DEFAULT_MAX_SHIFT_DAYS = 365

@@ -9,8 +9,7 @@ import re
 def built_lemmatiser(lang: str):
     """The trained lemmatiser (built once by .ci/steps/12-lemmatiser.sh and cached; built here
     explicitly, about a minute, if that step has not run: loading never builds)."""
-    from workbench.privacy.lemmatiser import lemmatiser
-    from workbench.privacy.lemmatiser_build import build_lemmatiser
+    from workbench.privacy.lemmatiser_build import build_lemmatiser, lemmatiser
     build_lemmatiser(lang)
     return lemmatiser(lang)
 

@@ -20,7 +20,8 @@ from workbench.metrics.masking import words_masked, changed_spans
 from workbench.metrics.metric_frame import document_views, metric_frame
 from workbench.privacy.reid import attacked_texts
 from workbench.store.own_detections import own_detections
-from workbench.store.run_reports import ALIGNMENT, alignment_lines, run_report
+from workbench.exchange.alignment_report import alignment_lines
+from workbench.store.run_reports import ALIGNMENT, run_report
 
 
 def applied(text, entries):

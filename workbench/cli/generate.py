@@ -23,9 +23,8 @@ def _default(name: str):
 
 def generation_options(func):
     """The options every generator honours (GenerationOptions)."""
-    from workbench.generation.consistency import CONSISTENT_SCOPES
     from workbench.generators.base import LEAK_SCOPES
-    from workbench.text.slots import MODES
+    from workbench.text.slots import CONSISTENT_SCOPES, MODES
     from workbench.upos.factory import TAGGERS
     for decorator in reversed([
         click.option("-g", "--generator", required=True, help="Generator name (see `workbench generators`)."),

@@ -60,8 +60,8 @@ def register(main: click.Group) -> None:
           workbench import-run TAB_test_Presidio.json -c tab-test --name presidio
           workbench report <run id> --out out/intact
         """
+        from workbench.exchange.alignment_report import alignment_lines
         from workbench.exchange.importers import prepare_import, store_import, summary_line
-        from workbench.store.run_reports import alignment_lines
         from workbench.terminal import printable
         from workbench.upos import get_tagger
 

@@ -61,7 +61,8 @@ def register(main: click.Group) -> None:
         """
         import json
 
-        from workbench.store.run_reports import ALIGNMENT, alignment_lines, run_reports
+        from workbench.exchange.alignment_report import alignment_lines
+        from workbench.store.run_reports import ALIGNMENT, run_reports
         from workbench.terminal import printable
         store = open_existing_store(store_path)
         run = store.resolve_run(run_id)

@@ -82,8 +82,8 @@ from workbench.exchange.entry_conflicts import (
     drop_crossing,
     one_per_offsets,
 )
-from workbench.generators.base import FAILED
 from workbench.model import Document
+from workbench.notes import FAILED
 
 SUPPRESSED = ""  # what a suppressed span's replacement is, in the store and everywhere after it
 

@@ -27,6 +27,8 @@ from workbench.exchange.alignment import (
     DocumentAlignment,
 )
 from workbench.exchange.entry_conflicts import CONFLICT_KINDS, CONFLICTING, CROSSING_ENTRY, LAST
+from workbench.store.run_reports import ALIGNMENT, run_report
+from workbench.terminal import printable
 
 DESCRIBE = {
     MATCHED: "matched a corpus span exactly",
@@ -127,3 +129,9 @@ def report_lines(body: dict) -> list[str]:
             if kind not in (MATCHED,):
                 lines.append(f"  e.g. {kind}: document {doc_id}, {shown}" + (f" ({detail})" if detail else ""))
     return lines
+
+
+def alignment_lines(store, run_id: str) -> list[str]:
+    """The stored alignment report of an imported run as printable lines (none for other runs)."""
+    body = run_report(store, run_id, ALIGNMENT)
+    return [] if body is None else [printable(line) for line in report_lines(body)]

@@ -43,19 +43,15 @@ from workbench.exchange.alignment import Entry, read_entry
 from workbench.exchange.alignment_report import AlignmentReport
 from workbench.exchange.entry_conflicts import ON_CONFLICT_DEFAULT
 from workbench.exchange.import_file import read_import_file
-from workbench.generators.base import FAILED
 from workbench.loaders.subset import documents_subset
 from workbench.model import Corpus
+from workbench.notes import FAILED, NOTE_KEPT, NOTE_SPLICED
 from workbench.signature import IMPORTED, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.store.run_reports import ALIGNMENT
 from workbench.store.whole_run import store_whole_run
 
 MISSING = ("error", "original")
-NOTE_KEPT = "not replaced: original kept"  # the note of a span no entry meets (missing="original")
-# The note of a span an entry covered only in part; the detection family reads it
-# (workbench.metrics.detection) to count the words such a span kept.
-NOTE_SPLICED = "imported: spliced (part of the span's text kept)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,8 +56,6 @@ from workbench.loaders.entity_grouping import normalise_mention
 from workbench.model import Corpus
 from workbench.overlap_rules import leaks
 
-# off (the default, first): every mention generated on its own, as in paper 003's runs.
-CONSISTENT_SCOPES = ("off", "document", "corpus")
 REUSED_PREFIX = "reused:"
 
 Mention = tuple[int, int]  # (document index in the corpus, span index in the document)

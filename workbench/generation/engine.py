@@ -30,8 +30,9 @@ from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.generation.earlier_runs import earlier_run
 from workbench.generation.genitive import entity_base, with_genitive_rule
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
-from workbench.generators.base import FAILED, Generator, check_sees_level
+from workbench.generators.base import Generator, check_sees_level
 from workbench.model import Corpus
+from workbench.notes import FAILED
 from workbench.run_name_rule import check_run_name
 from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction

@@ -36,11 +36,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workbench.generators.base import FAILED, Prediction
+from workbench.generators.base import Prediction
 from workbench.model import Document
+from workbench.notes import FAILED
 from workbench.overlap_rules import leaks, value_key
+from workbench.text.punctuation import is_punctuation_only
 from workbench.text.swedish_genitive import genitive
-from workbench.upos.base import Tagger, is_punctuation_only
+from workbench.upos.base import Tagger
 from workbench.upos.features import features_match, is_genitive, tag_feature_ranges
 
 PUNCTUATION_ONLY = "UPOS filter: every candidate is punctuation"

@@ -29,13 +29,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from workbench.errors import InvalidValue
-from workbench.generation.consistency import CONSISTENT_SCOPES
-from workbench.text.slots import MODES, SEES_LEVELS, Slot
+from workbench.notes import FAILED, SERVER_ERROR, UNREACHABLE, is_server_error, is_unreachable  # noqa: F401 (the contract's names)
+from workbench.text.slots import CONSISTENT_SCOPES, MODES, SEES_LEVELS, Slot
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-FAILED = "[FAILED]"  # 003 §4: what a span gets when the model gave no usable answer
 # window, seed and top_k are INTEGER columns of the run store, which holds signed 64-bit
 # integers: a larger value would fail only when the run is stored (after its corpus snapshot),
 # so it is refused with the options (issue 24 item 17).
@@ -111,26 +110,6 @@ class Prediction:
     def __post_init__(self) -> None:
         if not self.failed and not self.candidates:
             raise ValueError("a prediction that did not fail needs at least one candidate")
-
-
-# The note of a prediction that failed because the server could not be reached (refused,
-# timed out, cut off, or skipped after too many such failures) starts with this: the
-# engine counts them, and `generate` exits 3 with a hint to rerun with --retry-failed.
-UNREACHABLE = "unreachable"
-
-
-def is_unreachable(note: str) -> bool:
-    return note.startswith(UNREACHABLE)
-
-
-# The note of a prediction that failed because the server answered, but with an error: an HTTP
-# error status, or a response that is not the server's protocol (a malformed stream). Counted
-# apart from UNREACHABLE: the server is there but broken, or its model is (issue 37).
-SERVER_ERROR = "server error"
-
-
-def is_server_error(note: str) -> bool:
-    return note.startswith(SERVER_ERROR)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,10 +41,10 @@ import time
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.generators.base import SERVER_ERROR, UNREACHABLE
 from workbench.llm.answers import InvalidAnswer, parse_answer
 from workbench.llm.config import OllamaSettings
 from workbench.llm.prompt import Prompt, answer_budget
+from workbench.notes import SERVER_ERROR, UNREACHABLE
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from workbench.generators.base import SERVER_ERROR, UNREACHABLE
-from workbench.llm.answers import COPIED
+from workbench.notes import COPIED, SERVER_ERROR, UNREACHABLE
 from workbench.store import RunStore
 
 

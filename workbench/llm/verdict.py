@@ -23,8 +23,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from workbench.generators.base import SERVER_ERROR, UNREACHABLE
 from workbench.llm.stats import reason_of
+from workbench.notes import SERVER_ERROR, UNREACHABLE
 
 EXIT_UNREACHABLE = 3
 EXIT_FAILED = 4

@@ -15,7 +15,7 @@ compare a pseudonym with its own original only; the leak guard's corpus scope
     borrowed_corpus          ... equals it or shares a name word with it
 
 A name word is a word of at least two letters written with a capital first, which is no
-function word of the span's language (workbench.metrics.stopwords), no title or name
+function word of the span's language (workbench.text.stopwords), no title or name
 particle (overlap_rules.is_title: "Mr", "de") and no month or weekday name (English writes
 them with a capital; "4 June 1997" names no one that "6 June 1995" names, and a date's whole
 value still counts); compared without case, in NFC (workbench.text.compare: a word written
@@ -35,10 +35,10 @@ from collections import defaultdict
 import pandas as pd
 
 from workbench.metrics.base import LOWER, MetricInfo, per_run
-from workbench.metrics.stopwords import STOPWORDS
 from workbench.overlap_rules import is_title, value_key
 from workbench.text.compare import words
 from workbench.text.dates import MONTH_NAMES, WEEKDAY_NAMES
+from workbench.text.stopwords import STOPWORDS
 
 FAMILY = "borrowed"
 _SOURCE = "beyond 003 (issue 27)"

@@ -20,28 +20,13 @@ from datetime import date
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, MetricInfo
-from workbench.text.dates import read_date
+from workbench.text.dates import calendar_day
 
 FAMILY = "date_intervals"
-# A year-less date ("3 August") is read in a leap year, so 29 February exists (the surrogate's LEAP_YEAR).
-LEAP_YEAR = 2000
 METRICS = (
     MetricInfo("interval_kept", "intervals kept", FAMILY, 0, 1, HIGHER, "beyond 003 (issue 27)",
                "share of pairs of full calendar dates in a document whose interval in days the pseudonyms keep"),
 )
-
-
-def calendar_day(text: str) -> tuple[date, bool] | None:
-    """The calendar day `text` names and whether it names its year; None when it names no day
-    and month (a year, a month, a range, not a date) or a day its month does not have."""
-    reading = read_date(text, weekdays=True, any_words=True)
-    if reading is None or reading.day is None or reading.month is None:
-        return None
-    try:
-        return date(reading.year if reading.year is not None else LEAP_YEAR, reading.month, reading.day), \
-            reading.year is not None
-    except ValueError:
-        return None
 
 
 def _full_date(text: str) -> date | None:

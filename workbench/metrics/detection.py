@@ -49,7 +49,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workbench.exchange.importers import NOTE_SPLICED
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, remembered
 from workbench.metrics.detection_precision import (
     TAB_IC_MODEL,
@@ -59,6 +58,7 @@ from workbench.metrics.detection_precision import (
     information_weights,
 )
 from workbench.metrics.metric_frame import OWN_DETECTIONS, changed_outside, placed_text, runs_of
+from workbench.notes import NOTE_SPLICED
 from workbench.text.compare import nfc, same_text, word_spans
 
 FAMILY = "detection"

@@ -31,8 +31,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from workbench.generators.base import FAILED
 from workbench.model import Document, Span
+from workbench.notes import FAILED
 from workbench.text.compare import same_text
 from workbench.text.replace import pseudonymise
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences

@@ -24,8 +24,8 @@ from workbench.devices import FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import JsonCache, text_key
-from workbench.metrics.stopwords import is_content_word
 from workbench.text.sentences import split_sentences
+from workbench.text.stopwords import is_content_word
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

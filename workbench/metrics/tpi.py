@@ -18,7 +18,7 @@ What follows TAE (tae/tae.py, get_TPI, commit 8ea9060) and what does not:
     reference run reads 1. A FAILED span carries "[FAILED]": masked.
   * terms: TAE takes spaCy's entities, noun chunks and every other token (stop words and
     punctuation included); here TPS's terms: each PII span as one unit and every content word
-    outside the spans (stop words left out, workbench/metrics/stopwords.py), so TPI and TPS
+    outside the spans (stop words left out, workbench/text/stopwords.py), so TPI and TPS
     weigh the same terms;
   * IC: TAE asks bert-base-uncased for the probability of each term masked in context (six
     rounds of term alternation); here TPS's offline estimate, add-one-smoothed word

@@ -41,7 +41,7 @@ import pandas as pd
 from workbench.metrics.base import HIGHER, MetricInfo
 from workbench.metrics.metric_frame import document_views, runs_of
 from workbench.metrics.similarity import raw_pair_cosines, rescaled
-from workbench.metrics.stopwords import is_content_word
+from workbench.text.stopwords import is_content_word
 
 FAMILY = "tps"
 METRICS = (

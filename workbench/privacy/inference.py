@@ -90,7 +90,7 @@ def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[
     documents in `lang`, outside the annotated spans, read in NFC as the matching function reads
     spans and guesses; cached per corpus and lemmatiser."""
     from workbench.paths import cache_dir
-    from workbench.privacy.lemmatiser import lemmatiser
+    from workbench.privacy.lemmatiser_build import lemmatiser
     lem = lemmatiser(lang)
     docs = [d for d in corpus.documents if d.lang == lang]
     texts = [nfc_document(d) for d in docs]
@@ -119,7 +119,7 @@ def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[
 
 
 def matcher_for(corpus, lang: str) -> Matcher:
-    from workbench.privacy.lemmatiser import lemmatiser
+    from workbench.privacy.lemmatiser_build import lemmatiser
     return Matcher(lemmatiser(lang), frequent_lemmas(corpus, lang))
 
 

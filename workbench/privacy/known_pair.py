@@ -46,9 +46,9 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from workbench.generators.base import FAILED
-from workbench.metrics.date_intervals import LEAP_YEAR, calendar_day
+from workbench.notes import FAILED
 from workbench.text.compare import fold, words
+from workbench.text.dates import LEAP_YEAR, calendar_day
 
 DATE, OTHER = "date", "other"
 COUNTS = ("attempts", "recovered", "in_scope", "in_scope_recovered")

@@ -1,6 +1,7 @@
 """Lemmas for 004's matching function: a trained spaCy lemmatiser per language (no torch).
 
     lemmatiser("en")(["The dogs barked."])   # -> [(Word("The", "the", …), Word("dogs", "dog", …), …)]
+    (lemmatiser: workbench.privacy.lemmatiser_build, which builds it first where it is not built)
 
 The pipeline is spaCy's blank tokenizer of the language and its `trainable_lemmatizer`
 (edit-tree lemmatiser with its own small CNN encoder), trained on the gold lemmas of the
@@ -28,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict
 
@@ -176,19 +176,6 @@ class Lemmatiser:
     def lemmas(self, text: str) -> list[str]:
         """The lower-cased lemmas of one text (for looking and testing)."""
         return [w.lemma for w in self([text])[0]]
-
-
-@lru_cache(maxsize=4)
-def lemmatiser(lang: str) -> Lemmatiser:
-    """The lemmatiser of `lang`, loaded once per process; built first (a minute, once, said on
-    stderr) where it is not built yet: no set-up step builds it (issue 36)."""
-    from workbench.privacy.lemmatiser_build import build_lemmatiser
-    path = build_lemmatiser(lang)
-    try:
-        import spacy  # noqa: F401 - only asks whether the extra is installed
-    except ModuleNotFoundError as exc:
-        raise MissingExtra("the lemmatiser of the inference attack", "spacy", exc.name) from None
-    return load_lemmatiser(path, lang)
 
 
 def load_lemmatiser(path: Path, lang: str) -> Lemmatiser:

@@ -1,5 +1,5 @@
-"""Building the lemmatisers: `workbench privacy build-lemmatiser` (and on first use, by
-`workbench.privacy.lemmatiser.lemmatiser`).
+"""Building the lemmatisers: `workbench privacy build-lemmatiser`, and on first use `lemmatiser(lang)`
+(built where not built yet, then loaded).
 
 The only place that trains them; loading (workbench.privacy.lemmatiser) never builds.
 Training is spaCy's own `spacy train` on a config written here: a blank tokenizer of the
@@ -17,10 +17,20 @@ import random
 import shutil
 import sys
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from workbench.build_once import built_once
-from workbench.privacy.lemmatiser import BUILD_FILE, RECIPE, lemmatiser_dir, pud_path, training_files
+from workbench.errors import MissingExtra
+from workbench.privacy.lemmatiser import (
+    BUILD_FILE,
+    RECIPE,
+    Lemmatiser,
+    lemmatiser_dir,
+    load_lemmatiser,
+    pud_path,
+    training_files,
+)
 
 _CONFIG = """
 [paths]
@@ -195,7 +205,6 @@ def evaluate(model: Path, lang: str) -> dict:
     (NOUN, PROPN, VERB, ADJ) that lemma overlap is about."""
     from spacy.tokens import Doc
 
-    from workbench.privacy.lemmatiser import load_lemmatiser
     lemmatiser = load_lemmatiser(model, lang)
     nlp = lemmatiser.nlp
     sets = {"pud": pud_path(lang)}
@@ -217,3 +226,16 @@ def evaluate(model: Path, lang: str) -> dict:
         scores[name] = {"words": total, "lemma_acc": round(right / total, 4),
                         "content_lemma_acc": round(content_right / max(1, content), 4)}
     return scores
+
+
+@lru_cache(maxsize=4)
+def lemmatiser(lang: str) -> Lemmatiser:
+    """The lemmatiser of `lang`, loaded once per process; built first (a minute, once, said on
+    stderr) where it is not built yet: no set-up step builds it (issue 36). Here, beside the
+    build, so the loader (workbench.privacy.lemmatiser) never imports the builder back."""
+    path = build_lemmatiser(lang)
+    try:
+        import spacy  # noqa: F401 - only asks whether the extra is installed
+    except ModuleNotFoundError as exc:
+        raise MissingExtra("the lemmatiser of the inference attack", "spacy", exc.name) from None
+    return load_lemmatiser(path, lang)

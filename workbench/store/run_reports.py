@@ -34,11 +34,3 @@ def run_reports(store, run_id: str) -> dict[str, dict]:
     """Every report of the run, by kind."""
     return {kind: json.loads(body) for kind, body in store.db.execute(
         "SELECT kind, body FROM run_reports WHERE run_id=? ORDER BY kind", (run_id,))}
-
-
-def alignment_lines(store, run_id: str) -> list[str]:
-    """The stored alignment report of an imported run as printable lines (none for other runs)."""
-    from workbench.exchange.alignment_report import report_lines
-    from workbench.terminal import printable
-    body = run_report(store, run_id, ALIGNMENT)
-    return [] if body is None else [printable(line) for line in report_lines(body)]

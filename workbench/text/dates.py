@@ -17,6 +17,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
+
+# A year-less date ("3 August") is read in a leap year, so 29 February exists: the surrogates'
+# date shifts, the interval metric and the known-pair attack read it the same way.
+LEAP_YEAR = 2000
 
 MONTH_NAMES = {
     "en": ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -165,3 +170,16 @@ def parse_date(text: str, stop_words: frozenset[str] = frozenset()) -> tuple | N
     Stop words around the date are allowed ("on the 3rd of August 2003", "den 3:e augusti")."""
     reading = read_date(text.lower(), stop_words)
     return reading.fields if reading else None
+
+
+def calendar_day(text: str) -> tuple[date, bool] | None:
+    """The calendar day `text` names and whether it names its year; None when it names no day
+    and month (a year, a month, a range, not a date) or a day its month does not have."""
+    reading = read_date(text, weekdays=True, any_words=True)
+    if reading is None or reading.day is None or reading.month is None:
+        return None
+    try:
+        return date(reading.year if reading.year is not None else LEAP_YEAR, reading.month, reading.day), \
+            reading.year is not None
+    except ValueError:
+        return None

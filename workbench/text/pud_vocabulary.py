@@ -14,8 +14,8 @@ from pathlib import Path
 
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
+from workbench.text.punctuation import NON_WORD_UPOS, is_punctuation_only
 from workbench.text.slots import Slot
-from workbench.upos.base import NON_WORD_UPOS, is_punctuation_only
 
 # What the baselines draw from, recorded in their signatures (signature_config): change it
 # whenever the forms kept change, so a run id never stands for two different outputs.

@@ -31,6 +31,10 @@ MODES = ("maskL", "repL")
 # What a generator may see of the original span, from least to most (see the module docstring);
 # the first is every generator's default.
 SEES_LEVELS = ("context", "shape", "original")
+# Which mentions are one entity (--consistent; workbench.generation.consistency): off (the default,
+# first) generates every mention on its own, as in paper 003's runs. Here beside the other
+# choices of a run's options, so the run signature and the generator contract read it from below.
+CONSISTENT_SCOPES = ("off", "document", "corpus")
 T = TypeVar("T")
 
 

@@ -12,33 +12,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Sequence
 from pathlib import Path
 
 from workbench.store.cache import KeyValueCache
+from workbench.text.punctuation import NON_WORD_UPOS, is_punctuation_only  # noqa: F401 (upos's own names too)
 
 # A tagged text: (token start, token end, UPOS) for every token.
 Tokens = list[tuple[int, int, str]]
 
 
-# Tags that are not words: the span rule looks past them, and the baselines never draw
-# a form with them (workbench/text/pud_vocabulary.py).
-NON_WORD_UPOS = frozenset({"PUNCT", "SYM"})
 # The span rule as tagger names record it (Tagger.name), so a run, and the originals' tags
 # the store keeps per tagger name, never mix two rules: "right-most word" since issue 24
 # (003's right-most token before it, recorded without this field).
 SPAN_RULE = "last-word"
-
-
-def is_punctuation_only(text: str) -> bool:
-    """True for text of punctuation (Unicode P*) and symbols (S*) only, white space aside, and
-    not blank: `,` `”` `(…)` `%` `§`. Such a form is never a pseudonym for a personal span
-    (the baselines' vocabulary, the UPOS filter's candidates)."""
-    chars = [ch for ch in text if not ch.isspace()]
-    return bool(chars) and all(unicodedata.category(ch)[0] in "PS" for ch in chars)
 
 
 def right_most_upos(tokens: Tokens, start: int, end: int, starts: Sequence[int] | None = None) -> str | None:
