@@ -38,6 +38,7 @@ _KEPT_WINDOWS = 256  # answers kept for windows that straddle two batches
 
 class OllamaGenerator(Generator):
     name = "ollama"
+    needs_ollama = True
     Config = OllamaConfig
     config: OllamaConfig
 

@@ -124,14 +124,14 @@ def start_ray(cpus: int) -> float:
 
 def overhead(stores: Stores, corpus, case, repeats: int, seeds) -> list[dict]:
     """Local wall and Ray wall per shard count (medians), and the overhead per task."""
-    from workbench.cluster import ClusterOptions
     from workbench.cluster.shards import plan_shards
+    from workbench.executors.options import ExecutorOptions
     spans = spans_of(corpus)
     local = statistics.median(generate(stores, corpus, case, next(seeds)) for _ in range(repeats))
     rows = []
     for shards in SHARDS:
         tasks = len(plan_shards(corpus, shards, "off"))  # never more than the documents
-        options = ClusterOptions("ray", shards=shards)
+        options = ExecutorOptions("ray", shards=shards)
         wall = statistics.median(generate(stores, corpus, case, next(seeds), options) for _ in range(repeats))
         rows.append({"generator": case[0], "corpus": corpus.name, "spans": spans, "tasks": tasks,
                      "spans_per_task": round(spans / tasks, 1), "local_s": round(local, 2),
@@ -153,7 +153,8 @@ def fit(rows: list[dict]) -> dict:
 def grid(stores: Stores, corpus, runs: int, seed0: int, cluster, threads: int | None = None) -> float:
     """The grid's wall: `runs` fill-mask runs, their shards sent at once on Ray; locally with
     torch limited to `threads` intra-op threads (None: torch's default, one per core)."""
-    from workbench.cluster.runner import RunJob, generate_on_cluster
+    from workbench.cluster.runner import generate_on_cluster
+    from workbench.executors.contract import RunJob
     from workbench.generation.engine import run_generation
     from workbench.pipeline import make_generator, make_tagger
     from workbench.store import RunStore
@@ -209,7 +210,7 @@ def main() -> None:
     grid_docs = args.grid_docs or (2 if args.quick else 3)
     repeats = args.repeats or (1 if args.quick else 2)
 
-    from workbench.cluster import ClusterOptions
+    from workbench.executors.options import ExecutorOptions
     fast = first_documents(args.fast_corpus, None)
     mlm = first_documents("pgv-pii-en", mlm_docs)
     sv = first_documents("pgv-pii-sv", grid_docs)
@@ -219,8 +220,8 @@ def main() -> None:
         stores = Stores(Path(tmp), [fast, mlm, sv])
         # (a) on a one-CPU cluster. The first jobs pay the worker's imports and are kept apart.
         result["ray_init_s"] = round(start_ray(1), 2)
-        result["first_job_s"] = round(generate(stores, mlm, MLM, next(seeds), ClusterOptions("ray")), 2)
-        generate(stores, fast, FAST, next(seeds), ClusterOptions("ray"))  # random's first use, off the clock
+        result["first_job_s"] = round(generate(stores, mlm, MLM, next(seeds), ExecutorOptions("ray")), 2)
+        generate(stores, fast, FAST, next(seeds), ExecutorOptions("ray"))  # random's first use, off the clock
         generate(stores, mlm, MLM, next(seeds))  # the driver's own imports and first load, off the clock
         rows = overhead(stores, fast, FAST, repeats, seeds) + overhead(stores, mlm, MLM, repeats, seeds)
         result["overhead"] = rows
@@ -241,8 +242,8 @@ def main() -> None:
         for cpus in (1, 2):
             result[f"ray_init_{cpus}cpu_s"] = round(start_ray(cpus), 2)
             threads[f"ray{cpus}"] = worker_threads()
-            grid(stores, sv, cpus, 900 + 10 * cpus, ClusterOptions("ray"))  # every new worker's imports, off the clock
-            walls[cpus] = grid(stores, sv, runs, 100 + 10 * cpus, ClusterOptions("ray"))
+            grid(stores, sv, cpus, 900 + 10 * cpus, ExecutorOptions("ray"))  # every new worker's imports, off the clock
+            walls[cpus] = grid(stores, sv, runs, 100 + 10 * cpus, ExecutorOptions("ray"))
         import ray
         ray.shutdown()
         speed = [grid_row("local", threads["local"], local, local, local1, spans),

@@ -122,12 +122,12 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.
     name: the run's short name for tables and figures (workbench.run_name_rule.check_run_name); not
     in the signature: the same run with another name is renamed, never generated again.
-    cluster: a workbench.cluster.ClusterOptions; with executor "ray" the run's documents are
-    generated in shards by Ray workers (workbench.cluster), the same run id and output; log(line)
-    then gets its progress lines.
+    cluster: a workbench.executors.options.ExecutorOptions naming the executor (None: local); with
+    "ray" the run's documents are generated in shards by Ray workers (workbench.cluster), the same
+    run id and output; log(line) then gets its progress lines.
     Raises WorkbenchError for every mistake of input, before anything is written.
     """
-    from workbench.generation.engine import check_corpus, run_generation
+    from workbench.generation.engine import check_corpus
 
     loaded = load_named_corpus(corpus)
     check_corpus(loaded)
@@ -140,20 +140,15 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     else:
         gen = make_generator(generator, settings, options)
     tagging = make_tagger(tagger, loaded, quiet=quiet_tagger)
-    if cluster is not None and cluster.distributed:
-        from workbench.cluster.runner import RunJob, generate_on_cluster
-        from workbench.cluster.session import joined_before_new_store
-        with joined_before_new_store(cluster, store, log if progress else None):
-            if not isinstance(store, RunStore):
-                store = RunStore(store)
-            [record] = generate_on_cluster(store, [RunJob(loaded, gen, tagging, name, retry_failed)], cluster,
-                                           batch_size=batch_size, log=log if progress else None)
-            return result_of(store, record)
-    if not isinstance(store, RunStore):
-        store = RunStore(store)
-    record = run_generation(store, loaded, gen, tagging, batch_size=batch_size, progress=progress,
-                            retry_failed=retry_failed, after_batch=after_batch, name=name)
-    return result_of(store, record)
+    from workbench.executors.contract import RunJob
+    from workbench.executors.options import executor_for
+    executor = executor_for(cluster)
+    with executor.session(store, log if progress else None):
+        if not isinstance(store, RunStore):
+            store = RunStore(store)
+        [record] = executor.generate(store, [RunJob(loaded, gen, tagging, name, retry_failed)], batch_size=batch_size,
+                                     progress=progress, log=log, after_batch=after_batch)
+        return result_of(store, record)
 
 
 def result_of(store: RunStore, record: RunRecord) -> GenerationResult:

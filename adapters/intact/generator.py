@@ -45,6 +45,7 @@ from workbench.text.slots import Slot
 
 class Intact(Generator):
     name = "intact"
+    needs_ollama = True  # its generalisations come from an LLM
     Config = IntactConfig
     config: IntactConfig
     sees = "original"

@@ -45,6 +45,8 @@ class MlmConfig:
 class MlmGenerator(PlacedModel, Generator):
     """Base of fill-mask, NS3 and NAd: model handling, one model call per language."""
 
+    uses_gpu = True
+
     Config = MlmConfig
     config: MlmConfig
 

@@ -45,6 +45,7 @@ class MtcConfig:
 
 
 class _EmatGenerator(PlacedModel, Generator):
+    uses_gpu = True
     Config = MtcConfig
     config: MtcConfig
     kind = ""

@@ -15,7 +15,7 @@ import os
 import socket
 import sys
 
-from workbench.cluster import ClusterOptions
+from workbench.executors.options import ExecutorOptions
 from workbench.cluster.session import ray_cluster
 from workbench.errors import WorkbenchError
 
@@ -38,7 +38,7 @@ def main() -> None:
         exposed.bind(("0.0.0.0", 0))
         exposed.listen()
     try:
-        with ray_cluster(ClusterOptions("ray", num_cpus=1), lines.append) as ray:
+        with ray_cluster(ExecutorOptions("ray", num_cpus=1), lines.append) as ray:
             worker = ray.get(ray.remote(worker_pid).remote())
             say({"gcs": ray.get_runtime_context().gcs_address, "token": os.environ["RAY_AUTH_TOKEN_PATH"],
                  "worker": worker, "log": lines, "host": socket.gethostname()})

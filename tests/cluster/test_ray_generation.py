@@ -12,14 +12,14 @@ from click.testing import CliRunner
 
 import worker_generators
 from workbench.cli import main
-from workbench.cluster import ClusterOptions
+from workbench.executors.options import ExecutorOptions
 from workbench.errors import WorkbenchError
 from workbench.exchange.exporters import export_run
 from workbench.generators.base import GenerationOptions
 from workbench.pipeline import generate_run
 from workbench.store import COMPLETE, RUNNING, RunStore
 
-RAY = ClusterOptions("ray")
+RAY = ExecutorOptions("ray")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -59,7 +59,7 @@ def test_a_small_grid_through_ray_equals_the_local_executor(tmp_path):
     local = run_benchmark(config, store=tmp_path / "local.sqlite", progress=False)
     lines = []
     distributed = run_benchmark(config, store=tmp_path / "ray.sqlite", progress=True, log=lines.append,
-                                cluster=ClusterOptions("ray", shards=3))
+                                cluster=ExecutorOptions("ray", shards=3))
     assert [r.run_id for r in distributed] == [r.run_id for r in local] and len(local) == 3
     for result in distributed:
         assert result.run.status == COMPLETE
@@ -96,7 +96,7 @@ def test_a_sharded_run_equals_the_unsharded_one(tmp_path, mode, consistent):
     options = {"mode": mode, "upos_filter": True, "consistent": consistent, "seed": 3}
     local = generate_run("pgv-pii-sv", "upos", options=options, store=tmp_path / "l.sqlite", progress=False)
     sharded = generate_run("pgv-pii-sv", "upos", options=options, store=tmp_path / "r.sqlite", progress=False,
-                           cluster=ClusterOptions("ray", shards=4))
+                           cluster=ExecutorOptions("ray", shards=4))
     assert sharded.run_id == local.run_id and sharded.run.status == COMPLETE
     assert _rows(tmp_path / "r.sqlite", local.run_id) == _rows(tmp_path / "l.sqlite", local.run_id)
 
@@ -107,7 +107,7 @@ def test_a_worker_killed_mid_shard_changes_nothing(tmp_path):
     killer = worker_generators.KilledOnce(options=options)
     killer.marker = str(tmp_path / "killed")
     result = generate_run("pgv-pii-en", killer, store=tmp_path / "r.sqlite", progress=False, batch_size=8,
-                          cluster=ClusterOptions("ray", shards=2))
+                          cluster=ExecutorOptions("ray", shards=2))
     assert Path(killer.marker).exists()  # a worker did die, and Ray ran its shard again
     assert result.run_id == local.run_id and result.run.status == COMPLETE
     assert _rows(tmp_path / "r.sqlite", local.run_id) == _rows(tmp_path / "l.sqlite", local.run_id)
@@ -118,7 +118,7 @@ def test_a_worker_loads_the_model_once_for_all_its_shards(tmp_path):
     counting = worker_generators.CountsLoads(options=GenerationOptions(seed=8))
     counting.log = str(tmp_path / "log")
     generate_run("pgv-pii-en", counting, store=tmp_path / "r.sqlite", progress=False, batch_size=1000,
-                 cluster=ClusterOptions("ray", shards=10))
+                 cluster=ExecutorOptions("ray", shards=10))
     events = Path(counting.log).read_text().split("\n")[:-1]
     loads = Counter(e.split()[1] for e in events if e.startswith("load"))
     shards = Counter(e.split()[1] for e in events if e.startswith("batch"))  # one batch per shard here
@@ -133,7 +133,7 @@ def test_a_shard_that_keeps_failing_ends_the_job_naming_it_and_keeps_the_rest(tm
     failing.doc_id = "gv-eng-swe-191_ENG"
     with pytest.raises(WorkbenchError) as error:
         generate_run("pgv-pii-en", failing, store=tmp_path / "r.sqlite", progress=False,
-                     cluster=ClusterOptions("ray", shards=5, max_retries=0))
+                     cluster=ExecutorOptions("ray", shards=5, max_retries=0))
     message = str(error.value)
     assert "shard 3/5" in message and "gv-eng-swe-191_ENG" in message and "cannot do that document" in message
     with RunStore(tmp_path / "r.sqlite") as store:
@@ -143,7 +143,7 @@ def test_a_shard_that_keeps_failing_ends_the_job_naming_it_and_keeps_the_rest(tm
     # Whole shards only; resumed with a generator that works, only what is missing is sent.
     lines = []
     resumed = generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "r.sqlite", log=lines.append,
-                           cluster=ClusterOptions("ray", shards=5))
+                           cluster=ExecutorOptions("ray", shards=5))
     local = generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "l.sqlite", progress=False)
     assert resumed.run_id == run.run_id == local.run_id and resumed.run.status == COMPLETE
     assert _rows(tmp_path / "r.sqlite", run.run_id) == _rows(tmp_path / "l.sqlite", run.run_id)
@@ -151,7 +151,7 @@ def test_a_shard_that_keeps_failing_ends_the_job_naming_it_and_keeps_the_rest(tm
     # A finished run is not sent again: nothing runs, nothing is printed.
     again = []
     generate_run("pgv-pii-en", "random", options=options, store=tmp_path / "r.sqlite", log=again.append,
-                 cluster=ClusterOptions("ray", shards=5))
+                 cluster=ExecutorOptions("ray", shards=5))
     assert again == []
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.cluster import ClusterOptions
+from workbench.executors.options import ExecutorOptions
 from workbench.generators.base import GenerationOptions
 from workbench.pipeline import generate_run
 from workbench.store import COMPLETE, RunStore
@@ -25,7 +25,7 @@ def test_an_llm_run_in_two_shards_equals_the_local_run(standin, ray_cluster, tmp
     local = generate_run(corpus, "ollama", settings, options, store=tmp_path / "l.sqlite", progress=False)
     before = standin.chat_requests()
     sharded = generate_run(corpus, "ollama", settings, options, store=tmp_path / "r.sqlite", progress=False,
-                           cluster=ClusterOptions("ray", shards=2))
+                           cluster=ExecutorOptions("ray", shards=2))
     assert sharded.run_id == local.run_id and sharded.run.status == COMPLETE
 
     def rows(path):

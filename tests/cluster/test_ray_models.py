@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.cluster import ClusterOptions
+from workbench.executors.options import ExecutorOptions
 from workbench.pipeline import generate_run
 from workbench.store import COMPLETE, RunStore
 
@@ -17,7 +17,7 @@ def test_fill_mask_sharded_on_workers_equals_the_local_run(ray_cluster, tmp_path
     local = generate_run("pgv-pii-sv", "fill-mask", {"model": "offline"}, options, store=tmp_path / "l.sqlite",
                          progress=False)
     sharded = generate_run("pgv-pii-sv", "fill-mask", {"model": "offline"}, options, store=tmp_path / "r.sqlite",
-                           progress=False, cluster=ClusterOptions("ray", shards=3))
+                           progress=False, cluster=ExecutorOptions("ray", shards=3))
     assert sharded.run_id == local.run_id and sharded.run.status == COMPLETE
 
     def rows(path):

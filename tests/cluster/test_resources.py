@@ -30,3 +30,20 @@ class _Cluster:
 ])
 def test_a_task_asks_for_what_its_generator_needs(name, settings, gpus, wanted):
     assert task_resources(_Cluster(GPU=gpus) if gpus else _Cluster(), make_generator(name, settings, {})) == wanted
+
+
+def test_what_a_generator_declares_is_what_it_gets_registered_or_not():
+    """The executor reads the class's declarations, not its registry entry or pip extra."""
+    from workbench.generators.base import Generator
+
+    class NeedsOllama(Generator):
+        name = "not-registered"
+        needs_ollama = True
+
+        def generate(self, slots):
+            return []
+
+    assert task_resources(_Cluster(), NeedsOllama()) == {"num_cpus": 1, "resources": {"ollama": 1}}
+    fill_mask = make_generator("fill-mask", {}, {})
+    assert fill_mask.uses_gpu and not fill_mask.needs_ollama
+    assert not make_generator("random", {}, {}).uses_gpu

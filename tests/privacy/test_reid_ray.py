@@ -14,13 +14,13 @@ from click.testing import CliRunner
 import waiting
 from reid_helpers import background, corpus, write_run
 
-from workbench.cluster import ClusterOptions
+from workbench.executors.options import ExecutorOptions
 from workbench.errors import WorkbenchError
 from workbench.privacy.retrieval import RetrievalAttacker
 
 pytest.importorskip("bm25s")
 
-RAY = ClusterOptions("ray")
+RAY = ExecutorOptions("ray")
 
 
 @pytest.fixture(scope="module", autouse=True)

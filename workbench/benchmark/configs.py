@@ -34,8 +34,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
-from collections.abc import Callable, Iterable
-from contextlib import nullcontext
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,7 +44,6 @@ from workbench.generators.base import GenerationOptions, Generator
 
 if TYPE_CHECKING:
     from workbench.model import Corpus
-    from workbench.pipeline import GenerationResult
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
 
@@ -272,11 +270,13 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
     GenerationResult) is called after each run (None for a reference run). confirm(PlanSize) is asked
     once every run is checked (workbench.benchmark.plan): False starts nothing and returns None.
     log(message): what the privacy half says (which corpora have no background knowledge), and with
-    a cluster the progress lines. cluster: a workbench.cluster.ClusterOptions; with executor "ray"
-    the shards of every run go to Ray at once (workbench.cluster.runner), the same runs and output.
+    a cluster the progress lines. cluster: a workbench.executors.options.ExecutorOptions naming the
+    executor (None: local); with "ray" the shards of every run go to Ray at once, the same runs and output.
     Returns the GenerationResults in the configuration's order, the reference runs after them.
     """
-    from workbench.pipeline import generate_run, make_tagger
+    from workbench.executors.contract import RunJob
+    from workbench.executors.options import executor_for
+    from workbench.pipeline import make_tagger, result_of
     from workbench.store import RunStore
 
     results = []
@@ -285,19 +285,17 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         return None
     for prepared in checked:  # the models made on this machine that a run names, built once (minutes)
         prepared.generator.build_missing(sorted({d.lang for d in prepared.corpus.documents}))
-    distributed = cluster is not None and cluster.distributed
-    with _one_cluster(cluster, log if progress else None) if distributed else nullcontext():
+    executor = executor_for(cluster)
+    with executor.held(log if progress else None):  # one cluster (if any) for the runs and the attacks
         if not isinstance(store, RunStore):  # a path: opened once every run is checked and the cluster joined
             store = RunStore(store)
-        if distributed:
-            generated: Iterable[GenerationResult] = _generate_on_cluster(checked, store, tagger, batch_size, cluster,
-                                                                          log if progress else None)
-        else:  # lazily, one run after the other, so on_run reports each as it finishes
-            generated = (generate_run(p.corpus, p.generator, store=store,
-                                      tagger=make_tagger(tagger, p.corpus, quiet=n > 0), batch_size=batch_size,
-                                      progress=progress, name=p.planned.run_name)
-                         for n, p in enumerate(checked))
-        for prepared, result in zip(checked, generated):
+        # A lazy iterable: the local executor tags and generates one run after the other, so on_run
+        # reports each as it finishes; Ray sends the shards of every run at once.
+        jobs = (RunJob(p.corpus, p.generator, make_tagger(tagger, p.corpus, quiet=n > 0), p.planned.run_name)
+                for n, p in enumerate(checked))
+        records = executor.generate(store, jobs, batch_size=batch_size, progress=progress, log=log)
+        for prepared, record in zip(checked, records):
+            result = result_of(store, record)
             results.append(result)
             if on_run is not None:
                 on_run(prepared.planned, result)
@@ -309,22 +307,6 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch
         attack_runs(config.reid, results, store, progress=progress, log=log, cluster=cluster)
         attack_known_pairs(config.known_pair, results, store)
     return results
-
-
-def _one_cluster(cluster, log):
-    """The benchmark's one Ray cluster, for its runs and its attacks (each joins the one already joined)."""
-    from workbench.cluster.session import ray_cluster
-    return ray_cluster(cluster, log)
-
-
-def _generate_on_cluster(checked: list[PreparedRun], store, tagger: str, batch_size: int, cluster, log) -> list:
-    """Every run of the benchmark through the cluster executor at once, as GenerationResults."""
-    from workbench.cluster.runner import RunJob, generate_on_cluster
-    from workbench.pipeline import make_tagger, result_of
-    jobs = [RunJob(p.corpus, p.generator, make_tagger(tagger, p.corpus, quiet=n > 0), p.planned.run_name)
-            for n, p in enumerate(checked)]
-    return [result_of(store, record) for record in generate_on_cluster(store, jobs, cluster, batch_size=batch_size,
-                                                                       log=log)]
 
 
 def _confirmed(confirm: Callable, checked: list[PreparedRun], store) -> bool:

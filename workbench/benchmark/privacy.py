@@ -79,7 +79,7 @@ def attack_runs(attackers: Sequence[str], results: Sequence, store, *, progress:
     """Run each attacker on every complete run whose corpus ships background knowledge; the
     results are stored (and reused) for the report's privacy table. A corpus without one is
     said once in `log` and left out: re-identification needs a background of the individuals.
-    cluster: the benchmark's ClusterOptions; with --executor ray the scoring runs on Ray too."""
+    cluster: the benchmark's ExecutorOptions; with --executor ray the scoring runs on Ray too."""
     if not attackers:
         return
     from workbench.privacy.background import shipped_background

@@ -92,11 +92,12 @@ def placement_options(func):
 
 
 def cluster_options(func):
-    """--executor / --address / --shards / --allow-remote (workbench.cluster); the command makes
-    them one ClusterOptions with cluster_from_options."""
-    from workbench.cluster import EXECUTORS
+    """--executor / --address / --shards / --allow-remote (workbench.executors); the command makes
+    them one ExecutorOptions with cluster_from_options."""
+    from workbench.executors.options import DEFAULT_EXECUTOR
+    from workbench.executors.registry import EXECUTORS
     for decorator in reversed([
-        click.option("--executor", type=click.Choice(EXECUTORS), default=EXECUTORS[0], show_default=True,
+        click.option("--executor", type=click.Choice(EXECUTORS.names()), default=DEFAULT_EXECUTOR, show_default=True,
                      help="local: this process; ray: tasks on a Ray cluster (docs/cluster.md)."),
         click.option("--address", default=None, metavar="auto|ray://HOST:PORT",
                      help="With --executor ray: the cluster to join (default: start one on this machine, "
@@ -111,12 +112,10 @@ def cluster_options(func):
 
 
 def cluster_from_options(executor: str, address: str | None, shards: int, allow_remote: bool):
-    """The ClusterOptions of the four options; a mistake (--shards without ray) is a usage error."""
-    from workbench.cluster import ClusterOptions
+    """The ExecutorOptions of the four options; a mistake (--shards without ray) is a usage error."""
     from workbench.errors import InvalidValue
-    if executor == "local" and allow_remote:
-        raise click.UsageError("--allow-remote needs --executor ray")
-    try:
-        return ClusterOptions(executor, address, shards, allow_remote=allow_remote)
+    from workbench.executors.options import ExecutorOptions
+    try:  # what an executor cannot honour (--shards, --allow-remote without ray) it refuses itself
+        return ExecutorOptions(executor, address, shards, allow_remote=allow_remote)
     except InvalidValue as exc:
         raise click.UsageError(str(exc)) from None

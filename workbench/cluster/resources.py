@@ -14,13 +14,12 @@ from workbench.cluster.session import OLLAMA
 
 
 def task_resources(ray, generator) -> dict:
-    """Keyword arguments for `remote.options(...)`."""
-    from workbench.generators.registry import GENERATORS
-    extra = GENERATORS.entry(generator.name).extra if generator.name in GENERATORS.names() else None
-    if extra == "llm":
+    """Keyword arguments for `remote.options(...)`, from what the generator declares it needs
+    (Generator.needs_ollama, Generator.uses_gpu)."""
+    if generator.needs_ollama:
         return {"num_cpus": 1, "resources": {OLLAMA: 1}}
     device = str(getattr(generator.config, "device", "cpu"))
-    if extra == "mlm" and device != "cpu" and ray.cluster_resources().get("GPU", 0) > 0:
+    if generator.uses_gpu and device != "cpu" and ray.cluster_resources().get("GPU", 0) > 0:
         # max_calls=0: a GPU worker is kept for the next task (Ray's default for GPU tasks is a new
         # process each time, which would load the model again per shard).
         return {"num_cpus": 1, "num_gpus": 1, "max_calls": 0}

@@ -19,26 +19,14 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from workbench.cluster import ClusterOptions
 from workbench.cluster.shard_task import ShardTask, run_shard, tagger_spec
 from workbench.cluster.shards import Shard, plan_shards
-from workbench.model import Corpus
+from workbench.executors.contract import RunJob
+from workbench.executors.options import ExecutorOptions
 
 if TYPE_CHECKING:
     from workbench.generation.engine import SelectionFacts
-    from workbench.generators.base import Generator
     from workbench.store.records import RunRecord, StoredPrediction
-    from workbench.upos.base import Tagger
-
-
-@dataclass
-class RunJob:
-    """One run to generate: what generate_run is given, made ready."""
-    corpus: Corpus
-    generator: Generator  # not loaded
-    tagger: Tagger
-    name: str | None = None
-    retry_failed: bool = False
 
 
 @dataclass
@@ -51,7 +39,7 @@ class _Run:
     tasks: list[ShardTask] = field(default_factory=list)  # of the shards not yet stored
 
 
-def generate_on_cluster(store, jobs: Sequence[RunJob], options: ClusterOptions, *, batch_size: int = 32,
+def generate_on_cluster(store, jobs: Sequence[RunJob], options: ExecutorOptions, *, batch_size: int = 32,
                         log: Callable[[str], None] | None = None) -> list:
     """Generate (or resume, or reuse) every job's run on Ray; their RunRecords in the jobs' order.
     log(line): the progress lines (shards done per run, the slowest node). The cluster is joined
@@ -81,7 +69,7 @@ def _fewer_shards(run: _Run, asked: int) -> str:
     return f"{run.label}: {run.shards_total} shard(s), not {asked}: {why}"
 
 
-def _prepare(store, job: RunJob, record: RunRecord, options: ClusterOptions, batch_size: int,
+def _prepare(store, job: RunJob, record: RunRecord, options: ExecutorOptions, batch_size: int,
              claims: ExitStack) -> _Run:
     """The run claimed, tagged and its record stored, as the local engine does before generating;
     the shards still to generate as its tasks."""
@@ -123,7 +111,7 @@ def _label(record: RunRecord) -> str:
     return f"run {record.run_id[:12]}{name} {record.generator} {record.mode} on {record.corpus_name}"
 
 
-def _run_tasks(ray, store, runs: list[_Run], options: ClusterOptions, progress) -> None:
+def _run_tasks(ray, store, runs: list[_Run], options: ExecutorOptions, progress) -> None:
     """Send every task, store each as it finishes (workbench.cluster.tasks)."""
     from workbench.cluster.resources import task_resources
     from workbench.cluster.tasks import finish_all

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
-from workbench.cluster import ClusterOptions
 from workbench.errors import WorkbenchError
+from workbench.executors.options import ExecutorOptions
 
 # The custom resource an LLM task asks for: one per Ollama server. A local cluster started
 # here has one per core (this machine's Ollama takes the requests); on a real cluster every
@@ -40,7 +40,7 @@ def import_ray():
 
 
 @contextmanager
-def ray_cluster(options: ClusterOptions, log: Callable[[str], None] | None = None) -> Iterator[object]:
+def ray_cluster(options: ExecutorOptions, log: Callable[[str], None] | None = None) -> Iterator[object]:
     """The ray module, connected for the job; see the module docstring for which cluster.
     log(line): where the cluster is, and what guards it."""
     say = log or (lambda line: None)
@@ -93,7 +93,7 @@ def _auto_address() -> str:
     return address
 
 
-def joined_before_new_store(options: ClusterOptions, store: object,
+def joined_before_new_store(options: ExecutorOptions, store: object,
                             log: Callable[[str], None] | None = None) -> AbstractContextManager:
     """ray_cluster(options, log) when `store` is the path of a store not there yet, else nothing to
     enter: a new store's runs all need the cluster, and one that cannot be joined must leave no
@@ -103,14 +103,14 @@ def joined_before_new_store(options: ClusterOptions, store: object,
     return nullcontext()
 
 
-def check_address(options: ClusterOptions) -> None:
+def check_address(options: ExecutorOptions) -> None:
     """A WorkbenchError for an address that is not a Ray address, or not this machine without
     allow_remote; nothing is connected to."""
     address = options.address
     if address is None:
-        if options.distributed:  # the job's own cluster: token authentication, whatever the shell says
-            from workbench.cluster.own_cluster import check_auth_mode
-            check_auth_mode()
+        # the job's own cluster: token authentication, whatever the shell says
+        from workbench.cluster.own_cluster import check_auth_mode
+        check_auth_mode()
         return
     if address == "auto":
         # Ray reads $RAY_ADDRESS before the cluster `ray start` runs here: it may name another machine.
@@ -131,7 +131,7 @@ def _check_host(address: str, allow_remote: bool, where: str) -> None:
                              "text; to send them to a cluster you trust with them, add --allow-remote")
 
 
-def _authentication(ray, options: ClusterOptions) -> str:
+def _authentication(ray, options: ExecutorOptions) -> str:
     """What guards the joined cluster, as far as this machine can tell: a driver that joined
     without a token proves it needs none; with one, the GCS of `auto` (on this machine) is asked
     once without it."""
@@ -163,7 +163,7 @@ def _answers_without_token(gcs_address: str) -> bool | None:
     return True
 
 
-def _check_nodes(ray, options: ClusterOptions) -> None:
+def _check_nodes(ray, options: ExecutorOptions) -> None:
     nodes = [n for n in ray.nodes() if n.get("Alive")]
     if len(nodes) > 1 and not options.allow_remote:
         ray.shutdown()

@@ -129,6 +129,11 @@ class Generator(ABC):
     # What the generator sees of the span it fills, for every label sees_by_label() leaves out.
     # A class attribute; an instance may set its own where its config decides (the surrogate's table).
     sees: str = SEES_LEVELS[0]  # "context"
+    # What it needs of the machine that runs it, read by an executor that places tasks
+    # (workbench.cluster.resources): an Ollama server on the same node (its host is loopback), and
+    # a GPU when the cluster has one and the config's `device` is not "cpu" (a torch model).
+    needs_ollama: ClassVar[bool] = False
+    uses_gpu: ClassVar[bool] = False
 
     # An instance of Config; a generator that reads its settings declares `config: ItsConfig`.
     config: DataclassInstance

@@ -47,13 +47,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from workbench.cluster import ClusterOptions
 from workbench.errors import InvalidValue, WorkbenchError
+from workbench.executors.contract import BatchTask, ScoringJob
+from workbench.executors.options import ExecutorOptions, executor_for
 from workbench.privacy.attackers import REGISTRY, make_attacker
 from workbench.privacy.background import load_background, resolve_background, share_text
 from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
 from workbench.privacy.reid_store import ReidRow, new_row, rows_frame, save_rows, stored_rows
-from workbench.progress import progress_bar
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.store.own_detections import own_detections
 from workbench.text.replace import pseudonymise
@@ -62,6 +62,7 @@ METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank
                   "n_without_background", "n_candidates", "background", "complete", "background_share"]
 # Documents per transaction: small enough that an interrupted trained attack loses seconds.
 BATCH_DOCUMENTS = {"retrieval": 64, "trained": 8}
+SHOWN_DOCUMENTS = 5  # a failed batch names this many of its documents
 
 
 def rank_of(scores: np.ndarray, true_index: int) -> tuple[int, int]:
@@ -99,16 +100,16 @@ def _language(store: RunStore, run: RunRecord) -> str:
 def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retrieval", k: int = DEFAULT_K,
               background: str | Path | None = None, config: Mapping[str, object] | None = None,
               background_share: float = 1.0, progress: bool = False,
-              log: Callable[[str], None] | None = None, cluster: ClusterOptions | None = None) -> pd.DataFrame:
+              log: Callable[[str], None] | None = None, cluster: ExecutorOptions | None = None) -> pd.DataFrame:
     """Attack each run's pseudonymised documents (reusing stored results) and return one row per run.
 
     background: a JSON file {individual: text}; None takes the run's corpus's shipped one.
     config: the attacker's options (RetrievalConfig / TrainedConfig fields). background_share: the
     attacker knows only the first share of each background text (TAE's weaker attackers: 0.1,
     0.25, 0.5), by characters as TAE cuts them. log: progress
-    and warnings (e.g. documents whose individual has no background text). cluster: with
-    `--executor ray`, the attackers are made (trained) here and their scoring batches run on Ray
-    (workbench.cluster.attacks); the rows stored are the same."""
+    and warnings (e.g. documents whose individual has no background text). cluster: the
+    executor's options (None: local); the attackers are made (trained) here and their scoring
+    batches run where the executor runs them (Ray: workbench.cluster.attacks); the rows stored are the same."""
     REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
     say = log or (lambda message: None)
@@ -127,7 +128,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
         checked.append((run, texts, bk, missing))
     made: dict[tuple[str, str], tuple[Attacker, str]] = {}
     done: list[tuple[str, str]] = []
-    on_cluster = []  # (run, texts, attacker, key): sent to Ray together once every attacker is made
+    jobs = []  # scored together by the executor once every attacker is made
     for run, texts, bk, missing in checked:
         lang = _language(store, run)
         if (bk.sha256, lang) not in made:
@@ -138,14 +139,9 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
             say(f"run {run.run_id[:12]}: {len(missing)} of {len(texts)} documents have no individual in "
                 f"{bk.path.name} and count as not re-identified: {', '.join(missing[:10])}"
                 + (" …" if len(missing) > 10 else ""))
-        if cluster is not None and cluster.distributed:
-            on_cluster.append((run, texts, instance, key))
-        else:
-            _attack_run(store, run, texts, instance, key, progress)
+        jobs.append(scoring_job(store, run, texts, instance, key))
         done.append((run.run_id, key))
-    if on_cluster and cluster is not None:
-        from workbench.cluster.attacks import attack_on_cluster
-        attack_on_cluster(store, on_cluster, cluster, log=log)
+    executor_for(cluster).score(store, jobs, progress=progress, log=log)
     wanted = set(done)
     frame = rows_frame(store, [r for r, _ in done])
     frame = frame[[(r, a) in wanted for r, a in zip(frame.run_id, frame.attack_key)]]
@@ -154,18 +150,23 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     return metrics.sort_values("run_id", key=lambda ids: ids.map(order), kind="stable").reset_index(drop=True)
 
 
-def _attack_run(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker, key: str,
-                progress: bool) -> None:
+def scoring_job(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker, key: str) -> ScoringJob:
+    """The run's documents still to attack, in batches, for an executor: scored by score_task,
+    each batch stored by save_rows in one transaction."""
     batches, hashes = todo_batches(store, run, texts, attacker, key)
-    if not batches:
-        return
-    # The workbench's one bar (workbench.progress): drawn on a terminal only, never into a pipe or log.
-    bar = progress_bar(progress, sum(map(len, batches)), f"{attacker.name} attack on {run.run_id[:12]}", unit="doc")
-    for batch in batches:
-        save_rows(store, score_batch(attacker, run.run_id, key, {d: texts[d] for d in batch},
-                                     {d: hashes[d] for d in batch}))
-        bar.update(len(batch))
-    bar.close()
+    label = f"{attacker.name} attack on run {run.run_id[:12]}"
+    tasks = []
+    for n, batch in enumerate(batches, 1):
+        shown = ", ".join(batch[:SHOWN_DOCUMENTS]) + (f", … ({len(batch)} documents)"
+                                                      if len(batch) > SHOWN_DOCUMENTS else "")
+        tasks.append(BatchTask(run.run_id, key, {d: texts[d] for d in batch}, {d: hashes[d] for d in batch}, label,
+                               f"batch {n}/{len(batches)} (documents {shown})"))
+    return ScoringJob(label, attacker, tasks, score_task, save_rows)
+
+
+def score_task(attacker: Attacker, task: BatchTask) -> list[ReidRow]:
+    """One batch's rows: what the local executor runs here and a Ray worker runs there."""
+    return score_batch(attacker, task.run_id, task.key, task.texts, task.hashes)
 
 
 def todo_batches(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker,
@@ -182,7 +183,7 @@ def todo_batches(store: RunStore, run: RunRecord, texts: dict[str, str], attacke
 def score_batch(attacker: Attacker, run_id: str, key: str, texts: Mapping[str, str],
                 hashes: Mapping[str, str]) -> list[ReidRow]:
     """The rows of one batch (texts: doc_id -> attacked text, in the batch's order). A pure function of
-    its arguments, so a Ray worker (workbench.cluster.attacks) computes exactly what this process would."""
+    its arguments, so a Ray worker (through score_task) computes exactly what this process would."""
     bk = attacker.background
     description = attack_settings(attacker)
     known = [d for d in texts if bk.index_of(d) is not None]
