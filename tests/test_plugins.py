@@ -143,3 +143,35 @@ def test_a_plain_name_two_records_hold_must_be_spelled_out():
     with pytest.raises(InvalidValue, match=r"'host' is ambiguous; write first.host or second.host"):
         build_config(Two, {"host": "x"}, what=WHAT)
     assert build_config(Two, {"second.host": "x"}, what=WHAT).second.host == "x"
+
+
+def _every_registry():
+    """Every module-level Registry of the package, found by reading the source (a new kind is
+    checked without being listed here)."""
+    import importlib
+
+    from test_layers import modules
+    found = {}
+    for name, path in modules().items():
+        if "Registry(" in path.read_text(encoding="utf-8") and name != "workbench.plugins":
+            module = importlib.import_module(name)
+            found.update({f"{name}.{attr}": value for attr, value in vars(module).items() if isinstance(value, Registry)})
+    return found
+
+
+def test_every_registered_plug_in_carries_its_entrys_name():
+    """A plug-in's name is written twice, in its Entry and in its class (`name`; a tagger's
+    `family`) or family module (`FAMILY`): the two must agree, or a run, an attack key or a table
+    would say another name than the one the user typed."""
+    registries = _every_registry()
+    assert {"workbench.generators.registry.GENERATORS", "workbench.executors.registry.EXECUTORS",
+            "workbench.metrics.families.METRIC_FAMILIES"} <= set(registries)
+    wrong = []
+    for where, registry in registries.items():
+        for entry in registry.entries():
+            plug_in = registry.load(entry.name)
+            own = next((getattr(plug_in, attr) for attr in ("name", "family", "FAMILY")
+                        if isinstance(getattr(plug_in, attr, None), str)), None)
+            if own != entry.name:
+                wrong.append(f"{where}: {entry.name!r} -> {entry.target} says {own!r}")
+    assert not wrong, "\n".join(wrong)

@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
 from workbench.store.cache import KeyValueCache
 from workbench.text.punctuation import NON_WORD_UPOS, is_punctuation_only  # noqa: F401 (upos's own names too)
@@ -80,6 +81,8 @@ class Tagger(ABC):
     on the backend alone: tokens do not depend on the span rule.
     """
 
+    # The backend's registry name (workbench.upos.factory.BACKENDS), the first part of `backend`.
+    family: ClassVar[str] = ""
     backend: str
     name: str
 

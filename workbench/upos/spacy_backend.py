@@ -14,13 +14,15 @@ DEFAULT_MODELS = {"en": "en_ud_upos", "sv": "sv_ud_upos"}
 
 
 class SpacyTagger(Tagger):
+    family = "spacy"
+
     def __init__(self, models: dict[str, Path] | None = None, cache_path: Path | None = None) -> None:
         # Default models: the folders named here, found under workbench.paths.shared_models_dir()
         # when first loaded (outside a checkout that says which variable to set).
         self._given = dict(models) if models else None
         self._nlp: dict[str, Any] = {}  # language -> its spaCy Language
         names = {lang: Path(p).name for lang, p in (self._given or DEFAULT_MODELS).items()}
-        self.backend = "spacy:" + ",".join(f"{lang}={name}" for lang, name in sorted(names.items()))
+        self.backend = f"{self.family}:" + ",".join(f"{lang}={name}" for lang, name in sorted(names.items()))
         super().__init__(cache_path)
 
     @property

@@ -21,8 +21,10 @@ def stanza_available(lang: str) -> bool:
 
 
 class StanzaTagger(Tagger):
+    family = "stanza"
+
     def __init__(self, cache_path: Path | None = None) -> None:
-        self.backend = "stanza"
+        self.backend = self.family
         self._nlp: dict[str, Any] = {}  # language -> its stanza Pipeline
         super().__init__(cache_path)
 
