@@ -42,15 +42,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
 from workbench.loaders.entity_grouping import is_rule_id
+from workbench.plugins import Entry, Registry
 from workbench.store import COMPLETE, RunRecord, RunStore
-from workbench.store.own_detections import own_detections
-from workbench.text.replace import pseudonymise
 
-FORMATS = ("tab", "intact", "doccano", "csv", "parquet")
-WITH_ORIGINALS = ("csv", "parquet", "doccano")  # the formats --with-originals changes
+if TYPE_CHECKING:
+    from workbench.exchange.export_formats import ExportFormat
+
+EXPORT_FORMATS: Registry[type[ExportFormat]] = Registry("export format", [
+    Entry("tab", "workbench.exchange.export_formats:TabSpans",
+          "the spans masked, as TAB's evaluation script takes them"),
+    Entry("intact", "workbench.exchange.export_formats:IntactReplacements",
+          "original offsets with their replacement (TAE, INTACT)"),
+    Entry("doccano", "workbench.exchange.export_formats:Doccano", "the pseudonymised text, replacements labelled"),
+    Entry("csv", "workbench.exchange.export_formats:Csv", "the tidy frame, shareable"),
+    Entry("parquet", "workbench.exchange.export_formats:Parquet", "the tidy frame, shareable"),
+])
+FORMATS = EXPORT_FORMATS.names()
 ENTITY_KEY = "e{:03d}"  # an entity's export key within its document, numbered from 1
 MASKED_FORMAT = "[MASKED:{label}]"  # a span an unfinished run has not generated yet
 
@@ -132,18 +143,18 @@ def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfi
     """Write the run (id or unique prefix) to `path` in `fmt`, all or nothing; returns the path.
     with_originals: csv/parquet keep the `original` column and the workbench's entity ids,
     doccano the corpus file's own entity ids (see the module's docstring)."""
-    if fmt not in FORMATS:
-        raise WorkbenchError(f"unknown export format {fmt!r} (known: {', '.join(FORMATS)})")
-    if with_originals and fmt not in WITH_ORIGINALS:
+    writer = EXPORT_FORMATS.load(fmt)()  # an unknown name: refused, with the nearest
+    if with_originals and not writer.with_originals:
+        changed = [name for name in FORMATS if EXPORT_FORMATS.load(name).with_originals]
         raise WorkbenchError(f"--with-originals: a {fmt} export holds offsets and replacements only, with no "
-                             f"original text to add (it changes {', '.join(WITH_ORIGINALS)})")
+                             f"original text to add (it changes {', '.join(changed)})")
     run = store.resolve_run(run_id)
     _check_finished(store, run, unfinished)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".partial")  # never leave a half-written export behind
     try:
-        _write(store, run, fmt, tmp, unfinished, with_originals)
+        writer.write(store, run, tmp, unfinished=unfinished, with_originals=with_originals)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -161,35 +172,3 @@ def export_frame(store: RunStore, run: RunRecord, with_originals: bool = False):
     keys = export_entity_keys(store.load_corpus(run.corpus_hash))
     frame["entity_id"] = [keys[key] for key in zip(frame["doc_id"], frame["span_index"])]
     return frame.drop(columns=["original"])
-
-
-def _write(store: RunStore, run: RunRecord, fmt: str, tmp: Path, unfinished: bool, with_originals: bool) -> None:
-    if fmt in ("csv", "parquet"):
-        frame = export_frame(store, run, with_originals)
-        frame.to_csv(tmp, index=False) if fmt == "csv" else frame.to_parquet(tmp, index=False)
-        return
-    corpus, preds = _by_document(store, run, unfinished)
-    # An imported run's own detections (edits outside every span) are written too, so that the
-    # file is the document the system wrote and importing it again gives the same run.
-    outside = own_detections(store, run.run_id)
-    if fmt == "tab":
-        data = {d.doc_id: sorted([[d.spans[i].start, d.spans[i].end] for i in preds.get(d.doc_id, {})]
-                                 + [[a, b] for a, b, _ in outside.get(d.doc_id, ())])
-                for d in corpus.documents}
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    elif fmt == "intact":
-        data = {d.doc_id: sorted([[d.spans[i].start, d.spans[i].end, p] for i, p in preds.get(d.doc_id, {}).items()]
-                                 + [[a, b, text] for a, b, text in outside.get(d.doc_id, ())])
-                for d in corpus.documents}
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    else:
-        with tmp.open("w", encoding="utf-8", newline="\n") as out:
-            for d in corpus.documents:
-                text, placed = pseudonymise(d, preds.get(d.doc_id, {}), outside.get(d.doc_id, ()))
-                keys = None if with_originals else document_entity_keys(d)
-                # A suppressed span (empty replacement) leaves nothing to label: no zero-width label.
-                line = {"text": text, "label": [[r.start, r.end, d.spans[r.span_index].label]
-                                                + _stated_entity(d, d.spans[r.span_index], keys) for r in placed
-                                                if r.end > r.start],
-                        "run_id": run.run_id, "doc_id": d.doc_id, "lang": d.lang}
-                out.write(_jsonl_line(line) + "\n")

@@ -21,25 +21,68 @@ run id and source "reference", and is scored by every metric like any other run.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from workbench.errors import WorkbenchError
 from workbench.exchange.alignment import SUPPRESSED
-from workbench.model import Corpus, Document
+from workbench.model import Corpus, Document, Span
+from workbench.plugins import Entry, Registry
 from workbench.signature import REFERENCE, RunSignature, library_versions
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.store.run_reports import REFERENCE as REFERENCE_REPORT
 from workbench.store.whole_run import store_whole_run
 
-KINDS = ("original", "suppress", "label")
 MODEL = "reference"
 MODE = "-"
+
+
+class ReferenceKind:
+    """What a reference run writes for each span to replace; number: the span's entity's number
+    among its label's in the document (entity_numbers), given only to a kind that can be numbered."""
+    name: ClassVar[str]
+    numbered: ClassVar[bool] = False  # whether --numbered applies
+
+    def replacement(self, span: Span, number: int | None) -> str:
+        raise NotImplementedError
+
+
+class Original(ReferenceKind):
+    name = "original"
+
+    def replacement(self, span: Span, number: int | None) -> str:
+        return span.text
+
+
+class Suppress(ReferenceKind):
+    name = "suppress"
+
+    def replacement(self, span: Span, number: int | None) -> str:
+        return SUPPRESSED
+
+
+class Label(ReferenceKind):
+    name = "label"
+    numbered = True
+
+    def replacement(self, span: Span, number: int | None) -> str:
+        return span.label if number is None else f"{span.label}_{number}"
+
+
+REFERENCE_KINDS: Registry[type[ReferenceKind]] = Registry("reference kind", [
+    Entry("original", "workbench.exchange.reference:Original", "nothing replaced: every span keeps its text"),
+    Entry("suppress", "workbench.exchange.reference:Suppress", "every span removed (replaced by nothing)"),
+    Entry("label", "workbench.exchange.reference:Label",
+          "every span replaced by its label; --numbered: numbered per entity in a document"),
+])
+KINDS = REFERENCE_KINDS.names()
 
 
 def generator_name(kind: str, numbered: bool = False) -> str:
     if kind not in KINDS:
         raise WorkbenchError(f"unknown reference kind {kind!r} (known: {', '.join(KINDS)})")
-    if numbered and kind != "label":
+    if numbered and not REFERENCE_KINDS.load(kind).numbered:
         raise WorkbenchError(f"--numbered applies to the label reference only, not to {kind!r}")
-    return "label-numbered" if numbered else kind
+    return f"{kind}-numbered" if numbered else kind
 
 
 def entity_numbers(doc: Document) -> dict[int, int]:
@@ -61,17 +104,12 @@ def entity_numbers(doc: Document) -> dict[int, int]:
 def replacements(corpus: Corpus, kind: str, numbered: bool = False) -> dict[tuple[str, int], str]:
     """(doc_id, span index) -> the reference's replacement, for every span to replace."""
     generator_name(kind, numbered)
+    reference = REFERENCE_KINDS.load(kind)()
     out = {}
     for doc in corpus.documents:
         numbers = entity_numbers(doc) if numbered else {}
         for i in doc.masked_spans:
-            span = doc.spans[i]
-            if kind == "original":
-                out[(doc.doc_id, i)] = span.text
-            elif kind == "suppress":
-                out[(doc.doc_id, i)] = SUPPRESSED
-            else:
-                out[(doc.doc_id, i)] = f"{span.label}_{numbers[i]}" if numbered else span.label
+            out[(doc.doc_id, i)] = reference.replacement(doc.spans[i], numbers.get(i))
     return out
 
 
