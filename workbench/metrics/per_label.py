@@ -33,24 +33,36 @@ without tagging or embedding anything again; alone, label_metrics computes them 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import pandas as pd
 
 from workbench.metrics import FAMILIES, MetricContext, family, metric_infos
 from workbench.metrics.metric_frame import runs_of
 
-# Families with a mean over spans, and the columns of their span_values that are metrics
-# (the similarity baselines are constants per language, not measurements of the spans).
-SPAN_FAMILIES = ("generation", "upos", "overlap", "similarity", "diversity", "detection", "ner", "agreement",
-                 "borrowed")
-ENTITY_FAMILY = "entities"
+# Columns of span_values that are not metrics (the similarity baselines are constants per
+# language, not measurements of the spans).
 NOT_PER_LABEL = ("similarity_word_baseline", "similarity_sentence_baseline")
 ID_COLUMNS = ["run_id", "label", "spans", "entities"]
 
 
+@cache
+def span_families() -> tuple[str, ...]:
+    """The families with a mean over spans: those whose module has span_values (read from the
+    families themselves, so a new one needs no list edited beside its registry entry)."""
+    return tuple(f for f in FAMILIES if hasattr(family(f), "span_values"))
+
+
+@cache
+def entity_family() -> str:
+    """The family whose entity_values give the per-label entity counts (entity coherence)."""
+    [name] = [f for f in FAMILIES if hasattr(family(f), "entity_values")]
+    return name
+
+
 def label_metric_names(families: Sequence[str] = FAMILIES) -> list[str]:
     """The metrics label_metrics gives for these families, in metric_infos order."""
-    chosen = [f for f in families if f in SPAN_FAMILIES or f == ENTITY_FAMILY]
+    chosen = [f for f in families if f in span_families() or f == entity_family()]
     skip = set(NOT_PER_LABEL) | {"form_freq_avg", "form_freq_std", "form_freq_min", "form_freq_max",
                                  "unique_forms", "unique_ratio"}
     for name in chosen:  # a family naming its SPAN_METRICS has others that are no mean over spans
@@ -81,17 +93,17 @@ def label_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *,
     if frame.empty:
         return pd.DataFrame(columns=ID_COLUMNS + names)
     keys = pd.DataFrame({"run_id": frame["run_id"], "label": frame["label"].astype(str)}, index=frame.index)
-    values = [family(f).span_values(frame, context) for f in families if f in SPAN_FAMILIES]
+    values = [family(f).span_values(frame, context) for f in families if f in span_families()]
     spans = pd.concat([keys, *values], axis=1)
     span_metrics = [m for m in names if m in spans.columns]
     grouped = spans.groupby(["run_id", "label"], sort=False)
     table = grouped[span_metrics].mean()
     table.insert(0, "spans", grouped.size())
-    entities = family(ENTITY_FAMILY).entity_values(frame)
+    entities = family(entity_family()).entity_values(frame)
     entities["label"] = entities["label"].astype(str)
     by_entity = entities.groupby(["run_id", "label"], sort=False)
     table.insert(1, "entities", by_entity.size().reindex(table.index).fillna(0).astype(int))
-    if ENTITY_FAMILY in families:
+    if entity_family() in families:
         table = table.join(by_entity[["consistency", "merged_entity_rate"]].mean())
     run_rank = {r: n for n, r in enumerate(runs_of(frame))}
     label_rank = {label: n for n, label in enumerate(label_order(frame))}
