@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 # ISO 639-1 codes the workbench has vocabularies, taggers and defaults for.
 LANGUAGES = ("en", "sv")
+# Their names in English, as prompts and tables write them (the one table of them).
+LANGUAGE_NAMES = {"en": "English", "sv": "Swedish"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.generators.base import GenerationOptions, Generator
+from workbench.generators.base import BATCH_SIZE, GenerationOptions, Generator
 from workbench.llm.verdict import Verdict, run_verdict
 from workbench.model import Corpus
 from workbench.notes import is_unreachable
@@ -35,6 +35,7 @@ from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.run_name_rule import check_run_name
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.upos.base import Tagger
+from workbench.upos.factory import DEFAULT_TAGGER
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ def load_named_corpus(corpus: Corpus | str) -> Corpus:
 
 def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Mapping[str, object] | None = None,
                  options: GenerationOptions | Mapping | None = None, *, store: RunStore | str | Path,
-                 tagger: str | Tagger = "auto", batch_size: int = 32, progress: bool = True,
+                 tagger: str | Tagger = DEFAULT_TAGGER, batch_size: int = BATCH_SIZE, progress: bool = True,
                  retry_failed: bool = False, quiet_tagger: bool = False,
                  after_batch: Callable[[int], None] | None = None, name: str | None = None,
                  cluster=None, log: Callable[[str], None] | None = None) -> GenerationResult:

@@ -18,9 +18,9 @@ from functools import cache
 from pathlib import Path
 
 from workbench.llm.prompt import Prompt, answer_schema
+from workbench.model import LANGUAGE_NAMES
 
 EXAMPLES_FILE = Path(__file__).with_name("examples.toml")
-LANGUAGE_NAMES = {"en": "English", "sv": "Swedish"}
 
 # 004 Table 3, with the answer asked as JSON and the language of the replacements named.
 SYSTEM = (

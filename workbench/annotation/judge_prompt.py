@@ -20,10 +20,10 @@ from workbench.annotation.pseudonym_context import ItemContext
 from workbench.annotation.tagset import Tagset
 from workbench.llm.answers import InvalidAnswer
 from workbench.llm.prompt import Prompt
+from workbench.model import LANGUAGE_NAMES
 
 PROMPT_VERSION = "judge-1"
 ANSWER_KEY = "tag"
-LANGUAGES = {"en": "English", "sv": "Swedish"}
 
 SYSTEM = (
     "You check pseudonyms: invented replacements for personal information in a text. For the pseudonym "
@@ -37,7 +37,7 @@ def build_judge_prompt(ctx: ItemContext, tagset: Tagset) -> Prompt:
     tags = "\n".join(f"{n}. {t.tag}: {t.guidance}" for n, t in enumerate(tagset.tags, start=1))
     start, end = ctx.target
     marked = f"{ctx.text[:start]}⟦{ctx.text[start:end]}⟧{ctx.text[end:]}"
-    lines = [f"Language: {LANGUAGES.get(ctx.lang, ctx.lang)}",
+    lines = [f"Language: {LANGUAGE_NAMES.get(ctx.lang, ctx.lang)}",
              f"Original ({ctx.label}): {ctx.original}",
              f"Pseudonym: {ctx.pseudonym}" + (" (the generator failed to give one)" if ctx.failed else ""),
              f"Text with the pseudonym marked ⟦ ⟧:\n{marked}"]

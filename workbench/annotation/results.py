@@ -19,9 +19,8 @@ from workbench.annotation.agreement import ITEM
 from workbench.annotation.storage import AnnotationStore, is_judge
 from workbench.annotation.tagset import Tagset
 from workbench.errors import WorkbenchError
+from workbench.model import LANGUAGE_NAMES
 from workbench.store.annotations import ANNOTATED_SPAN_COLUMNS, annotated_spans
-
-LANGUAGE_NAMES = {"en": "English", "sv": "Swedish"}
 
 
 def system_name(generator: str, mode: str, upos_filter: bool) -> str:

@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
-from workbench.generators.base import GenerationOptions, Generator
+from workbench.generators.base import BATCH_SIZE, GenerationOptions, Generator
+from workbench.upos.factory import DEFAULT_TAGGER
 
 if TYPE_CHECKING:
     from workbench.model import Corpus
@@ -257,7 +258,7 @@ def check_benchmark(config: BenchmarkConfig) -> list[PreparedRun]:
     return prepared
 
 
-def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = "auto", batch_size: int = 32,
+def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = DEFAULT_TAGGER, batch_size: int = BATCH_SIZE,
                   progress: bool = True, on_run: Callable | None = None,
                   confirm: Callable | None = None, log: Callable[[str], None] | None = None,
                   cluster=None) -> list | None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
 from workbench.store.records import COMPLETE
+from workbench.upos.factory import DEFAULT_TAGGER
 
 if TYPE_CHECKING:
     from workbench.model import Corpus
@@ -56,7 +57,7 @@ def _checked_names(value, key: str, known: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
-def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: str = "auto") -> list:
+def store_references(kinds: Sequence[str], checked: Sequence, store, *, tagger: str = DEFAULT_TAGGER) -> list:
     """The reference runs of `kinds` over every corpus (with its document selection) that the
     checked runs (workbench.benchmark.configs.PreparedRun) cover, as GenerationResults, stored once."""
     if not kinds:

@@ -22,11 +22,12 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.mlm.data import files_hash, training_files
+from workbench.model import LANGUAGES
 from workbench.paths import cache_dir
 
 BUILD_FILE = "build.json"
 BUILD_COMMAND = "workbench mlm build-causal-lm"
-LANGS = ("en", "sv")  # one model reads both: byte-level BPE over EWT and Talbanken text
+LANGS = LANGUAGES  # one model reads both: byte-level BPE over EWT and Talbanken text
 
 
 @dataclass(frozen=True, slots=True)

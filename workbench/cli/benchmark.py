@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 
 from workbench.cli._options import cluster_from_options, cluster_options, open_store, store_option
+from workbench.generators.base import BATCH_SIZE
 from workbench.paths import default_store
-from workbench.upos.factory import TAGGERS
+from workbench.upos.factory import DEFAULT_TAGGER, TAGGERS
 
 
 def register(main: click.Group) -> None:
@@ -15,8 +16,8 @@ def register(main: click.Group) -> None:
     @store_option
     @click.option("--out", type=click.Path(file_okay=False), default=None,
                   help="Folder for the report (default: out/NAME).")
-    @click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
-    @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True)
+    @click.option("--batch-size", type=click.IntRange(1), default=BATCH_SIZE, show_default=True)
+    @click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True)
     @click.option("--set", "overrides", multiple=True, metavar="GENERATOR.NAME=VALUE",
                   help="Replace a generator setting in every run of that generator, e.g. "
                        "--set intact.model=smollm2:135m-instruct --set intact.host=http://127.0.0.1:11500.")

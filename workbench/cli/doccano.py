@@ -6,6 +6,7 @@ import click
 
 from workbench.cli._options import store_option
 from workbench.cli.annotate import annotation_store
+from workbench.doccano.server import DEFAULT_PORT, DEFAULT_URL
 
 
 def _server_options(func):
@@ -14,7 +15,7 @@ def _server_options(func):
     func = click.option("--password", envvar="DOCCANO_PASSWORD", required=True,
                         help="doccano password (or $DOCCANO_PASSWORD).")(func)
     func = click.option("--username", envvar="DOCCANO_USERNAME", default="admin", show_default=True)(func)
-    func = click.option("--url", envvar="DOCCANO_URL", default="http://127.0.0.1:8000", show_default=True)(func)
+    func = click.option("--url", envvar="DOCCANO_URL", default=DEFAULT_URL, show_default=True)(func)
     return func
 
 
@@ -162,7 +163,7 @@ def register(main: click.Group) -> None:
     @doccano.command("serve")
     @click.option("--home", type=click.Path(file_okay=False), default=".doccano", show_default=True,
                   help="doccano's data folder (database, media).")
-    @click.option("--port", type=click.IntRange(1024, 65535), default=8000, show_default=True)
+    @click.option("--port", type=click.IntRange(1024, 65535), default=DEFAULT_PORT, show_default=True)
     @click.option("--username", default="admin", show_default=True)
     @click.option("--password", envvar="DOCCANO_PASSWORD", required=True, help="(or $DOCCANO_PASSWORD)")
     def serve(home, port, username, password) -> None:

@@ -23,9 +23,9 @@ def _default(name: str):
 
 def generation_options(func):
     """The options every generator honours (GenerationOptions)."""
-    from workbench.generators.base import LEAK_SCOPES
+    from workbench.generators.base import BATCH_SIZE, LEAK_SCOPES
     from workbench.text.slots import CONSISTENT_SCOPES, MODES
-    from workbench.upos.factory import TAGGERS
+    from workbench.upos.factory import DEFAULT_TAGGER, TAGGERS
     for decorator in reversed([
         click.option("-g", "--generator", required=True, help="Generator name (see `workbench generators`)."),
         click.option("--mode", type=click.Choice(MODES), default=_default("mode"), show_default=True,
@@ -53,8 +53,8 @@ def generation_options(func):
         click.option("--model", default=None, help="Model id or local path (generators with a model)."),
         click.option("--option", "-o", "extra", multiple=True, metavar="NAME=VALUE",
                      help="A generator-specific setting, checked against its config (repeatable)."),
-        click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True),
-        click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True,
+        click.option("--batch-size", type=click.IntRange(1), default=BATCH_SIZE, show_default=True),
+        click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True,
                      help="UPOS tagger; auto = stanza if its models are installed, else the offline spaCy UD taggers."),
     ]):
         func = decorator(func)

@@ -7,7 +7,7 @@ import click
 from workbench.cli._options import corpus_options, load_corpus_from_options, open_store, store_option
 from workbench.exchange.entry_conflicts import ON_CONFLICT, ON_CONFLICT_DEFAULT
 from workbench.exchange.importers import MISSING
-from workbench.upos.factory import TAGGERS
+from workbench.upos.factory import DEFAULT_TAGGER, TAGGERS
 
 
 def register(main: click.Group) -> None:
@@ -32,7 +32,7 @@ def register(main: click.Group) -> None:
                   help="Import over every document of the corpus, even those the file does not name (their "
                        "spans keep their original text and count as leaks). Without it, the run is over the "
                        "documents the file names, as --docs would select them.")
-    @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True,
+    @click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True,
                   help="UPOS tagger for the original spans (as for generated runs).")
     @store_option
     def import_run(file, corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, name,

@@ -15,14 +15,14 @@ from workbench.cli._options import (
 
 def register(main: click.Group) -> None:
     from workbench.exchange.reference import KINDS
-    from workbench.upos.factory import TAGGERS
+    from workbench.upos.factory import DEFAULT_TAGGER, TAGGERS
 
     @main.command("reference")
     @corpus_options
     @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True, required=True,
                   help="original (nothing replaced), suppress (spans removed), label (the entity type); repeatable.")
     @click.option("--numbered", is_flag=True, help="label: number the type per entity in a document (PERSON_1).")
-    @click.option("--tagger", type=click.Choice(TAGGERS), default="auto", show_default=True,
+    @click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True,
                   help="UPOS tagger for the original spans (as for generated runs).")
     @store_option
     def reference(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, kinds, numbered,

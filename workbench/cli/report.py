@@ -8,6 +8,12 @@ from workbench.cli._options import name_value_pairs, open_existing_store, placem
 from workbench.upos.factory import TAGGERS
 
 
+def _default(name: str):
+    """A MetricConfig default: the dataclass is the one place it is written."""
+    from workbench.metrics import MetricConfig
+    return MetricConfig.__dataclass_fields__[name].default
+
+
 def register(main: click.Group) -> None:
     from workbench.privacy.reid_contract import DEFAULT_K
 
@@ -32,15 +38,15 @@ def register(main: click.Group) -> None:
                   help="Masked LM weighing words by information content in the detection precision of imported "
                        "runs (default google-bert/bert-base-uncased as in TAB's evaluation; where it cannot be "
                        "loaded, the offline masked LM, then word frequencies, said on stderr), or a local folder.")
-    @click.option("--summariser", default="extractive", show_default=True,
+    @click.option("--summariser", default=_default("summariser"), show_default=True,
                   help="'extractive' (no weights) or an HF seq2seq id/path, e.g. SEBIS/legal_t5_small_summ_en.")
-    @click.option("--summary-sentences", type=click.IntRange(1), default=3, show_default=True,
-                  help="Length of extractive summaries.")
-    @click.option("--classifier", default="tfidf-logreg", show_default=True,
+    @click.option("--summary-sentences", type=click.IntRange(1), default=_default("summary_sentences"),
+                  show_default=True, help="Length of extractive summaries.")
+    @click.option("--classifier", default=_default("classifier"), show_default=True,
                   help="'tfidf-logreg', 'bert' (google-bert/bert-base-cased, as in 003) or an HF id/path.")
-    @click.option("--folds", type=click.IntRange(2), default=5, show_default=True,
+    @click.option("--folds", type=click.IntRange(2), default=_default("folds"), show_default=True,
                   help="Cross-validation folds for the classifier (grouped by document).")
-    @click.option("--tagger", type=click.Choice(("run",) + TAGGERS), default="run", show_default=True,
+    @click.option("--tagger", type=click.Choice(("run",) + TAGGERS), default=_default("tagger"), show_default=True,
                   help="UPOS tagger for replacements; 'run' = the one in each run's signature.")
     @click.option("--no-cache", is_flag=True, help="Keep embeddings and summaries in memory only.")
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")

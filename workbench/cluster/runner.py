@@ -23,6 +23,7 @@ from workbench.cluster.shard_task import ShardTask, run_shard, tagger_spec
 from workbench.cluster.shards import Shard, plan_shards
 from workbench.executors.contract import RunJob
 from workbench.executors.options import ExecutorOptions
+from workbench.generators.base import BATCH_SIZE
 
 if TYPE_CHECKING:
     from workbench.generation.engine import SelectionFacts
@@ -39,7 +40,7 @@ class _Run:
     tasks: list[ShardTask] = field(default_factory=list)  # of the shards not yet stored
 
 
-def generate_on_cluster(store, jobs: Sequence[RunJob], options: ExecutorOptions, *, batch_size: int = 32,
+def generate_on_cluster(store, jobs: Sequence[RunJob], options: ExecutorOptions, *, batch_size: int = BATCH_SIZE,
                         log: Callable[[str], None] | None = None) -> list:
     """Generate (or resume, or reuse) every job's run on Ray; their RunRecords in the jobs' order.
     log(line): the progress lines (shards done per run, the slowest node). The cluster is joined

@@ -25,6 +25,9 @@ from workbench.errors import WorkbenchError
 from workbench.local_guard import bind_loopback, free_port  # noqa: F401  (free_port: used by tests)
 from workbench.paths import doccano_venv  # WORKBENCH_DOCCANO_VENV, read where every path variable is
 
+DEFAULT_PORT = 8000  # doccano's own, for `workbench doccano serve` and the clients' default URL
+DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}"
+
 
 def createuser_args(username: str, password: str) -> list[str]:
     """`doccano createuser` arguments. The `--name=value` form, because a value that starts with

@@ -30,7 +30,7 @@ from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.generation.earlier_runs import earlier_run
 from workbench.generation.genitive import entity_base, with_genitive_rule
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
-from workbench.generators.base import Generator, check_sees_level
+from workbench.generators.base import BATCH_SIZE, Generator, check_sees_level
 from workbench.model import Corpus
 from workbench.notes import FAILED
 from workbench.run_name_rule import check_run_name
@@ -116,7 +116,7 @@ def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
 
 
 def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger: Tagger, *,
-                   batch_size: int = 32, progress: bool = True, retry_failed: bool = False,
+                   batch_size: int = BATCH_SIZE, progress: bool = True, retry_failed: bool = False,
                    after_batch: Callable[[int], None] | None = None, name: str | None = None) -> RunRecord:
     """Generate (or resume) the run and return its record. `after_batch(n_done)` is a test hook.
 

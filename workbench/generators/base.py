@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 # integers: a larger value would fail only when the run is stored (after its corpus snapshot),
 # so it is refused with the options (issue 24 item 17).
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+# Slots per generate() call, and per transaction of the store: a run's results do not depend on
+# it (not in its signature), only its memory and how much an interruption loses.
+BATCH_SIZE = 32
 # The leak guard's scopes (GenerationOptions.leak_scope); the first is 003's, the default.
 LEAK_SCOPES = ("span", "corpus")
 

@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from workbench.errors import WorkbenchError
+from workbench.llm.guard import OLLAMA_PORT
 
 DEFAULT_MODEL = "qwen2.5:1.5b-instruct"  # the model of 003 §3.2, as Ollama names it
-DEFAULT_HOST = "http://127.0.0.1:11434"  # Ollama's own default address
+DEFAULT_HOST = f"http://127.0.0.1:{OLLAMA_PORT}"  # Ollama's own default address
 
 
 @dataclass(frozen=True, slots=True)

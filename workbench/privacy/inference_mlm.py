@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from workbench.devices import auto_dtype_line, check_device, check_dtype, placement, precision_entries
 from workbench.errors import InvalidValue
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, is_offline, model_for
+from workbench.model import LANGUAGES
 from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
 
 
@@ -75,7 +76,7 @@ class MlmAttacker:
         # `offline` names whichever offline model the recipe builds now; its cache key goes into
         # the attack key, so results of a rebuilt (other recipe) model are not taken as this one's.
         from workbench.mlm.offline import model_dir
-        offline = {lang: model_dir(lang).name for lang in ("en", "sv")
+        offline = {lang: model_dir(lang).name for lang in LANGUAGES
                    if is_offline(self.config.model_for(lang), lang)}
         precision = precision_entries(*self.placement())  # none for float32: those keys stay as they were
         return settings | precision | ({"offline_models": offline} if offline else {})

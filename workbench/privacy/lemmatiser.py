@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import TypedDict
 
 from workbench.errors import MissingExtra, WorkbenchError
+from workbench.model import LANGUAGES
 from workbench.paths import cache_dir, pud_treebank, ud_train_dir
 from workbench.privacy.matching import Word
 
 BUILD_FILE = "build.json"
-LANGUAGES = ("en", "sv")
 
 # Treebank files with gold lemmas: (training, model selection). Talbanken's train file here is
 # the v1 text without lemmas, so the Swedish lemmatiser learns from r2.17 dev + test, every

@@ -30,10 +30,11 @@ from typing import Any
 import numpy as np
 
 from workbench.errors import InvalidValue, MissingExtra, WorkbenchError
+from workbench.model import LANGUAGES
 from workbench.privacy.background import Background
 from workbench.text.compare import nfc
 
-STOPWORD_LANGUAGES = ("en", "sv", "none")
+STOPWORD_LANGUAGES = (*LANGUAGES, "none")
 _STOPWORD_NAMES = {"en": "an English stop word", "sv": "a Swedish stop word", "none": "left out"}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from workbench.model import LANGUAGES
 from workbench.paths import cache_dir
 from workbench.plugins import Entry, Registry
 from workbench.upos.base import Tagger
@@ -15,6 +16,7 @@ BACKENDS: Registry[type[Tagger]] = Registry("tagger", [
           "spaCy with the UD taggers in ../shared/models (runs offline)", extra="spacy"),
 ])
 TAGGERS = ("auto", *BACKENDS.names())  # auto: stanza where its models are installed, else spaCy
+DEFAULT_TAGGER = TAGGERS[0]
 
 
 class LoadedTaggers:
@@ -38,7 +40,7 @@ class LoadedTaggers:
 LOADED = LoadedTaggers()
 
 
-def get_tagger(name: str = "auto", *, langs: tuple[str, ...] = ("en", "sv"), quiet: bool = False) -> Tagger:
+def get_tagger(name: str = DEFAULT_TAGGER, *, langs: tuple[str, ...] = LANGUAGES, quiet: bool = False) -> Tagger:
     """The process's tagger of this backend (its models load once per process)."""
     if name == "auto":
         name = _auto_backend(langs, quiet)
