@@ -60,9 +60,14 @@ from typing import Any
 
 from workbench.errors import InvalidValue, WorkbenchError
 
-DEVICE_CHOICES = ("auto", "cpu", "cuda", "mps")  # "cuda:1" etc. are accepted too
-DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
+AUTO = "auto"  # decided where the model loads (pick_device, dtype_choice)
+DEVICE_CHOICES = (AUTO, "cpu", "cuda", "mps")  # "cuda:1" etc. are accepted too
+DTYPE_CHOICES = (AUTO, "float32", "bfloat16", "float16")
 FLOAT32 = "float32"
+# The defaults of every config with a device and a dtype, and of the CLI's --device / --dtype
+# (a generator's dtype is float32 by default instead: the same picks on every machine).
+DEFAULT_DEVICE = AUTO
+DEFAULT_DTYPE = AUTO
 _CPU_BF16_FLAGS = ("amx_bf16", "avx512_bf16")
 # oneDNN's ISA limits (ONEDNN_MAX_CPU_ISA) that still allow its AVX-512 BF16 kernels; AMX is
 # allowed by the names with AMX in them, and by no limit at all (ALL, DEFAULT or unset).

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.devices import PlacedModel, check_device, check_dtype
+from workbench.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
 from workbench.generators.base import Generator, Prediction
 from workbench.mlm.masked_lm import Encoded
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, OFFLINE, model_for
@@ -29,8 +29,8 @@ class MlmConfig:
     # then MPS, then the CPU. dtype float32 by default, the same picks on every machine;
     # bfloat16 (or auto: bfloat16 where the hardware computes it) is the user's explicit
     # choice. The run signature records what they resolved to (docs/speed.md).
-    device: str = "auto"
-    dtype: str = "float32"
+    device: str = DEFAULT_DEVICE
+    dtype: str = FLOAT32
 
     def __post_init__(self) -> None:
         if self.max_tokens < 0:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.devices import PlacedModel, check_device, check_dtype
+from workbench.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
 from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
@@ -36,8 +36,8 @@ class MtcConfig:
     # Where and in which number format the encoder runs (workbench.devices); the extended
     # head always scores in float32. float32 by default, like every generator: bfloat16
     # (or auto) is the user's explicit choice. The run signature records what they resolved to.
-    device: str = "auto"
-    dtype: str = "float32"
+    device: str = DEFAULT_DEVICE
+    dtype: str = FLOAT32
 
     def __post_init__(self) -> None:
         check_device(self.device)

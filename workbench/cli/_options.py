@@ -73,7 +73,7 @@ def name_value_pairs(items: tuple[str, ...], option: str, left: str = "NAME", ri
 
 def placement_options(func):
     """--device and --dtype for the torch models a command runs (workbench.devices)."""
-    from workbench.devices import DTYPE_CHOICES
+    from workbench.devices import DEFAULT_DEVICE, DEFAULT_DTYPE, DTYPE_CHOICES
 
     def device(ctx, param, value):
         from workbench.devices import check_device
@@ -83,11 +83,11 @@ def placement_options(func):
         except WorkbenchError as exc:
             raise click.BadParameter(str(exc)) from None
 
-    func = click.option("--dtype", type=click.Choice(DTYPE_CHOICES), default="auto", show_default=True,
+    func = click.option("--dtype", type=click.Choice(DTYPE_CHOICES), default=DEFAULT_DTYPE, show_default=True,
                         help="Number format of the torch models: auto = bfloat16 where this CPU (AMX or AVX-512 "
                              "BF16) was measured faster in it than in float32 and on GPUs that support it, float16 "
                              "on other GPUs, else float32 (docs/speed.md).")(func)
-    return click.option("--device", default="auto", show_default=True, callback=device,
+    return click.option("--device", default=DEFAULT_DEVICE, show_default=True, callback=device,
                         help="Torch device: auto (CUDA, then Apple MPS, then CPU), cpu, cuda, cuda:N or mps.")(func)
 
 

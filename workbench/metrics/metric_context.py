@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from workbench.causal_lm.loading import DEFAULT_CAUSAL_LM
-from workbench.devices import FLOAT32, auto_dtype_line, check_device, check_dtype, placement
+from workbench.devices import (
+    DEFAULT_DEVICE,
+    DEFAULT_DTYPE,
+    FLOAT32,
+    auto_dtype_line,
+    check_device,
+    check_dtype,
+    placement,
+)
 from workbench.errors import WorkbenchError
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
 from workbench.metrics.detection_precision import TAB_IC_MODEL
@@ -35,6 +43,7 @@ from workbench.metrics.similarity_baseline import (
     SimilarityBaseline,
     compute_baseline,
 )
+from workbench.upos.factory import BACKENDS, DEFAULT_TAGGER, TAGGERS
 
 PAPER_SUMMARISER = "SEBIS/legal_t5_small_summ_en"
 PAPER_CLASSIFIER = "google-bert/bert-base-cased"
@@ -52,8 +61,8 @@ class MetricConfig:
     cache: bool = True  # False: in-memory caches only (nothing written under cache_dir())
     # Where and in which number format the torch models (sentence-transformers embedders, the
     # HF classifier and summariser) run: workbench.devices; "auto" resolved per machine.
-    device: str = "auto"
-    dtype: str = "auto"
+    device: str = DEFAULT_DEVICE
+    dtype: str = DEFAULT_DTYPE
     # The masked LM whose surprisal weighs detection precision (TAB's bert-base-uncased; a local
     # directory, or `offline`): workbench.metrics.detection_precision, which says its fallback.
     ic_model: str = TAB_IC_MODEL
@@ -70,8 +79,8 @@ class MetricConfig:
             raise ValueError("summary_sentences must be >= 1 and folds >= 2")
         if self.similarity_baseline not in SOURCES or self.baseline_pairs < 1:
             raise ValueError(f"similarity_baseline must be one of {', '.join(SOURCES)} and baseline_pairs >= 1")
-        if self.tagger not in ("run", "auto", "spacy", "stanza"):
-            raise ValueError(f"tagger must be run, auto, spacy or stanza, not {self.tagger!r}")
+        if self.tagger not in ("run", *TAGGERS):
+            raise ValueError(f"tagger must be run, {', '.join(TAGGERS[:-1])} or {TAGGERS[-1]}, not {self.tagger!r}")
         check_device(self.device)
         check_dtype(self.dtype)
 
@@ -223,6 +232,6 @@ class MetricContext:
             return self._tagger
         name = self.config.tagger
         if name == "run":
-            family = (recorded or "auto").split(":", 1)[0]  # a tagger's name is "family" or "family:model"
-            name = family if family in ("spacy", "stanza") else "auto"
+            family = (recorded or DEFAULT_TAGGER).split(":", 1)[0]  # a tagger's name is "family" or "family:model"
+            name = family if family in BACKENDS.names() else DEFAULT_TAGGER
         return get_tagger(name, quiet=True)

@@ -17,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.devices import auto_dtype_line, check_device, check_dtype, placement, precision_entries
+from workbench.devices import (
+    DEFAULT_DEVICE,
+    DEFAULT_DTYPE,
+    auto_dtype_line,
+    check_device,
+    check_dtype,
+    placement,
+    precision_entries,
+)
 from workbench.errors import InvalidValue
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, is_offline, model_for
 from workbench.model import LANGUAGES
@@ -34,8 +42,8 @@ class MlmAttackConfig:
     batch_size: int = 32  # targets per forward pass
     # Where and in which number format the model runs (workbench.devices); the attack key records
     # the resolved dtype when it is not float32 (MlmAttacker.describe).
-    device: str = "auto"
-    dtype: str = "auto"
+    device: str = DEFAULT_DEVICE
+    dtype: str = DEFAULT_DTYPE
 
     def __post_init__(self) -> None:
         if self.context_chars < 0 or self.max_tokens < 0 or self.batch_size < 1:

@@ -48,7 +48,17 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.devices import auto_dtype_line, autocast, check_device, check_dtype, placement, precision_entries
+from workbench.devices import (
+    AUTO,
+    DEFAULT_DEVICE,
+    DEFAULT_DTYPE,
+    auto_dtype_line,
+    autocast,
+    check_device,
+    check_dtype,
+    placement,
+    precision_entries,
+)
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.mlm.hub import find_model
 from workbench.mlm.models import OFFLINE
@@ -82,8 +92,8 @@ class TrainedConfig:
     # Where the encoder runs and in which number format (workbench.devices; "auto" resolved per
     # machine). The weights stay float32; another dtype runs every forward pass under
     # torch.autocast, training included. A model trained in bfloat16 is cached apart.
-    device: str = "auto"
-    dtype: str = "auto"
+    device: str = DEFAULT_DEVICE
+    dtype: str = DEFAULT_DTYPE
 
     def __post_init__(self) -> None:
         check_device(self.device)
@@ -151,7 +161,7 @@ class TrainedAttacker:
         self._base_id = base_fingerprint(self.base_path)
         self._model = self._tokenizer = None
         self.device, self.dtype = placement(config.device, config.dtype)
-        if config.dtype == "auto":  # what it picked on this machine, and why
+        if config.dtype == AUTO:  # what it picked on this machine, and why
             self.log(f"trained attacker: {auto_dtype_line(config.dtype, self.device)}")
 
     def describe(self) -> dict:
