@@ -24,7 +24,7 @@ import pytest
 
 from tests.corpus_helpers import document_with_mentions
 from tests.metrics.conftest import WordListTagger, add_run, make_context
-from tests.privacy.test_import_alignment import write
+from tests.exchange.test_import_alignment import write
 from workbench.exchange.importers import import_run
 from workbench.metrics import family, metric_frame
 from workbench.metrics.detection import masked_words, with_identifier_types

@@ -11,7 +11,7 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from tests.metrics.test_detection import import_file, imported  # noqa: F401  (imported: the fixture)
-from tests.privacy.test_import_alignment import write
+from tests.exchange.test_import_alignment import write
 from workbench.errors import WorkbenchError
 from workbench.exchange.importers import import_run
 from workbench.metrics import family, metric_frame

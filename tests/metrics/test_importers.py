@@ -50,7 +50,7 @@ BAD = [
 @pytest.mark.parametrize("breaks, message, doc_id", BAD, ids=[b[1][:24] for b in BAD])
 def test_bad_files_are_refused_and_nothing_is_stored(tmp_path, store, tiny_corpus, breaks, message, doc_id):
     """The strict rule (`--strict`, the importer before issue 12); the alignment rule's own
-    refusals are in tests/privacy/test_import_alignment.py."""
+    refusals are in tests/exchange/test_import_alignment.py."""
     data = breaks(_intact(tiny_corpus))
     path = _write(tmp_path, data if isinstance(data, str) else json.dumps(data))
     with pytest.raises(CorpusError, match=message.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")) as err:

@@ -122,7 +122,7 @@ def test_descending_order_gives_the_same_run(corpus):
 
 def test_conflicting_replacements_for_one_span_are_refused_naming_file_document_and_entries(corpus, tmp_path,
                                                                                             store):
-    """With on_conflict="error"; the default policy is tests/privacy/test_import_conflicts.py's."""
+    """With on_conflict="error"; the default policy is tests/exchange/test_import_conflicts.py's."""
     data = exact_file(corpus)
     data["d1"].append([*data["d1"][3][:2], "Kraków"])
     path = write(tmp_path, data)

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.metrics.conftest import WordListTagger
-from tests.privacy.test_import_alignment import TEXT, at, make_corpus, write
+from tests.exchange.test_import_alignment import TEXT, at, make_corpus, write
 from workbench.exchange.alignment import LEFT_OVER, COVERING
 from workbench.exchange.exporters import export_run
 from workbench.exchange.importers import aligned_file, import_run
@@ -131,7 +131,7 @@ def test_identifier_types_travel_with_the_corpus_snapshot(store, corpus):
 def test_a_real_detectors_masking_file_removes_every_character_it_masks(store, tmp_path):
     """TAE's TAB_test_Presidio.json (two documents, unedited): Presidio masks text inside, across
     and outside tab-test's spans; the document the workbench attacks has none of it left."""
-    from tests.privacy.test_import_alignment import DATA
+    from tests.exchange.test_import_alignment import DATA
     from workbench.loaders import shipped_corpus
     from workbench.loaders.subset import select_documents
     corpus = select_documents(shipped_corpus("tab-test"), keep="001-61807,001-61253")
