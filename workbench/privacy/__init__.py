@@ -1,1 +1,12 @@
-"""Privacy measures over stored runs: re-identification risk (TRIR), inference attacks, imports of other systems."""
+"""Attacks on stored runs, each stored and reused by its attack key.
+
+    re-identification   reid_contract (the attacker contract, attack key), attackers (their Registry),
+                        retrieval, trained*, background (what the attacker knows), reid (TRIR; the
+                        scoring batches handed to an executor), reid_store
+    inference           inference_contract, inference_attackers (Registry), inference_mlm, inference_llm,
+                        inference (the attack over a run), inference_store, matching + lemmatiser* (004's
+                        matching function)
+    known pair          known_pair (a pure function of the tidy frame), known_pair_runs
+
+Imports of other systems' files and reference runs are workbench.exchange's.
+"""
