@@ -1,4 +1,4 @@
-"""Helpers for the store tests (tests/test_store_*.py, tests/test_export_*.py): small runs made fast."""
+"""Helpers for the store tests (tests/store/, tests/exchange/test_export_*.py): small runs made fast."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from entry_point import wb, workbench_command
 
 from tests.corpus_helpers import make_tiny_corpus
 from tests.store_helpers import generated_run
-from tests.test_store_restored_dump import undo_migrations_after
+from tests.store.test_store_restored_dump import undo_migrations_after
 from tests.waiting import wait_until
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from tests.metrics.conftest import WordListTagger
-from tests.test_store_restored_dump import undo_migrations_after
+from tests.store.test_store_restored_dump import undo_migrations_after
 from entry_point import wb
 from workbench.generation.engine import run_generation
 from workbench.exchange.exporters import export_run

@@ -37,7 +37,7 @@ def rec(label, lang="gv-x_ENG.json", text=TEXT, doc_id="doc-7"):
 
 
 # (case id, records, expected fragments of the message). Bad entity ids and relations in a
-# doccano file have their own table: BAD in tests/test_doccano_entities.py.
+# doccano file have their own table: BAD in tests/loaders/test_doccano_entities.py.
 DOCCANO_CASES = [
     ("outside the text", [rec([[0, 9, "NAME"], [19, 40, "PLACE"]])], ["doc-7", "#1 [19, 40)", "outside the text"]),
     ("negative start", [rec([[-3, 4, "NAME"]])], ["doc-7", "#0 [-3, 4)", "outside the text"]),
