@@ -64,14 +64,18 @@ def _run_info(frame: pd.DataFrame) -> pd.DataFrame:
 
 def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *,
                     families: Sequence[str] = FAMILIES, originals: bool = True,
-                    per_language: bool = True) -> pd.DataFrame:
+                    per_language: bool = True, uncertainty: bool = False) -> pd.DataFrame:
     """One row per run (and, with originals, one `original:<corpus>` row per corpus first); a run
     over a corpus in several languages gives one row per language (workbench.metrics.languages);
     per_language=False gives one row per run whatever its languages (only for metrics that use no
     language's model, or where every language has the same one, as in tests).
 
     Columns: the run's description (corpus, generator, mode …, spans, documents), then
-    every metric of the chosen families; NaN where a metric does not apply.
+    every metric of the chosen families; NaN where a metric does not apply. With `uncertainty`,
+    then each metric's 95 % bootstrap interval as `<metric>_low`, `<metric>_high` where it is a
+    mean over units (workbench.metrics.intervals), and `<metric>_mark`, the best run of each corpus
+    and those not significantly different from it (workbench.metrics.best_runs); last, so the
+    earlier columns keep their places.
     """
     context = context or MetricContext()
     if per_language:  # a mixed-language corpus: one row per (run, language), never a mean across them
@@ -103,6 +107,14 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     finally:
         bar.close()  # leave=False: the finished (or failed) bar is wiped, the terminal left clean
     table.index.name = "run_id"
-    return table.reindex(columns=list(dict.fromkeys(
+    table = table.reindex(columns=list(dict.fromkeys(
         [*RUN_COLUMNS, "spans", "documents", *metric_infos(families),
          *IDENTITY_COLUMNS])))  # what a row is, read by name; last, so metrics.csv's columns keep their places
+    if uncertainty:
+        from workbench.metrics.best_runs import best_marks
+        from workbench.metrics.intervals import metric_intervals
+        started = time.perf_counter()
+        table = table.join(metric_intervals(table, frame, context, families))
+        table = table.join(best_marks(table, frame, context, families))
+        context.timings["uncertainty"] = time.perf_counter() - started
+    return table

@@ -18,7 +18,7 @@ import re
 
 import pandas as pd
 
-from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run
+from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
 from workbench.metrics.metric_frame import originals_frame, placed_text
 
 FAMILY = "diversity"
@@ -86,9 +86,15 @@ def span_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     return pd.DataFrame({"multiword_rate": multiword(frame).astype(float)})
 
 
+def document_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    """unique_ratio per document (the run's figure is their mean, 003 Figure 1)."""
+    ratios = remembered(context, f"{FAMILY}:documents", frame, lambda: document_unique_ratios(frame))
+    return ratios[["run_id", "doc_id"]].assign(unique_ratio=ratios["ratio"])
+
+
 def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     result = form_frequencies(frame)
-    ratios = document_unique_ratios(frame)
+    ratios = remembered(context, f"{FAMILY}:documents", frame, lambda: document_unique_ratios(frame))
     result["unique_ratio"] = ratios.groupby("run_id", sort=False)["ratio"].mean()
     result["multiword_rate"] = per_run(frame, multiword(frame).astype(float))
     return result

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import MissingExtra
-from workbench.metrics.base import HIGHER, MetricInfo
+from workbench.metrics.base import HIGHER, MetricInfo, remembered
 from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "rouge"
@@ -65,8 +65,16 @@ def document_scores(frame: pd.DataFrame, context) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", *ROUGE_TYPES])
 
 
+def document_values(frame: pd.DataFrame, context) -> pd.DataFrame:
+    """run_id, doc_id and each metric per document (the run's figure is their mean), computed
+    once per context and frame (workbench.metrics.base.remembered): the intervals read them."""
+    def compute() -> pd.DataFrame:
+        per_doc = document_scores(frame, context)
+        return per_doc.rename(columns=dict(zip(ROUGE_TYPES, (m.name for m in METRICS))))
+    return remembered(context, f"{FAMILY}:documents", frame, compute)
+
+
 def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
-    per_doc = document_scores(frame, context)
-    means = per_doc.groupby("run_id", sort=False)[list(ROUGE_TYPES)].mean().reindex(runs_of(frame))
-    means.columns = [m.name for m in METRICS]
-    return means.astype(np.float64)
+    per_doc = document_values(frame, context)
+    names = [m.name for m in METRICS]
+    return per_doc.groupby("run_id", sort=False)[names].mean().reindex(runs_of(frame)).astype(np.float64)

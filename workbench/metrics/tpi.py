@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workbench.metrics.base import HIGHER, MetricInfo
+from workbench.metrics.base import HIGHER, MetricInfo, remembered
 from workbench.metrics.masking import changed_spans
 from workbench.metrics.metric_frame import document_views, runs_of
 from workbench.metrics.tps import document_information
@@ -60,6 +60,11 @@ def document_tpi(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tpi"])
 
 
+def document_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
+    """document_tpi, computed once per context and frame (the intervals read it again)."""
+    return remembered(context, f"{FAMILY}:documents", frame, lambda: document_tpi(frame))
+
+
 def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
-    per_doc = document_tpi(frame)
+    per_doc = document_values(frame, context)
     return per_doc.groupby("run_id", sort=False)[["tpi"]].mean().reindex(runs_of(frame)).astype(np.float64)

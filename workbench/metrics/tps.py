@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from workbench.metrics.base import HIGHER, MetricInfo
+from workbench.metrics.base import HIGHER, MetricInfo, remembered
 from workbench.metrics.metric_frame import document_views, runs_of
 from workbench.metrics.similarity import raw_pair_cosines, rescaled
 from workbench.text.stopwords import is_content_word
@@ -146,7 +146,12 @@ def document_tps(frame: pd.DataFrame, context) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=["run_id", "doc_id", "tps", "tps_raw"])
 
 
+def document_values(frame: pd.DataFrame, context) -> pd.DataFrame:
+    """document_tps, computed once per context and frame (the intervals read it again)."""
+    return remembered(context, f"{FAMILY}:documents", frame, lambda: document_tps(frame, context))
+
+
 def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
-    per_doc = document_tps(frame, context)
+    per_doc = document_values(frame, context)
     return (per_doc.groupby("run_id", sort=False)[["tps", "tps_raw"]].mean().reindex(runs_of(frame))
             .astype(np.float64))

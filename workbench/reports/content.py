@@ -81,7 +81,7 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     families = FAMILIES if families is None else tuple(families)
     frame = metric_frame(store, ids)
     context = context or MetricContext(config or MetricConfig())
-    table = compute_metrics(frame, context, families=families, originals=originals)
+    table = compute_metrics(frame, context, families=families, originals=originals, uncertainty=True)
     measures = privacy.privacy_measures(store, ids, k=privacy.DEFAULT_K if k is None else k)
     private = privacy.with_privacy(table, measures)
     return ReportContent(

@@ -17,6 +17,8 @@ import math
 import pandas as pd
 
 from workbench.metrics import metric_infos
+from workbench.metrics.best_runs import MARK, caption_note
+from workbench.metrics.intervals import HIGH, LOW
 from workbench.metrics.metric_frame import is_original, run_rows
 from workbench.metrics.run_names import all_options, option_text, run_names, varying_options
 from workbench.metrics.similarity import discriminates_by_run, word_discrimination_note
@@ -27,6 +29,9 @@ from workbench.upos.label_upos import CONTRADICTION_NOTE_ABOVE
 
 __all__ = ["TABLES", "Column", "TableSpec", "caption", "cells", "flat_cells", "format_cell", "label_headers",
            "metric_arrow", "ordered_rows", "table_notes", "tagger_note", "to_csv_frame", "to_latex", "to_markdown"]
+
+
+BRACKETS, PLUS_MINUS = "brackets", "plus-minus"  # how a cell shows its interval: Markdown, dashboard / LaTeX
 
 
 def ordered_rows(table: pd.DataFrame, originals: bool) -> pd.DataFrame:
@@ -45,6 +50,39 @@ def format_cell(value, column: Column) -> str:
     return f"{float(value) * column.scale:.{column.digits}f}"
 
 
+def metric_cell(row: pd.Series, column: Column, style: str = BRACKETS) -> str:
+    """The figure with its 95 % interval where the table has one (`0.612 [0.581, 0.640]`, or with
+    style PLUS_MINUS half its width, `0.612 ±0.030`, where space is short: LaTeX) and its mark
+    (workbench.metrics.best_runs: * best of its corpus, † not significantly different from it)."""
+    text = format_cell(row.get(column.metric), column)
+    low, high = row.get(column.metric + LOW), row.get(column.metric + HIGH)
+    if text != "–" and _is_number(low) and _is_number(high):
+        scale, digits = column.scale, column.digits
+        if style == PLUS_MINUS:
+            text += f" ±{(high - low) / 2 * scale:.{digits}f}"
+        else:
+            text += f" [{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
+    mark = row.get(column.metric + MARK)
+    return text + mark if isinstance(mark, str) and text != "–" else text
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not math.isnan(value)
+
+
+def uncertainty_note(table: pd.DataFrame, spec: TableSpec) -> str:
+    """The caption's sentence on intervals and marks, where the table shows any."""
+    shown = [c.metric for c in spec.columns]
+    notes = []
+    if any(m + LOW in table for m in shown):
+        notes.append("Beside a figure that is a mean over documents or spans: its 95 % bootstrap interval (in "
+                     "brackets; ± half its width in LaTeX), 1,000 resamples of documents, a span resampled "
+                     "with its document.")
+    if any(m + MARK in table for m in shown):
+        notes.append(caption_note())
+    return " ".join(notes)
+
+
 def metric_arrow(metric: str) -> str:
     info = metric_infos().get(metric)
     return info.arrow if info else ""
@@ -55,7 +93,7 @@ def label_headers(table: pd.DataFrame, spec: TableSpec) -> list[str]:
     return list(LABEL_HEADERS) + [o.header for o in varying_options(ordered_rows(table, spec.originals))]
 
 
-def cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[list[str]]]:
+def cells(table: pd.DataFrame, spec: TableSpec, style: str = BRACKETS) -> tuple[list[str], list[list[str]]]:
     """Headers and formatted rows (Corpus, Run, Id, varying options…, metrics…)."""
     rows_of = ordered_rows(table, spec.originals)
     names = run_names(table)  # over the whole table, so every table and figure names a run alike
@@ -66,7 +104,7 @@ def cells(table: pd.DataFrame, spec: TableSpec) -> tuple[list[str], list[list[st
     for run_id, row in rows_of.iterrows():
         rows.append([str(row["corpus"]), names[run_id], short_id(row)]
                     + ["" if is_original(row) else option_text(row, o.column) for o in options]
-                    + [format_cell(row.get(c.metric), c) for c in spec.columns])
+                    + [metric_cell(row, c, style) for c in spec.columns])
     return headers, rows
 
 
@@ -99,7 +137,7 @@ def tagger_note(table: pd.DataFrame, spec: TableSpec) -> str:
 def table_notes(table: pd.DataFrame, spec: TableSpec) -> str:
     """The caption's notes on the table's own figures (tagger contradictions, similarity that
     does not discriminate), "" where there is none."""
-    notes = [tagger_note(table, spec)]
+    notes = [tagger_note(table, spec), uncertainty_note(table, spec)]
     if "similarity_word" in [c.metric for c in spec.columns]:
         notes.append(word_discrimination_note(ordered_rows(table, spec.originals)))
     return " ".join(n for n in notes if n)
@@ -129,7 +167,7 @@ def to_markdown(table: pd.DataFrame, spec: TableSpec, metric_config: str, *, leg
 
 
 def to_latex(table: pd.DataFrame, spec: TableSpec, metric_config: str) -> str:
-    headers, rows = cells(table, spec)
+    headers, rows = cells(table, spec, PLUS_MINUS)
     labels = len(headers) - len(spec.columns)
     columns = "l" * labels + "r" * len(spec.columns)
     out = [r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{" + columns + "}",
@@ -187,4 +225,8 @@ def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     if "similarity_word" in [c.metric for c in spec.columns]:  # the caption's note, per row (None: not judged)
         flags = discriminates_by_run(rows)
         out["similarity_word_discriminates"] = [flags.get(str(i)) for i in rows.index]
+    for c in spec.columns:  # issue 40's intervals and marks, last, where the table has them
+        for extra in (c.metric + LOW, c.metric + HIGH, c.metric + MARK):
+            if extra in rows:
+                out[extra] = rows[extra].to_numpy()
     return out
