@@ -68,6 +68,16 @@ def baseline_store(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def annotated_store(baseline_store, tmp_path_factory):
+    """A copy of the baseline store with a sample over the PGV runs tagged by two simulated
+    annotators (tests/annotation_helpers.simulate); for the annotation and the dashboard tests."""
+    from annotation_helpers import copy_store, simulate
+    path = copy_store(baseline_store, tmp_path_factory.mktemp("annotated"))
+    simulate(path)
+    return path
+
+
 @pytest.fixture
 def baseline_copy(baseline_store, tmp_path):
     """The path of a writable copy of baseline_store, for a test that adds to its runs."""

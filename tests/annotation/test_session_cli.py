@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from dashboard_helpers import copy_store, simulate
+from annotation_helpers import copy_store, simulate
 from entry_point import wb, wb_ok
 
 from workbench.annotation import AnnotationStore, agreement, results

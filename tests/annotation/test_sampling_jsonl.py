@@ -11,7 +11,7 @@ from workbench.annotation.jsonl import export_annotations, import_annotations
 from workbench.annotation.sampling import SampleRecipe, draw_sample
 from workbench.errors import WorkbenchError
 
-from dashboard_helpers import copy_store, pgv_runs
+from annotation_helpers import copy_store, pgv_runs
 
 
 def test_document_sampling_keeps_documents_whole_and_shared_across_runs(baseline_copy):
