@@ -1,7 +1,7 @@
 """A fill-mask run with the default settings, SIGKILLed again and again and resumed with other
 batch sizes, equals the uninterrupted run (issue 23).
 
-The kill-and-resume tests of tests/test_engine.py use the random baseline, whose picks cannot
+The kill-and-resume tests of tests/generation/test_engine.py use the random baseline, whose picks cannot
 depend on batching. A masked LM's can, if a matrix product's shape follows the batch (bfloat16
 on AMX did): here each resume batches the remaining slots differently from the uninterrupted
 run, in maskL (the default mode) and in repL, so only output that is independent of batch

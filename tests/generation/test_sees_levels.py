@@ -35,7 +35,7 @@ def distinctive_corpus() -> Corpus:
     documents = []
     for doc_id, lang, text, mentions in DOCS:
         documents.append(document_with_mentions("sees", doc_id, text, mentions, lang))
-    return Corpus("sees", "tests/test_sees_levels.py", tuple(documents))
+    return Corpus("sees", "tests/generation/test_sees_levels.py", tuple(documents))
 
 
 def strings_in(value) -> list[str]:

@@ -28,7 +28,7 @@ def make_corpus() -> Corpus:
                     for mention, label, *entity in mentions]
         return document_with_mentions("consistent", doc_id, text, with_ids, lang)
 
-    return Corpus("consistent", "tests/test_consistent.py", (
+    return Corpus("consistent", "tests/generation/test_consistent.py", (
         doc("tab-1", "en", "Anna Berg sued Nordbank. Ms Berg lives in Oslo. Nordbank denied it. Later Ms Berg won "
                            "in Oslo.",
             [("Anna Berg", "PERSON", "E1"), ("Nordbank", "ORG", "E2"), ("Ms Berg", "PERSON", "E1"),
