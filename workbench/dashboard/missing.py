@@ -15,18 +15,24 @@ import pandas as pd
 
 from workbench.metrics.metric_frame import run_rows
 
-# The command that stores each privacy measure (reports.privacy reads what they stored).
-PRIVACY_COMMANDS = {
-    "trir_retrieval": "workbench privacy reid {runs} --attacker retrieval",
-    "rank_le_k_retrieval": "workbench privacy reid {runs} --attacker retrieval",
-    "trir_trained": "workbench privacy reid {runs} --attacker trained",
-    "rank_le_k_trained": "workbench privacy reid {runs} --attacker trained",
-    "disclosure_mlm": "workbench privacy infer {runs} --attacker mlm",
-    "disclosure_ollama": "workbench privacy infer {runs} --attacker ollama",
-}
-PRIVACY_NAMES = {"trir_retrieval": "TRIR (retrieval)", "rank_le_k_retrieval": "rank ≤ k (retrieval)",
-                 "trir_trained": "TRIR (trained)", "rank_le_k_trained": "rank ≤ k (trained)",
-                 "disclosure_mlm": "inference disclosure (MLM)", "disclosure_ollama": "inference disclosure (LLM)"}
+
+def _privacy_measures() -> tuple[dict[str, str], dict[str, str]]:
+    """The command that stores each privacy measure (reports.privacy reads what they stored) and its
+    name, read from the attackers' registries, so a new attacker needs no line here."""
+    from workbench.privacy.attackers import REGISTRY as REID
+    from workbench.privacy.inference_attackers import REGISTRY as INFERENCE
+    commands, names = {}, {}
+    for attacker in REID.names():
+        commands[f"trir_{attacker}"] = commands[f"rank_le_k_{attacker}"] = \
+            f"workbench privacy reid {{runs}} --attacker {attacker}"
+        names[f"trir_{attacker}"], names[f"rank_le_k_{attacker}"] = f"TRIR ({attacker})", f"rank ≤ k ({attacker})"
+    for attacker in INFERENCE.names():
+        commands[f"disclosure_{attacker}"] = f"workbench privacy infer {{runs}} --attacker {attacker}"
+        names[f"disclosure_{attacker}"] = f"inference disclosure ({INFERENCE.load(attacker).model_kind})"
+    return commands, names
+
+
+PRIVACY_COMMANDS, PRIVACY_NAMES = _privacy_measures()
 
 
 def family_hint(family: str) -> str:

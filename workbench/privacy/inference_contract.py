@@ -55,6 +55,7 @@ class InferenceAttacker(Protocol):
     # Its config dataclass, a class attribute (not ClassVar here: implementations assign it plainly).
     Config: type[Any]
     name: str
+    model_kind: str  # what kind of model guesses, as tables and notes name it ("MLM", "LLM")
     n: int
 
     def __init__(self, config, n: int) -> None: ...

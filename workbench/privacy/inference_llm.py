@@ -92,6 +92,7 @@ def build_guess_prompt(target: Target, n: int, chars: int, max_chars: int) -> Pr
 
 class LlmAttacker:
     name = "ollama"
+    model_kind = "LLM"
     Config = LlmAttackConfig
     concurrent = True  # guess() may be called from several threads at once (the client is thread-safe)
 

@@ -73,6 +73,7 @@ _LOADED: dict[tuple, object] = {}  # (resolved model, max_tokens, device, dtype)
 
 class MlmAttacker:
     name = "mlm"
+    model_kind = "MLM"
     Config = MlmAttackConfig
 
     def __init__(self, config: MlmAttackConfig, n: int) -> None:
