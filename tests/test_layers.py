@@ -17,6 +17,7 @@ contract never imports what implements it; those strings are not imports and are
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -202,8 +203,14 @@ def _path_through(group: set[str], graph) -> list[str]:
 LAYERS = read_layers((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8"))
 
 
+@functools.cache
+def package_graph() -> dict[str, dict[str, bool]]:
+    """The package's graph, read once per process (the tests below share it)."""
+    return import_graph()
+
+
 def test_the_graph_is_read_from_every_module_and_inside_functions():
-    graph = import_graph()
+    graph = package_graph()
     assert "workbench.adapters.ollama" in graph and "workbench.plugins" in graph
     assert graph["workbench.generators.registry"]["workbench.generators.base"] is False  # at the top
     assert "workbench.adapters.ollama" not in graph["workbench.generators.registry"]  # a lazy target's string
@@ -212,22 +219,22 @@ def test_the_graph_is_read_from_every_module_and_inside_functions():
 
 
 def test_every_module_is_in_one_layer():
-    missing = [name for name in import_graph() if layer_of(name, LAYERS) is None]
+    missing = [name for name in package_graph() if layer_of(name, LAYERS) is None]
     assert not missing, ("modules in no layer of CONTRIBUTING.md's ```layers table: " + ", ".join(missing))
 
 
 def test_no_module_imports_a_layer_above_its_own():
-    found = upward_edges(import_graph(), LAYERS)
+    found = upward_edges(package_graph(), LAYERS)
     assert not found, "imports that run upward (CONTRIBUTING.md, 'Layers'):\n" + "\n".join(found)
 
 
 def test_no_module_of_the_package_imports_itself_back_even_lazily():
-    found = cycles(import_graph())
+    found = cycles(package_graph())
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
 def test_every_allowed_lazy_import_still_exists_and_runs_upward():
-    graph = import_graph()
+    graph = package_graph()
     for (source, target), why in LAZY_UPWARD_ALLOWED.items():
         assert graph.get(source, {}).get(target) is True, f"{source} -> {target} ({why}) is gone: drop its entry"
         assert layer_of(target, LAYERS) > layer_of(source, LAYERS), f"{source} -> {target} is not upward"
