@@ -188,3 +188,16 @@ def own_standin():
     server = start_standin()
     yield server
     server.stop()
+
+
+# Fixtures that build a real model on first use (minutes on 2 busy cores): the test that happens to
+# ask first pays for the build inside its own time limit, so such tests get a longer one than the
+# suite's 600 s (pyproject.toml), unless they set their own.
+MODEL_BUILDING_FIXTURES = {"offline_en": 1500, "offline_sv": 1500, "tab_checkpoint": 1800}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        limits = [MODEL_BUILDING_FIXTURES[f] for f in getattr(item, "fixturenames", ()) if f in MODEL_BUILDING_FIXTURES]
+        if limits and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(max(limits)))

@@ -101,8 +101,12 @@ def reid_keys(tmp_path) -> dict[str, str]:
     from workbench.privacy.attackers import make_attacker
     from workbench.privacy.reid_contract import attack_key
     from workbench.privacy.background import load_background
+    from unittest import mock
     bk = load_background(background(tmp_path / "bk.json"))
-    trained = make_attacker("trained", bk, {"base_model": "offline"}, "en")
+    base = tmp_path / "offline-en"  # an empty folder for the offline model, never built: its id is pinned below
+    base.mkdir()
+    with mock.patch("workbench.privacy.trained.resolve_base", lambda ref: base):
+        trained = make_attacker("trained", bk, {"base_model": "offline"}, "en")
     # The base weights' id lists the offline model's files by name and size, and its build
     # metadata (timings) differs from machine to machine: the pin reads a fixed id instead.
     trained._base_id = TRAINED_BASE_ID

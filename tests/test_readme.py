@@ -11,6 +11,8 @@ import subprocess
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from waiting import wait_until
 
 
@@ -109,6 +111,7 @@ def main_job_command() -> list[str]:
     return command
 
 
+@pytest.mark.timeout(2400)  # the main job from a cold cache builds both offline MLMs first (minutes each)
 def test_main_job_stores_runs_references_and_the_reid_attack(tmp_path):
     # --no-report: the report's cold embedding pass over TAB takes minutes and is covered by
     # tests/metrics; this test checks what the main job stores for the report to read.
@@ -138,6 +141,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.timeout(1800)  # its fill-mask line builds the offline English MLM where no run has yet
 def test_the_first_session_runs_as_written(tmp_path):
     """Every line of the README's first session, in a fresh folder: the dashboard is started on
     a free port and must answer; the rest must succeed and print what the comments promise."""

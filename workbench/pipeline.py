@@ -140,6 +140,9 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
         gen = generator
     else:
         gen = make_generator(generator, settings, options)
+    # The models made on this machine that the run names (the offline MLMs, MTC's default
+    # checkpoint), built once where missing, their build line saying what it costs (issue 36).
+    gen.build_missing(sorted({d.lang for d in loaded.documents}))
     tagging = make_tagger(tagger, loaded, quiet=quiet_tagger)
     from workbench.executors.contract import RunJob
     from workbench.executors.options import executor_for
