@@ -2,8 +2,9 @@
 
 Loading `--model offline` once trained a model for minutes inside a generator's load,
 through a hidden import cycle (loading → offline → train → evaluate → loading). Now only
-`workbench mlm build-offline` (workbench.mlm.offline_build) trains; a load of a missing
-model fails at once with that command.
+`workbench mlm build-offline` and `Generator.build_missing` (which `generate` and `benchmark`
+call before a run starts; workbench.mlm.offline_build) train; a load of a missing model fails
+at once with that command.
 """
 
 from __future__ import annotations
@@ -41,15 +42,26 @@ def test_a_generator_load_of_a_missing_offline_model_names_the_build_command(emp
     assert not (empty_cache / "mlm").exists()  # nothing started, nothing half-built
 
 
-def test_generate_with_a_missing_offline_model_exits_2_with_the_command(empty_cache, tmp_path):
+def test_generate_builds_a_missing_offline_model_first_and_stores_nothing_if_the_build_fails(tmp_path, monkeypatch):
+    """A load never trains, but `generate` builds the models its run names before it starts (issue 36:
+    built where used, its build line saying what it costs); a build that fails leaves no run."""
+    import workbench.mlm.train_offline
     from workbench.cli import main
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
+    asked = []
+
+    def failing_build(*args, **kwargs):
+        asked.append(args)
+        raise WorkbenchError("the test stops the build here (the real one takes minutes)")
+    monkeypatch.setattr(workbench.mlm.train_offline, "build_model", failing_build)
     result = CliRunner().invoke(main, ["generate", "-c", "pgv-pii-en", "--docs", "gv-eng-swe-105_ENG",
                                        "-g", "fill-mask", "--model", "offline",
                                        "--store", str(tmp_path / "runs.sqlite")])
     assert result.exit_code == 2, result.output
-    assert "workbench mlm build-offline --lang en" in result.output
+    assert "building the offline en MLM" in result.output and "the test stops the build" in result.output
+    assert len(asked) == 1  # English only: the corpus is English
     from workbench.store import RunStore
-    if (tmp_path / "runs.sqlite").exists():  # the generator loads before a run is written
+    if (tmp_path / "runs.sqlite").exists():
         store = RunStore(tmp_path / "runs.sqlite")
         assert store.runs() == []
         store.close()
