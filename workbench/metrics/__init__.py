@@ -113,8 +113,9 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     if uncertainty:
         from workbench.metrics.best_runs import best_marks
         from workbench.metrics.intervals import metric_intervals
+        from workbench.metrics.unit_values import unit_values
         started = time.perf_counter()
-        table = table.join(metric_intervals(table, frame, context, families))
-        table = table.join(best_marks(table, frame, context, families))
+        units = unit_values(frame, context, families)  # what the figures above were computed from
+        table = table.join(metric_intervals(table, frame, units)).join(best_marks(table, frame, units, families))
         context.timings["uncertainty"] = time.perf_counter() - started
     return table

@@ -11,13 +11,13 @@ it, "" otherwise (and for a group of one run, where there is nothing to compare)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER
 from workbench.metrics.families import METRIC_FAMILIES
-from workbench.metrics.unit_values import SPAN, unit_values
+from workbench.metrics.unit_values import SPAN, UnitValues
 from workbench.uncertainty import ALPHA, SEED, compare_with_best
 
 MARK = "_mark"
@@ -31,10 +31,10 @@ def caption_note() -> str:
             f"randomisation over documents, {TRIALS} trials, Holm-adjusted, α = {ALPHA:g}).")
 
 
-def best_marks(table: pd.DataFrame, frame: pd.DataFrame, context, families: Sequence[str], *,
-               seed: int = SEED) -> pd.DataFrame:
-    """Index: the table's rows; a `<metric>_mark` column per metric compared."""
-    units = unit_values(frame, context, families)
+def best_marks(table: pd.DataFrame, frame: pd.DataFrame, units: Mapping[str, UnitValues], families: Sequence[str],
+               *, seed: int = SEED) -> pd.DataFrame:
+    """Index: the table's rows; a `<metric>_mark` column per metric compared (`units`:
+    workbench.metrics.unit_values of the same frame)."""
     better = {m.name: m.better for f in families for m in METRIC_FAMILIES.load(f).METRICS}
     metrics = [m for m in table.columns if m in units and better.get(m) in (HIGHER, LOWER)]
     out = pd.DataFrame("", index=table.index, columns=[m + MARK for m in metrics])

@@ -40,7 +40,7 @@ def families_of(metrics: Sequence[str]) -> list[str]:
 def compare_runs(store, run_a: str, run_b: str, *, metrics: Sequence[str] = (), context=None,
                  resamples: int = RESAMPLES, trials: int = AR_TRIALS, seed: int = SEED) -> pd.DataFrame:
     """One row per (language, metric): COLUMNS. Run ids may be unique prefixes."""
-    from workbench.metrics import MetricContext, compute_metrics, metric_frame
+    from workbench.metrics import MetricContext, metric_frame
     a, b = store.resolve_run(run_a), store.resolve_run(run_b)
     if a.run_id == b.run_id:
         raise WorkbenchError(f"compare: {run_a!r} and {run_b!r} are the same run {a.run_id}")
@@ -50,7 +50,6 @@ def compare_runs(store, run_a: str, run_b: str, *, metrics: Sequence[str] = (), 
     context = context or MetricContext()
     families = families_of(metrics) if metrics else list(DEFAULT_FAMILIES)
     frame = context.split_by_language(metric_frame(store, [a.run_id, b.run_id]))
-    compute_metrics(frame, context, families=families, originals=False, per_language=False)
     units = unit_values(frame, context, families)
     rows_of = {run: list(dict.fromkeys(frame.loc[frame["stored_run"] == run, "run_id"]))
                for run in (a.run_id, b.run_id)}

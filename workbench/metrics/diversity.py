@@ -86,15 +86,20 @@ def span_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     return pd.DataFrame({"multiword_rate": multiword(frame).astype(float)})
 
 
+def _ratios(frame: pd.DataFrame, context) -> pd.DataFrame:
+    """document_unique_ratios, computed once per context and frame (compute and the intervals read it)."""
+    return remembered(context, f"{FAMILY}:documents", frame, lambda: document_unique_ratios(frame))
+
+
 def document_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     """unique_ratio per document (the run's figure is their mean, 003 Figure 1)."""
-    ratios = remembered(context, f"{FAMILY}:documents", frame, lambda: document_unique_ratios(frame))
+    ratios = _ratios(frame, context)
     return ratios[["run_id", "doc_id"]].assign(unique_ratio=ratios["ratio"])
 
 
 def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
     result = form_frequencies(frame)
-    ratios = remembered(context, f"{FAMILY}:documents", frame, lambda: document_unique_ratios(frame))
+    ratios = _ratios(frame, context)
     result["unique_ratio"] = ratios.groupby("run_id", sort=False)["ratio"].mean()
     result["multiword_rate"] = per_run(frame, multiword(frame).astype(float))
     return result

@@ -16,12 +16,12 @@ spread where they have one) have no interval columns; docs/metrics.md lists whic
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from workbench.metrics.unit_values import SPAN, UnitValues, unit_values
+from workbench.metrics.unit_values import SPAN, UnitValues
 from workbench.uncertainty import RESAMPLES, SEED, document_interval, span_interval
 
 LOW, HIGH = "_low", "_high"
@@ -32,12 +32,12 @@ def interval_columns(metric: str) -> tuple[str, str]:
     return metric + LOW, metric + HIGH
 
 
-def metric_intervals(table: pd.DataFrame, frame: pd.DataFrame, context, families: Sequence[str], *,
+def metric_intervals(table: pd.DataFrame, frame: pd.DataFrame, units: Mapping[str, UnitValues], *,
                      resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
     """Index: the table's run rows; columns: `<metric>_low`, `<metric>_high` for each metric of the
-    table with per-unit values, in the table's column order. NaN where a run has fewer than two
-    units, or where the interval's point is not the table's figure."""
-    units = unit_values(frame, context, families)
+    table with per-unit values (`units`: workbench.metrics.unit_values of the same frame), in the
+    table's column order. NaN where a run has fewer than two units, or where the interval's point
+    is not the table's figure."""
     metrics = [m for m in table.columns if m in units]
     out = pd.DataFrame(index=table.index, columns=[c for m in metrics for c in interval_columns(m)], dtype=float)
     for metric in metrics:
