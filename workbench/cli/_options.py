@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+
 import click
 
 from workbench.loaders.shipped import FORMATS as CORPUS_FORMATS
@@ -119,3 +123,28 @@ def cluster_from_options(executor: str, address: str | None, shards: int, allow_
         return ExecutorOptions(executor, address, shards, allow_remote=allow_remote)
     except InvalidValue as exc:
         raise click.UsageError(str(exc)) from None
+
+
+@contextlib.contextmanager
+def stdout_to_stderr(enabled: bool):
+    """While enabled, whatever is written to stdout goes to stderr, at the file-descriptor level so
+    that a native library's or a child process's output moves too: stdout then carries only what
+    the command prints after (`--print-id`: the run id alone, for `$(...)`)."""
+    if not enabled:
+        yield
+        return
+    sys.stdout.flush()
+    try:
+        out_fd, err_fd = sys.stdout.fileno(), sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # no real descriptors (click's CliRunner): Python-level only
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+        return
+    saved = os.dup(out_fd)
+    os.dup2(err_fd, out_fd)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, out_fd)
+        os.close(saved)

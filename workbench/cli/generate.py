@@ -10,6 +10,7 @@ from workbench.cli._options import (
     corpus_options,
     load_corpus_from_options,
     name_value_pairs,
+    stdout_to_stderr,
     store_option,
 )
 from workbench.paths import default_store
@@ -91,7 +92,11 @@ def register(main: click.Group) -> None:
     @corpus_options
     @generation_options
     @store_option
-    @click.option("--progress/--no-progress", default=True, show_default=True)
+    @click.option("--progress/--no-progress", default=True, show_default=True,
+                  help="A progress bar over the spans on stderr (drawn only on a terminal).")
+    @click.option("--print-id", is_flag=True,
+                  help="Print only the run id on stdout, so `RUN=$(workbench generate ... --print-id)` holds it; "
+                       "the summary goes to stderr.")
     @click.option("--name", "run_name", default=None, metavar="TEXT",
                   help="A short name for the run in report tables and figures (default: built from generator, "
                        "mode, filter, guard). Not part of the run id: giving another name renames the run.")
@@ -100,8 +105,8 @@ def register(main: click.Group) -> None:
     @cluster_options
     def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, generator, mode,
                  upos_filter, morph_filter, window, seed, top_k, leak_scope, no_leak_guard, consistent, model, extra,
-                 batch_size, tagger, store_path, progress, run_name, retry_failed, executor, address, shards,
-                 allow_remote) -> None:
+                 batch_size, tagger, store_path, progress, print_id, run_name, retry_failed, executor, address,
+                 shards, allow_remote) -> None:
         """Generate pseudonyms for every span of a corpus and store them as a run.
 
         Running the same command again resumes an interrupted run (or reports the
@@ -120,6 +125,7 @@ def register(main: click.Group) -> None:
           workbench generate -c pgv-pii-en -g upos --consistent document
           workbench generate -c pgv-pii-en -g random --seed 14 --name "random seed 14"
           workbench generate -c tab-test -g fill-mask --executor ray --shards 8
+          RUN=$(workbench generate -c pgv-pii-en -g upos --upos-filter --print-id)
         """
         from workbench.loaders.entity_grouping import entity_counts
         from workbench.pipeline import generate_run
@@ -130,24 +136,34 @@ def register(main: click.Group) -> None:
         leak_guard = leak_options(leak_scope, no_leak_guard)
         options = dict(mode=mode, upos_filter=upos_filter, morph_filter=morph_filter, window=window, seed=seed,
                        top_k=top_k, consistent=consistent, **leak_guard)
-        # The store is given by path: generate_run opens it once the input is checked.
-        result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
-                              store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
-                              progress=progress, retry_failed=retry_failed, name=run_name, cluster=cluster,
-                              log=lambda line: click.echo(line, err=True))
-        named = f" ({result.run.name})" if result.run.name else ""
-        equal = equal_to_original_text(result.equal_to_original, leak_guard["leak_guard"])
-        causes = f" ({result.verdict.causes_text()})" if result.verdict and result.failed else ""
-        click.echo(f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, "
-                   f"{result.failed} FAILED{causes}, {equal}")
-        click.echo(f"  {result.run.signature}")
-        if result.run.servers:  # recorded, not part of the signature: the run resumes at another address
-            click.echo(f"  server: {' then '.join(result.run.servers)}")
-        if result.run.options.get("morph_filter"):  # never silent: how often the filter could not choose
-            click.echo(f"  morph filter: {result.morph_fallback} of {result.stored} spans fell back to the UPOS "
-                       f"filter's pick, {result.morph_reinflected} Swedish genitives reinflected")
-        click.echo(f"  {entity_counts(loaded)}")  # which mentions --consistent and the metrics read as one entity
+        # The store is given by path: generate_run opens it once the input is checked. With --print-id,
+        # anything written to stdout meanwhile (a library's print, a worker's log) goes to stderr instead.
+        with stdout_to_stderr(print_id):
+            result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
+                                  store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
+                                  progress=progress, retry_failed=retry_failed, name=run_name, cluster=cluster,
+                                  log=lambda line: click.echo(line, err=True))
+        for line in summary_lines(result, entity_counts(loaded), leak_guard["leak_guard"]):
+            click.echo(line, err=print_id)
+        if print_id:
+            click.echo(result.run_id)
         verdict = result.verdict  # exit 3 (unreachable) or 4 (server errors, all FAILED): workbench.llm.verdict
         if verdict is not None and verdict.exit_code:
             click.echo(verdict.error(), err=True)
             raise SystemExit(verdict.exit_code)
+
+
+def summary_lines(result, entities: object, leak_guard: bool) -> list[str]:
+    """What `generate` says of the run it stored: id, counts, signature, filters' fallbacks."""
+    named = f" ({result.run.name})" if result.run.name else ""
+    equal = equal_to_original_text(result.equal_to_original, leak_guard)
+    causes = f" ({result.verdict.causes_text()})" if result.verdict and result.failed else ""
+    lines = [f"run {result.run_id}{named} {result.run.status}: {result.run.n_slots} spans, "
+             f"{result.failed} FAILED{causes}, {equal}", f"  {result.run.signature}"]
+    if result.run.servers:  # recorded, not part of the signature: the run resumes at another address
+        lines.append(f"  server: {' then '.join(result.run.servers)}")
+    if result.run.options.get("morph_filter"):  # never silent: how often the filter could not choose
+        lines.append(f"  morph filter: {result.morph_fallback} of {result.stored} spans fell back to the UPOS "
+                     f"filter's pick, {result.morph_reinflected} Swedish genitives reinflected")
+    lines.append(f"  {entities}")  # which mentions --consistent and the metrics read as one entity
+    return lines
