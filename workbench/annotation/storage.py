@@ -130,7 +130,10 @@ class AnnotationStore:
     def sample(self, name: str) -> list[SampleItem]:
         items = annotation_rows.sample_items(self.run_store, name)
         if not items:
-            raise WorkbenchError(f"no sample named {name!r} in {self.run_store.path}")
+            known = [n for n, _, _ in self.samples()]
+            choose = (f"samples: {', '.join(known)}" if known else
+                      "none yet: draw one with `workbench annotations sample NAME -r RUN`")
+            raise WorkbenchError(f"no sample named {name!r} in {self.run_store.path} ({choose})")
         return items
 
     def done_positions(self, name: str, annotator: str) -> set[int]:

@@ -6,8 +6,6 @@ doccano commands are in cli/doccano.py.
 
 from __future__ import annotations
 
-import math
-
 import click
 
 from workbench.cli._options import open_existing_store, store_option
@@ -18,10 +16,6 @@ def annotation_store(store_path):
     # empty store (even sample and import, which write, have nothing to work on in one).
     from workbench.annotation.storage import AnnotationStore
     return AnnotationStore(open_existing_store(store_path))
-
-
-def _kappa(value: float) -> str:
-    return "undefined" if math.isnan(value) else f"{value:.3f}"
 
 
 def register(main: click.Group) -> None:
@@ -108,28 +102,20 @@ def register(main: click.Group) -> None:
     @annotations.command("agreement")
     @click.option("-r", "--run", "runs", multiple=True, help="Only these runs; repeat.")
     @click.option("-a", "--annotator", "annotators", multiple=True, help="Only these annotators; repeat.")
+    @click.option("--sample", "sample_name", default=None,
+                  help="Only the pseudonyms of this named sample (see `workbench annotations status`).")
     @store_option
-    def agreement_(runs, annotators, store_path) -> None:
+    def agreement_(runs, annotators, sample_name, store_path) -> None:
         """Cohen's kappa per annotator pair and Fleiss' kappa; each LLM judge's kappa against every annotator.
 
         \b
         Example:
           workbench annotations agreement -a anna -a bo
+          workbench annotations agreement --sample session-1
         """
-        from workbench.annotation import agreement, results
-        from workbench.annotation.sampling import resolve_run_ids
-        store = annotation_store(store_path)
-        names = list(annotators) or None
-        frame = results.annotation_frame(store, resolve_run_ids(store.run_store, runs), names)
-        summary = agreement.summarise(frame, names)
-        for p in summary.pairs:
-            click.echo(f"{p.a} × {p.b}: {p.n_items} pseudonyms, observed {p.observed:.3f}, "
-                       f"Cohen's kappa {_kappa(p.kappa)}")
-        click.echo(f"Fleiss' kappa over {summary.n_complete} pseudonyms tagged by all {summary.n_annotators}: "
-                   + _kappa(summary.fleiss))
-        for p in summary.judges:
-            click.echo(f"judge {p.a} × {p.b}: {p.n_items} pseudonyms, observed {p.observed:.3f}, "
-                       f"Cohen's kappa {_kappa(p.kappa)}")
+        from workbench.annotation.agreement_report import agreement_report
+        for line in agreement_report(annotation_store(store_path), runs, annotators, sample_name).lines():
+            click.echo(line)
 
     @annotations.command("judge")
     @click.argument("runs", nargs=-1, metavar="RUN...")
