@@ -121,7 +121,12 @@ def test_incomplete_and_unknown_runs_are_refused(store, tiny_corpus, tmp_path):
     with pytest.raises(WorkbenchError, match="not complete"):
         write_report(store, [run_id], tmp_path / "r", context=make_context())
     with pytest.raises(WorkbenchError, match="no run matching"):
-        write_report(store, ["ffffffff"], tmp_path / "r", context=make_context())
+        write_report(store, ["ffffffff"], tmp_path / "r" / "deeper", context=make_context())
+    assert not (tmp_path / "r").exists()  # the folders made for a report that failed are gone again
+    (tmp_path / "kept").mkdir()
+    with pytest.raises(WorkbenchError, match="no run matching"):
+        write_report(store, ["ffffffff"], tmp_path / "kept" / "r", context=make_context())
+    assert (tmp_path / "kept").is_dir() and not (tmp_path / "kept" / "r").exists()  # only its own go
     with pytest.raises(WorkbenchError, match="unknown report format"):
         write_report(store, [run_id], tmp_path / "r", formats=("pdf",), context=make_context())
 

@@ -122,9 +122,25 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
         raise WorkbenchError(f"unknown report format(s) {', '.join(unknown)} (known: {', '.join(FORMATS)})")
-    content = build_report(store, run_ids, config=config, context=context, allow_incomplete=allow_incomplete, k=k,
-                           utility=utility)
+    # The folder is made before the minutes of computing, so one that cannot be made (a typo, no
+    # permission) fails at once; if the report then fails, the folders made for it go again.
+    made = make_folder(Path(out_dir))
+    try:
+        content = build_report(store, run_ids, config=config, context=context, allow_incomplete=allow_incomplete,
+                               k=k, utility=utility)
+    except BaseException:
+        for folder in made:  # deepest first; a folder something else wrote into stays
+            if not any(folder.iterdir()):
+                folder.rmdir()
+        raise
     return write_content(content, out_dir, formats)
+
+
+def make_folder(folder: Path) -> list[Path]:
+    """Makes folder and its missing parents; returns those it made, deepest first."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    return missing
 
 
 def write_content(content: ReportContent, out_dir: str | Path, formats: Sequence[str] = FORMATS) -> list[Path]:
