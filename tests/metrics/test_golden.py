@@ -57,6 +57,10 @@ GOLDEN = [
     ("borrowed", "borrowed_document", 1 / 21, "Jan Nowak"),
     ("borrowed", "borrowed_value_corpus", 1 / 21, "1980"),
     ("borrowed", "borrowed_corpus", 2 / 21, "Jan Nowak, 1980"),
+    # Pronouns: Anna Berg -> Maria Lund twice (`She`; `Her` before Olle) and Karin Ström -> Lena Ek
+    # (`Hon`) agree; Olle -> Per (`He`) is of unknown English gender; the others have no pronoun.
+    ("pronouns", "pronoun_contradiction", 0.0, "no female original became a male name"),
+    ("pronouns", "pronoun_judged", 3, "Anna Berg twice, the first Karin Ström"),
     # Run A is generated over the gold spans: its recall is 1 by construction, not measured (the
     # imported runs' recalls are worked out in test_detection.py).
     ("detection", "recall_by_construction", 1.0, "a generated run"),

@@ -45,4 +45,8 @@ METRIC_FAMILIES: Registry[ModuleType] = Registry("metric family", [
           "000 §4 / Tables 6 and 8: perplexity of held-out documents under causal LMs fine-tuned on the other text"),
     Entry("detection", "workbench.metrics.detection",
           "TAB's and 002's detection recall of imported runs: mention, token, all-or-nothing entity, DIRECT/QUASI"),
+    # Last, so the columns of metrics.csv written before it keep their places.
+    Entry("pronouns", "workbench.metrics.pronouns",
+          "beyond 003 (issue 41): replacements of person names whose gender contradicts the pronouns referring "
+          "to the mention"),
 ])
