@@ -14,16 +14,19 @@ from workbench.errors import WorkbenchError
 from annotation_helpers import copy_store, pgv_runs
 
 
-def test_document_sampling_keeps_documents_whole_and_shared_across_runs(baseline_copy):
+def test_document_sampling_reads_documents_from_their_start_and_shares_them_across_runs(baseline_copy):
     s = AnnotationStore(baseline_copy)
     en = [r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en"]
     items = draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 0))
     for run in en:
         mine = [it for it in items if it.run_id == run]
         docs = {it.doc_id for it in mine}
-        assert len(mine) >= 50
-        # whole documents: every pseudonym of a chosen document is in
-        assert len(mine) == sum(1 for k in s.run_store.done_keys(run) if k[0] in docs)
+        assert len(mine) == 50  # what was asked (issue 42), not every span of the last document
+        # each document read from its start, every one whole but at most one (the last, cut)
+        taken = {d: sorted(it.span_index for it in mine if it.doc_id == d) for d in docs}
+        assert all(indices == list(range(len(indices))) for indices in taken.values())
+        whole = {d: sum(1 for k in s.run_store.done_keys(run) if k[0] == d) for d in docs}
+        assert sum(len(taken[d]) < whole[d] for d in docs) <= 1
     docs_per_run = [{it.doc_id for it in items if it.run_id == r} for r in en]
     assert docs_per_run[0] == docs_per_run[1]  # both generators judged on the same text
     assert draw_sample(s.run_store, SampleRecipe(tuple(en), 50, "document", 0)) == items  # seeded

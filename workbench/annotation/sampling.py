@@ -1,10 +1,14 @@
 """Which pseudonyms an annotation session covers, and in which order.
 
-unit="document" (default): whole documents, drawn in a seeded order until each run has
-at least `per_run` spans. Keeping documents whole matters for 003's tagset: whether a
-pseudonym is SEM:CONTRADICTORY or SEM:MERGED-ENTITY depends on the pseudonyms of the
-earlier mentions in the same document. Runs over the same corpus get the same documents,
-so generators are compared on the same text.
+unit="document" (default): documents drawn in a seeded order, each from its start, until
+each run has exactly `per_run` spans: every document is whole but the last, of which the
+first spans are taken (issue 42: whole documents alone made 10 per run over two PGV-PII runs
+a sample of 100, as a PGV-PII document holds some 70 spans). Reading documents from their start
+matters for 003's tagset: whether a pseudonym is SEM:CONTRADICTORY or SEM:MERGED-ENTITY
+depends on the pseudonyms of the earlier mentions in the same document, and those are in the
+sample too. Runs over the same corpus get the same documents, so generators are compared on
+the same text. A run with fewer spans to judge than asked gives all it has (`shortfalls`
+says which).
 unit="span": `per_run` single spans per run, drawn at random (seeded); cheaper, but
 the entity-level categories are harder to judge.
 
@@ -63,13 +67,14 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
         if recipe.unit == "document":
             docs = sorted(by_doc, key=order.__getitem__)
             rng.shuffle(docs)
-            chosen, n = [], 0
+            left = recipe.per_run if recipe.per_run is not None else sum(map(len, by_doc.values()))
+            taken: dict[str, list[int]] = {}
             for doc_id in docs:
-                if recipe.per_run is not None and n >= recipe.per_run:
+                if left <= 0:
                     break
-                chosen.append(doc_id)
-                n += len(by_doc[doc_id])
-            keys = [(d, i) for d in sorted(chosen, key=order.__getitem__) for i in by_doc[d]]
+                taken[doc_id] = by_doc[doc_id][:left]  # the last document: its first spans only
+                left -= len(taken[doc_id])
+            keys = [(d, i) for d in sorted(taken, key=order.__getitem__) for i in taken[d]]
         else:
             keys = [(d, i) for d in by_doc for i in by_doc[d]]
             if recipe.per_run is not None and recipe.per_run < len(keys):
@@ -78,6 +83,17 @@ def draw_sample(store: RunStore, recipe: SampleRecipe) -> list[SampleItem]:
     if not items:
         raise WorkbenchError("the chosen runs hold no pseudonyms to annotate (suppressed spans are not offered)")
     return items
+
+
+def shortfalls(per_run: int | None, runs, items: list[SampleItem]) -> list[str]:
+    """A line per run (full ids) that gave fewer pseudonyms than `per_run` asked, and why."""
+    if per_run is None:
+        return []
+    got = dict.fromkeys(runs, 0)
+    for it in items:
+        got[it.run_id] = got.get(it.run_id, 0) + 1
+    return [f"run {run_id[:8]} gave {n} of the {per_run} pseudonyms asked: all it has to annotate "
+            "(suppressed spans are not offered)" for run_id, n in got.items() if n < per_run]
 
 
 def resolve_run_ids(store: RunStore, refs) -> list[str] | None:

@@ -33,9 +33,12 @@ def register(main: click.Group) -> None:
     @annotations.command("sample")
     @click.argument("name")
     @click.option("-r", "--run", "runs", multiple=True, required=True, help="Run id (or prefix); repeat.")
-    @click.option("--per-run", type=click.IntRange(1), default=60, show_default=True, help="Pseudonyms per run.")
-    @click.option("--unit", type=click.Choice(["document", "span"]), default="document", show_default=True)
-    @click.option("--seed", type=int, default=0, show_default=True)
+    @click.option("--per-run", type=click.IntRange(1), default=60, show_default=True,
+                  help="Pseudonyms per run (all a run has, when it has fewer: a warning names it).")
+    @click.option("--unit", type=click.Choice(["document", "span"]), default="document", show_default=True,
+                  help="document: documents in a seeded order, read from their start (the last one cut), "
+                       "as entity-level tags need earlier mentions; span: single spans at random.")
+    @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the draw.")
     @store_option
     def sample(name, runs, per_run, unit, seed, store_path) -> None:
         """Draw the named sample of pseudonyms an annotation session covers.
@@ -44,9 +47,12 @@ def register(main: click.Group) -> None:
         Example:
           workbench annotations sample session-1 -r 832a7ed4 -r 2d97c2f2 --per-run 60
         """
-        from workbench.annotation.sampling import draw_named_sample
-        items = draw_named_sample(annotation_store(store_path), name, runs, per_run, unit, seed)
+        from workbench.annotation.sampling import draw_named_sample, resolve_run_ids, shortfalls
+        store = annotation_store(store_path)
+        items = draw_named_sample(store, name, runs, per_run, unit, seed)
         click.echo(f"sample {name}: {len(items)} pseudonyms from {len(runs)} run(s)")
+        for line in shortfalls(per_run, resolve_run_ids(store.run_store, runs) or [], items):
+            click.echo(f"warning: {line}", err=True)
 
     @annotations.command("status")
     @store_option

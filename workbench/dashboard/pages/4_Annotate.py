@@ -16,7 +16,7 @@ from __future__ import annotations
 import streamlit as st
 
 from workbench.annotation.pseudonym_context import item_context
-from workbench.annotation.sampling import UNITS, SampleRecipe, draw_sample
+from workbench.annotation.sampling import UNITS, SampleRecipe, draw_sample, shortfalls
 from workbench.annotation.storage import Annotation, is_judge
 from workbench.annotation.tagset import guidelines_text
 from workbench.dashboard import data, render
@@ -65,8 +65,8 @@ with st.sidebar.expander("New sample", expanded=not store.samples()):
                                      format_func=lambda r: data.run_label(runs[r]))
         per_run = st.number_input("Spans per run", min_value=1, value=60, step=10)
         unit = st.radio("Draw", UNITS, horizontal=True,
-                        help="document: whole documents until the count is reached (entity-level tags need "
-                             "earlier mentions); span: single spans at random")
+                        help="document: documents read from their start until the count is reached, the last "
+                             "one cut (entity-level tags need earlier mentions); span: single spans at random")
         seed = st.number_input("Seed", min_value=0, value=0, step=1)
         sample_name = st.text_input("Name", placeholder=f"e.g. session-{len(store.samples()) + 1}").strip()
         if st.form_submit_button("Draw sample"):
@@ -79,6 +79,8 @@ with st.sidebar.expander("New sample", expanded=not store.samples()):
                     store.create_sample(sample_name, items, recipe.to_dict())
                     st.session_state["ann_sample"] = sample_name
                     st.success(f"sample {md(repr(sample_name))}: {len(items)} pseudonyms")
+                    for line in shortfalls(recipe.per_run, recipe.runs, items):
+                        st.warning(md(line))
                 except WorkbenchError as exc:
                     st.error(md(exc))
 
