@@ -96,9 +96,12 @@ def register(main: click.Group) -> None:
     @click.option("--with-originals", is_flag=True,
                   help="For analysis, not for sharing: csv/parquet add the `original` column and the workbench's "
                        "readable entity ids (DOC|LABEL|name); doccano writes the corpus file's own entity ids.")
+    @click.option("--inline", is_flag=True,
+                  help="provenance: also write the text with each span marked inline, [Sven]{PERSON} "
+                       "(FILE's stem + .inline.txt).")
     @store_option
-    def export(run_id, fmt, output, unfinished, with_originals, store_path) -> None:
-        """Export a run: TAB-masked or INTACT-style JSON, doccano JSONL, CSV or Parquet.
+    def export(run_id, fmt, output, unfinished, with_originals, inline, store_path) -> None:
+        """Export a run: TAB-masked or INTACT-style JSON, doccano JSONL, CSV, Parquet or provenance.
 
         By default the file is shareable: no format holds the original text of a span to
         replace, and entities are opaque keys (DOC|e001, numbered per document in order of
@@ -114,6 +117,10 @@ def register(main: click.Group) -> None:
         csv      a row per span (workbench.tidy_frame) without `original`, entity_id a key;
                  with --with-originals: `original` and readable entity ids
         parquet  as csv
+        provenance  the pseudonymised documents with a stand-off record per span (offsets,
+                 label, pseudonym, generator, settings, seed, realistic or mark); the key
+                 (original <-> pseudonym) in a file of its own, FILE's stem +
+                 .KEY-personal-data.json, which is personal data: keep it apart
 
         An error-annotation task for doccano is `workbench doccano export-task`.
 
@@ -122,11 +129,18 @@ def register(main: click.Group) -> None:
           workbench export 832a7ed4 --format intact -o out/run.json
           workbench export 832a7ed4 --format csv -o out/run.csv
           workbench export 832a7ed4 --format parquet --with-originals -o private/run.parquet
+          workbench export 832a7ed4 --format provenance --inline -o release/run.json
         """
-        from workbench.exchange.exporters import export_run, unfilled_spans
+        from workbench.exchange.exporters import export_companions, export_run, unfilled_spans
+        from workbench.exchange.provenance import KEY_WARNING
         store = open_existing_store(store_path)
-        path = export_run(store, run_id, fmt, output, unfinished=unfinished, with_originals=with_originals)
+        path = export_run(store, run_id, fmt, output, unfinished=unfinished, with_originals=with_originals,
+                          inline=inline)
         click.echo(f"wrote {path}")
+        for kind, companion in export_companions(fmt, path, inline=inline).items():
+            click.echo(f"wrote {companion}")
+            if kind == "key":
+                click.echo(f"warning: {companion} {KEY_WARNING}", err=True)
         masked = unfilled_spans(store, store.resolve_run(run_id))
         if masked:
             click.echo(f"the run is not complete: {masked} span(s) not generated yet are written as "

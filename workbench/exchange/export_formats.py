@@ -24,6 +24,11 @@ from workbench.text.replace import pseudonymise
 class ExportFormat(ABC):
     name: ClassVar[str]
     with_originals: ClassVar[bool] = False  # whether --with-originals changes what it writes
+    takes_inline: ClassVar[bool] = False  # whether --inline applies (the class then takes inline=)
+
+    def companions(self, path: Path) -> dict[str, Path]:
+        """What else `write` writes beside `path`, by kind, named after it (the provenance key)."""
+        return {}
 
     @abstractmethod
     def write(self, store: RunStore, run: RunRecord, path: Path, *, unfinished: bool, with_originals: bool) -> None:

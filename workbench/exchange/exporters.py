@@ -15,6 +15,8 @@ doccano  JSONL: the pseudonymised text, each replacement a span labelled with it
          with_originals the file's own id (which a user may have written as a name)
 A suppressed span (empty replacement, workbench.exchange.alignment.SUPPRESSED) is written as it is:
 `[start, end, ""]` in intact (TAE reads an empty replacement as suppression), masked in tab.
+provenance  the pseudonymised documents with a stand-off record per span (generator, settings, seed,
+         realistic or mark) and, apart, the key (workbench.exchange.provenance)
 csv / parquet: the tidy frame (workbench.tidy_frame) without its `original` column, and with
          entity_id replaced by the entity's export key; with_originals (`--with-originals`, for
          analysis) writes the frame as it is: `original` and the workbench's own entity ids
@@ -60,6 +62,9 @@ EXPORT_FORMATS: Registry[type[ExportFormat]] = Registry("export format", [
     Entry("doccano", "workbench.exchange.export_formats:Doccano", "the pseudonymised text, replacements labelled"),
     Entry("csv", "workbench.exchange.export_formats:Csv", "the tidy frame, shareable"),
     Entry("parquet", "workbench.exchange.export_formats:Parquet", "the tidy frame, shareable"),
+    Entry("provenance", "workbench.exchange.provenance:Provenance",
+          "stand-off JSON of how each span was replaced (generator, settings, seed, realistic or mark); "
+          "the key apart"),
 ])
 FORMATS = EXPORT_FORMATS.names()
 ENTITY_KEY = "e{:03d}"  # an entity's export key within its document, numbered from 1
@@ -138,12 +143,31 @@ def _by_document(store: RunStore, run: RunRecord, unfinished: bool):
     return corpus, preds
 
 
+def _writer(fmt: str, inline: bool) -> ExportFormat:
+    cls = EXPORT_FORMATS.load(fmt)  # an unknown name: refused, with the nearest
+    if not inline:
+        return cls()
+    if not cls.takes_inline:
+        taking = [name for name in FORMATS if EXPORT_FORMATS.load(name).takes_inline]
+        raise WorkbenchError(f"--inline: a {fmt} export has no inline-marked text (only {', '.join(taking)})")
+    return cls(inline=True)  # type: ignore[call-arg]
+
+
+def export_companions(fmt: str, path: str | Path, *, inline: bool = False) -> dict[str, Path]:
+    """The files an export to `path` writes beside it, by kind ("key": the provenance key)."""
+    return _writer(fmt, inline).companions(Path(path))
+
+
 def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfinished: bool = False,
-               with_originals: bool = False) -> Path:
+               with_originals: bool = False, inline: bool = False) -> Path:
     """Write the run (id or unique prefix) to `path` in `fmt`, all or nothing; returns the path.
     with_originals: csv/parquet keep the `original` column and the workbench's entity ids,
-    doccano the corpus file's own entity ids (see the module's docstring)."""
-    writer = EXPORT_FORMATS.load(fmt)()  # an unknown name: refused, with the nearest
+    doccano the corpus file's own entity ids (see the module's docstring). inline: the
+    provenance export also writes the inline-marked text (workbench.exchange.provenance).
+    A format's companions (export_companions) are written beside `path`, all or nothing too."""
+    import shutil
+    import tempfile
+    writer = _writer(fmt, inline)
     if with_originals and not writer.with_originals:
         changed = [name for name in FORMATS if EXPORT_FORMATS.load(name).with_originals]
         raise WorkbenchError(f"--with-originals: a {fmt} export holds offsets and replacements only, with no "
@@ -152,13 +176,17 @@ def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfi
     _check_finished(store, run, unfinished)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".partial")  # never leave a half-written export behind
+    # Written in a folder of its own beside the target, then moved into place: never a
+    # half-written export (or a key without its text) behind.
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent))
     try:
-        writer.write(store, run, tmp, unfinished=unfinished, with_originals=with_originals)
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        staged = staging / path.name
+        writer.write(store, run, staged, unfinished=unfinished, with_originals=with_originals)
+        for companion in writer.companions(staged).values():
+            companion.replace(path.parent / companion.name)
+        staged.replace(path)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return path
 
 
