@@ -33,8 +33,30 @@ def test_default_names_say_generator_mode_filter_guard_and_consistency():
     names = names_of(run_row("a" * 16, generator="fill-mask", upos_filter=True),
                      run_row("b" * 16, leak_guard=True, mode="repL"),
                      run_row("c" * 16, generator="upos", upos_filter=True, consistent="document"))
-    assert names == {"a" * 16: "fill-mask maskL +upos", "b" * 16: "random repL +guard",
-                     "c" * 16: "upos maskL +upos +consistent:document"}
+    assert names == {"a" * 16: "fill-mask maskL +UPOS", "b" * 16: "random repL +guard",
+                     "c" * 16: "upos maskL +UPOS +consistent:document"}
+
+
+def test_the_upos_filter_is_spelt_one_way_everywhere_a_run_is_named():
+    """`+UPOS` as paper 003's tables write it (issue 42: names read `+upos`, the report's Mode
+    column `+UPOS` and Table 6 `+ UPOS`): the run name, the Mode column, Table 6's system and the
+    dashboard's run label all use UPOS_MARK, and no other source file spells it."""
+    import re
+    from pathlib import Path
+
+    from workbench.annotation.results import system_name
+    from workbench.metrics.run_names import UPOS_MARK
+    from workbench.reports.labels import mode_label
+    assert UPOS_MARK == "+UPOS"
+    row = pd.Series(run_row("a" * 16, generator="upos", upos_filter=True))
+    spelt = [names_of(run_row("a" * 16, generator="upos", upos_filter=True))["a" * 16], mode_label(row),
+             system_name("upos", "maskL", True)]
+    assert all(text.endswith(f" {UPOS_MARK}") for text in spelt), spelt
+    root = Path(__file__).resolve().parents[2]
+    elsewhere = [p.relative_to(root).as_posix() for folder in ("workbench", "adapters")
+                 for p in (root / folder).rglob("*.py")
+                 if p.name != "run_names.py" and re.search(r"""["'] ?\+ ?upos["']""", p.read_text("utf-8"), re.I)]
+    assert elsewhere == []
 
 
 def test_the_model_is_named_only_where_it_tells_runs_of_a_generator_apart():

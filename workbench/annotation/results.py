@@ -19,13 +19,14 @@ from workbench.annotation.agreement import ITEM
 from workbench.annotation.storage import AnnotationStore, is_judge
 from workbench.annotation.tagset import Tagset
 from workbench.errors import WorkbenchError
+from workbench.metrics.run_names import UPOS_MARK
 from workbench.model import LANGUAGE_NAMES
 from workbench.store.annotations import ANNOTATED_SPAN_COLUMNS, annotated_spans
 
 
 def system_name(generator: str, mode: str, upos_filter: bool) -> str:
-    """A generation method as 003 names it: 'fill-mask repL + UPOS'."""
-    return f"{generator} {mode}" + (" + UPOS" if upos_filter else "")
+    """A generation method as 003's tables name it: 'fill-mask repL +UPOS'."""
+    return f"{generator} {mode}" + (f" {UPOS_MARK}" if upos_filter else "")
 
 
 def annotation_frame(store: AnnotationStore, run_ids: list[str] | None = None,
@@ -40,7 +41,7 @@ def annotation_frame(store: AnnotationStore, run_ids: list[str] | None = None,
 
 def system_names(store: AnnotationStore, frame: pd.DataFrame) -> list[str]:
     """Each row's run by the name reports give it (workbench.metrics.run_names: the stored name
-    or generator, mode, "+upos" …, made unique within a corpus), so Table 6 and Figure 2 name
+    or generator, mode, `+UPOS` …, made unique within a corpus), so Table 6 and Figure 2 name
     runs as the report does and two runs of one configuration are never merged into one column."""
     if frame.empty:
         return []

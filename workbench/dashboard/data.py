@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from workbench.annotation.storage import AnnotationStore
+from workbench.metrics.run_names import UPOS_MARK
 from workbench.paths import default_store
 from workbench.store import RunRecord, RunStore
 
@@ -163,7 +164,7 @@ def run_label(r: RunRecord) -> str:
                                                        ("sees", r.sees_level, "context")) if v != default)
     if r.name:  # the run's own name (`--name`), as report tables and figures show it
         return f"{r.run_id[:8]} · {r.corpus_name} · {r.name}"
-    return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' +UPOS' if r.upos_filter else ''}{extra}"
+    return f"{r.run_id[:8]} · {r.corpus_name} · {r.generator} {r.mode}{' ' + UPOS_MARK if r.upos_filter else ''}{extra}"
 
 
 SELECTION = "selected_runs"  # the session_state key of the one run selection every page shares

@@ -4,7 +4,7 @@ Export, one JSONL line per document of the run:
 
     {"text": <the pseudonymised document>,
      "label": [[start, end, TAG], …],   one span per replacement
-     "run_id": …, "doc_id": …, "lang": "en", "system": "upos maskL + UPOS",
+     "run_id": …, "doc_id": …, "lang": "en", "system": "upos maskL +UPOS",
      "originals": ["Paris ← Oslo", …]}
 
 Every line carries the same extra keys (doccano refuses the whole file otherwise, see

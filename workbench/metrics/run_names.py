@@ -1,9 +1,9 @@
 """Short readable run names for tables and figures, and the options that tell runs apart.
 
 A run's name is its stored name (`--name`, a benchmark entry's `run_name`) or a default built
-from its settings: generator, mode, "+upos" with the UPOS filter, "+guard" with the leak
+from its settings: generator, mode, `+UPOS` with the UPOS filter, "+guard" with the leak
 guard, "+consistent:SCOPE" with entity consistency, and the model only where two runs of that
-generator on one corpus have different models ("fill-mask offline-en maskL +upos", never the
+generator on one corpus have different models ("fill-mask offline-en maskL +UPOS", never the
 model's 60-character cache key on every row). Names are made unique within a corpus (tables
 group and figures facet by corpus): runs that share a name get the options that differ
 between them appended ("random maskL · seed=14"), or their short id where no option does.
@@ -29,6 +29,9 @@ from workbench.metrics.metric_frame import IDENTITY_COLUMNS, is_original, run_ro
 from workbench.signature import IMPORTED, REFERENCE
 
 ORIGINAL_NAME = "Original"
+# The UPOS filter in a run's name, the report's Mode column, Table 6 and the dashboard: written as
+# paper 003's tables write it (its Mode column reads `+UPOS`), in this one place.
+UPOS_MARK = "+UPOS"
 # Model ids are paths, hub ids or cache keys ("offline-en-8b995f032cb9"): the name keeps the
 # last path part without a trailing hash, cut to this many characters.
 MODEL_CHARS = 24
@@ -115,7 +118,7 @@ def default_name(row: pd.Series, with_model: bool = False) -> str:
         parts.append(short_model(str(row["model"])))
     parts.append(str(row["mode"]))
     if bool(row.get("upos_filter")):
-        parts.append("+upos")
+        parts.append(UPOS_MARK)
     if not _missing(row.get("leak_guard")) and bool(row.get("leak_guard")):
         parts.append("+guard")
     consistent = row.get("consistent")

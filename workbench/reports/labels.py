@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from workbench.metrics.metric_frame import is_original
+from workbench.metrics.run_names import UPOS_MARK
 
 
 def system_label(row: pd.Series) -> str:
@@ -18,13 +19,13 @@ def system_label(row: pd.Series) -> str:
 
 
 def mode_label(row: pd.Series) -> str:
-    """003's "Mode" column: maskL / repL, "+UPOS" with the UPOS filter, "+consistent:document"
+    """003's "Mode" column: maskL / repL, `+UPOS` with the UPOS filter, "+consistent:document"
     (or corpus) with entity consistency."""
     if is_original(row):
         return ""
     mode = str(row["mode"])
     if bool(row["upos_filter"]):
-        mode += " +UPOS"
+        mode += f" {UPOS_MARK}"
     consistent = str(row.get("consistent", "off"))
     if consistent not in ("off", "-", "", "nan", "None"):
         mode += f" +consistent:{consistent}"

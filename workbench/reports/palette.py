@@ -8,7 +8,7 @@ anonymisations (workbench.exchange.reference) take dark, muted ones. Any other n
 system, a generator added later) gets a colour from a second list, picked by a CRC-32 of its
 name: deterministic across processes and machines (Python's hash() is salted per process).
 
-Variants of one generator (+upos, +consistent, another model or seed) share its colour; the
+Variants of one generator (+UPOS, +consistent, another model or seed) share its colour; the
 run's name beside each bar or box tells them apart. The Original rows (the corpus's own
 text, no run) are light grey.
 """
