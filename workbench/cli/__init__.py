@@ -19,6 +19,18 @@ from workbench.errors import WorkbenchError
 
 
 class _Group(click.Group):
+    group_class = type  # `@group.group(...)` makes another _Group: the same listing and errors below
+
+    def format_commands(self, ctx, formatter) -> None:
+        """Each command with its whole description (the first sentence of its help), wrapped
+        rather than cut at the terminal's width as click does ("Error annotation of pseudonyms...")."""
+        rows = [(name, command.get_short_help_str(limit=sys.maxsize))
+                for name in self.list_commands(ctx)
+                if (command := self.get_command(ctx, name)) is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)

@@ -73,7 +73,7 @@ def register(main: click.Group) -> None:
         click.echo(f"{len(store.annotations())} annotations by {len(store.annotators())} annotator(s)")
 
     @annotations.command("export")
-    @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+    @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The JSONL file to write.")
     @click.option("-r", "--run", "runs", multiple=True, help="Only these runs (id or prefix); repeat.")
     @click.option("-a", "--annotator", "annotators", multiple=True, help="Only these annotators; repeat.")
     @store_option
@@ -130,7 +130,8 @@ def register(main: click.Group) -> None:
                   help="Judge this named sample (only its pseudonyms of RUN…, when runs are given).")
     @click.option("--per-run", type=click.IntRange(1), default=60, show_default=True,
                   help="Without --sample: pseudonyms per run, drawn as `annotations sample` draws them.")
-    @click.option("--unit", type=click.Choice(["document", "span"]), default="document", show_default=True)
+    @click.option("--unit", type=click.Choice(["document", "span"]), default="document", show_default=True,
+                  help="Without --sample: how the pseudonyms are drawn (as `annotations sample --unit`).")
     @click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed.")
     @click.option("--redo", is_flag=True, help="Ask again the pseudonyms this judge tagged with this prompt.")
     @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
@@ -178,7 +179,7 @@ def register(main: click.Group) -> None:
                   help="A simulated annotator's name; repeat (default: sim-1, sim-2).")
     @click.option("--flip", type=click.FloatRange(0, 1), default=0.2, show_default=True,
                   help="Chance per pseudonym that an annotator gives another tag than the rule's.")
-    @click.option("--seed", type=int, default=0, show_default=True)
+    @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the annotators' departures.")
     @store_option
     def simulate(sample_name, names, flip, seed, store_path) -> None:
         """Tag a sample as simulated annotators (a seeded rule, docs/judge.md), to measure a judge before people do.
@@ -194,7 +195,8 @@ def register(main: click.Group) -> None:
         click.echo(f"sample {sample_name}: {len(made)} simulated tags by {', '.join(names or DEFAULT_NAMES)}")
 
     @annotations.command("table6")
-    @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True)
+    @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True,
+                  help="The folder to write into.")
     @click.option("-r", "--run", "runs", multiple=True, help="Only these runs; repeat.")
     @click.option("--annotator", default=None, help="Use this annotator's tags (default: the majority).")
     @store_option

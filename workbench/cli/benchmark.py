@@ -16,13 +16,16 @@ def register(main: click.Group) -> None:
     @store_option
     @click.option("--out", type=click.Path(file_okay=False), default=None,
                   help="Folder for the report (default: out/NAME).")
-    @click.option("--batch-size", type=click.IntRange(1), default=BATCH_SIZE, show_default=True)
-    @click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True)
+    @click.option("--batch-size", type=click.IntRange(1), default=BATCH_SIZE, show_default=True,
+                  help="Spans per generator call and per store transaction, in every run (as `generate`'s).")
+    @click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True,
+                  help="UPOS tagger of every run (as `generate`'s --tagger).")
     @click.option("--set", "overrides", multiple=True, metavar="GENERATOR.NAME=VALUE",
                   help="Replace a generator setting in every run of that generator, e.g. "
                        "--set intact.model=smollm2:135m-instruct --set intact.host=http://127.0.0.1:11500.")
     @click.option("--no-report", is_flag=True, help="Only generate the runs.")
-    @click.option("--progress/--no-progress", default=True, show_default=True)
+    @click.option("--progress/--no-progress", default=True, show_default=True,
+                  help="Progress bars on stderr (drawn only on a terminal).")
     @click.option("--yes", is_flag=True,
                   help="Start a large plan without asking (needed when stdin is not a terminal).")
     @cluster_options

@@ -28,7 +28,8 @@ def streamlit_command(store: Path, port: int) -> list[str]:
 def register(main: click.Group) -> None:
     @main.command("dashboard")
     @store_option
-    @click.option("--port", type=click.IntRange(1024, 65535), default=8501, show_default=True)
+    @click.option("--port", type=click.IntRange(1024, 65535), default=8501, show_default=True,
+                  help="Port on 127.0.0.1 the dashboard answers.")
     @click.option("--print-command", is_flag=True, help="Print the streamlit command instead of running it.")
     def dashboard(store_path, port, print_command) -> None:
         """Start the dashboard (Runs, Metrics, Compare, Annotate, Agreement) on 127.0.0.1.

@@ -14,8 +14,10 @@ def _server_options(func):
                         help="Allow a server off this machine (the texts hold personal data).")(func)
     func = click.option("--password", envvar="DOCCANO_PASSWORD", required=True,
                         help="doccano password (or $DOCCANO_PASSWORD).")(func)
-    func = click.option("--username", envvar="DOCCANO_USERNAME", default="admin", show_default=True)(func)
-    func = click.option("--url", envvar="DOCCANO_URL", default=DEFAULT_URL, show_default=True)(func)
+    func = click.option("--username", envvar="DOCCANO_USERNAME", default="admin", show_default=True,
+                        help="doccano user (or $DOCCANO_USERNAME).")(func)
+    func = click.option("--url", envvar="DOCCANO_URL", default=DEFAULT_URL, show_default=True,
+                        help="The doccano server (or $DOCCANO_URL); on this machine unless --allow-remote.")(func)
     return func
 
 
@@ -44,7 +46,8 @@ def register(main: click.Group) -> None:
     def task_options(func):
         for decorator in reversed([
             click.argument("run_id"),
-            click.option("-o", "--output", type=click.Path(dir_okay=False), required=True),
+            click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+                         help="The JSONL file to write."),
             click.option("-a", "--annotator", default=None, help="Pre-label spans with this annotator's tags."),
             store_option,
         ]):
@@ -163,8 +166,10 @@ def register(main: click.Group) -> None:
     @doccano.command("serve")
     @click.option("--home", type=click.Path(file_okay=False), default=".doccano", show_default=True,
                   help="doccano's data folder (database, media).")
-    @click.option("--port", type=click.IntRange(1024, 65535), default=DEFAULT_PORT, show_default=True)
-    @click.option("--username", default="admin", show_default=True)
+    @click.option("--port", type=click.IntRange(1024, 65535), default=DEFAULT_PORT, show_default=True,
+                  help="Port on 127.0.0.1 doccano answers.")
+    @click.option("--username", default="admin", show_default=True,
+                  help="The user to log in with (created when missing).")
     @click.option("--password", envvar="DOCCANO_PASSWORD", required=True, help="(or $DOCCANO_PASSWORD)")
     def serve(home, port, username, password) -> None:
         """Run a local doccano (from .venv-doccano) on 127.0.0.1 until Ctrl-C.

@@ -39,8 +39,11 @@ def generation_options(func):
                           "Case/Number/Definite in context match the original's; else as the UPOS filter."),
         click.option("--window", type=click.IntRange(0), default=_default("window"), show_default=True,
                      help="Sentences of context either side of the target sentence."),
-        click.option("--seed", type=int, default=_default("seed"), show_default=True),
-        click.option("--top-k", type=click.IntRange(1), default=_default("top_k"), show_default=True),
+        click.option("--seed", type=int, default=_default("seed"), show_default=True,
+                     help="Seed of the generator's random choices; part of the run id (another seed, another run)."),
+        click.option("--top-k", type=click.IntRange(1), default=_default("top_k"), show_default=True,
+                     help="Candidates a generator ranks per span (003 §4: 10), among which the UPOS and "
+                          "morphology filters and the leak guard choose."),
         # `--leak-guard` alone is 003's guard (scope "span"); `--leak-guard corpus` widens it.
         click.option("--leak-guard", "leak_scope", is_flag=False, flag_value=LEAK_SCOPES[0], default=None,
                      type=click.Choice(LEAK_SCOPES), metavar="[corpus]",
@@ -54,7 +57,9 @@ def generation_options(func):
         click.option("--model", default=None, help="Model id or local path (generators with a model)."),
         click.option("--option", "-o", "extra", multiple=True, metavar="NAME=VALUE",
                      help="A generator-specific setting, checked against its config (repeatable)."),
-        click.option("--batch-size", type=click.IntRange(1), default=BATCH_SIZE, show_default=True),
+        click.option("--batch-size", type=click.IntRange(1), default=BATCH_SIZE, show_default=True,
+                     help="Spans per generator call and per store transaction (memory, and what an interruption "
+                          "loses); not part of the run id: the output is the same."),
         click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True,
                      help="UPOS tagger; auto = stanza if its models are installed, else the offline spaCy UD taggers."),
     ]):

@@ -52,7 +52,7 @@ def vocabulary_options(func):
         click.option("--kind", type=click.Choice(KINDS), required=True,
                      help="ss-mtc: sensitive spans of training documents; mtc: noun phrases of a UD treebank."),
         click.option("--lang", type=click.Choice(list(UD_FILES)), default=default_of(BuildRecipe, "lang"),
-                     show_default=True),
+                     show_default=True, help="Language of the phrases and of the base model."),
         click.option("--base-model", default=default_of(BuildRecipe, "base_model"), show_default=True,
                      help="Masked LM directory or hub id; 'offline' = the offline test MLM of --lang."),
         click.option("-c", "--corpus", default=DEFAULT_CORPUS["en"], show_default=True,
@@ -66,7 +66,8 @@ def vocabulary_options(func):
         click.option("--train-fraction", type=click.FloatRange(0, 1, min_open=True),
                      default=default_of(BuildRecipe, "train_fraction"), show_default=True,
                      help="ss-mtc: share of the documents trained on; the rest is held out for evaluation."),
-        click.option("--split-seed", type=int, default=default_of(BuildRecipe, "split_seed"), show_default=True),
+        click.option("--split-seed", type=int, default=default_of(BuildRecipe, "split_seed"), show_default=True,
+                     help="ss-mtc: seed of the split into trained-on and held-out documents."),
         click.option("--conllu", multiple=True, type=click.Path(exists=True, dir_okay=False),
                      help="mtc: CoNLL-U file(s) (default: the UD training treebank of --lang in ud-train)."),
         click.option("--min-count", type=click.IntRange(1), default=None,
@@ -119,17 +120,21 @@ def register(main: click.Group) -> None:
                        "KIND-en without -o checkpoint=DIR, any other language only with it].")
     @click.option("--init", type=click.Choice(INITS), default=TRAIN.init, show_default=True,
                   help="Phrase rows start at the mean of their sub-words' rows, or random (the reference).")
-    @click.option("--epochs", type=click.IntRange(1), default=TRAIN.epochs, show_default=True)
-    @click.option("--lr", type=click.FloatRange(0, min_open=True), default=TRAIN.lr, show_default=True)
-    @click.option("--batch-size", type=click.IntRange(1), default=TRAIN.batch_size, show_default=True)
+    @click.option("--epochs", type=click.IntRange(1), default=TRAIN.epochs, show_default=True,
+                  help="Passes over the training pairs (paper: 10 for MTC, 20 for SS-MTC).")
+    @click.option("--lr", type=click.FloatRange(0, min_open=True), default=TRAIN.lr, show_default=True,
+                  help="Adam's learning rate on the phrase rows.")
+    @click.option("--batch-size", type=click.IntRange(1), default=TRAIN.batch_size, show_default=True,
+                  help="Training pairs per step.")
     @click.option("--token-pairs", type=click.FloatRange(0), default=TRAIN.token_pairs, show_default=True,
                   help="Single-word pairs per phrase pair, so phrases do not crowd out single words.")
     @click.option("--train-head/--no-train-head", default=TRAIN.train_head, show_default=True,
                   help="Also train the MLM head transform and token bias (the encoder stays frozen).")
     @click.option("--max-tokens", type=click.IntRange(8), default=TRAIN.max_tokens, show_default=True,
                   help="Tokens per training sentence, cropped around the mask.")
-    @click.option("--seed", type=int, default=TRAIN.seed, show_default=True)
-    @click.option("--progress/--no-progress", default=True, show_default=True)
+    @click.option("--seed", type=int, default=TRAIN.seed, show_default=True,
+                  help="Seed of the training: the pairs drawn, their order, the random rows.")
+    @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bars on stderr.")
     def train(kind, lang, base_model, corpus, corpus_format, spans, docs, skip_docs, train_fraction, split_seed,
               conllu, min_count, sentences_per_phrase, max_phrases, test_fraction, out, init, epochs, lr, batch_size,
               token_pairs, train_head, max_tokens, seed, progress) -> None:
@@ -189,10 +194,11 @@ def register(main: click.Group) -> None:
             click.echo(f"{p.count:>6}  {per.get(i, 0):>3} sent  {len(p.token_ids):>2} tok  {p.label:<12} {p.text}")
 
     @mtc.command("build-default")
-    @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True, required=True)
+    @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True, required=True,
+                  help="Which default checkpoint to build: ss-mtc or mtc; repeat for both.")
     @click.option("--lang", type=click.Choice(list(DEFAULT_CORPUS)), default=default_of(BuildRecipe, "lang"),
-                  show_default=True)
-    @click.option("--progress/--no-progress", default=True, show_default=True)
+                  show_default=True, help="Language of the checkpoint.")
+    @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bars on stderr.")
     def build_default(kinds, lang, progress) -> None:
         """Build the default checkpoints the generators load without -o checkpoint=DIR.
 

@@ -89,7 +89,7 @@ def register(main: click.Group) -> None:
     @click.argument("run_id")
     @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
                   help="What each format holds is listed above.")
-    @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+    @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The file to write.")
     @click.option("--unfinished", is_flag=True,
                   help="Export a run that is not complete: spans not generated yet are written as "
                        "[MASKED:LABEL], never as their original text.")
