@@ -19,6 +19,13 @@ REPO = Path(__file__).resolve().parents[1]
 # unless told otherwise; they never write into the working directory's runs.sqlite.
 os.environ.setdefault("WORKBENCH_CACHE", str(REPO / ".cache"))
 
+# Two test workers on two cores (pytest -n logical): torch's thread pool in each would take a thread
+# per core, four busy threads on two cores, and OpenMP threads spin waiting for each other. Measured
+# on the loaded 2-core machine: a fill-mask batch took 8-10 s with two threads per process, 2 s with
+# one. Each worker, and every command a test starts, computes on one thread.
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 # Property tests draw the same examples on every run and keep no example database between
 # runs: a test passes or fails on the code, never on which examples chance picked today.
 try:

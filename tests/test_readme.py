@@ -111,7 +111,11 @@ def main_job_command() -> list[str]:
     return command
 
 
-@pytest.mark.timeout(2400)  # the main job from a cold cache builds both offline MLMs first (minutes each)
+# The slow tier: from a cold cache the job builds both offline MLMs first and runs every run of
+# the README's main job (15 minutes of CI's 35 on 2 cores); the default tier runs the same job on
+# a document of each corpus (tests/benchmark/test_benchmark_privacy.py).
+@pytest.mark.slow
+@pytest.mark.timeout(2400)
 def test_main_job_stores_runs_references_and_the_reid_attack(tmp_path):
     # --no-report: the report's cold embedding pass over TAB takes minutes and is covered by
     # tests/metrics; this test checks what the main job stores for the report to read.
