@@ -2,7 +2,10 @@
 
 The headline figure (`headline_figure`) puts the five measures a reader looks at first side
 by side. The per-metric figures leave out a panel whose value is the same for every run (it
-tells no run from another; `uninformative`), and say so under the panels.
+tells no run from another; `uninformative`), over all corpora or within one corpus's block,
+and say so under the panels. The report's metrics_comparison.png (`comparison_figure`) draws
+every measure in one unit, shares as fractions of 1 beside the other 0–1 measures (issue 42:
+per cent beside fractions read as one scale).
 """
 
 from __future__ import annotations
@@ -100,40 +103,64 @@ def bar_metrics(table: pd.DataFrame, metrics: list[str] | None = None, infos: di
     return [m for m in (metrics or default) if m in infos and m in table.columns and table[m].notna().any()]
 
 
-def left_out_note(left_out: dict[str, float], infos: dict) -> str:
-    """One line naming the panels left out for having one value for every run, with the value."""
-    percent = percent_metrics()
+def left_out_note(left_out: dict[str, float], infos: dict, percent: frozenset[str] | None = None,
+                  where: str = "") -> str:
+    """One line naming the panels left out for having one value for every run, with the value
+    (in per cent for the `percent` metrics: default, those the tables give in per cent); where:
+    " in CORPUS" for panels left out of one corpus's block only."""
+    percent = percent_metrics() if percent is None else percent
     parts = [f"{TITLES.get(m, infos[m].label)} ({value_text(v * (100 if m in percent else 1))}"
              f"{' %' if m in percent else ''})" for m, v in left_out.items()]
-    return "Left out, the same for every run: " + ", ".join(parts) if parts else ""
+    return f"Left out, the same for every run{where}: " + ", ".join(parts) if parts else ""
+
+
+def left_out_by_corpus(table: pd.DataFrame, metrics: list[str]) -> dict[str, dict[str, float]]:
+    """corpus -> the metrics (with their value) the same for every run of that corpus, beyond
+    those the same over the whole table (uninformative): such a panel of equal bars is left out
+    of that corpus's block only."""
+    everywhere = uninformative(table, metrics)
+    rest = [m for m in metrics if m not in everywhere]
+    out = {}
+    for corpus in dict.fromkeys(table["corpus"]):
+        same = uninformative(table[table["corpus"] == corpus], rest)
+        if same:
+            out[str(corpus)] = same
+    return out
 
 
 def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *, infos: dict | None = None,
-                       title: str | None = None, notes: list[str] | None = None):
+                       title: str | None = None, notes: list[str] | None = None,
+                       percent: frozenset[str] | None = None):
     """One small bar chart per metric and corpus, one bar per run (Original rows where defined).
 
     A block of panels per corpus; within a block the panels of a row share the runs' axis, so
     each run's name is written once per row of panels, beside the first. A metric with the same
-    value for every run gets no panel (`uninformative`); a line under the panels names it.
-    infos: metric -> MetricInfo (default workbench.metrics.metric_infos(); the headline adds the
-    privacy measures); notes: more lines for under the panels."""
+    value for every run gets no panel (`uninformative`), and one with the same value for every
+    run of a corpus none in that corpus's block (`left_out_by_corpus`); a line under the panels
+    names each. infos: metric -> MetricInfo (default workbench.metrics.metric_infos(); the
+    headline adds the privacy measures); notes: more lines for under the panels; percent: the
+    metrics drawn in per cent (default: those the tables give in per cent)."""
     import textwrap
     plt = pyplot()
     infos = infos or metric_infos()
     table = ordered(table)
     names = run_names(table)
     colours = generator_colours(table)
-    percent = percent_metrics()
+    percent = percent_metrics() if percent is None else percent
     metrics = bar_metrics(table, metrics, infos)
     left_out = uninformative(table, metrics)
     metrics = [m for m in metrics if m not in left_out]
-    notes = [n for n in [left_out_note(left_out, infos), *(notes or [])] if n]
+    by_corpus = left_out_by_corpus(table, metrics)
+    notes = [n for n in [left_out_note(left_out, infos, percent),
+                         *(left_out_note(same, infos, percent, f" in {c}") for c, same in by_corpus.items()),
+                         *(notes or [])] if n]
     corpora = list(dict.fromkeys(table["corpus"]))
+    shown = {c: [m for m in metrics if m not in by_corpus.get(str(c), {})] for c in corpora}
     ncols = min(6, max(1, len(metrics)))
-    nrows = max(1, math.ceil(len(metrics) / ncols))
+    rows = {c: max(1, math.ceil(len(shown[c]) / ncols)) for c in corpora}
     runs_by_corpus = {c: [i for i in table.index if table.at[i, "corpus"] == c] for c in corpora}
     # A panel row: its runs, plus room for a two-line title and the x tick labels.
-    heights = [nrows * (ROW_IN * len(runs_by_corpus[c]) + 0.75) + 0.35 for c in corpora]
+    heights = [rows[c] * (ROW_IN * len(runs_by_corpus[c]) + 0.75) + 0.35 for c in corpora]
     longest = max((len(names[i]) for i in table.index), default=10)
     fig = plt.figure(figsize=(0.055 * longest + 2.1 * ncols + 0.5, sum(heights) + 1.0 + 0.18 * len(notes)),
                      layout="constrained")
@@ -141,9 +168,9 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *,
     for block, corpus in zip(blocks, corpora):
         runs = runs_by_corpus[corpus]
         sub = table.loc[runs]
-        axes = block.subplots(nrows, ncols, squeeze=False, sharey=True)
+        axes = block.subplots(rows[corpus], ncols, squeeze=False, sharey=True)
         bar_colours = [run_colour(table, r, colours) for r in runs]
-        for n, (ax, metric) in enumerate(zip(axes.flat, metrics)):
+        for n, (ax, metric) in enumerate(zip(axes.flat, shown[corpus])):
             info = infos[metric]
             _bar_panel(ax, sub[metric].astype(float), bar_colours, info, 100.0 if metric in percent else 1.0)
             # A no-break space inside the range: a wrapped title keeps "[0, 1]" on one line.
@@ -155,7 +182,7 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *,
             if n % ncols == 0:
                 ax.set_yticks(range(len(runs)), [names[r] for r in runs], fontsize=7)
                 ax.set_ylim(len(runs) - 0.5, -0.5)  # first run on top
-        for ax in list(axes.flat)[len(metrics):]:
+        for ax in list(axes.flat)[len(shown[corpus]):]:
             ax.axis("off")
         block.suptitle(corpus, fontsize=10, fontweight="bold", x=0.01, ha="left")
     extra = [(plt.Line2D([], [], color="black", linestyle="--", linewidth=0.8), "chance (0.5)")] \
@@ -165,7 +192,18 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *,
     fig.suptitle(title or "Metrics per run, by corpus (↑ higher is better, ↓ lower is better, →0.5 chance is best)",
                  fontsize=10)
     fig.left_out = left_out  # for the report's text: which panels were left out
+    fig.left_out_by_corpus = by_corpus
     return fig
+
+
+# The unit of metrics_comparison.png, said under its panels.
+ONE_UNIT_NOTE = "Every measure in its own unit, shares as fractions of 1 (the tables give them in per cent)."
+
+
+def comparison_figure(table: pd.DataFrame):
+    """metrics_comparison.png: every metric's panels in one unit (no share in per cent beside
+    fractions), constant panels left out and named."""
+    return metric_bars_figure(table, percent=frozenset(), notes=[ONE_UNIT_NOTE])
 
 
 def headline_metrics(table: pd.DataFrame) -> list[str]:

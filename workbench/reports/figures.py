@@ -1,7 +1,7 @@
 """The report's figures: which ones a report has, how each is drawn, and one writer for PNG.
 
 Each figure is a function that returns a matplotlib Figure, one module per kind:
-    headline, metrics_comparison   workbench.reports.bar_figures (headline_figure, metric_bars_figure)
+    headline, metrics_comparison   workbench.reports.bar_figures (headline_figure, comparison_figure)
     figure1_unique_ratio           workbench.reports.figure1 (003 Figure 1)
     per_label                      workbench.reports.label_heatmaps
     agreement                      workbench.reports.agreement_figure (only when the agreement family was computed)
@@ -47,7 +47,7 @@ def report_figures(content) -> dict[str, ReportFigure]:
         ReportFigure("table6_by_label", partial(_figure2_by_label, content.table6_by_label), 120)
         if content.table6_by_label is not None else None,
         ReportFigure("figure1_unique_ratio", partial(figure1.figure1_figure, content.ratios, content.table), 130),
-        ReportFigure("metrics_comparison", partial(bar_figures.metric_bars_figure, content.table), 110),
+        ReportFigure("metrics_comparison", partial(bar_figures.comparison_figure, content.table), 110),
     ]
     return {f.name: f for f in figures if f is not None}
 

@@ -46,12 +46,22 @@ def _overview(content: ReportContent, formats) -> str:
 def left_out_text(table) -> str:
     """The line under metrics_comparison.png: the panels left out and why."""
     from workbench.metrics import metric_infos
-    from workbench.reports.bar_figures import bar_metrics, left_out_note, uninformative
-    left_out = uninformative(table, bar_metrics(table))
-    if not left_out:
-        return "Every metric with a value has a panel."
-    return (left_out_note(left_out, metric_infos())
-            + ". A panel of equal bars tells no run from another, so these have none; the tables give them.")
+    from workbench.reports.bar_figures import (
+        ONE_UNIT_NOTE,
+        bar_metrics,
+        left_out_by_corpus,
+        left_out_note,
+        uninformative,
+    )
+    metrics, infos = bar_metrics(table), metric_infos()
+    left_out = uninformative(table, metrics)
+    by_corpus = left_out_by_corpus(table, [m for m in metrics if m not in left_out])
+    notes = [n for n in [left_out_note(left_out, infos),
+                         *(left_out_note(same, infos, where=f" in {c}") for c, same in by_corpus.items())] if n]
+    if not notes:
+        return f"Every metric with a value has a panel. {ONE_UNIT_NOTE}"
+    return ("; ".join(notes) + ". A panel of equal bars tells no run from another, so these have none; the tables "
+            f"give them. {ONE_UNIT_NOTE}")
 
 
 def _label_section(content: ReportContent, formats) -> str:
