@@ -39,7 +39,9 @@ def register(main: click.Group) -> None:
     @click.option("--attacker", type=click.Choice(ATTACKERS), default="retrieval", show_default=True,
                   help="retrieval: BM25 over the background texts (seconds); trained: a transformer classifier "
                        "trained on them (TRI; by default a linear probe on the encoder, -o epochs=N fine-tunes; "
-                       "trained once per background and settings, then cached).")
+                       "trained once per background and settings, then cached); retrieval-ids: BM25 keeping codes, "
+                       "numbers and dates whole; retrieval-dense: embedded windows (MiniLM / e5); retrieval-fused: "
+                       "both, by rank.")
     @click.option("-k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
                   help="Report the share of documents whose individual the attacker ranks within k.")
     @click.option("--background", type=click.Path(dir_okay=False), default=None,

@@ -2,6 +2,9 @@
 
     retrieval  BM25 over the background texts (workbench.privacy.retrieval)
     trained    the TRI classifier trained on them (workbench.privacy.trained)
+    retrieval-ids    BM25 over tokens that keep identifiers whole (workbench.privacy.retrieval_ids)
+    retrieval-dense  embedded windows, max similarity per individual (workbench.privacy.dense)
+    retrieval-fused  the two above fused by reciprocal rank (workbench.privacy.fusion)
 
 What an attacker is and its attack key are in workbench.privacy.reid_contract; a new attacker
 is one module with a class like retrieval.RetrievalAttacker (its `Config`, built as
@@ -20,6 +23,13 @@ REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
     Entry("retrieval", "workbench.privacy.retrieval:RetrievalAttacker", "BM25 over the background texts", "privacy"),
     Entry("trained", "workbench.privacy.trained:TrainedAttacker", "the TRI classifier trained on the background",
           "mlm"),
+    # issue 39: attackers that read identifiers; new names, so `retrieval`'s attack keys stay as they were.
+    Entry("retrieval-ids", "workbench.privacy.retrieval_ids:IdRetrievalAttacker",
+          "BM25 over tokens that keep codes, numbers and dates whole", "privacy"),
+    Entry("retrieval-dense", "workbench.privacy.dense:DenseAttacker",
+          "sentence embeddings of background windows, max similarity per individual", "metrics"),
+    Entry("retrieval-fused", "workbench.privacy.fusion:FusedAttacker",
+          "retrieval-ids and retrieval-dense fused by reciprocal rank (k=60)", "metrics"),
 ])
 ATTACKERS = REGISTRY.names()
 
