@@ -251,6 +251,7 @@ def test_mtc_records_its_placement_the_same_way(monkeypatch):
     assert "dtype" not in SSMTC(MtcConfig(checkpoint="/x", device="cpu")).signature_config()
 
 
+@pytest.mark.slow  # builds the offline English MLM where the cache has none (minutes on 2 cores)
 def test_a_bfloat16_encoder_keeps_a_float32_head_that_the_pipeline_can_call(offline_en):
     """The encoder in bfloat16, the head (untied from the input embeddings) in float32: MaskedLM's
     own logits are float32, a whole-model call (transformers' fill-mask pipeline) works, and its

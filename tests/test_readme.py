@@ -145,7 +145,44 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.timeout(1800)  # its fill-mask line builds the offline English MLM where no run has yet
+def workbench_lines() -> list[list[str]]:
+    """Each workbench command of the first session as its words, a `NAME=$(...)` taken from
+    inside its brackets and a `$NAME` given as a run id."""
+    import shlex
+    lines = []
+    for line in commands(bash_blocks()[1]):
+        inner = re.fullmatch(r"[A-Z]+=\$\((.*)\)", line)
+        words = shlex.split((inner.group(1) if inner else line).replace("$RUN", "0123abcd").replace("$TAB", "0123abcd"))
+        if words[0] == "workbench":
+            lines.append(words[1:])
+    return lines
+
+
+def test_every_line_of_the_first_session_is_a_command_the_cli_takes():
+    """The default tier's check of the first session (the slow tier runs it): every command and
+    option it names exists and takes the values given, as click parses them."""
+    import click
+
+    from workbench.cli import main as cli
+    lines = workbench_lines()
+    assert len(lines) >= 7 and lines[-1] == ["dashboard"]
+    for words in lines:
+        context, command, rest = None, cli, list(words)
+        while isinstance(command, click.Group):  # down to the command the words name
+            context = command.make_context(command.name, [], parent=context, resilient_parsing=True)
+            name, rest = rest[0], rest[1:]
+            command = command.get_command(context, name)
+            assert command is not None, f"no command {name!r} in: workbench {' '.join(words)}"
+        try:
+            command.make_context(command.name, rest, parent=context)  # a UsageError for what it does not take
+        except click.UsageError as exc:
+            pytest.fail(f"workbench {' '.join(words)}: {exc.format_message()}")
+
+
+# The slow tier: its fill-mask lines build the offline English MLM where no run has yet (minutes:
+# 12 of CI's 35 with the session itself); the default tier checks each line against the CLI above.
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_the_first_session_runs_as_written(tmp_path):
     """Every line of the README's first session, in a fresh folder: the dashboard is started on
     a free port and must answer; the rest must succeed and print what the comments promise."""

@@ -133,7 +133,7 @@ def install_tiny(mlms: dict[str, Path] | None = None, lemmatisers: dict[str, Pat
         (lemmatiser.lemmatiser_dir(lang) / lemmatiser.BUILD_FILE).write_text('{"tiny": true}')
 
 
-def build_tiny_ner(path: Path, lang: str = "sv") -> Path:
+def build_tiny_ner(path: Path, lang: str = "sv", corpus: str | None = None) -> Path:
     """spaCy's `ner`, as workbench.metrics.ner_standin trains the Swedish stand-in, with a 16-wide encoder
     fitted once over the first 30 chunks of the corpus it learns from (seconds): the corpus's labels, a
     spaCy pipeline folder that `--ner-model sv=PATH` takes."""
@@ -146,7 +146,8 @@ def build_tiny_ner(path: Path, lang: str = "sv") -> Path:
         "hidden_width": 16, "maxout_pieces": 2, "use_upper": True, "nO": None,
         "tok2vec": {"@architectures": "spacy.HashEmbedCNN.v2", "width": 16, "depth": 1, "embed_size": 500,
                     "window_size": 1, "maxout_pieces": 2, "subword_features": True, "pretrained_vectors": None}}})
-    examples = training_examples(nlp, _corpus(lang))[:30]
+    from workbench.loaders import shipped_corpus
+    examples = training_examples(nlp, shipped_corpus(corpus) if corpus else _corpus(lang))[:30]
     optimizer = nlp.initialize(lambda: examples)
     for k in range(0, len(examples), 8):
         nlp.update(examples[k:k + 8], sgd=optimizer)
@@ -154,7 +155,8 @@ def build_tiny_ner(path: Path, lang: str = "sv") -> Path:
     return path
 
 
-TINY_BUILDERS = {"gpt2": build_tiny_gpt2, "ner-sv": lambda path: build_tiny_ner(path, "sv")}
+TINY_BUILDERS = {"gpt2": build_tiny_gpt2, "ner-sv": lambda path: build_tiny_ner(path, "sv"),
+                 "ner-en": lambda path: build_tiny_ner(path, "en", corpus="pgv-pii-en")}
 
 
 def cached_tiny(kind: str) -> Path:

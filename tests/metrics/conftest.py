@@ -80,6 +80,18 @@ def make_context(tmp_path=None, **config) -> MetricContext:
     return context
 
 
+def report_context(**config) -> MetricContext:
+    """make_context for a whole report over the real baseline runs (PGV-PII EN and SV, 20 TAB
+    documents), for tests of its files and tables: the English NER a tiny one too (en_core_web_sm
+    over every run's text was a third of such a report) and two folds for the cross-validated
+    families (downstream CRF, detectability) instead of five. tests/metrics/test_ner_consistency*.py,
+    test_downstream.py, test_golden.py and test_hf_components.py test those families with their real settings."""
+    from tests.tiny_models import cached_tiny
+    config.setdefault("ner_models", (("en", str(cached_tiny("ner-en"))), ("sv", str(cached_tiny("ner-sv")))))
+    config.setdefault("folds", 2)
+    return make_context(**config)
+
+
 def add_run(store, corpus, pseudonyms: dict[str, list], *, name="hand", upos=None, seconds=None, pick_upos=None,
             mode="maskL") -> str:
     """Store a hand-made run. pseudonyms: doc_id -> one text per span (None = FAILED).

@@ -140,6 +140,7 @@ def test_the_masked_lm_answers_are_cached_by_model_text_and_tokens():
     assert again.weights(TEXT, [(3, 7)]) == [4.0] and Counting.calls == 2  # other tokens: computed
 
 
+@pytest.mark.slow  # builds the offline English MLM where the cache has none (minutes on 2 cores)
 def test_the_offline_mlm_gives_a_name_more_information_than_a_function_word(offline_en):
     # A trained model's output (a rare name surprises it more than "the"): the offline MLM, built on demand.
     weights = dp.MaskedLMWeights(dp._load("offline", "en"), "offline")

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.metrics.conftest import make_context
+from tests.metrics.conftest import report_context
 from tests.metrics.test_run_names import _overlaps
 from workbench import metrics
 from workbench.reports import bar_figures, write_report
@@ -111,7 +111,7 @@ def test_shares_are_drawn_in_per_cent_as_the_tables_give_them(baseline_table):
 def test_the_report_writes_the_headline_first_and_names_what_it_left_out(baseline_store, tmp_path):
     with closing(RunStore(baseline_store)) as s:
         run_ids = [r.run_id for r in s.runs()]
-        written = write_report(s, run_ids, tmp_path, formats=("md", "png"), context=make_context())
+        written = write_report(s, run_ids, tmp_path, formats=("md", "png"), context=report_context())
     assert written[0].name == "headline.png"
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert report.index("![Headline](headline.png)") < report.index("## Runs") < report.index("metrics_comparison.png")

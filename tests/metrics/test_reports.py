@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from tests.metrics.conftest import add_run, make_context
+from tests.metrics.conftest import add_run, make_context, report_context
 from workbench.errors import WorkbenchError
 from workbench.reports import write_report
 from workbench.store import RunStore
@@ -28,7 +28,7 @@ def baseline_report(baseline_store, tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     store = RunStore(baseline_store)
     runs = store.runs()
-    context = make_context()
+    context = report_context()
     from workbench.upos import get_tagger
     context.set_tagger(get_tagger("spacy", quiet=True))
     written = write_report(store, [r.run_id for r in runs], out, context=context)

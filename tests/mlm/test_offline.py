@@ -13,6 +13,7 @@ from workbench.mlm import offline
 from workbench.mlm.recipes import RECIPES
 
 
+@pytest.mark.slow  # builds the offline English MLM where the cache has none (minutes on 2 cores)
 def test_offline_model_is_a_loadable_hf_directory(offline_en):
     from transformers import AutoModelForMaskedLM, AutoTokenizer
     tok = AutoTokenizer.from_pretrained(offline_en)
