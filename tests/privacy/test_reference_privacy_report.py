@@ -152,3 +152,30 @@ def test_near_identical_points_share_one_label_in_the_figure():
     xs, ys = [0.55, 0.551, 0.56, 0.72, 0.55], [0.86, 0.85, 0.16, 1.0, 0.0]
     # Within 3 % of both axes of the highest point of a group: 0 and 1 together; the rest alone.
     assert label_clusters(xs, ys, low=-0.03) == [[3], [0, 1], [2], [4]]
+
+
+def test_trir_has_its_document_bootstrap_interval_in_the_table(store, attacked, tmp_path):
+    """Issue 40: TRIR is a mean over documents, so the privacy table gives its 95 % interval as the
+    utility tables do: in brackets in Markdown, as _low/_high columns in the CSV. On this corpus
+    every original document is re-identified and no suppressed one: each resample reads the same."""
+    runs, _ = attacked
+    out = tmp_path / "report"
+    write_report(store, list(runs.values()), out, formats=("md", "csv"), context=make_context(), k=2)
+    table = pd.read_csv(out / "table_privacy.csv", index_col="run_id")
+    assert table.at[runs["original"], "trir_retrieval_low"] == table.at[runs["original"], "trir_retrieval_high"] == 1.0
+    assert table.at[runs["suppress"], "trir_retrieval_low"] == table.at[runs["suppress"], "trir_retrieval_high"] == 0.0
+    assert "1.000 [1.000, 1.000]" in (out / "table_privacy.md").read_text(encoding="utf-8")
+
+
+def test_the_trir_interval_resamples_the_documents():
+    from workbench.privacy import reid
+    from workbench.uncertainty.bootstrap import document_interval
+    hit, miss = ("p1", 0, 0), ("p9", 3, 0)  # (true individual, candidates ranked above it, tied with it)
+    rows = pd.DataFrame([{"run_id": "r", "attack_key": "key", "attacker": "retrieval", "doc_id": f"d{n}",
+                          "individual": who, "n_higher": higher, "n_tied": tied, "n_candidates": 10,
+                          "background": "bk.json", "config": "{}"}
+                         for n, (who, higher, tied) in enumerate([hit, hit, miss, miss, hit, miss])])
+    (row,) = reid._metrics(rows, 2, {"r": 6}).to_dict("records")
+    expected = document_interval(np.array([1, 1, 0, 0, 1, 0], dtype=float))
+    assert row["trir"] == 0.5 and (row["trir_low"], row["trir_high"]) == (expected.low, expected.high)
+    assert 0 < row["trir_low"] < 0.5 < row["trir_high"] < 1

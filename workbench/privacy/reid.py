@@ -59,7 +59,8 @@ from workbench.store.own_detections import own_detections
 from workbench.text.replace import pseudonymise
 
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
-                  "n_without_background", "n_candidates", "background", "complete", "background_share"]
+                  "n_without_background", "n_candidates", "background", "complete", "background_share",
+                  "trir_low", "trir_high"]
 # Documents per transaction: small enough that an interrupted trained attack loses seconds.
 BATCH_DOCUMENTS = {"retrieval": 64, "trained": 8}
 SHOWN_DOCUMENTS = 5  # a failed batch names this many of its documents
@@ -226,10 +227,15 @@ def per_document(frame: pd.DataFrame, k: int) -> pd.DataFrame:
 def _metrics(frame: pd.DataFrame, k: int, n_docs: Mapping[str, int]) -> pd.DataFrame:
     if frame.empty:
         return pd.DataFrame(columns=METRIC_COLUMNS)
+    from workbench.uncertainty.bootstrap import document_interval
     docs = per_document(frame, k)
     rows = []
     for (run_id, key), group in docs.groupby(["run_id", "attack_key"], sort=False):
+        # TRIR is the mean of each document's expected hit: its 95 % interval resamples the documents
+        # (workbench.uncertainty), so two runs' TRIR that differ by a document or two read as such.
+        interval = document_interval(group["hit"].to_numpy(dtype=float))
         rows.append({"run_id": run_id, "attacker": group["attacker"].iloc[0], "attack_key": key,
+                     "trir_low": interval.low, "trir_high": interval.high,
                      "trir": float(group["hit"].mean()), "mean_rank": float(group["rank"].mean()),
                      "rank_le_k": float(group["rank_le_k"].mean()), "k": k, "n_documents": len(group),
                      "n_without_background": int(group["individual"].isna().sum()),

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
+from workbench.metrics.intervals import HIGH, LOW
 from workbench.privacy.attackers import ATTACKERS as REID_ATTACKERS
 from workbench.privacy.background import share_text
 from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
@@ -169,6 +170,8 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             rows = reid[reid["attack_key"] == key].set_index("run_id")
             for measure in ("trir", "rank_le_k", "mean_rank"):
                 out[f"{measure}_{attacker}"] = rows[measure].reindex(out.index).astype(float)
+            for bound in (LOW, HIGH):  # the table writes the interval beside TRIR (reports.tables.metric_cell)
+                out[f"trir_{attacker}{bound}"] = rows[f"trir{bound}"].reindex(out.index).astype(float)
         combined = ensemble_keys(reid, keys)
         out.attrs["ensemble"] = combined
         if combined:
