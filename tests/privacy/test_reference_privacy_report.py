@@ -179,3 +179,29 @@ def test_the_trir_interval_resamples_the_documents():
     expected = document_interval(np.array([1, 1, 0, 0, 1, 0], dtype=float))
     assert row["trir"] == 0.5 and (row["trir_low"], row["trir_high"]) == (expected.low, expected.high)
     assert 0 < row["trir_low"] < 0.5 < row["trir_high"] < 1
+
+
+def test_an_attacker_below_the_ceiling_on_the_original_text_is_flagged_weak(store, attacked, tmp_path):
+    """Issue 39 item 5: the original text is the easiest case; an attacker that re-identifies less
+    than 0.9 of it is named weak in the privacy table's caption. A deliberately weak attacker: the
+    background texts of two individuals swapped, so their documents point at each other."""
+    from workbench.privacy.reid import reid_risk
+    runs, _ = attacked
+    strong = tmp_path / "strong"
+    write_report(store, [runs["original"], runs["suppress"]], strong, formats=("md",), context=make_context(), k=2)
+    assert "WEAK" not in (strong / "table_privacy.md").read_text(encoding="utf-8")  # it reads 1.0 of the original
+
+    people = dict(reid_helpers.PEOPLE)
+    people["doc-a"], people["doc-b"] = people["doc-b"], people["doc-a"]
+    swapped = reid_helpers.background(tmp_path / "swapped.json", people=people)
+    from workbench.store import RunStore
+    with RunStore(tmp_path / "weak.sqlite") as other:  # a store of its own: one attack key per run
+        fresh = {kind: reference_run(other, reid_helpers.corpus(), kind, tagger=WordListTagger()).run_id
+                 for kind in ("original", "suppress")}
+        weak = reid_risk(other, list(fresh.values()), attacker="retrieval", background=swapped, k=2)
+        assert weak.set_index("run_id").at[fresh["original"], "trir"] == pytest.approx(0.6)  # 3 of 5 documents
+        out = tmp_path / "weak"
+        write_report(other, list(fresh.values()), out, formats=("md",), context=make_context(), k=2)
+    table = (out / "table_privacy.md").read_text(encoding="utf-8")
+    assert "WEAK attacker(s), below 0.9 on the original text" in table
+    assert "retrieval (original text of reid-tiny: TRIR 0.600)" in table

@@ -191,7 +191,30 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
     _stored_known_pair(store, out, keys)
     out.attrs["attack_keys"] = keys
     out.attrs["k"] = k
+    out.attrs["weak"] = weak_attackers(out, {r: store.resolve_run(r) for r in out.index})
     return out
+
+
+# An attacker that does not re-identify nearly every document of the original text, the easiest
+# case there is, is weaker than the field's (TAE's attacker re-identifies the original TAB test
+# split almost completely): its TRIR on an anonymisation understates the risk (issue 39).
+WEAK_BELOW = 0.9
+
+
+def weak_attackers(out: pd.DataFrame, records: dict) -> dict[str, str]:
+    """attacker -> where it is weak ("original text of CORPUS: TRIR 0.717"), for every attacker
+    shown whose TRIR on an `original` reference run of the report is below WEAK_BELOW."""
+    weak: dict[str, str] = {}
+    originals = [r for r, record in records.items() if record is not None and record.generator == "original"]
+    for attacker in REID_ATTACKERS:
+        column = f"trir_{attacker}"
+        if column not in out:
+            continue
+        for run_id in originals:
+            trir = out.at[run_id, column]
+            if not np.isnan(trir) and trir < WEAK_BELOW:
+                weak[attacker] = f"original text of {records[run_id].corpus_name}: TRIR {trir:.3f}"
+    return weak
 
 
 def _weaker_measures(out: pd.DataFrame, weaker: pd.DataFrame, keys: dict[str, str]) -> None:
@@ -221,9 +244,13 @@ def attacks_caption(measures: pd.DataFrame) -> str:
     caption = f"k={measures.attrs.get('k', DEFAULT_K)}|attacks=" + ",".join(f"{a}:{key}" for a, key in keys.items())
     combined = measures.attrs.get("ensemble", {})
     if combined:
-        return caption + "|ensemble=" + "+".join(f"{a}:{key}" for a, key in combined.items())
-    if any(a in keys for a in REID_ATTACKERS):
-        return caption + "|ensemble=none (the re-identification attacks shown use different backgrounds)"
+        caption += "|ensemble=" + "+".join(f"{a}:{key}" for a, key in combined.items())
+    elif any(a in keys for a in REID_ATTACKERS):
+        caption += "|ensemble=none (the re-identification attacks shown use different backgrounds)"
+    weak = measures.attrs.get("weak", {})
+    if weak:
+        caption += ("|WEAK attacker(s), below " + f"{WEAK_BELOW:g} on the original text, so their TRIR understates "
+                    "the risk: " + "; ".join(f"{a} ({where})" for a, where in weak.items()))
     return caption
 
 
