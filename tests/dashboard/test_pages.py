@@ -43,6 +43,7 @@ def test_runs_page_filters_and_selects(annotated_store, runs):
 def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs):
     pytest.importorskip("workbench.reports")
     from workbench import metrics
+    from workbench.dashboard import render
     chosen = [r.run_id for r in runs if r.corpus_name == "pgv-pii-en"]
     at = ok(page("pages/2_Metrics.py", annotated_store, chosen))
     table2 = at.dataframe[0].value  # 003 Table 2 as workbench.reports shapes it
@@ -51,6 +52,10 @@ def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs)
         expected = metrics.compute_metrics(metrics.metric_frame(s, chosen), families=("diversity",))
     column = next(c for c in table2.columns if c.startswith("unique spans"))
     assert sorted(int(v) for v in table2[column]) == sorted(int(v) for v in expected["unique_forms"])
+    # The report's "what you can conclude" block, over the selection (issue 42 item 1)
+    conclusions = [m.value for m in at.expander[0].markdown]
+    assert at.expander[0].label.startswith("What you can conclude")
+    assert len(conclusions) == 1 and conclusions[0].startswith(render.escape_markdown("pgv-pii-en (en, 2 runs): "))
     # The headline, Figure 1, the per-metric bars, the per-label heatmaps and (these runs are annotated)
     # Table 6 per label
     assert len(at.get("image")) == 5

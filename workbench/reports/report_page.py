@@ -6,6 +6,7 @@ The figures are referenced by their file names, so only where the report writes 
 
 from __future__ import annotations
 
+from workbench.reports.conclusions import conclusions_markdown
 from workbench.reports.content import ReportContent
 
 
@@ -21,7 +22,8 @@ def _overview(content: ReportContent, formats) -> str:
     table, described = content.table, content.described
     runs = stored_runs(table)  # a mixed-language run has a row per language
     parts = ["# Pseudonym Workbench report", "",
-             f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", ""]
+             f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", "",
+             conclusions_markdown(content.private)]
     if "png" in formats:  # the headline first, before the tables and the detailed panels
         parts += ["## Headline", "", "UPOS accuracy, unique forms per document, word similarity, TRIR and the "
                   "FAILED share, one bar per run in its generator's colour (the same colour in every figure).", "",

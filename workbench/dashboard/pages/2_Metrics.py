@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from workbench.dashboard import data, missing, render
+from workbench.reports.conclusions import conclusions
 
 page = data.open_page("Metrics", "Report tables for the selected runs (paper 003 Tables 2–4, Figure 1 and more), "
                                  "computed by workbench.metrics.")
@@ -201,6 +202,12 @@ def privacy() -> None:
             st.image(png, caption="Utility (TPS, word similarity) against TRIR, one point per run, Pareto front "
                                   "marked (workbench.reports.privacy, as in `workbench report`)")
 
+
+# The block at the top of the report (workbench.reports.conclusions), over the selection; names are
+# user text, so each line is shown escaped.
+with st.expander("What you can conclude (computed from the numbers, as at the top of the report)", expanded=True):
+    for line in conclusions(content.private):
+        st.markdown(render.escape_markdown(line.lstrip(" -").replace("**", "")))
 
 tabs = st.tabs(["Tables as in 003", "All metrics", "Figures", "Per label", "Privacy"])
 for tab, show in zip(tabs, (paper_tables, all_metrics, report_figures, per_label, privacy)):
