@@ -126,7 +126,8 @@ def test_the_attack_most_runs_share_is_the_one_shown(store, attacked):
 def test_inference_disclosure_reaches_the_table(store, attacked, tmp_path):
     """Per-span results written into inference_results (P3's store functions) for two runs: the
     original's every replacement discloses its span, the suppressed run's none; the table shows
-    each run's rate, and an attack that has not reached every span is not shown."""
+    each run's rate, and an attack that has not reached every span shows its rate with what it
+    covers (issue 42: a partial attack read "–" although `privacy infer` had just printed its rate)."""
     pytest.importorskip("workbench.privacy.inference")
     from workbench.privacy.inference_store import new_row, save_rows
     runs, _ = attacked
@@ -140,11 +141,15 @@ def test_inference_disclosure_reaches_the_table(store, attacked, tmp_path):
     assert measures.attrs["attack_keys"]["mlm"] == "mlm-test-n5-00000000"
     assert measures.at[runs["original"], "disclosure_mlm"] == 1.0
     assert measures.at[runs["suppress"], "disclosure_mlm"] == 0.0
-    assert math.isnan(measures.at[runs["label"], "disclosure_mlm"])  # incomplete: not shown
+    spans = sum(len(d.masked_spans) for d in corpus.documents)
+    assert measures.at[runs["label"], "disclosure_mlm"] == 0.0  # over the spans attacked so far
+    assert measures.at[runs["label"], "disclosure_mlm_coverage"] == f"{spans - 1} of {spans} spans"
+    assert pd.isna(measures.at[runs["original"], "disclosure_mlm_coverage"])  # complete: nothing to say
     assert math.isnan(measures.at[runs["numbered"], "disclosure_mlm"])  # never attacked
-    write_report(store, list(runs.values()), tmp_path / "r", formats=("csv",), context=make_context(), k=2)
+    write_report(store, list(runs.values()), tmp_path / "r", formats=("csv", "md"), context=make_context(), k=2)
     table = pd.read_csv(tmp_path / "r" / "table_privacy.csv", index_col="run_id")
     assert table.at[runs["original"], "disclosure_mlm"] == 1.0 and table.at[runs["suppress"], "disclosure_mlm"] == 0
+    assert f"0.000 ({spans - 1} of {spans} spans)" in (tmp_path / "r" / "table_privacy.md").read_text(encoding="utf-8")
 
 
 def test_near_identical_points_share_one_label_in_the_figure():

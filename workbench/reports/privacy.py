@@ -8,8 +8,9 @@ re-identification attacks shown, workbench.privacy.reid.ensemble_trir) and the i
 dates and other values (workbench.privacy.known_pair_runs, caption key "known-pair:v1"). Where a run was attacked
 under several attack keys of one attacker (another background, other settings), the key
 most of the reported runs share is shown, so every row of a column comes from the same
-attack; the caption names the keys. An attack that has not reached every document
-(re-identification) or every replaced span (inference) of a run is not shown for it.
+attack; the caption names the keys. A re-identification attack that has not reached every
+document of a run is not shown for it; an inference attack that has not reached every replaced
+span is, with what it covers ("0.127 (230 of 1802 spans)").
 
 `privacy_utility_points` puts each run at (TRIR, utility) for utility = TPS and word
 similarity (docs/metrics.md), per corpus, and marks the Pareto front: the runs no other run
@@ -33,6 +34,7 @@ from workbench.privacy.background import share_text
 from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
 from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.reports.table_specs import Column, TableSpec
+from workbench.reports.tables import COVERAGE
 
 UTILITY = ("tps", "similarity_word")
 WEAKER_SHARES = (0.5, 0.25, 0.1)  # TAE's files TAB_test_BK=Public50%/25%/10%.json
@@ -178,8 +180,6 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             out["trir_ensemble"] = _stored_ensemble(store, out.index.tolist(), list(combined.values())).to_numpy()
         _weaker_measures(out, weaker, keys)  # after the main attacks: the caption names those first
     inference = _stored_disclosure(store, out.index.tolist())
-    if not inference.empty and "missing" in inference:
-        inference = inference[inference["missing"].fillna(0) == 0]  # an attack that has not reached every span
     if not inference.empty:
         for attacker in INFERENCE_ATTACKERS:
             key = shared_key(inference, attacker)
@@ -188,6 +188,14 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             keys[attacker] = key
             rows = inference[inference["attack_key"] == key].set_index("run_id")
             out[f"disclosure_{attacker}"] = rows["disclosure"].reindex(out.index).astype(float)
+            # An attack that has not reached every replaced span yet (`privacy infer --docs`): its rate
+            # is over the spans attacked, and the cell says so, "0.127 (230 of 1802 spans)".
+            missing = rows.get("missing", pd.Series(0, index=rows.index)).fillna(0).astype(int)
+            attacked, failed = rows["spans"].astype(int), rows["failed"].fillna(0).astype(int)
+            coverage = {r: f"{attacked[r]} of {attacked[r] + missing[r] + failed[r]} spans"
+                        for r in rows.index if missing[r] > 0}
+            if coverage:
+                out[f"disclosure_{attacker}{COVERAGE}"] = pd.Series(coverage).reindex(out.index)
     _stored_known_pair(store, out, keys)
     out.attrs["attack_keys"] = keys
     out.attrs["k"] = k

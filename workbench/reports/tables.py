@@ -63,7 +63,15 @@ def metric_cell(row: pd.Series, column: Column, style: str = BRACKETS) -> str:
         else:
             text += f" [{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
     mark = row.get(column.metric + MARK)
-    return text + mark if isinstance(mark, str) and text != "–" else text
+    if isinstance(mark, str) and text != "–":
+        text += mark
+    coverage = row.get(column.metric + COVERAGE)  # a figure over part of the run: what it covers
+    return f"{text} ({coverage})" if isinstance(coverage, str) and coverage and text != "–" else text
+
+
+# `<metric>_coverage`: a figure computed over part of a run says over what ("230 of 1,802 spans",
+# reports.privacy: an inference attack that has not reached every span yet).
+COVERAGE = "_coverage"
 
 
 def _is_number(value) -> bool:
@@ -226,7 +234,7 @@ def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
         flags = discriminates_by_run(rows)
         out["similarity_word_discriminates"] = [flags.get(str(i)) for i in rows.index]
     for c in spec.columns:  # issue 40's intervals and marks, last, where the table has them
-        for extra in (c.metric + LOW, c.metric + HIGH, c.metric + MARK):
+        for extra in (c.metric + LOW, c.metric + HIGH, c.metric + MARK, c.metric + COVERAGE):
             if extra in rows:
                 out[extra] = rows[extra].to_numpy()
     return out
