@@ -55,7 +55,9 @@ def test_metrics_page_shows_the_metrics_and_report_layers(annotated_store, runs)
     # The report's "what you can conclude" block, over the selection (issue 42 item 1)
     conclusions = [m.value for m in at.expander[0].markdown]
     assert at.expander[0].label.startswith("What you can conclude")
-    assert len(conclusions) == 1 and conclusions[0].startswith(render.escape_markdown("pgv-pii-en (en, 2 runs): "))
+    assert conclusions[0].startswith(render.escape_markdown("pgv-pii-en (en, 2 runs): "))
+    assert conclusions[-1].startswith(render.escape_markdown("pgv-pii-en: no re-identification figure: the corpus "
+                                                             "ships no background knowledge"))
     # The headline, Figure 1, the per-metric bars, the per-label heatmaps and (these runs are annotated)
     # Table 6 per label
     assert len(at.get("image")) == 5

@@ -32,7 +32,7 @@ def table(**privacy) -> pd.DataFrame:
 
 
 def test_measures_that_separate_the_runs_and_those_that_do_not():
-    (line, reference) = conclusions(table())
+    (line, reference, _) = conclusions(table())  # the last: no TRIR (test below)
     assert line.startswith("- **c** (en, 3 runs): separate the runs beyond their uncertainty: UPOS acc.% "
                            "(best: upos maskL +UPOS)")
     assert "do not separate them (no run significantly worse than the best): ATS Rouge 1" in line
@@ -63,4 +63,12 @@ def test_a_weak_attacker_is_named_and_the_block_has_its_heading():
 
 def test_a_corpus_with_one_run_has_nothing_to_compare():
     one = table().loc[["original:c", "r1"]]
-    assert conclusions(one) == ["- **c** (en, 1 run): one run, nothing to compare it with."]
+    assert conclusions(one)[0] == "- **c** (en, 1 run): one run, nothing to compare it with."
+
+
+def test_a_corpus_without_any_trir_says_why():
+    lines = conclusions(table())  # no TRIR column at all
+    assert lines[-1].startswith("- **c**: no re-identification figure: the corpus ships no background knowledge")
+    tab = table(trir_retrieval=[NAN, NAN, NAN])
+    tab["corpus"] = "tab-test"
+    assert lines and conclusions(tab)[-1].startswith("- **tab-test**: no re-identification attack stored for its runs")

@@ -93,7 +93,17 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
     """Per corpus and attacker with a stored TRIR: the safest run and whether the attacker tells
     the runs apart (the 95 % intervals of the lowest and the others overlap or not)."""
     from workbench.privacy.attackers import ATTACKERS
+    from workbench.privacy.background import SHIPPED_BACKGROUND
     lines = []
+    trir = [f"trir_{a}" for a in ATTACKERS if f"trir_{a}" in runs]
+    for corpus, rows in runs.groupby("corpus", sort=False):  # a corpus without any TRIR says why
+        if not any(rows[c].notna().any() for c in trir):
+            base = str(corpus).split(":")[0]  # "tab-test:16docs" is attacked with tab-test's background
+            why = ("no re-identification attack stored for its runs: `workbench privacy reid RUN... --attacker "
+                   "retrieval` stores one with the background knowledge it ships" if base in SHIPPED_BACKGROUND else
+                   "no re-identification figure: the corpus ships no background knowledge to attack with "
+                   "(`workbench privacy reid RUN... --background FILE` with one you bring; docs/privacy.md)")
+            lines.append(f"- **{corpus}**: {why}.")
     for attacker in ATTACKERS:
         column = f"trir_{attacker}"
         if column not in runs:
