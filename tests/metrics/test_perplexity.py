@@ -96,12 +96,24 @@ def test_perplexity_pools_tokens_over_documents():
 def test_bootstrap_interval_by_hand():
     # Two documents of one token each (per-token NLL 1 and 3): a resample is {a, a}, {a, b} or
     # {b, b} with probabilities 1/4, 1/2, 1/4, so the 2.5th and 97.5th percentiles are e^1 and e^3.
-    low, high = bootstrap_interval([1.0, 3.0], [1, 1], resamples=1000, seed=13)
+    low, high = bootstrap_interval([1.0, 3.0], [1, 1], resamples=1000, seed=13, min_documents=2)
     assert (low, high) == (pytest.approx(math.e), pytest.approx(math.e ** 3))
     # Every document at a per-token NLL of 2: every resample reads e^2; the empty one is left out.
-    assert bootstrap_interval([2.0, 4.0, 6.0, 0.0], [1, 2, 3, 0], 200, 13) == (pytest.approx(math.e ** 2),) * 2
-    assert bootstrap_interval([1.0, 3.0], [1, 1], 50, 7) == bootstrap_interval([1.0, 3.0], [1, 1], 50, 7)  # seeded
-    assert all(math.isnan(v) for v in bootstrap_interval([0.0], [0], 10, 1))
+    assert bootstrap_interval([2.0, 4.0, 6.0, 0.0], [1, 2, 3, 0], 200, 13, min_documents=3) == \
+        (pytest.approx(math.e ** 2),) * 2
+    assert bootstrap_interval([1.0, 3.0], [1, 1], 50, 7, 2) == bootstrap_interval([1.0, 3.0], [1, 1], 50, 7, 2)  # seeded
+    assert all(math.isnan(v) for v in bootstrap_interval([0.0], [0], 10, 1, min_documents=1))
+
+
+def test_too_few_held_out_documents_give_no_interval():
+    # One document resampled is that document every time: no interval rather than one of one point
+    # (issue 42); the default asks for MIN_INTERVAL_DOCUMENTS documents with tokens.
+    from workbench.metrics.perplexity import MIN_INTERVAL_DOCUMENTS
+    few = [1.0 + n for n in range(MIN_INTERVAL_DOCUMENTS - 1)]
+    assert all(math.isnan(v) for v in bootstrap_interval(few, [1] * len(few), 200, 13))
+    enough = [*few, 9.0]
+    low, high = bootstrap_interval(enough, [1] * len(enough), 200, 13)
+    assert low < high
 
 
 def pseudonyms(corpus, pick) -> dict:
@@ -120,7 +132,8 @@ def test_the_original_reference_run_reads_the_original_lms_baseline(store, corpu
     original_lm = fine_tune(tiny_gpt2, train, SETTINGS)
     assert row[PSEUDO_ON_ORIGINAL] == pytest.approx(manual_perplexity(original_lm, [TEXTS[d][0] for d in HELD]),
                                                     rel=1e-6)
-    assert row[f"{PSEUDO_ON_ORIGINAL}_low"] <= row[PSEUDO_ON_ORIGINAL] <= row[f"{PSEUDO_ON_ORIGINAL}_high"]
+    # Two documents held out: too few for an interval (MIN_INTERVAL_DOCUMENTS)
+    assert math.isnan(row[f"{PSEUDO_ON_ORIGINAL}_low"]) and math.isnan(row[f"{PSEUDO_ON_ORIGINAL}_high"])
 
 
 def test_a_suppressed_span_and_an_over_masked_document(store, corpus, tiny_gpt2):

@@ -98,11 +98,19 @@ def perplexity(nlls: Sequence[float], tokens: Sequence[int]) -> float:
     return math.exp(sum(nlls) / total) if total else math.nan
 
 
-def bootstrap_interval(nlls: Sequence[float], tokens: Sequence[int], resamples: int, seed: int) -> tuple[float, float]:
+# Fewer held-out documents than this give no interval (NaN): one document resampled is that
+# document every time, an "interval" of one point (the English PGV-PII split, one document held
+# out, read 920.13 | 920.13 | 920.13), and a few give percentiles of a few distinct values.
+MIN_INTERVAL_DOCUMENTS = 5
+
+
+def bootstrap_interval(nlls: Sequence[float], tokens: Sequence[int], resamples: int, seed: int,
+                       min_documents: int = MIN_INTERVAL_DOCUMENTS) -> tuple[float, float]:
     """The 2.5th and 97.5th percentiles of `perplexity` over resamples of the documents (with
-    replacement, as many as there are), documents without tokens left out first."""
+    replacement, as many as there are), documents without tokens left out first; NaN with fewer
+    than min_documents of them."""
     kept = [(n, t) for n, t in zip(nlls, tokens) if t > 0]
-    if not kept:
+    if not kept or len(kept) < min_documents:
         return math.nan, math.nan
     nll, tok = (np.array(v, dtype=np.float64) for v in zip(*kept))
     draws = np.random.default_rng(seed).integers(0, len(kept), size=(resamples, len(kept)))
