@@ -71,3 +71,22 @@ def test_a_panel_the_same_for_every_run_of_one_corpus_is_left_out_there_and_name
         plt.close(fig)
     line = left_out_text(table)  # the line under the figure in report.md says the same, in the tables' units
     assert "FAILED rate (0 %)" in line and "in tab-test" in line and "(0.551)" in line
+
+
+def test_a_metric_with_an_interval_gets_error_bars_and_one_without_none(table):
+    """Issue 40: where the table has a metric's 95 % interval (`_low`, `_high`), each bar shows it."""
+    import matplotlib.pyplot as plt
+    from matplotlib.container import ErrorbarContainer
+    table["unique_ratio_low"], table["unique_ratio_high"] = [0.7, 0.5, 0.85, float("nan")], [0.9, 0.7, 0.95, 0.6]
+    fig = bar_figures.comparison_figure(table)
+    try:
+        panels = _panels(fig)
+        ratio = [ax for ax in panels if ax.get_title().startswith("unique")]
+        bars = [c for ax in ratio for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        # pgv-pii-en: both runs have one; tab-test: only the first (the second's low end is missing)
+        whiskers = [seg for c in bars for seg in c.lines[2][0].get_segments()]
+        assert sorted((round(a[0], 3), round(b[0], 3)) for a, b in whiskers) == [(0.5, 0.7), (0.7, 0.9), (0.85, 0.95)]
+        overlap = [ax for ax in panels if ax.get_title().startswith("PII overlap partial")]
+        assert overlap and not any(isinstance(c, ErrorbarContainer) for ax in overlap for c in ax.containers)
+    finally:
+        plt.close(fig)

@@ -16,6 +16,7 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.base import CHANCE
+from workbench.metrics.intervals import HIGH, LOW
 from workbench.metrics.metric_frame import run_rows
 from workbench.metrics.run_names import run_names
 from workbench.reports.figure_style import (
@@ -48,21 +49,35 @@ def uninformative(table: pd.DataFrame, metrics: list[str]) -> dict[str, float]:
     return out
 
 
-def _bar_panel(ax, values: pd.Series, colours: list, info, scale: float = 1.0) -> None:
+def _bar_panel(ax, values: pd.Series, colours: list, info, scale: float = 1.0,
+               interval: tuple[pd.Series, pd.Series] | None = None) -> None:
     """Horizontal bars with their values beside them; the x range leaves room for the values,
-    so a value never runs into the next panel. scale: 100 draws a share in per cent."""
+    so a value never runs into the next panel. scale: 100 draws a share in per cent. interval:
+    each bar's 95 % interval (the table's `_low`, `_high`), drawn as an error bar where it has one."""
     values = values * scale
     finite = values.dropna()
     ax.barh(range(len(values)), values.fillna(0).to_numpy(), color=colours, height=0.72)
-    low = min(0.0, float(finite.min())) if len(finite) else 0.0
-    high = max(0.0, float(finite.max())) if len(finite) else 1.0 * scale
+    reach, whisker = finite, {}  # whisker: a bar's interval end on the side its value is written
+    if interval is not None:
+        low_end, high_end = (s.reindex(values.index).astype(float) * scale for s in interval)
+        shown = [y for y, (v, a, b) in enumerate(zip(values, low_end, high_end))
+                 if not (math.isnan(v) or math.isnan(a) or math.isnan(b))]
+        if shown:
+            # Clipped at 0: a percentile interval need not hold its point (a skewed resampling, rounding)
+            ax.errorbar([values.iloc[y] for y in shown], shown, fmt="none", ecolor="black", elinewidth=0.7,
+                        capsize=1.5, xerr=[[max(0.0, values.iloc[y] - low_end.iloc[y]) for y in shown],
+                                           [max(0.0, high_end.iloc[y] - values.iloc[y]) for y in shown]])
+            reach = pd.concat([finite, low_end.iloc[shown], high_end.iloc[shown]])
+            whisker = {y: high_end.iloc[y] if values.iloc[y] >= 0 else low_end.iloc[y] for y in shown}
+    low = min(0.0, float(reach.min())) if len(reach) else 0.0
+    high = max(0.0, float(reach.max())) if len(reach) else 1.0 * scale
     full = (0.0, 1.0 * scale)
     if info.high == 1 and (info.low or 0) >= -1 and low >= 0:
         high = full[1]  # ratios and similarities on their full scale
     span = (high - low) or 1.0
     ax.set_xlim(low - (0.3 * span if low < 0 else 0), high + 0.3 * span)
-    for y, v in enumerate(values):  # the value itself, so 0 and n/a are visible too
-        x = 0.0 if math.isnan(v) else v
+    for y, v in enumerate(values):  # the value itself, so 0 and n/a are visible too; past the whisker
+        x = 0.0 if math.isnan(v) else whisker.get(y, v)
         ax.text(x + (0.02 * span if x >= 0 else -0.02 * span), y, value_text(v), va="center",
                 ha="left" if x >= 0 else "right", fontsize=5.5, color="grey" if math.isnan(v) else "black")
     if info.better == CHANCE:
@@ -172,7 +187,8 @@ def metric_bars_figure(table: pd.DataFrame, metrics: list[str] | None = None, *,
         bar_colours = [run_colour(table, r, colours) for r in runs]
         for n, (ax, metric) in enumerate(zip(axes.flat, shown[corpus])):
             info = infos[metric]
-            _bar_panel(ax, sub[metric].astype(float), bar_colours, info, 100.0 if metric in percent else 1.0)
+            bounds = (sub[metric + LOW], sub[metric + HIGH]) if metric + LOW in sub and metric + HIGH in sub else None
+            _bar_panel(ax, sub[metric].astype(float), bar_colours, info, 100.0 if metric in percent else 1.0, bounds)
             # A no-break space inside the range: a wrapped title keeps "[0, 1]" on one line.
             title_text = panel_title(metric, info, metric in percent)
             head, _, rng = title_text.rpartition(" [")  # the title's range "[0, 1]", not a row's corpus
