@@ -15,6 +15,7 @@ def _default(name: str):
 
 
 def register(main: click.Group) -> None:
+    from workbench.metrics.similarity_baseline import SOURCES as SIMILARITY_BASELINES
     from workbench.privacy.reid_contract import DEFAULT_K
 
     @main.command("report")
@@ -48,6 +49,11 @@ def register(main: click.Group) -> None:
                   help="Cross-validation folds for the classifier (grouped by document).")
     @click.option("--tagger", type=click.Choice(("run",) + TAGGERS), default=_default("tagger"), show_default=True,
                   help="UPOS tagger for replacements; 'run' = the one in each run's signature.")
+    @click.option("--similarity-baseline", type=click.Choice(SIMILARITY_BASELINES), show_default=True,
+                  default=_default("similarity_baseline"),
+                  help="The chance level similarity is rescaled against: unrelated UD PUD sentence pairs "
+                       "(embedded once per embedder, minutes cold), or none (the rescaled columns read the raw "
+                       "cosines).")
     @click.option("--no-cache", is_flag=True, help="Keep embeddings and summaries in memory only.")
     @click.option("--allow-incomplete", is_flag=True, help="Report runs that have not finished.")
     @click.option("--k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
@@ -60,8 +66,8 @@ def register(main: click.Group) -> None:
     @placement_options
     @store_option
     def report(run_ids, out_dir, all_runs, formats, embedders, ner_models, causal_lm, ic_model, summariser,
-               summary_sentences, classifier, folds, tagger, no_cache, allow_incomplete, k, utility, progress, device,
-               dtype, store_path) -> None:
+               summary_sentences, classifier, folds, tagger, similarity_baseline, no_cache, allow_incomplete, k,
+               utility, progress, device, dtype, store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
@@ -77,7 +83,8 @@ def register(main: click.Group) -> None:
         from workbench.pipeline import report_runs
 
         config = MetricConfig(summariser=summariser, summary_sentences=summary_sentences, classifier=classifier,
-                              folds=folds, tagger=tagger, cache=not no_cache, device=device, dtype=dtype)
+                              folds=folds, tagger=tagger, cache=not no_cache, device=device, dtype=dtype,
+                              similarity_baseline=similarity_baseline)
         for lang, spec in name_value_pairs(embedders, "--embedder", "LANG", "SPEC").items():
             config = config.with_embedder(lang, spec)
         for lang, spec in name_value_pairs(ner_models, "--ner-model", "LANG", "SPEC").items():
