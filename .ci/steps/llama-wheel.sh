@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles llama-cpp-python (llama.cpp inside) into a wheel for the Ollama stand-in, with the base
-# interpreter, so that it can run while the virtualenv installs (.ci/setup starts it first).
+# interpreter. .ci/setup starts it once the virtualenv is installed (beside the install it took three
+# times as long as alone).
 # Skips the build when the wheel of this version and these flags is there. About 4 minutes on 2
 # idle cores; needs g++ (installed from Debian when missing) and cmake (from PyPI, as a build requirement).
 set -euo pipefail
