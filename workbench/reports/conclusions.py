@@ -94,6 +94,7 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
     the runs apart (the 95 % intervals of the lowest and the others overlap or not)."""
     from workbench.privacy.attackers import ATTACKERS
     from workbench.privacy.background import SHIPPED_BACKGROUND
+    from workbench.reports.privacy import WEAK_BELOW
     lines = []
     trir = [f"trir_{a}" for a in ATTACKERS if f"trir_{a}" in runs]
     for corpus, rows in runs.groupby("corpus", sort=False):  # a corpus without any TRIR says why
@@ -123,8 +124,8 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
                          if not apart else f"; {len(apart)} of {len(others)} others clearly riskier")
             lines.append(text + ".")
     for attacker, where in weak.items():
-        lines.append(f"- The {attacker} attacker is weak ({where}, below 0.9 on the original text): its TRIR "
-                     "understates the risk of every run.")
+        lines.append(f"- The {attacker} attacker is weak ({where}, below {WEAK_BELOW:g} on the original text): its "
+                     "TRIR understates the risk of every run.")
     return lines
 
 

@@ -156,8 +156,9 @@ def shared_key(frame: pd.DataFrame, attacker: str) -> str | None:
 def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd.DataFrame:
     """One row per run (index run_id, in the order given), a column per measure (NaN where not
     stored); `.attrs["attack_keys"]`: attacker -> the attack key shown."""
-    ids = [store.resolve_run(r).run_id for r in run_ids]
-    out = pd.DataFrame(index=pd.Index(list(dict.fromkeys(ids)), name="run_id"), columns=list(MEASURES), dtype=float)
+    records = {record.run_id: record for record in (store.resolve_run(r) for r in run_ids)}
+    ids = list(records)
+    out = pd.DataFrame(index=pd.Index(ids, name="run_id"), columns=list(MEASURES), dtype=float)
     keys: dict[str, str] = {}
     reid = _stored_reid(store, out.index.tolist(), k)
     if not reid.empty:
@@ -190,7 +191,7 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             out[f"disclosure_{attacker}"] = rows["disclosure"].reindex(out.index).astype(float)
             # An attack that has not reached every replaced span yet (`privacy infer --docs`): its rate
             # is over the spans attacked, and the cell says so, "0.127 (230 of 1802 spans)".
-            missing = rows.get("missing", pd.Series(0, index=rows.index)).fillna(0).astype(int)
+            missing = rows["missing"].fillna(0).astype(int)
             attacked, failed = rows["spans"].astype(int), rows["failed"].fillna(0).astype(int)
             coverage = {r: f"{attacked[r]} of {attacked[r] + missing[r] + failed[r]} spans"
                         for r in rows.index if missing[r] > 0}
@@ -199,7 +200,7 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
     _stored_known_pair(store, out, keys)
     out.attrs["attack_keys"] = keys
     out.attrs["k"] = k
-    out.attrs["weak"] = weak_attackers(out, {r: store.resolve_run(r) for r in out.index})
+    out.attrs["weak"] = weak_attackers(out, records)
     return out
 
 
@@ -213,7 +214,7 @@ def weak_attackers(out: pd.DataFrame, records: dict) -> dict[str, str]:
     """attacker -> where it is weak ("original text of CORPUS: TRIR 0.717"), for every attacker
     shown whose TRIR on an `original` reference run of the report is below WEAK_BELOW."""
     weak: dict[str, str] = {}
-    originals = [r for r, record in records.items() if record is not None and record.generator == "original"]
+    originals = [r for r, record in records.items() if record.generator == "original"]
     for attacker in REID_ATTACKERS:
         column = f"trir_{attacker}"
         if column not in out:
