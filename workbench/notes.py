@@ -29,6 +29,10 @@ COPIED = "copied-from-context"
 NOTE_KEPT = "not replaced: original kept"
 NOTE_SPLICED = "imported: spliced (part of the span's text kept)"
 
+# A reviewed run's span whose pseudonym the reviewer revised (workbench.exchange.review_import);
+# every other span keeps the parent run's prediction, note included.
+NOTE_REVIEWED = "reviewed: revised by a person"
+
 
 def is_unreachable(note: str) -> bool:
     return note.startswith(UNREACHABLE)

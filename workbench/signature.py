@@ -28,6 +28,10 @@ CONSISTENT_DEFAULT = CONSISTENT_SCOPES[0]
 # A reference anonymisation (workbench.exchange.reference: original, suppress, label): no generator,
 # no file; its generator name and config say what it is.
 REFERENCE = "reference"
+# A person's revision of another run (workbench.exchange.review_import, issue 41): the parent's
+# generator, model and mode, its file_sha256 the hash of the revisions, its config the parent run,
+# the reviewer and how many spans the review changed.
+REVIEWED = "reviewed"
 
 
 def library_versions() -> dict[str, str]:
@@ -103,6 +107,9 @@ class RunSignature:
             parts += ["source=reference", f"tagger={self.tagger}"]
             if self.config:
                 parts.append("config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":")))
+        elif self.source == REVIEWED:
+            parts += ["source=reviewed", f"revisions={self.file_sha256}", f"tagger={self.tagger}",
+                      "config=" + json.dumps(self.config, sort_keys=True, separators=(",", ":"))]
         else:
             parts += [f"window={self.window}", f"seed={self.seed}", f"topk={self.top_k}",
                       f"leak={self._leak()}"]

@@ -104,9 +104,11 @@ class DoccanoClient:
         rows = data.get("results", data) if isinstance(data, dict) else data
         return [Project(p["id"], p["name"]) for p in rows]
 
-    def create_project(self, name: str, description: str, guideline: str = "") -> Project:
+    def create_project(self, name: str, description: str, guideline: str = "",
+                       project_type: str = "SequenceLabeling") -> Project:
+        """project_type: SequenceLabeling (error annotation) or Seq2seq (a review: a text per example)."""
         body = {"name": name, "description": description or name, "guideline": guideline,
-                "project_type": "SequenceLabeling", "resourcetype": "SequenceLabelingProject",
+                "project_type": project_type, "resourcetype": f"{project_type}Project",
                 "collaborative_annotation": False, "allow_overlapping": False}
         p = self._json("POST", "/v1/projects", json=body)
         return Project(p["id"], p["name"])
@@ -127,11 +129,12 @@ class DoccanoClient:
         return have
 
     # -- data in and out ---------------------------------------------------------------
-    def upload_jsonl(self, project: int, content: bytes, filename: str = "upload.jsonl") -> dict:
+    def upload_jsonl(self, project: int, content: bytes, filename: str = "upload.jsonl",
+                     task_type: str = "SequenceLabeling") -> dict:
         upload_id = self._call("POST", "/v1/fp/process/",
                                files={"filepond": (filename, content, "application/json")}).text.strip()
         task = self._json("POST", f"/v1/projects/{project}/upload",
-                          json={"uploadIds": [upload_id], "format": "JSONL", "task": "SequenceLabeling",
+                          json={"uploadIds": [upload_id], "format": "JSONL", "task": task_type,
                                 "column_data": "text", "column_label": "label", "encoding": "utf_8"})
         return self.wait_task(task["task_id"])
 

@@ -26,7 +26,7 @@ from pathlib import PurePath
 import pandas as pd
 
 from workbench.metrics.metric_frame import IDENTITY_COLUMNS, is_original, run_rows
-from workbench.signature import IMPORTED, REFERENCE
+from workbench.signature import IMPORTED, REFERENCE, REVIEWED
 
 ORIGINAL_NAME = "Original"
 # The UPOS filter in a run's name, the report's Mode column, Table 6 and the dashboard: written as
@@ -113,6 +113,8 @@ def default_name(row: pd.Series, with_model: bool = False) -> str:
         return f"{generator} (reference)"
     if source == IMPORTED:
         return f"{generator} (imported)"
+    if source == REVIEWED:  # a person's revision of a run of this generator (workbench.exchange.review_import)
+        return f"{generator} {row['mode']} (reviewed)"
     parts = [generator]
     if with_model and not _missing(row.get("model")):
         parts.append(short_model(str(row["model"])))

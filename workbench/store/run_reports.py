@@ -4,6 +4,8 @@ Kinds written by the workbench:
     alignment   how an imported file was aligned to the corpus (workbench.exchange.alignment):
                 counts of matched, folded, deduplicated, left-over entries and spans
     reference   what a reference anonymisation did (workbench.exchange.reference)
+    review      what a review changed (workbench.exchange.review_import): the parent run, the
+                reviewer, and each revision's document, span, label, pseudonym before and after
     known-pair  the known-pair attack's counts per label and kind (workbench.privacy.known_pair_runs);
                 known-pair+background: the same with only the pairs a background text states
 `RunStore.delete_run` deletes a run's reports with it.
@@ -14,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 
-ALIGNMENT, REFERENCE = "alignment", "reference"
+ALIGNMENT, REFERENCE, REVIEW = "alignment", "reference", "review"
 
 
 def save_run_report(store, run_id: str, kind: str, body: dict) -> None:
