@@ -49,4 +49,7 @@ METRIC_FAMILIES: Registry[ModuleType] = Registry("metric family", [
     Entry("pronouns", "workbench.metrics.pronouns",
           "beyond 003 (issue 41): replacements of person names whose gender contradicts the pronouns referring "
           "to the mention"),
+    Entry("origin", "workbench.metrics.origin",
+          "beyond 003 (issue 41): replacements keeping a name's origin (Faker's locale lists) and a place's "
+          "country and region (the GeoNames gazetteer), and the divergence of their distributions"),
 ])
