@@ -106,3 +106,39 @@ def test_cli_sync_creates_the_project_and_pulls(server, annotation_store, monkey
     again = wb("doccano", "sync", run[:8], "--url", server.url, "--as", "admin=cli",
                store=annotation_store.run_store.path, env=env)
     assert again.returncode == 0 and "created project" not in again.stdout  # the second sync only pulls
+
+
+def test_a_review_round_trip_through_doccano(server, tmp_path, tiny_corpus):
+    """The review loop (issue 41 item 3) through the server: a Seq2seq project with one example per
+    span; a reviewer writes three texts in doccano; pulling stores a run with exactly those changed."""
+    from tests.metrics.conftest import RUN_A, UPOS_A, add_run
+    from workbench.doccano.review import pull_review, push_review
+    from workbench.notes import NOTE_REVIEWED
+    from workbench.store import RunStore
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    parent = add_run(store, tiny_corpus, RUN_A, upos=UPOS_A)
+    client = DoccanoClient(server.url, server.username, server.password)
+    pushed = push_review(store, client, parent)
+    project = pushed.project.id
+    assert pushed.examples == client.count_examples(project) == tiny_corpus.n_slots
+
+    examples = client._call("GET", f"/v1/projects/{project}/examples", params={"limit": 100}).json()["results"]
+    by_span = {(e["meta"]["doc_id"], int(e["meta"]["span"])): e for e in examples}
+    parent_preds = {(p.doc_id, p.span_index): p for p in store.predictions(parent)}
+    assert by_span.keys() == parent_preds.keys()
+    assert all(f" → {parent_preds[k].pseudonym}\n" in e["text"] for k, e in by_span.items())
+    edits = {("en-1", 8): "Bergen", ("en-2", 1): "Ewa Lis", ("sv-1", 3): "snickare"}
+    for key, text in edits.items():
+        client._call("POST", f"/v1/projects/{project}/examples/{by_span[key]['id']}/texts", json={"text": text})
+
+    reviewed = pull_review(store, client, project, "anna")
+    assert (reviewed.source, reviewed.config) == ("reviewed", {"parent": parent, "reviewer": "anna", "changed": 3})
+    preds = {(p.doc_id, p.span_index): p for p in store.predictions(reviewed.run_id)}
+    assert {k for k in preds if preds[k] != parent_preds[k]} == set(edits)
+    assert all(preds[k].pseudonym == v and preds[k].note == NOTE_REVIEWED for k, v in edits.items())
+    assert pull_review(store, client, pushed.project.name, "anna").run_id == reviewed.run_id  # no duplicate
+    assert len(store.runs()) == 2
+    with pytest.raises(Exception, match="already holds examples"):
+        push_review(store, client, parent)
+    store.close()
