@@ -157,12 +157,17 @@ class TrainedAttacker:
         self.background = background
         self.config = config
         self.log = log or (lambda message: None)
-        self.base_path = resolve_base(config.base_model)
+        self.base_path = self.resolve_base(config.base_model)
         self._base_id = base_fingerprint(self.base_path)
         self._model = self._tokenizer = None
         self.device, self.dtype = placement(config.device, config.dtype)
         if config.dtype == AUTO:  # what it picked on this machine, and why
             self.log(f"trained attacker: {auto_dtype_line(config.dtype, self.device)}")
+
+    @staticmethod
+    def resolve_base(ref: str) -> Path:
+        """The base model's local folder (a subclass may know more names: trained_minilm)."""
+        return resolve_base(ref)
 
     def describe(self) -> dict:
         """The settings that make the model (not the device it runs on), the base weights, the recipe's
@@ -175,7 +180,7 @@ class TrainedAttacker:
     def model_dir(self) -> Path:
         # attack_settings: a weaker attacker (the first part of each background text) is trained apart.
         payload = json.dumps({"config": attack_settings(self), "background": self.background.sha256}, sort_keys=True)
-        return cache_dir() / "privacy" / f"trained-{hashlib.sha256(payload.encode()).hexdigest()[:12]}"
+        return cache_dir() / "privacy" / f"{self.name}-{hashlib.sha256(payload.encode()).hexdigest()[:12]}"
 
     @property
     def is_built(self) -> bool:

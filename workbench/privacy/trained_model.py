@@ -95,7 +95,10 @@ def classifier(torch):
             self.head = torch.nn.Linear(2 * encoder.config.hidden_size, n_classes)
 
         def features(self, ids, mask):
-            states = self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state
+            return self.pool(self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state, mask)
+
+        def pool(self, states, mask):
+            """What the head reads from the last layer's states: the first token's and the mean."""
             weights = mask.unsqueeze(-1).to(states.dtype)
             mean = (states * weights).sum(1) / weights.sum(1).clamp(min=1)
             return torch.cat([states[:, 0], mean], dim=1)

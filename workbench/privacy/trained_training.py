@@ -3,7 +3,9 @@
 The encoder optionally continues masked-LM pre-training on the background windows
 (`pretrain_epochs`); the head is then fitted on the frozen encoder's features (linear
 probing, `probe_steps`); then, if asked (`epochs`), encoder and head are fine-tuned together
-(LP-FT, Kumar et al. 2022). Every forward pass runs under the configured device and dtype.
+(LP-FT, Kumar et al. 2022); with `tune_layers` (the trained-minilm attacker's config) only the
+top layers of the encoder are fine-tuned, on lower states kept from one pass
+(workbench.privacy.trained_layers). Every forward pass runs under the configured device and dtype.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 from workbench.devices import autocast
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.privacy.background import Background
+from workbench.privacy.trained_layers import TopLayers, freeze_below
 from workbench.privacy.trained_model import batch, classifier, load_torch, spread, windows
 
 if TYPE_CHECKING:
@@ -56,12 +59,31 @@ class ClassifierTraining:
             base = out / "mlm"
         model = classifier(torch)(AutoModel.from_pretrained(base), n).to(self.device)
         target = torch.tensor(labels, dtype=torch.long)
-        probe = self._probe(torch, model, rows, target, tokenizer.pad_token_id) if cfg.probe_steps else None
-        steps, losses = self._fit(torch, model, rows, target, tokenizer.pad_token_id) if cfg.epochs else (0, [])
+        pad_id = tokenizer.pad_token_id
+        tune = getattr(cfg, "tune_layers", 0)  # a TrainedConfig has none: every layer is fine-tuned
+        split = TopLayers.make(torch, model.encoder, tune, self._sample(torch, rows, pad_id)) \
+            if tune and cfg.epochs else None
+        kept = self._kept(torch, split, rows, pad_id) if split is not None else None
+        if cfg.probe_steps:
+            feats = self._top_features(torch, model, split, kept) if kept is not None \
+                else self._features(torch, model, rows, pad_id)
+            probe = self._probe(torch, model, feats, target)
+        else:
+            probe = None
+        if tune and cfg.epochs:
+            freeze_below(torch, model.encoder, tune)
+        losses: list[float] = []
+        if not cfg.epochs:
+            steps = 0
+        elif kept is not None:
+            steps, losses = self._fit_top(torch, model, split, kept, target)
+        else:
+            steps, losses = self._fit(torch, model, rows, target, pad_id)
         model.save(out)
         tokenizer.save_pretrained(out)
         shutil.rmtree(out / "mlm", ignore_errors=True)
-        return {"windows": len(rows), "pretrain": pretrain, "probe": probe, "steps": steps,
+        tuned = {"tune_layers": tune, "kept_lower_states": kept is not None} if tune else {}
+        return {"windows": len(rows), "pretrain": pretrain, "probe": probe, "steps": steps, **tuned,
                 "loss_first_last": [round(losses[0], 3), round(float(np.mean(losses[-20:])), 3)] if losses else None}
 
     def _windows(self, tokenizer, texts: Sequence[str]) -> tuple[list[list[int]], list[int]]:
@@ -82,15 +104,53 @@ class ClassifierTraining:
             order.extend(torch.randperm(n_rows, generator=g).tolist())
         return order[:max(1, round(epochs * n_rows))]
 
-    def _probe(self, torch, model, rows, target, pad_id) -> dict:
-        """Linear probing before fine-tuning (Kumar et al. 2022, "LP-FT"): the head is fitted on the frozen
-        encoder's features of every window, so that the one epoch of fine-tuning starts from a head that
-        already separates the individuals instead of a random one (whose gradients only add noise)."""
-        cfg = self.config
+    def _features(self, torch, model, rows, pad_id):
+        """The frozen encoder's features (what the head reads) of every window."""
         model.eval()
         with torch.inference_mode(), autocast(self.device, self.dtype):
-            feats = torch.cat([model.features(*(t.to(self.device) for t in batch(torch, rows[s:s + 64], pad_id)))
-                               for s in range(0, len(rows), 64)])
+            return torch.cat([model.features(*(t.to(self.device) for t in batch(torch, rows[s:s + 64], pad_id)))
+                              for s in range(0, len(rows), 64)])
+
+    @staticmethod
+    def _sample(torch, rows, pad_id):
+        """A few windows (a short one among them, so padding is checked) to check the layer split on."""
+        pick = rows[:3] + [rows[-1]]
+        return batch(torch, pick, pad_id)
+
+    def _kept(self, torch, split, rows, pad_id):
+        """The frozen lower part's output of every window, padded to the window length (float16, kept on
+        the CPU), and the windows' masks: computed once, read by every fine-tuning step."""
+        states, masks = [], []
+        width = self.config.window
+        with torch.inference_mode(), autocast(self.device, self.dtype):
+            for s in range(0, len(rows), 64):
+                ids, mask = batch(torch, rows[s:s + 64], pad_id)
+                lower = split.lower(ids.to(self.device), mask.to(self.device)).float().cpu()
+                pad = width - lower.shape[1]
+                states.append(torch.nn.functional.pad(lower, (0, 0, 0, pad)).half())
+                masks.append(torch.nn.functional.pad(mask, (0, pad)))
+        return torch.cat(states), torch.cat(masks)
+
+    def _kept_batch(self, kept, pick):
+        states, masks = kept
+        mask = masks[pick]
+        width = int(mask.sum(1).max())  # no wider than the batch's longest window
+        return states[pick][:, :width].float().to(self.device), mask[:, :width].to(self.device)
+
+    def _top_features(self, torch, model, split, kept):
+        model.eval()
+        with torch.inference_mode(), autocast(self.device, self.dtype):
+            out = []
+            for s in range(0, len(kept[0]), 64):
+                states, mask = self._kept_batch(kept, list(range(s, min(s + 64, len(kept[0])))))
+                out.append(model.pool(split.states(states, mask), mask))
+            return torch.cat(out)
+
+    def _probe(self, torch, model, feats, target) -> dict:
+        """Linear probing before fine-tuning (Kumar et al. 2022, "LP-FT"): the head is fitted on the frozen
+        encoder's features of every window, so that fine-tuning starts from a head that already separates
+        the individuals instead of a random one (whose gradients only add noise)."""
+        cfg = self.config
         feats, target = feats.float().clone(), target.to(self.device)
         optimiser = torch.optim.Adam(model.head.parameters(), lr=cfg.probe_learning_rate)
         loss_fn = torch.nn.CrossEntropyLoss()
@@ -110,9 +170,7 @@ class ClassifierTraining:
     def _fit(self, torch, model, rows, target, pad_id) -> tuple[int, list[float]]:
         """Fine-tune encoder and head together (the head at head_learning_rate)."""
         cfg = self.config
-        optimiser = torch.optim.AdamW([{"params": model.encoder.parameters(), "lr": cfg.learning_rate},
-                                       {"params": model.head.parameters(), "lr": cfg.head_learning_rate}],
-                                      weight_decay=0.0)
+        optimiser = self._optimiser(torch, model)
         loss_fn = torch.nn.CrossEntropyLoss()
         model.train()
         order, losses = self._order(torch, len(rows), cfg.epochs), []
@@ -128,6 +186,39 @@ class ClassifierTraining:
             losses.append(loss.item())
             if len(losses) % max(1, total // 10) == 0:
                 self.log(f"  fine-tuning step {len(losses)}/{total}, loss {np.mean(losses[-20:]):.3f}")
+        model.eval()
+        return len(losses), losses
+
+    def _optimiser(self, torch, model):
+        """AdamW over the encoder's trainable parameters (all, unless tune_layers froze the lower ones) and
+        the head, each at its learning rate."""
+        cfg = self.config
+        encoder = [p for p in model.encoder.parameters() if p.requires_grad]
+        return torch.optim.AdamW([{"params": encoder, "lr": cfg.learning_rate},
+                                  {"params": model.head.parameters(), "lr": cfg.head_learning_rate}],
+                                 weight_decay=0.0)
+
+    def _fit_top(self, torch, model, split, kept, target) -> tuple[int, list[float]]:
+        """Fine-tune the top layers and the head on the kept lower states (the frozen part's dropout
+        is off: its states were computed once, in eval mode)."""
+        cfg = self.config
+        optimiser = self._optimiser(torch, model)
+        loss_fn = torch.nn.CrossEntropyLoss()
+        model.train()
+        order, losses = self._order(torch, len(kept[0]), cfg.epochs), []
+        total = -(-len(order) // cfg.batch_size)
+        for start in range(0, len(order), cfg.batch_size):
+            pick = order[start:start + cfg.batch_size]
+            states, mask = self._kept_batch(kept, pick)
+            with autocast(self.device, self.dtype):
+                loss = loss_fn(model.head(model.pool(split.states(states, mask), mask)), target[pick].to(self.device))
+            loss.backward()
+            optimiser.step()
+            optimiser.zero_grad()
+            losses.append(loss.item())
+            if len(losses) % max(1, total // 10) == 0:
+                self.log(f"  fine-tuning the top {getattr(cfg, 'tune_layers', 0)} layers: step {len(losses)}/{total}, "
+                         f"loss {np.mean(losses[-20:]):.3f}")
         model.eval()
         return len(losses), losses
 
