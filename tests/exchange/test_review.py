@@ -5,6 +5,7 @@ bad rows are refused with file, row, document and span named, and nothing is sto
 from __future__ import annotations
 
 import csv
+import os
 import re
 
 import pytest
@@ -201,3 +202,15 @@ def test_the_cli_refuses_a_bad_row_in_one_line(tmp_path, tiny_corpus):
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"error: file {out}, row 11, document nowhere: run {parent} has no such")
     assert len(RunStore(path).runs()) == 1
+
+
+def test_the_cli_asks_for_what_an_export_needs(tmp_path, tiny_corpus):
+    path, store, parent = _parent(tmp_path, tiny_corpus)
+    store.close()
+    env = {k: v for k, v in os.environ.items() if k != "DOCCANO_PASSWORD"}
+    no_file = wb("review", "export", parent[:8], store=path, env=env)
+    assert (no_file.returncode, no_file.stderr) == (2, "error: give the CSV to write with -o FILE.csv (or --doccano)\n")
+    no_password = wb("review", "export", parent[:8], "--doccano", store=path, env=env)
+    assert no_password.returncode == 2
+    assert no_password.stderr == "error: --doccano needs the doccano password: --password or $DOCCANO_PASSWORD\n"
+    assert not list(tmp_path.glob("*.csv"))
