@@ -122,7 +122,10 @@ TABLES = (
     # Beyond 003 (issue 27): how each replacement fits its original's form (workbench/metrics/agreement.py).
     TableSpec("table_agreement", "Agreement with the original: UD morphology tagged in context (Case, Number, "
               "Definite, Gender; each where original and replacement have it), capitalisation, token count, shape "
-              "class, and the gender of personal names (Faker's first-name lists) with the share known", (
+              "class, and the gender of personal names (Faker's first-name lists) with the share known; pronouns "
+              "contradicted by the replacement's gender (of the person spans with a gendered pronoun after them); "
+              "origin kept: personal names whose Faker locales the replacement shares (Jaccard >= 0.5) and places "
+              "whose country it keeps (GeoNames), of the spans where both are known (issue 41)", (
         Column("morph_all", "all", "Morphology %", scale=100, digits=1),
         Column("morph_case", "Case", "Morphology %", scale=100, digits=1),
         Column("morph_number", "Number", "Morphology %", scale=100, digits=1),
@@ -134,6 +137,10 @@ TABLES = (
         Column("shape_agreement", "shape", "Form %", scale=100, digits=1),
         Column("name_gender_agreement", "agree", "Name gender %", scale=100, digits=1),
         Column("name_gender_known", "known", "Name gender %", scale=100, digits=1),
+        # Beyond 003 (issue 41): workbench/metrics/pronouns.py and origin.py.
+        Column("pronoun_contradiction", "contra.", "Pronouns %", scale=100, digits=1),
+        Column("origin_kept", "name", "Origin kept %", scale=100, digits=1),
+        Column("place_country_kept", "country", "Origin kept %", scale=100, digits=1),
     )),
     # 000 §4's perplexities, each with its 95 % bootstrap interval as 000's Tables 6 and 8 print it
     # (workbench/metrics/perplexity.py).
