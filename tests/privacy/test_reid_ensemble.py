@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import math
+from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats
 
 from tests.metrics.conftest import make_context
 from tests.privacy import reid_helpers
-from workbench.privacy.reid import attacked_texts, stored_ensemble_trir, stored_reid_risk
+from workbench.privacy.reid import attacked_texts, stored_ensemble, stored_ensemble_trir, stored_reid_risk
 from workbench.privacy.reid_store import new_row, save_rows
 from workbench.reports.privacy import attacks_caption, privacy_measures
 
@@ -82,13 +85,20 @@ def test_the_privacy_table_shows_the_ensemble_and_its_caption_names_the_keys(sto
     measures = privacy_measures(store, [run_id], k=2)
     assert measures.at[run_id, "trir_ensemble"] == pytest.approx(0.625)
     assert measures.attrs["ensemble"] == KEYS
+    # with its interval (issue 40; by hand in the test below)
+    interval = stored_ensemble(store, [run_id], list(KEYS.values())).loc[run_id]
+    assert measures.at[run_id, "trir_ensemble_low"] == interval["trir_low"] < 0.625 < interval["trir_high"]
+    assert measures.at[run_id, "trir_ensemble_high"] == interval["trir_high"]
     assert attacks_caption(measures).endswith(f"|ensemble=retrieval:{KEYS['retrieval']}+trained:{KEYS['trained']}")
     from workbench.reports import write_report
     write_report(store, [run_id], tmp_path / "r", formats=("md", "csv"), context=make_context(), k=2)
     table = pd.read_csv(tmp_path / "r" / "table_privacy.csv", index_col="run_id")
     assert table.at[run_id, "trir_ensemble"] == pytest.approx(0.625)
+    assert table.at[run_id, "trir_ensemble_low"] == pytest.approx(interval["trir_low"])
+    assert table.at[run_id, "trir_ensemble_high"] == pytest.approx(interval["trir_high"])
     markdown = (tmp_path / "r" / "table_privacy.md").read_text(encoding="utf-8")
     assert "Ensemble re-id. (001)" in markdown and f"ensemble=retrieval:{KEYS['retrieval']}" in markdown
+    assert f"0.625 [{interval['trir_low']:.3f}, {interval['trir_high']:.3f}]" in markdown
 
 
 def test_attacks_over_different_backgrounds_form_no_ensemble(store, run_id):
@@ -97,3 +107,45 @@ def test_attacks_over_different_backgrounds_form_no_ensemble(store, run_id):
     measures = privacy_measures(store, [run_id], k=2)
     assert math.isnan(measures.at[run_id, "trir_ensemble"]) and measures.attrs["ensemble"] == {}
     assert "ensemble=none (the re-identification attacks shown use different backgrounds)" in attacks_caption(measures)
+
+
+def hand_percentile_interval(unit_num: list[float], unit_den: list[float], *, resamples=1000, seed=13, level=0.95):
+    """The documented draws written out (workbench.uncertainty: numpy's PCG64 from the seed, one
+    (resamples × n) matrix of unit indices) and the percentile rule by hand: linear interpolation
+    between the sorted replicates at position q (R − 1)."""
+    n = len(unit_num)
+    rows = np.random.default_rng(seed).integers(0, n, size=(resamples, n), dtype=np.int32).tolist()
+    replicates = sorted(sum(unit_num[i] for i in row) / sum(unit_den[i] for i in row) for row in rows)
+
+    def quantile(q: float) -> float:
+        position = q * (len(replicates) - 1)
+        below = int(position)
+        above = min(below + 1, len(replicates) - 1)
+        return replicates[below] + (position - below) * (replicates[above] - replicates[below])
+    return quantile((1 - level) / 2), quantile((1 + level) / 2)
+
+
+def test_the_ensemble_trir_has_its_document_bootstrap_interval_by_hand(store, run_id):
+    """Issue 40: the ensemble's TRIR is a mean over documents of their expected ensemble hit (the
+    table in the module docstring: a 1, b 1, c 1/2, d 5/8, e 0), so its interval resamples those
+    five values, documents in doc_id order; recomputed here from the draws by hand."""
+    for attacker in KEYS:
+        store_results(store, run_id, attacker)
+    ensemble = stored_ensemble(store, [run_id], list(KEYS.values())).loc[run_id]
+    low, high = hand_percentile_interval([1.0, 1.0, 0.5, 0.625, 0.0], [1.0] * 5)
+    assert ensemble["trir"] == pytest.approx(0.625)
+    assert (ensemble["trir_low"], ensemble["trir_high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+    assert 0 <= low < 0.625 < high <= 1
+    # scipy's percentile rule over the same replicates agrees (no new draws: bootstrap_result)
+    hits = np.array([1.0, 1.0, 0.5, 0.625, 0.0])
+    draws = np.random.default_rng(13).integers(0, 5, size=(1000, 5), dtype=np.int32)
+    theirs = scipy.stats.bootstrap((hits,), np.mean, n_resamples=0, method="percentile",
+                                   bootstrap_result=SimpleNamespace(bootstrap_distribution=hits[draws].mean(axis=1)))
+    assert ensemble["trir_low"] == pytest.approx(theirs.confidence_interval.low, abs=1e-12)
+    assert ensemble["trir_high"] == pytest.approx(theirs.confidence_interval.high, abs=1e-12)
+
+
+def test_no_ensemble_no_interval(store, run_id):
+    store_results(store, run_id, "retrieval")
+    store_results(store, run_id, "trained", docs={"doc-a", "doc-b", "doc-c", "doc-d"})
+    assert stored_ensemble(store, [run_id], list(KEYS.values())).loc[run_id].isna().all()

@@ -129,6 +129,10 @@ def test_the_report_keeps_whole_background_trir_apart_from_the_weaker_attackers(
     measures = privacy_measures(store, [run])
     assert measures.at[run, "trir_retrieval"] == 1.0  # the whole background's, whichever key sorts first
     assert measures.at[run, "trir_retrieval_bk10"] == pytest.approx(1 / 6)
+    # with the stored attack's interval (issue 40): every document ties its individual with all six
+    # (the preamble alone), each contributes 1/6, so every resample of the documents reads 1/6
+    assert measures.at[run, "trir_retrieval_bk10_low"] == pytest.approx(1 / 6)
+    assert measures.at[run, "trir_retrieval_bk10_high"] == pytest.approx(1 / 6)
     assert measures.at[run, "trir_retrieval_bk50"] == 1.0  # half of each text names the individual
     assert measures.attrs["attack_keys"]["retrieval"] == whole
     assert list(measures.attrs["attack_keys"])[0] == "retrieval"  # the caption names the whole-background attack first

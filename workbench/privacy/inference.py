@@ -28,6 +28,8 @@ The disclosure rate of a run is the share of its replaced spans whose original i
     disclosure               by a guess or by the replacement (what an attacker learns; ↓ better)
     disclosure_guesses       by one of the attacker's N guesses
     disclosure_replacement   by the replacement itself
+A mean over spans, so `disclosure` has its 95 % interval (disclosure_low / disclosure_high): the
+documents resampled, each with all its spans (workbench.uncertainty.span_interval).
 """
 
 from __future__ import annotations
@@ -56,10 +58,11 @@ __all__ = ["INFERENCE_ATTACKERS", "FREQUENT_LEMMAS", "inference_disclosure", "st
 FREQUENT_LEMMAS = 100  # 004's reference code leaves out the corpus's 100 most frequent lemmas
 BATCH = 64  # spans per stored batch (one transaction)
 RATE_COLUMNS = ["spans", "disclosure", "disclosure_guesses", "disclosure_replacement"]
+INTERVAL_COLUMNS = ["disclosure_low", "disclosure_high"]  # the disclosure rate's 95 % interval
 # documents: how many of the run's documents a row covers (all of them, or those asked for);
 # run_documents: how many the run has. Rates over fewer documents are not the run's.
 STORED_COLUMNS = ["run_id", "attacker", "attack_key", "n_guesses", *RATE_COLUMNS, "missing", "failed", "documents",
-                  "run_documents"]
+                  "run_documents", *INTERVAL_COLUMNS]
 
 
 # --- the matching function for a corpus ----------------------------------------------------
@@ -270,11 +273,13 @@ def inference_spans(store: RunStore, run_ids: Sequence[str] | None = None,
 
 def disclosure_rates(spans: pd.DataFrame, by: Sequence[str] = ("run_id", "attack_key")) -> pd.DataFrame:
     """Rates in [0, 1] (higher = more disclosed) over the spans that have a result, grouped by `by`:
-    spans, disclosure (by a guess or the replacement), disclosure_guesses, disclosure_replacement."""
+    spans, disclosure (by a guess or the replacement), disclosure_guesses, disclosure_replacement,
+    and disclosure's interval, disclosure_low / disclosure_high (NaN without a doc_id column, or
+    from fewer than two documents)."""
     by = list(by)
     answered = spans[spans["note"] == ""]
     if answered.empty:
-        return pd.DataFrame(columns=[*by, *RATE_COLUMNS])
+        return pd.DataFrame(columns=[*by, *RATE_COLUMNS, *INTERVAL_COLUMNS])
     flags = pd.DataFrame({"guesses": answered["disclosed"].astype(float),
                           "replacement": answered["replacement_discloses"].astype(float)})
     flags["any"] = flags.max(axis=1)
@@ -282,7 +287,27 @@ def disclosure_rates(spans: pd.DataFrame, by: Sequence[str] = ("run_id", "attack
     out = pd.DataFrame({"spans": grouped.size(), "disclosure": grouped["any"].mean(),
                         "disclosure_guesses": grouped["guesses"].mean(),
                         "disclosure_replacement": grouped["replacement"].mean()})
+    if "doc_id" in answered:  # the rate's 95 % interval, the spans resampled with their documents
+        out = out.join(_disclosure_intervals(flags["any"], answered, by))
+    else:  # spans without their documents: no interval can say how many independent draws they are
+        out[INTERVAL_COLUMNS] = float("nan")
     return out.reset_index()
+
+
+def _disclosure_intervals(disclosed: pd.Series, answered: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Per group of `by`: disclosure_low / disclosure_high, the percentile interval of the share of
+    spans disclosed, documents resampled each with all its spans (workbench.uncertainty.span_interval:
+    the disclosure rate is a mean over spans, and one long document is one draw, not many). The
+    documents in doc_id order, so the interval never depends on the order the results were stored."""
+    from workbench.uncertainty.bootstrap import span_interval
+    frame = answered[by].assign(doc_id=answered["doc_id"].astype(str), disclosed=disclosed)
+    rows = {}
+    for key, group in frame.sort_values("doc_id", kind="stable").groupby(by, sort=False):
+        interval = span_interval(group["disclosed"].to_numpy(dtype=float), group["doc_id"].tolist())
+        rows[key] = (interval.low, interval.high) if interval.has_interval else (float("nan"), float("nan"))
+    index = pd.MultiIndex.from_tuples(list(rows), names=by) if len(by) > 1 else pd.Index(
+        [k[0] if isinstance(k, tuple) else k for k in rows], name=by[0])
+    return pd.DataFrame(list(rows.values()), index=index, columns=INTERVAL_COLUMNS)
 
 
 def stored_disclosure(store: RunStore, run_ids: Sequence[str] | None = None, *, by_label: bool = False,

@@ -24,7 +24,8 @@ and rank<=k (as in TAE) and is left out of the mean rank; the frame says how man
 
 The ensemble rate (paper 001 §6, ensemble_trir): a document counts as re-identified if any
 attack of the ensemble (several attack keys over one background) ranks its individual first;
-ties in expectation, the attackers' tie-breaks independent: hit = 1 − Π (1 − hit_key).
+ties in expectation, the attackers' tie-breaks independent: hit = 1 − Π (1 − hit_key). Its 95 % interval
+(ensemble_intervals), as each attacker's TRIR's, resamples the documents.
 
 Weaker attackers (TAE): `background_share` < 1 gives the attacker only the first share of
 each background text (workbench.privacy.background: TAE's 10, 25 and 50 % files); the share
@@ -281,6 +282,22 @@ def _fresh_rows(store: RunStore, runs: Sequence[RunRecord]) -> pd.DataFrame:
     return frame[fresh]
 
 
+def ensemble_hits(frame: pd.DataFrame, attack_keys: Sequence[str],
+                  n_docs: Mapping[str, int]) -> dict[str, pd.Series]:
+    """Per run, each document's expected ensemble hit (index doc_id, sorted), the values
+    `ensemble_trir` averages; a run is left out where a key has not reached all its documents."""
+    keys = list(dict.fromkeys(attack_keys))
+    docs = per_document(frame[frame["attack_key"].isin(keys)], k=1)
+    out: dict[str, pd.Series] = {}
+    for run_id, group in docs.groupby("run_id", sort=False):
+        per_key = group.groupby("attack_key")["doc_id"].nunique()
+        if not keys or any(per_key.get(key, 0) != n_docs.get(run_id, -1) for key in keys):
+            continue  # an attack that has not reached every document: no ensemble for this run
+        missed = (1.0 - group["hit"].astype(float)).groupby(group["doc_id"]).prod()
+        out[run_id] = 1.0 - missed
+    return out
+
+
 def ensemble_trir(frame: pd.DataFrame, attack_keys: Sequence[str], n_docs: Mapping[str, int]) -> pd.Series:
     """Paper 001 §6's ensemble re-identification rate per run (index run_id): the share of documents
     that at least one attack of the ensemble (these attack keys) ranks first.
@@ -291,27 +308,39 @@ def ensemble_trir(frame: pd.DataFrame, attack_keys: Sequence[str], n_docs: Mappi
     and an ensemble of one attack key is that attack's TRIR. A run gets a value only where every
     key has results for all n_docs[run] of its documents; a document whose individual has no
     background text is re-identified by no attacker."""
-    keys = list(dict.fromkeys(attack_keys))
-    docs = per_document(frame[frame["attack_key"].isin(keys)], k=1)
-    out: dict[str, float] = {}
-    for run_id, group in docs.groupby("run_id", sort=False):
-        per_key = group.groupby("attack_key")["doc_id"].nunique()
-        if not keys or any(per_key.get(key, 0) != n_docs.get(run_id, -1) for key in keys):
-            continue  # an attack that has not reached every document: no ensemble for this run
-        missed = (1.0 - group["hit"].astype(float)).groupby(group["doc_id"]).prod()
-        out[run_id] = float((1.0 - missed).mean())
-    return pd.Series(out, dtype=float)
+    hits = ensemble_hits(frame, attack_keys, n_docs)
+    return pd.Series({run_id: float(h.mean()) for run_id, h in hits.items()}, dtype=float)
 
 
-def stored_ensemble_trir(store: RunStore, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.Series:
-    """ensemble_trir over what is stored, never attacking (index: the runs given; NaN where a
+ENSEMBLE_COLUMNS = ["trir", "trir_low", "trir_high"]
+
+
+def ensemble_intervals(frame: pd.DataFrame, attack_keys: Sequence[str], n_docs: Mapping[str, int]) -> pd.DataFrame:
+    """ensemble_trir with its 95 % interval (index run_id; ENSEMBLE_COLUMNS): the documents'
+    expected ensemble hits resampled (workbench.uncertainty.document_interval), as each attacker's
+    TRIR is; documents in doc_id order, so the interval never depends on storage order."""
+    from workbench.uncertainty.bootstrap import document_interval
+    rows = {}
+    for run_id, hits in ensemble_hits(frame, attack_keys, n_docs).items():
+        interval = document_interval(hits.to_numpy(dtype=float))
+        rows[run_id] = (interval.point, interval.low, interval.high)
+    return pd.DataFrame.from_dict(rows, orient="index", columns=ENSEMBLE_COLUMNS, dtype=float)
+
+
+def stored_ensemble(store: RunStore, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.DataFrame:
+    """ensemble_intervals over what is stored, never attacking (index: the runs given; NaN where a
     key has not reached every document of a run, or its rows are of a text the run no longer has)."""
     runs = [store.resolve_run(i) for i in run_ids]
     frame = _fresh_rows(store, runs)
     ids = [r.run_id for r in runs]
     if frame.empty:
-        return pd.Series(float("nan"), index=ids, dtype=float)
-    return ensemble_trir(frame, attack_keys, _document_counts(store, runs)).reindex(ids)
+        return pd.DataFrame(float("nan"), index=ids, columns=ENSEMBLE_COLUMNS)
+    return ensemble_intervals(frame, attack_keys, _document_counts(store, runs)).reindex(ids)
+
+
+def stored_ensemble_trir(store: RunStore, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.Series:
+    """The ensemble's TRIR alone of stored_ensemble (index: the runs given)."""
+    return stored_ensemble(store, run_ids, attack_keys)["trir"]
 
 
 def reid_documents(store: RunStore, run_id: str, attack_key: str | None = None, *, k: int = DEFAULT_K) -> pd.DataFrame:

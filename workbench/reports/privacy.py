@@ -10,7 +10,10 @@ under several attack keys of one attacker (another background, other settings), 
 most of the reported runs share is shown, so every row of a column comes from the same
 attack; the caption names the keys. A re-identification attack that has not reached every
 document of a run is not shown for it; an inference attack that has not reached every replaced
-span is, with what it covers ("0.127 (230 of 1802 spans)").
+span is, with what it covers ("0.127 (230 of 1802 spans)"). Every TRIR (each attacker's, the
+weaker attackers', the ensemble's) and every disclosure rate has its 95 % bootstrap interval
+beside it (`<measure>_low` / `_high`; documents resampled, a span with its document), written as
+the utility tables write theirs (reports.tables.metric_cell).
 
 `privacy_utility_points` puts each run at (TRIR, utility) for utility = TPS and word
 similarity (docs/metrics.md), per corpus, and marks the Pareto front: the runs no other run
@@ -109,9 +112,9 @@ def _stored_reid(store, run_ids: Sequence[str], k: int) -> pd.DataFrame:
     return stored_reid_risk(store, run_ids, k=k)
 
 
-def _stored_ensemble(store, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.Series:
-    from workbench.privacy.reid import stored_ensemble_trir  # importable wherever _stored_reid found results
-    return stored_ensemble_trir(store, run_ids, attack_keys)
+def _stored_ensemble(store, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.DataFrame:
+    from workbench.privacy.reid import stored_ensemble  # importable wherever _stored_reid found results
+    return stored_ensemble(store, run_ids, attack_keys)  # trir, trir_low, trir_high
 
 
 def ensemble_keys(reid: pd.DataFrame, keys: dict[str, str]) -> dict[str, str]:
@@ -178,7 +181,9 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
         combined = ensemble_keys(reid, keys)
         out.attrs["ensemble"] = combined
         if combined:
-            out["trir_ensemble"] = _stored_ensemble(store, out.index.tolist(), list(combined.values())).to_numpy()
+            ensemble = _stored_ensemble(store, out.index.tolist(), list(combined.values()))
+            for bound in ("", LOW, HIGH):
+                out[f"trir_ensemble{bound}"] = ensemble[f"trir{bound}"].to_numpy(dtype=float)
         _weaker_measures(out, weaker, keys)  # after the main attacks: the caption names those first
     inference = _stored_disclosure(store, out.index.tolist())
     if not inference.empty:
@@ -188,7 +193,9 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
                 continue
             keys[attacker] = key
             rows = inference[inference["attack_key"] == key].set_index("run_id")
-            out[f"disclosure_{attacker}"] = rows["disclosure"].reindex(out.index).astype(float)
+            # with its interval (spans resampled with their documents: privacy.inference.disclosure_rates)
+            for bound in ("", LOW, HIGH):
+                out[f"disclosure_{attacker}{bound}"] = rows[f"disclosure{bound}"].reindex(out.index).astype(float)
             # An attack that has not reached every replaced span yet (`privacy infer --docs`): its rate
             # is over the spans attacked, and the cell says so, "0.127 (230 of 1802 spans)".
             missing = rows["missing"].fillna(0).astype(int)
@@ -234,7 +241,8 @@ def _weaker_measures(out: pd.DataFrame, weaker: pd.DataFrame, keys: dict[str, st
             if key is not None:
                 keys[f"{attacker} {share_text(share)}"] = key
                 rows = weaker[weaker["attack_key"] == key].set_index("run_id")
-                out[weaker_measure(attacker, share)] = rows["trir"].reindex(out.index).astype(float)
+                for bound in ("", LOW, HIGH):
+                    out[weaker_measure(attacker, share) + bound] = rows[f"trir{bound}"].reindex(out.index).astype(float)
 
 
 def with_privacy(table: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
