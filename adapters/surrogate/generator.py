@@ -9,6 +9,7 @@ number words).
 
     workbench generate -c tab-test -g surrogate -o keep_gender=true -o max_shift_days=730
     workbench generate -c pgv-pii-sv -g surrogate -o keep_origin=true  # names and places by their origin
+    workbench generate -c pgv-pii-sv -g surrogate -o keep_gender=true -o pronoun_gender=true
     workbench generate -c tab-test -g surrogate -o date_shift=each      # one offset per date, not per document
     workbench generate -c pgv-pii -g surrogate -o table=my-table.toml
     workbench generate -c pgv-pii-sv -g surrogate -o genitive=false  # no Swedish genitive reinflection
@@ -28,7 +29,7 @@ from workbench.adapters.surrogate.spans import NOTE_NOTHING
 from workbench.adapters.surrogate.table import SHAPE
 from workbench.errors import InvalidValue, MissingExtra
 from workbench.generators.base import Generator, Prediction
-from workbench.text.slots import Slot
+from workbench.text.slots import Gap, Slot
 from workbench.text.swedish_genitive import GENITIVE_FEATURE
 
 
@@ -39,6 +40,9 @@ class SurrogateConfig:
     # A name drawn from the names of the original's origin (the Faker locales listing it), a place from
     # the cities of its country (GeoNames): workbench.text.origins, the origin metric's sources (issue 41).
     keep_origin: bool = False
+    # With keep_gender: a person span whose first name no gendered list holds takes the gender of the
+    # pronouns referring to it (the pronouns family's rule, read in the slot's window; issue 41).
+    pronoun_gender: bool = False
     max_shift_days: int = DEFAULT_MAX_SHIFT_DAYS  # dates move by one offset in [-N, N] days, N <= a century
     # document: one offset per document (002, intervals kept); each: one per date (date_offsets.DATE_SHIFTS)
     date_shift: str = DATE_SHIFTS[0]
@@ -57,6 +61,10 @@ class SurrogateConfig:
             raise InvalidValue(f"keep_gender must be true or false, not {self.keep_gender!r}")
         if not isinstance(self.keep_origin, bool):
             raise InvalidValue(f"keep_origin must be true or false, not {self.keep_origin!r}")
+        if not isinstance(self.pronoun_gender, bool):
+            raise InvalidValue(f"pronoun_gender must be true or false, not {self.pronoun_gender!r}")
+        if self.pronoun_gender and not self.keep_gender:
+            raise InvalidValue("pronoun_gender reads the pronouns for keep_gender: set keep_gender=true with it")
         if isinstance(self.max_shift_days, bool) or not isinstance(self.max_shift_days, int) \
                 or not 1 <= self.max_shift_days <= MAX_SHIFT_DAYS_LIMIT:
             # Bounded here, not met mid-run: a shift of millions of days overflows Python's dates.
@@ -64,6 +72,33 @@ class SurrogateConfig:
                                f"(a century), not {self.max_shift_days!r}")
         if not isinstance(self.table, str):
             raise InvalidValue(f"table must be a file path, not {self.table!r}")
+
+
+def mention_pronoun_gender(slot: Slot) -> str | None:
+    """"male"/"female": the gender of the pronouns referring to the slot's person mention by the
+    pronouns family's rule (workbench.metrics.pronouns: after the mention, before the next person
+    mention, in its sentence or the next), read in the slot's window; None for another label, no
+    pronoun, or pronouns of both genders. The other spans of the window stand as placeholders of
+    their length (their originals are not the surrogate's to see)."""
+    from workbench.metrics.name_gender import FEMALE, MALE, is_person_label
+    from workbench.metrics.pronouns import mention_pronouns
+    if not is_person_label(slot.label) or slot.original is None:
+        return None
+    text, target = "", -1
+    spans: list[tuple[int, int]] = []
+    person: list[bool] = []
+    for piece in slot.pieces:
+        if isinstance(piece, Gap):
+            written = piece.fill or "x" * max(piece.n_chars, 1)
+            if piece.span_index == slot.span_index:
+                target, written = len(spans), slot.original
+            spans.append((len(text), len(text) + len(written)))
+            person.append(is_person_label(piece.label))
+            text += written
+        else:
+            text += piece
+    said = mention_pronouns(text, slot.lang, spans, person)[target]
+    return said if said in (MALE, FEMALE) else None
 
 
 class Surrogate(Generator):
@@ -116,7 +151,9 @@ class Surrogate(Generator):
     def _one(self, maker: SurrogateMaker, slot: Slot) -> Prediction:
         if slot.original is not None:
             genitive = self.config.genitive and slot.lang == "sv" and GENITIVE_FEATURE in slot.features
-            made = maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id, genitive=genitive)
+            said = mention_pronoun_gender(slot) if self.config.pronoun_gender else None
+            made = maker.from_original(slot.original, slot.label, slot.lang, slot.doc_id, genitive=genitive,
+                                       pronoun_gender=said)
             if made.failed:
                 return Prediction((), failed=True, note=made.note)
             return Prediction((made.text,), note=made.note)
@@ -133,8 +170,9 @@ class Surrogate(Generator):
         config = super().signature_config()
         if self.config.date_shift == DATE_SHIFTS[0]:
             del config["date_shift"]
-        if not self.config.keep_origin:  # likewise: runs made before keep_origin keep their ids
-            del config["keep_origin"]
+        for option in ("keep_origin", "pronoun_gender"):  # likewise: runs made before them keep their ids
+            if not getattr(self.config, option):
+                del config[option]
         # The engine records the genitive rule where it can change the output (the baselines' note).
         del config["genitive"]
         return config

@@ -36,12 +36,19 @@ class WordMapping:
         self.keep_origin = keep_origin
         self._cache: dict[tuple, str] = {}
 
-    def word(self, doc_id: str, lang: str, label: str, rule: LabelRule, word: str) -> str:
-        """A dictionary word for `word`, never the word itself (without case), in its case."""
-        key = ("word", self.seed, doc_id, lang, label.casefold(), word.casefold())
+    def word(self, doc_id: str, lang: str, label: str, rule: LabelRule, word: str,
+             gender_hint: str | None = None) -> str:
+        """A dictionary word for `word`, never the word itself (without case), in its case.
+
+        gender_hint (the pronouns' gender, keep_gender only): a word of a rule with first names that
+        no gendered list holds is drawn as a first name of that gender; the hint is part of the draw's
+        key, so the same word with and without a hint may get two surrogates (--consistent document
+        ties an entity's mentions)."""
+        hinted = gender_hint if gender_hint in GENDERED and self._takes_hint(lang, rule, word) else None
+        key = ("word", self.seed, doc_id, lang, label.casefold(), word.casefold()) + ((hinted,) if hinted else ())
         if key not in self._cache:
-            source = self.dictionary_for(lang, rule, word)
-            drawn = self._of_origin(lang, source, word, key) if self.keep_origin else None
+            source = GENDERED[hinted] if hinted else self.dictionary_for(lang, rule, word)
+            drawn = self._of_origin(lang, source, word, key, hinted) if self.keep_origin else None
             for attempt in range(MAX_ATTEMPTS if drawn is None else 0):
                 drawn = self.dictionaries.draw(lang, source, rng_for(*key, attempt))
                 if drawn.casefold() != word.casefold():
@@ -51,6 +58,10 @@ class WordMapping:
                     drawn = redraw_letters(word, rng_for(*key, "letters"))
             self._cache[key] = drawn
         return with_case(case_of(word), self._cache[key])
+
+    def _takes_hint(self, lang: str, rule: LabelRule, word: str) -> bool:
+        """keep_gender, a rule that draws first names, and a word of no known gender."""
+        return self.keep_gender and FIRST_NAME in rule.dictionaries and self.dictionaries.gender(lang, word) is None
 
     def dictionary_for(self, lang: str, rule: LabelRule, word: str) -> str:
         """The first of the rule's dictionaries that holds the word (a country for a country),
@@ -65,15 +76,15 @@ class WordMapping:
                 return GENDERED[gender]
         return source
 
-    def _of_origin(self, lang: str, source: str, word: str, key: tuple) -> str | None:
+    def _of_origin(self, lang: str, source: str, word: str, key: tuple, hint: str | None = None) -> str | None:
         """keep_origin: a name of the original's origin (one the origin metric counts as keeping it),
         a first name for a first name (of the original's gender with keep_gender), else a last name;
         None where the origin is unknown or nothing of it is left to draw (the usual draw then)."""
         if source not in NAME_DICTIONARIES or (origin := origins.name_origin(word, lang)) is None:
             return None
-        kind = origins.FIRST if origins.is_first_name(word, origin) else origins.LAST
+        kind = origins.FIRST if hint or origins.is_first_name(word, origin) else origins.LAST
         if kind == origins.FIRST and self.keep_gender:
-            gender = self.dictionaries.gender(lang, word) or origins.first_name_gender(word, origin)
+            gender = self.dictionaries.gender(lang, word) or origins.first_name_gender(word, origin) or hint
             kind = f"{kind}_{gender}" if gender else kind
         pool = [n for n in origins.names_of_origin(origin, kind) if n.casefold() != word.casefold()]
         return rng_for(*key, "origin").choice(pool) if pool else None

@@ -122,7 +122,8 @@ class SurrogateMaker:
 
     # --- from the original text -------------------------------------------------------
 
-    def from_original(self, text: str, label: str, lang: str, doc_id: str, *, genitive: bool = False) -> SpanSurrogate:
+    def from_original(self, text: str, label: str, lang: str, doc_id: str, *, genitive: bool = False,
+                      pronoun_gender: str | None = None) -> SpanSurrogate:
         """The span's surrogate. Read in composed form (NFC): in decomposed text (NFD) "Å" is
         "A" and a combining ring, so names and dates were not recognised ("lördag") and letters
         were drawn under the original's marks ("B̊nylander"). Written back in the original's
@@ -131,23 +132,28 @@ class SurrogateMaker:
         genitive: the original is a Swedish genitive (read in context by the engine): a words-kind
         span has the base of its last word mapped (`Eriks` as `Erik`, `BBC:s` as `BBC`), so the
         genitive mention and the plain one get one surrogate; the surrogate comes back in its base
-        form, and the engine puts it in the genitive (workbench.text.swedish_genitive)."""
+        form, and the engine puts it in the genitive (workbench.text.swedish_genitive).
+
+        pronoun_gender: "male"/"female", the gender of the pronouns referring to the mention (the
+        generator's pronoun_gender option): with keep_gender, the span's first drawn word, when no
+        gendered list holds it, is drawn as a first name of that gender."""
         composed = unicodedata.normalize("NFC", text)
         read = composed
         if genitive and self.table.rule(label).kind == WORDS:
             read = self._genitive_base(composed, lang, self.table.rule(label))
-        made = self._from_composed(read, label, lang, doc_id)
+        made = self._from_composed(read, label, lang, doc_id, pronoun_gender)
         if composed != text and made.text and unicodedata.is_normalized("NFD", text):
             return SpanSurrogate(unicodedata.normalize("NFD", made.text), made.note, made.failed)
         return made
 
-    def _from_composed(self, text: str, label: str, lang: str, doc_id: str) -> SpanSurrogate:
+    def _from_composed(self, text: str, label: str, lang: str, doc_id: str,
+                       pronoun_gender: str | None = None) -> SpanSurrogate:
         rule = self.table.rule(label)
         note = ""
         out: str | None
         if rule.kind == WORDS:
             out = (self._place_of_origin(text, label, lang, doc_id, rule) if self.keep_origin else None) \
-                or self._words(text, label, lang, doc_id, rule)
+                or self._words(text, label, lang, doc_id, rule, pronoun_gender=pronoun_gender)
         elif rule.kind == DATE and (impossible := impossible_date(text, lang)) is not None:
             return SpanSurrogate("", f"{NOTE_IMPOSSIBLE_DATE}: {impossible}", failed=True)
         elif rule.kind == DATE:
@@ -196,9 +202,11 @@ class SurrogateMaker:
         base = strip_genitive(last)
         return (f"{head} {base}" if head else base) + text[len(stripped):]
 
-    def _words(self, text: str, label: str, lang: str, doc_id: str, rule: LabelRule, keep: bool = True) -> str:
+    def _words(self, text: str, label: str, lang: str, doc_id: str, rule: LabelRule, keep: bool = True,
+               pronoun_gender: str | None = None) -> str:
         pieces = split(text)
         out = []
+        hint = pronoun_gender  # for the first drawn word only (the first name's place)
         for i, piece in enumerate(pieces):
             word = piece.text
             if piece.kind == DIGITS:
@@ -208,7 +216,8 @@ class SurrogateMaker:
             elif (stem := self._initialism(word, lang, rule)) is not None:
                 out.append(self.mapping.letters(doc_id, label, stem) + word[len(stem):])
             else:
-                out.append(self.mapping.word(doc_id, lang, label, rule, word))
+                out.append(self.mapping.word(doc_id, lang, label, rule, word, gender_hint=hint))
+                hint = None
         return "".join(out)
 
     def _initialism(self, word: str, lang: str, rule: LabelRule) -> str | None:
