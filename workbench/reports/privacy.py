@@ -294,15 +294,17 @@ def pareto_front(risk: Sequence[float], utility: Sequence[float]) -> np.ndarray:
 
 def privacy_utility_points(table: pd.DataFrame, utility: Sequence[str] = UTILITY) -> pd.DataFrame:
     """Per corpus and run: label, TRIR (of the attacker reid_axis picks), each utility measure and
-    whether the run is on that measure's Pareto front. Runs without TRIR are left out. utility:
+    whether the run is on that measure's Pareto front, and the 95 % intervals of TRIR and of each
+    utility measure (`trir_low`, `<measure>_high`…: the table's, NaN where it has none; the figure
+    draws them as a cross per run). Runs without TRIR are left out. utility:
     the measures (default UTILITY; `workbench report --utility`, checked by
     privacy_figure.utility_axes)."""
     from workbench.metrics.metric_frame import run_rows
     from workbench.metrics.run_names import run_names
     attacker = reid_axis(table)
-    # generator last (the figure's colours, reports.palette): the columns readers had keep their places.
+    # generator, then the intervals (the figure's crosses) last: the columns readers had keep their places.
     columns = ["corpus", "run_id", "label", "attacker", "trir", *utility, *(f"front_{u}" for u in utility),
-               "generator"]
+               "generator", *(m + bound for m in ("trir", *utility) for bound in (LOW, HIGH))]
     if attacker is None:
         return pd.DataFrame(columns=columns)
     keep = table.index.isin(run_rows(table)) & table[f"trir_{attacker}"].notna().to_numpy()
@@ -312,12 +314,20 @@ def privacy_utility_points(table: pd.DataFrame, utility: Sequence[str] = UTILITY
         "label": run_names(table)[rows.index].tolist(),  # the names of the tables and the other figures
         "attacker": attacker, "trir": rows[f"trir_{attacker}"].to_numpy(dtype=float),
         "generator": rows["generator"].astype(str).to_numpy()})
+    for bound in (LOW, HIGH):  # each point's 95 % intervals, NaN where the table has none
+        out["trir" + bound] = _column(rows, f"trir_{attacker}{bound}")
+        for u in utility:
+            out[u + bound] = _column(rows, u + bound)
     for u in utility:
         out[u] = rows[u].to_numpy(dtype=float) if u in rows else np.nan
         out[f"front_{u}"] = False
         for _, group in out.groupby("corpus", sort=False):
             out.loc[group.index, f"front_{u}"] = pareto_front(group["trir"], group[u])
     return out[columns]
+
+
+def _column(rows: pd.DataFrame, name: str) -> np.ndarray:
+    return rows[name].to_numpy(dtype=float) if name in rows else np.full(len(rows), np.nan)
 
 
 UTILITY_TITLES = {"tps": "TPS (004 §4.1) ↑", "similarity_word": "word similarity ↑",

@@ -7,7 +7,9 @@ agreement (workbench/metrics/agreement.py) there instead; `utility_axes` checks 
 One row of panels per corpus, one point per run in its generator's colour (reports.palette),
 the Pareto front (reports.privacy.pareto_front) ringed in black and joined by a step line.
 Points are numbered; the key beside each row names the runs, and runs at (nearly) the same
-place share one number label ("1,2").
+place share one number label ("1,2"). Each point is a cross (issue 40): a horizontal whisker
+over TRIR's 95 % interval, a vertical one over the utility measure's, where the tables have them
+(`<measure>_low` / `_high`); two runs whose crosses overlap on an axis are not told apart by it.
 
 Each panel is zoomed to its data: the axis limits are the data's range plus a margin (a tenth
 of the range, at least ZOOM_FLOOR), not the measures' whole 0–1 scale, where runs a few points
@@ -165,10 +167,11 @@ def _panel(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict, u: str, corpu
     front = data[on_front].sort_values("trir")
     if len(front) > 1:
         ax.step(front["trir"], front[u], where="post", color="black", linewidth=1.0, zorder=2)
+    reach_x, reach_y = _crosses(ax, data, u, colours)
     ax.scatter(data["trir"], data[u], c=colours, s=[60 if f else 40 for f in on_front],
                edgecolors=["black" if f else "white" for f in on_front],
                linewidths=[1.6 if f else 0.6 for f in on_front], zorder=3)
-    (x0, x1), (y0, y1) = zoomed(data["trir"]), zoomed(data[u])
+    (x0, x1), (y0, y1) = zoomed([*data["trir"], *reach_x]), zoomed([*data[u], *reach_y])
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     # Runs at (nearly) the same place share one label: 3 % of each zoomed axis.
@@ -185,6 +188,35 @@ def _panel(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict, u: str, corpu
             [",".join(str(numbers[ids[i]]) for i in g) for g in groups], xs, ys)
 
 
+# The gids of a panel's whiskers (tests read them back from the artists).
+TRIR_WHISKERS, UTILITY_WHISKERS = "trir_interval", "utility_interval"
+
+
+def _crosses(ax, data: pd.DataFrame, u: str, colours: list) -> tuple[list[float], list[float]]:
+    """Each run's two 95 % intervals as a cross through its point: horizontal from trir_low to
+    trir_high, vertical from <u>_low to <u>_high (privacy_utility_points' columns, the tables'
+    intervals), in the run's colour, under the points. Drawn from the ends themselves, not as
+    ± distances from the point, so an interval that does not hold its point is drawn as it is.
+    Returns the ends drawn (x, y), which the zoom keeps in view."""
+    from workbench.metrics.intervals import HIGH, LOW
+
+    def ends(measure: str) -> list[tuple[int, float, float]]:
+        if measure + LOW not in data or measure + HIGH not in data:
+            return []
+        return [(i, lo, hi) for i, (lo, hi) in enumerate(zip(data[measure + LOW], data[measure + HIGH]))
+                if pd.notna(lo) and pd.notna(hi)]
+    across, up = ends("trir"), ends(u)
+    xs, ys = data["trir"].tolist(), data[u].tolist()
+    style = {"linewidth": 0.9, "alpha": 0.75, "zorder": 2.5}
+    if across:
+        ax.hlines([ys[i] for i, _, _ in across], [lo for _, lo, _ in across], [hi for _, _, hi in across],
+                  colors=[colours[i] for i, _, _ in across], gid=TRIR_WHISKERS, **style)
+    if up:
+        ax.vlines([xs[i] for i, _, _ in up], [lo for _, lo, _ in up], [hi for _, _, hi in up],
+                  colors=[colours[i] for i, _, _ in up], gid=UTILITY_WHISKERS, **style)
+    return ([e for _, lo, hi in across for e in (lo, hi)], [e for _, lo, hi in up for e in (lo, hi)])
+
+
 def _key(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict) -> None:
     """The key beside a corpus's row: the front's marker, the generators' colours, the runs' numbers."""
     from matplotlib.lines import Line2D
@@ -194,6 +226,8 @@ def _key(ax, mine: pd.DataFrame, gens: pd.Series, numbers: dict) -> None:
                       markeredgewidth=1.6, label="Pareto front (ringed)")]
     handles += [Line2D([], [], marker="o", linestyle="", markerfacecolor=generator_colour(g),
                        markeredgecolor="white", label=f"generator: {g}") for g in dict.fromkeys(gens)]
+    if any(c.endswith("_low") and mine[c].notna().any() for c in mine.columns):
+        handles.append(Line2D([], [], color="grey", linewidth=0.9, label="whiskers: 95 % intervals"))
     handles += [Line2D([], [], linestyle="", label=f"{numbers[r]}  {lab}")
                 for r, lab in zip(mine["run_id"], mine["label"])]
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
