@@ -99,9 +99,21 @@ def test_compare_gives_the_paired_tests_of_the_two_runs(store, tiny_corpus):
     assert row.difference == pytest.approx(va.mean() - vb.mean()) and row.difference < 0
     assert (row.low, row.high, row.p_bootstrap, row.p_randomisation) == pytest.approx(
         (boot.low, boot.high, boot.p_value, ar.p_value))
+    # each run's own interval beside it, the report's: its spans resampled by document
+    own = {run: span_interval(v.to_numpy(), [unit[0] for unit in v.index]) for run, v in (("a", va), ("b", vb))}
+    assert (row.a_low, row.a_high, row.b_low, row.b_high) == pytest.approx(
+        (own["a"].low, own["a"].high, own["b"].low, own["b"].high))
     [same] = table[(table["lang"] == "sv") & (table["metric"] == "overlap_partial")].itertuples()
     # Swedish: one document, the same spans in both runs: no test can be made of one unit (NaN, printed "–")
     assert same.difference == 0 and same.units == 1 and math.isnan(same.p_randomisation)
+    assert math.isnan(same.a_low) and math.isnan(same.b_high)  # nor an interval
+    # as the dashboard's Compare page shows them
+    from workbench.metrics.compare_runs import comparison_cells
+    cells = comparison_cells(table).set_index(["lang", "metric"])
+    assert cells.at[("en", "overlap_partial"), "A"] == f"{row.a:.3f} [{row.a_low:.3f}, {row.a_high:.3f}]"
+    assert cells.at[("en", "overlap_partial"), "A − B"] == f"{row.difference:+.3f} [{row.low:+.3f}, {row.high:+.3f}]"
+    assert cells.at[("sv", "overlap_partial"), "A"] == f"{same.a:.3f}"  # no interval: the figure alone
+    assert cells.at[("sv", "overlap_partial"), "p bootstrap"] == "–"
 
 
 def test_compare_on_the_command_line_and_its_refusals(baseline_store):

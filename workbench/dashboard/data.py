@@ -154,6 +154,23 @@ def report_png(path: str, run_ids: tuple[str, ...], families: tuple[str, ...], o
     return None if drawn is None else png_bytes(drawn)
 
 
+@st.cache_data(show_spinner="comparing the two runs …", max_entries=16)
+def paired_comparison(path: str, run_a: str, run_b: str, metrics: tuple[str, ...], version: tuple) -> pd.DataFrame:
+    """`workbench compare`'s table for two runs of one corpus (workbench.metrics.compare_runs:
+    each run's figure with its interval, A − B with its paired-bootstrap interval, both p-values);
+    metrics: those to compare, () for the command's default families."""
+    from workbench.metrics.compare_runs import compare_runs
+    with closing(RunStore(path, create=False)) as s:
+        return compare_runs(s, run_a, run_b, metrics=metrics)
+
+
+@st.cache_data(show_spinner=False)
+def comparable_metrics() -> list[str]:
+    """The metrics the paired test can be asked for (workbench.metrics.compare_runs)."""
+    from workbench.metrics.compare_runs import comparable_metrics as names
+    return names()
+
+
 def run_label(r: RunRecord) -> str:
     """Plain text (selectbox options, table headers); st.markdown and labels need escaped_label.
 

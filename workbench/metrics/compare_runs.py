@@ -5,7 +5,9 @@ Per metric with per-unit values (workbench.metrics.unit_values) and per language
 the paired bootstrap's interval of the difference and its p-value, and approximate
 randomisation's p-value (as sacrebleu compares systems), over the units both runs scored:
 documents for a document-level metric, whole documents resampled or swapped for a span-level
-one. Units only one run has are refused (runs over different corpora are no pair).
+one. Units only one run has are refused (runs over different corpora are no pair). Each run's own
+interval (the report's) beside it; `comparison_cells` is the table as the dashboard's Compare page
+shows it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from workbench.errors import WorkbenchError
+from workbench.metrics.intervals import run_interval
 from workbench.metrics.unit_values import SPAN, unit_values
 from workbench.uncertainty import AR_TRIALS, RESAMPLES, SEED, approximate_randomisation, paired_bootstrap
 
@@ -23,7 +26,10 @@ from workbench.uncertainty import AR_TRIALS, RESAMPLES, SEED, approximate_random
 # report's offline defaults and take seconds (similarity, ROUGE and TPS embed or summarise: name
 # their metrics with --metric to compare them too).
 DEFAULT_FAMILIES = ("diversity", "generation", "upos", "overlap", "borrowed", "tpi")
-COLUMNS = ["lang", "metric", "a", "b", "difference", "low", "high", "p_bootstrap", "p_randomisation", "units"]
+# a_low … b_high (last, so the CSV's earlier columns keep their places): each run's own 95 % interval,
+# as the report's tables give it (workbench.metrics.intervals.run_interval, the same draws).
+COLUMNS = ["lang", "metric", "a", "b", "difference", "low", "high", "p_bootstrap", "p_randomisation", "units",
+           "a_low", "a_high", "b_low", "b_high"]
 
 
 def families_of(metrics: Sequence[str]) -> list[str]:
@@ -35,6 +41,19 @@ def families_of(metrics: Sequence[str]) -> list[str]:
         raise WorkbenchError(f"--metric: no metric {', '.join(map(repr, unknown))} (see metric_definitions.csv "
                              f"of a report, or docs/metrics.md)")
     return list(dict.fromkeys(owner[m] for m in metrics))
+
+
+def comparable_metrics() -> list[str]:
+    """The metrics of every family with per-unit values (span_values or document_values), in the
+    families' order: those a paired test can be asked for (a metric a family does not give per
+    unit after all is left out of compare_runs' table)."""
+    from workbench.metrics import FAMILIES, family
+    out: list[str] = []
+    for name in FAMILIES:
+        module = family(name)
+        if hasattr(module, "span_values") or hasattr(module, "document_values"):
+            out += [m.name for m in module.METRICS]
+    return out
 
 
 def compare_runs(store, run_a: str, run_b: str, *, metrics: Sequence[str] = (), context=None,
@@ -67,9 +86,36 @@ def compare_runs(store, run_a: str, run_b: str, *, metrics: Sequence[str] = (), 
             names = (a.run_id[:8], b.run_id[:8])
             boot = paired_bootstrap(va, vb, docs=docs, resamples=resamples, seed=seed, names=names)
             ar = approximate_randomisation(va, vb, docs=docs, trials=trials, seed=seed, names=names)
+            own = [_ends(run_interval(values, row, resamples=resamples, seed=seed)) for row in (row_a, row_b)]
             records.append([lang_of[row_a], metric, boot.a, boot.b, boot.difference, boot.low, boot.high,
-                            boot.p_value, ar.p_value, boot.n_units])
+                            boot.p_value, ar.p_value, boot.n_units, *own[0], *own[1]])
     return pd.DataFrame.from_records(records, columns=COLUMNS)
+
+
+def _ends(interval) -> tuple[float, float]:
+    if interval is None or not interval.has_interval:
+        return float("nan"), float("nan")
+    return interval.low, interval.high
+
+
+def comparison_cells(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """The table as the dashboard's Compare page shows it: per language and metric, each run's
+    figure with its 95 % interval ('0.612 [0.581, 0.640]'), A − B with the paired bootstrap's,
+    both p-values and the units (documents) compared."""
+    def cell(value: float, low: float, high: float, sign: str = "") -> str:
+        if math.isnan(value):
+            return "–"
+        form = f"{sign}.{digits}f"
+        text = format(value, form)
+        return text if math.isnan(low) or math.isnan(high) else f"{text} [{format(low, form)}, {format(high, form)}]"
+    return pd.DataFrame({
+        "lang": table["lang"], "metric": table["metric"],
+        "A": [cell(r.a, r.a_low, r.a_high) for r in table.itertuples()],
+        "B": [cell(r.b, r.b_low, r.b_high) for r in table.itertuples()],
+        "A − B": [cell(r.difference, r.low, r.high, "+") for r in table.itertuples()],
+        "p bootstrap": [_p(v).strip() for v in table["p_bootstrap"]],
+        "p randomisation": [_p(v).strip() for v in table["p_randomisation"]],
+        "units": table["units"].astype(int)})
 
 
 def comparison_text(table: pd.DataFrame, run_a: str, run_b: str) -> str:

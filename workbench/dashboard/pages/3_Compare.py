@@ -1,9 +1,12 @@
-"""Compare: one document, the original beside the pseudonymised versions of several runs.
+"""Compare: one document, the original beside the pseudonymised versions of several runs, and a
+paired test of two of them.
 
 Every replacement is highlighted; hovering shows the original and its label, and the
 table below lists each span's original beside every run's replacement. The span picker
 (or Previous/Next) jumps between spans: the focused span is shown in its sentence
-context for every run at once and marked in the full documents.
+context for every run at once and marked in the full documents. Under "Paired test", two of the
+runs metric by metric as `workbench compare` gives them (workbench.metrics.compare_runs): each
+run's figure with its 95 % interval, A − B with its paired-bootstrap interval, both p-values.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from workbench.dashboard import data, render
+from workbench.errors import WorkbenchError
+from workbench.metrics.compare_runs import comparison_cells
 from workbench.text.replace import pseudonymise
 from workbench.text.sentences import split_sentences
 
@@ -133,3 +138,42 @@ for col, r in zip(columns[1:], chosen):
     col.markdown(render.run_heading(data.escaped_label(runs[r]), runs[r].generator), unsafe_allow_html=True)
     col.markdown(render.doc_block(render.mark_text(text, render.replaced_marks(placed, labels, failed), focus_at)),
                  unsafe_allow_html=True)
+
+# Two of the runs metric by metric (issue 40): workbench compare's library function, so the page
+# and the command give the same numbers.
+# Behind a toggle: the metrics are computed for it (seconds to a minute, UPOS tagging the most),
+# which reading documents should not wait for.
+st.subheader("Paired test")
+if len(chosen) < 2:
+    st.caption("Pick two runs of this corpus in the sidebar for a paired test of their metrics.")
+    st.stop()
+if not st.toggle("Test two of these runs metric by metric", key="cmp_test",
+                 help="Each run's figure with its 95 % interval, A − B with its paired-bootstrap interval and "
+                      "p-values, as `workbench compare` prints them."):
+    st.stop()
+p1, p2 = st.columns(2)
+run_a = p1.selectbox("Run A", chosen, key="cmp_test_a", format_func=lambda r: data.run_label(runs[r]))
+run_b = p2.selectbox("Run B", [r for r in chosen if r != run_a], key="cmp_test_b",
+                     format_func=lambda r: data.run_label(runs[r]))
+metric_names = st.multiselect("Metrics", data.comparable_metrics(), key="cmp_test_metrics",
+                              help="None picked: the families that need no embedder or summariser (diversity, "
+                                   "generation, UPOS, overlap, borrowed identities, TPI), as `workbench compare`.")
+try:
+    tested = data.paired_comparison(str(path), run_a, run_b, tuple(metric_names), version)
+except WorkbenchError as error:
+    st.warning(render.escape_markdown(str(error)))
+    st.stop()
+if tested.empty:
+    st.info("Neither run has values of these metrics to compare.")
+    st.stop()
+st.dataframe(comparison_cells(tested), hide_index=True, width="stretch")
+absent = [m for m in metric_names if m not in set(tested["metric"])]
+if absent:
+    st.caption("No per-unit values in these runs, so no test: " + render.escape_markdown(", ".join(absent)) + ".")
+st.caption(f"A = {render.escape_markdown(data.run_label(runs[run_a]))}, B = "
+           f"{render.escape_markdown(data.run_label(runs[run_b]))}. Each run's figure with its 95 % bootstrap "
+           "interval; A − B with its 95 % paired-bootstrap interval; p: paired bootstrap and approximate "
+           "randomisation, two-sided (1,000 resamples, 10,000 trials, seed 13), not corrected for the number of "
+           "metrics. Units: documents, a span resampled with its document. "
+           f"Command line: `workbench compare {run_a[:8]} {run_b[:8]}"
+           f"{''.join(f' --metric {m}' for m in metric_names)}`.")
