@@ -37,18 +37,26 @@ class WordMapping:
         self._cache: dict[tuple, str] = {}
 
     def word(self, doc_id: str, lang: str, label: str, rule: LabelRule, word: str,
-             gender_hint: str | None = None) -> str:
+             gender_hint: str | None = None, span_origin: frozenset[str] | None = None) -> str:
         """A dictionary word for `word`, never the word itself (without case), in its case.
 
         gender_hint (the pronouns' gender, keep_gender only): a word of a rule with first names that
         no gendered list holds is drawn as a first name of that gender; the hint is part of the draw's
         key, so the same word with and without a hint may get two surrogates (--consistent document
-        ties an entity's mentions)."""
+        ties an entity's mentions).
+
+        span_origin (keep_origin only): the origin of the span's name (workbench.text.origins), drawn
+        by for a word no list holds (`Bitter` of `Bitter Daisy`), so that whichever word the origin
+        metric reads first keeps it; part of that word's key, like the hint."""
         hinted = gender_hint if gender_hint in GENDERED and self._takes_hint(lang, rule, word) else None
-        key = ("word", self.seed, doc_id, lang, label.casefold(), word.casefold()) + ((hinted,) if hinted else ())
+        own = origins.name_origin(word, lang) if self.keep_origin else None
+        borrowed = span_origin if self.keep_origin and own is None else None
+        key = ("word", self.seed, doc_id, lang, label.casefold(), word.casefold()) + ((hinted,) if hinted else ()) \
+            + (("origin", *sorted(borrowed)) if borrowed else ())
         if key not in self._cache:
             source = GENDERED[hinted] if hinted else self.dictionary_for(lang, rule, word)
-            drawn = self._of_origin(lang, source, word, key, hinted) if self.keep_origin else None
+            origin = own or borrowed
+            drawn = self._of_origin(lang, source, word, key, origin, hinted) if origin else None
             for attempt in range(MAX_ATTEMPTS if drawn is None else 0):
                 drawn = self.dictionaries.draw(lang, source, rng_for(*key, attempt))
                 if drawn.casefold() != word.casefold():
@@ -76,11 +84,12 @@ class WordMapping:
                 return GENDERED[gender]
         return source
 
-    def _of_origin(self, lang: str, source: str, word: str, key: tuple, hint: str | None = None) -> str | None:
-        """keep_origin: a name of the original's origin (one the origin metric counts as keeping it),
-        a first name for a first name (of the original's gender with keep_gender), else a last name;
-        None where the origin is unknown or nothing of it is left to draw (the usual draw then)."""
-        if source not in NAME_DICTIONARIES or (origin := origins.name_origin(word, lang)) is None:
+    def _of_origin(self, lang: str, source: str, word: str, key: tuple, origin: frozenset[str],
+                   hint: str | None = None) -> str | None:
+        """keep_origin: a name of the origin (one the origin metric counts as keeping it), a first name
+        for a first name (of the original's gender with keep_gender), else a last name; None for a
+        dictionary of no names, or when nothing of the origin is left to draw (the usual draw then)."""
+        if source not in NAME_DICTIONARIES:
             return None
         kind = origins.FIRST if hint or origins.is_first_name(word, origin) else origins.LAST
         if kind == origins.FIRST and self.keep_gender:

@@ -207,6 +207,8 @@ class SurrogateMaker:
         pieces = split(text)
         out = []
         hint = pronoun_gender  # for the first drawn word only (the first name's place)
+        # keep_origin: the name's origin, for its words no list holds (mapping.WordMapping.word).
+        span_origin = origins.name_origin(text, lang) if self.keep_origin else None
         for i, piece in enumerate(pieces):
             word = piece.text
             if piece.kind == DIGITS:
@@ -216,7 +218,8 @@ class SurrogateMaker:
             elif (stem := self._initialism(word, lang, rule)) is not None:
                 out.append(self.mapping.letters(doc_id, label, stem) + word[len(stem):])
             else:
-                out.append(self.mapping.word(doc_id, lang, label, rule, word, gender_hint=hint))
+                out.append(self.mapping.word(doc_id, lang, label, rule, word, gender_hint=hint,
+                                             span_origin=span_origin))
                 hint = None
         return "".join(out)
 

@@ -29,6 +29,18 @@ def test_a_name_is_drawn_from_names_of_its_origin(name, label, lang):
             assert origins.keeps_origin(origins.name_origin(word), origins.name_origin(new)), (word, new)
 
 
+@pytest.mark.parametrize("name, lang", [("Bitter Daisy", "en"), ("Mr Şahin Yılmaz", "en"),
+                                        ("Abdullatif Mohammad", "sv")])
+def test_a_word_no_list_holds_draws_by_the_names_origin(name, lang):
+    # The first word is in no list: it is drawn by the origin of the name's listed word, so the word the
+    # origin metric reads first in the replacement keeps the original's origin.
+    assert origins.name_origin(name.split()[0]) is None
+    kept = maker(keep_origin=True)
+    for doc in range(6):
+        drawn = kept.from_original(name, "PERSON", lang, f"doc-{doc}").text
+        assert origins.keeps_origin(origins.name_origin(name, lang), origins.name_origin(drawn, lang)), drawn
+
+
 def test_with_keep_gender_the_first_name_keeps_its_gender_too():
     both = maker(keep_origin=True, keep_gender=True)
     female = {w.casefold() for w in origins.names_of_origin(origins.name_origin("Karin"), "first_female")}
