@@ -5,7 +5,7 @@
     retrieval-ids    BM25 over tokens that keep identifiers whole (workbench.privacy.retrieval_ids)
     retrieval-dense  embedded windows, max similarity per individual (workbench.privacy.dense)
     retrieval-fused  the two above fused by reciprocal rank (workbench.privacy.fusion)
-    trained-minilm   the TRI classifier on pretrained MiniLM, LP-FT (workbench.privacy.trained_minilm)
+    trained-minilm   the TRI classifier on pretrained MiniLM (workbench.privacy.trained_minilm)
 
 What an attacker is and its attack key are in workbench.privacy.reid_contract; a new attacker
 is one module with a class like retrieval.RetrievalAttacker (its `Config`, built as
@@ -32,7 +32,7 @@ REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
     Entry("retrieval-fused", "workbench.privacy.fusion:FusedAttacker",
           "retrieval-ids and retrieval-dense fused by reciprocal rank (k=60)", "metrics"),
     Entry("trained-minilm", "workbench.privacy.trained_minilm:MiniLMTrainedAttacker",
-          "the TRI classifier on all-MiniLM-L6-v2, probed then its top layers fine-tuned (LP-FT)", "mlm"),
+          "the TRI classifier on all-MiniLM-L6-v2: a probe on every window (LP-FT: -o epochs=N)", "mlm"),
 ])
 ATTACKERS = REGISTRY.names()
 
