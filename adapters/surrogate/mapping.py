@@ -49,12 +49,14 @@ class WordMapping:
         by for a word no list holds (`Bitter` of `Bitter Daisy`), so that whichever word the origin
         metric reads first keeps it; part of that word's key, like the hint."""
         hinted = gender_hint if gender_hint in GENDERED and self._takes_hint(lang, rule, word) else None
-        own = origins.name_origin(word, lang) if self.keep_origin else None
-        borrowed = span_origin if self.keep_origin and own is None else None
+        source = GENDERED[hinted] if hinted else self.dictionary_for(lang, rule, word)
+        # keep_origin changes the draws of name dictionaries only (places: spans.SurrogateMaker).
+        by_origin = self.keep_origin and source in NAME_DICTIONARIES
+        own = origins.name_origin(word, lang) if by_origin else None
+        borrowed = span_origin if by_origin and own is None else None
         key = ("word", self.seed, doc_id, lang, label.casefold(), word.casefold()) + ((hinted,) if hinted else ()) \
             + (("origin", *sorted(borrowed)) if borrowed else ())
         if key not in self._cache:
-            source = GENDERED[hinted] if hinted else self.dictionary_for(lang, rule, word)
             origin = own or borrowed
             drawn = self._of_origin(lang, source, word, key, origin, hinted) if origin else None
             for attempt in range(MAX_ATTEMPTS if drawn is None else 0):

@@ -61,7 +61,8 @@ def test_a_place_is_drawn_from_the_cities_of_its_country(place, label, lang, cou
 
 
 @pytest.mark.parametrize("text, label, lang", [("Farzana", "personal_name", "sv"), ("Sweden", "LOC", "en"),
-                                               ("Nordbank", "ORG", "en"), ("1999", "DATETIME", "en")])
+                                               ("Nordbank", "ORG", "en"), ("Anna Nordbank", "ORG", "en"),
+                                               ("1999", "DATETIME", "en")])
 def test_what_has_no_known_origin_is_drawn_as_without_the_option(text, label, lang):
     # An unknown name, a country named alone (no region: another country is drawn), other labels.
     assert maker(keep_origin=True).from_original(text, label, lang, "d").text == \
