@@ -90,3 +90,25 @@ def test_a_metric_with_an_interval_gets_error_bars_and_one_without_none(table):
         assert overlap and not any(isinstance(c, ErrorbarContainer) for ax in overlap for c in ax.containers)
     finally:
         plt.close(fig)
+
+
+def test_a_whisker_is_the_interval_even_where_it_does_not_hold_the_bars_value(table):
+    """A percentile interval need not hold its point: the whisker is drawn from the interval's own
+    ends (it was clipped at the bar's end, 0.80 here, drawing [0.80, 0.90] for [0.82, 0.90]), and
+    the value is written past the whisker."""
+    import matplotlib.pyplot as plt
+    from matplotlib.container import ErrorbarContainer
+    table["unique_ratio_low"] = [0.82, 0.50, 0.85, 0.40]  # run a: 0.80, its interval wholly above it
+    table["unique_ratio_high"] = [0.90, 0.70, 0.95, 0.45]  # run d: 0.50, its interval wholly below it
+    fig = bar_figures.comparison_figure(table)
+    try:
+        ratio = [ax for ax in _panels(fig) if ax.get_title().startswith("unique")]
+        bars = [c for ax in ratio for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        whiskers = sorted((round(a[0], 9), round(b[0], 9)) for c in bars for a, b in c.lines[2][0].get_segments())
+        assert whiskers == [(0.4, 0.45), (0.5, 0.7), (0.82, 0.9), (0.85, 0.95)]
+        caps = sorted(round(x, 9) for c in bars for cap in c.lines[1] for x in cap.get_xdata())
+        assert caps == sorted([0.4, 0.45, 0.5, 0.7, 0.82, 0.9, 0.85, 0.95])  # a cap at each end
+        value = next(t for ax in ratio for t in ax.texts if t.get_text() == "0.8")
+        assert value.get_position()[0] > 0.90  # past the whisker's far end
+    finally:
+        plt.close(fig)
