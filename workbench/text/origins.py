@@ -159,14 +159,11 @@ def _gazetteer_data(name: str):
         return json.load(f)
 
 
-# Alternate names in other scripts and codes (`KRN`, an airport) are no name a Latin text writes.
-_LATIN = re.compile(r"[\x00-\u024f\u1e00-\u1eff]*[a-z\u00df-\u00ff\u0101-\u024f][\x00-\u024f\u1e00-\u1eff]*")
-
-
-def _latin_name(name: str) -> bool:
-    # A name starts with a capital (romanisations in small letters, `kiluna`, are no spelling of it);
-    # the cheap test first: most alternate names are in scripts without case.
-    return name[:1].isupper() and (name.isascii() and not name.isupper() or _LATIN.fullmatch(name) is not None)
+# Alternate names in other scripts and codes (`KRN`, an airport) are no name a Latin text writes: a
+# Latin name starts with a capital (romanisations in small letters, `kiluna`, are no spelling of it)
+# and has a small letter. One pattern, so the gazetteer's 353,126 alternate names are filtered in C.
+_LATIN_NAME = re.compile(r"(?=.*[a-z\u00df-\u00ff\u0101-\u024f])[A-Z\u00c0-\u00de\u0100-\u024f\u1e00-\u1eff]"
+                         r"[\x00-\u024f\u1e00-\u1eff]*", re.DOTALL)
 
 
 @cache
@@ -179,11 +176,13 @@ def _place_index() -> dict[str, frozenset[tuple[str, str]]]:
     index: dict[str, set[tuple[str, str]]] = {}
     for city in _cities():
         place = (city["countrycode"], str(city.get("admin1code") or ""))
-        for name in {city["name"], *(n for n in city.get("alternatenames", ()) if _latin_name(n))}:
+        for name in {city["name"], *filter(_LATIN_NAME.fullmatch, city.get("alternatenames", ()))}:
             index.setdefault(name.casefold(), set()).add(place)
     for code, country in _gazetteer_data("countries.json").items():
         index.setdefault(country["name"].casefold(), set()).add((code, ""))
-    return {name: frozenset(places) for name, places in index.items()}
+    # Most names are one place: one frozenset per distinct set of places, shared.
+    shared: dict[frozenset, frozenset] = {}
+    return {name: shared.setdefault(frozen := frozenset(places), frozen) for name, places in index.items()}
 
 
 def place_origin(text: str, lang: str = "") -> frozenset[tuple[str, str]] | None:
