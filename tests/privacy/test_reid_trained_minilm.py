@@ -115,7 +115,7 @@ def test_minilms_id_resolves_to_the_packaged_weights_and_the_trained_keys_stay_a
     assert str(default.base_path) == str(packaged.get_model_path())
     assert default.config.base_model == "sentence-transformers/all-MiniLM-L6-v2"
     described = default.describe()
-    assert (described["max_windows"], described["epochs"], described["recipe"]) == (0, 0.0, "tri-lpft-1")
+    assert (described["max_windows"], described["epochs"], described["recipe"]) == (24, 0.0, "tri-lpft-1")
     plain = make_attacker("trained", bk, {"base_model": str(tiny_bert)})
     assert "tune_layers" not in plain.describe() and attack_key(plain).startswith("trained-")
     assert attack_key(default).startswith("trained-minilm-")

@@ -32,7 +32,7 @@ REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
     Entry("retrieval-fused", "workbench.privacy.fusion:FusedAttacker",
           "retrieval-ids and retrieval-dense fused by reciprocal rank (k=60)", "metrics"),
     Entry("trained-minilm", "workbench.privacy.trained_minilm:MiniLMTrainedAttacker",
-          "the TRI classifier on all-MiniLM-L6-v2: a probe on every window (LP-FT: -o epochs=N)", "mlm"),
+          "the TRI classifier on all-MiniLM-L6-v2: a linear probe (LP-FT: -o epochs=N)", "mlm"),
 ])
 ATTACKERS = REGISTRY.names()
 
