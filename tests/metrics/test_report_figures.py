@@ -11,10 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.metrics.conftest import report_context
 from tests.metrics.test_run_names import _overlaps
 from workbench import metrics
-from workbench.reports import bar_figures, write_report
+from workbench.reports import bar_figures
 from workbench.reports.figure_style import ordered
 from workbench.reports.palette import KNOWN, ORIGINAL_COLOUR, generator_colour
 from workbench.store import RunStore
@@ -106,17 +105,6 @@ def test_shares_are_drawn_in_per_cent_as_the_tables_give_them(baseline_table):
         assert "%" not in ratio.get_title()  # the tables give uniq./doc as a fraction
     finally:
         plt.close(fig)
-
-
-def test_the_report_writes_the_headline_first_and_names_what_it_left_out(baseline_store, tmp_path):
-    with closing(RunStore(baseline_store)) as s:
-        run_ids = [r.run_id for r in s.runs()]
-        written = write_report(s, run_ids, tmp_path, formats=("md", "png"), context=report_context())
-    assert written[0].name == "headline.png"
-    report = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert report.index("![Headline](headline.png)") < report.index("## Runs") < report.index("metrics_comparison.png")
-    line = next(x for x in report.splitlines() if x.startswith("Left out, the same for every run:"))
-    assert "FAILED rate (0 %)" in line  # the baselines never fail: a panel of zeros says nothing
 
 
 def test_the_headline_shows_its_measures_and_how_to_get_a_missing_one(baseline_table):

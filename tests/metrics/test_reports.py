@@ -44,6 +44,17 @@ def test_report_writes_every_file(baseline_report):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
 
 
+def test_the_report_writes_the_headline_first_and_names_what_it_left_out(baseline_report):
+    # Over the module's report (a whole report over the baselines costs a minute or more).
+    out, written, _ = baseline_report
+    assert written[0].name == "headline.png"
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert report.index("![Headline](headline.png)") < report.index("## Runs") < report.index("metrics_comparison.png")
+    assert "**A first report**" not in report  # every family computed (tests/metrics/test_first_report.py)
+    line = next(x for x in report.splitlines() if x.startswith("Left out, the same for every run:"))
+    assert "FAILED rate (0 %)" in line  # the baselines never fail: a panel of zeros says nothing
+
+
 def test_tables_have_one_row_per_run_and_signatures(baseline_report):
     out, _, runs = baseline_report
     table3 = pd.read_csv(out / "table3_quality.csv")
