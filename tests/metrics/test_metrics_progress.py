@@ -1,9 +1,11 @@
 """The metrics phase of `report` and `benchmark` draws a bar over the metric families on a
-terminal, and nothing when stderr is not one or when not asked (issue 15 item 6)."""
+terminal (issue 15 item 6), a plain line per family when stderr is not one (issue 42 item 5),
+and nothing when not asked."""
 
 from __future__ import annotations
 
 import io
+import re
 import sys
 
 import pytest
@@ -22,9 +24,10 @@ class Terminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize("progress, terminal, drawn", [(True, True, True), (True, False, False),
-                                                       (False, True, False)])
-def test_a_bar_names_each_family_on_a_terminal_only(store, tiny_corpus, monkeypatch, progress, terminal, drawn):
+@pytest.mark.parametrize("progress, terminal, shown_as", [(True, True, "bar"), (True, False, "lines"),
+                                                          (False, True, None)])
+def test_each_family_is_named_by_a_bar_on_a_terminal_and_a_line_elsewhere(store, tiny_corpus, monkeypatch,
+                                                                          progress, terminal, shown_as):
     run = generated_run(store, tiny_corpus)
     err = Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
@@ -32,13 +35,17 @@ def test_a_bar_names_each_family_on_a_terminal_only(store, tiny_corpus, monkeypa
     # The metrics themselves are as without a bar (tiny_corpus mixes languages: a row per language).
     assert {f"{run.run_id}@en", f"{run.run_id}@sv"} <= set(table.index)
     shown = err.getvalue()
-    assert all((f"metrics: {f}" in shown) == drawn for f in FAMILIES), shown
+    assert all((f"metrics: {f}" in shown) == (shown_as is not None) for f in FAMILIES), shown
     # the originals' rows are a step of their own (diversity describes them too)
-    assert ("metrics: diversity (originals)" in shown) == drawn
-    assert ("/4 " in shown) == drawn, shown  # 3 families + 1 for the originals
+    assert ("metrics: diversity (originals)" in shown) == (shown_as is not None)
+    assert ("\r" in shown) == (shown_as == "bar"), shown  # a log gets no carriage returns
+    if shown_as == "lines":  # one line per step, in order, each with its count and its seconds
+        steps = [*FAMILIES, "diversity (originals)"]
+        assert [line.rsplit(" (", 1)[0] for line in shown.splitlines()] == [f"metrics: {f}" for f in steps]
+        assert all(re.fullmatch(rf".* \({i}/4\) \d+ s", line) for i, line in enumerate(shown.splitlines(), 1))
 
 
-def test_report_through_the_cli_without_a_terminal_writes_no_bar(tmp_path, tiny_corpus):
+def test_report_through_the_cli_without_a_terminal_writes_a_line_per_family(tmp_path, tiny_corpus):
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
         run = generated_run(s, tiny_corpus)
@@ -50,7 +57,10 @@ def test_report_through_the_cli_without_a_terminal_writes_no_bar(tmp_path, tiny_
               "--similarity-baseline", "none"]
     result = wb("report", run.run_id, "--out", tmp_path / "r", "--format", "csv", *models, "--store", path)
     assert result.returncode == 0, result.stderr
-    assert "metrics:" not in result.stderr and "wrote" in result.stdout
+    from workbench.metrics import FAMILIES as ALL
+    steps = [line for line in result.stderr.splitlines() if line.startswith("metrics: ")]
+    assert "\r" not in result.stderr and "wrote" in result.stdout and "metrics:" not in result.stdout
+    assert [s.split(" (")[0] for s in steps if "(originals)" not in s] == [f"metrics: {f}" for f in ALL], steps
     import pandas as pd
     table = pd.read_csv(tmp_path / "r" / "metrics.csv", index_col="run_id")
     runs = table["similarity_word_raw"].notna()  # the Original rows have no similarity

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from workbench.metrics.base import MetricInfo
-from workbench.metrics.families import METRIC_FAMILIES
+from workbench.metrics.families import METRIC_FAMILIES, QUICK
 from workbench.metrics.metric_context import MetricConfig, MetricContext
 from workbench.metrics.metric_frame import (
     IDENTITY_COLUMNS,
@@ -40,7 +40,7 @@ RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "u
                # the run's name and remaining options, for report names and option columns (issue 15)
                "name", "tagger", "window", "seed", "top_k", "leak_guard", "dtype", "config"]
 
-__all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
+__all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "QUICK", "MetricConfig", "MetricContext", "MetricInfo", "compute_metrics",
            "family", "is_original", "metric_frame", "metric_infos", "originals_frame", "run_rows",
            "stored_runs"]
 
@@ -87,8 +87,8 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     wanted = [f for f in families if f in ORIGINAL_FAMILIES] if originals else []
     # One step per family (and per family of the originals' rows): the slow ones (similarity,
     # rouge, detectability, tps) take minutes on a large report, and a bar naming the family
-    # says which one is running.
-    bar = progress_bar(context.progress, len(families) + len(wanted), "metrics", unit="family")
+    # says which one is running (a line per family in a log).
+    bar = progress_bar(context.progress, len(families) + len(wanted), "metrics", unit="family", lines=True)
 
     def step(name: str, rows: pd.DataFrame, label: str) -> pd.DataFrame:
         bar.set_description_str(f"metrics: {label}")
