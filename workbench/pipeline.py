@@ -178,12 +178,14 @@ def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None
 
 def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complete: bool = False,
                 formats: Sequence[str] | None = None, config=None, allow_incomplete: bool = False,
-                k: int = DEFAULT_K, progress: bool = False, utility: Sequence[str] | None = None) -> list:
+                k: int = DEFAULT_K, progress: bool = False, utility: Sequence[str] | None = None,
+                families: Sequence[str] | None = None) -> list:
     """What `workbench report` does: the named runs (ids or unique prefixes), plus every
     complete run of the store with all_complete, reported by reports.write_report into
     out_dir. config: a metrics.MetricConfig (default: the offline defaults); k: the privacy
     table's rank <= k; progress: a bar over the metric families on stderr (on a terminal);
-    utility: the privacy–utility figure's utility measures (default TPS and word similarity).
+    utility: the privacy–utility figure's utility measures (default TPS and word similarity);
+    families: the metric families (default every one; the others' columns read –).
     Returns the paths written."""
     from workbench.reports import FORMATS, write_report
     ids = list(run_ids)
@@ -200,4 +202,29 @@ def report_runs(store: RunStore, run_ids: Sequence[str], out_dir, *, all_complet
     from workbench.metrics import MetricConfig, MetricContext
     context = MetricContext(config or MetricConfig(), progress=progress)
     return write_report(store, ids, out_dir, formats or FORMATS, context=context, allow_incomplete=allow_incomplete,
-                        k=k, utility=utility)
+                        k=k, utility=utility, families=families)
+
+
+FIRST_REPORT = "first"  # the benchmark's first report, in this folder under its report's
+
+
+def report_benchmark(store: RunStore, run_ids: Sequence[str], out_dir, *, progress: bool = False,
+                     log=lambda message: None) -> list:
+    """What `workbench benchmark` reports: first the families that load no model
+    (metrics.QUICK) and the stored privacy results into out_dir/first, in seconds, so that a long
+    job shows its runs before the minutes that the metric models take the first time; then every
+    family into out_dir. log(message) tells which is written and how long it took. Returns the
+    full report's paths."""
+    import time
+
+    from workbench.metrics import QUICK
+    first = Path(out_dir) / FIRST_REPORT
+    started = time.monotonic()
+    report_runs(store, run_ids, first, progress=progress, families=QUICK)
+    log(f"first report written to {first} in {time.monotonic() - started:.0f} s: the measures that load no "
+        f"model ({', '.join(QUICK)}) and the stored privacy results; now every metric family (their models "
+        "load, and train the first time: minutes)")
+    started = time.monotonic()
+    written = report_runs(store, run_ids, out_dir, progress=progress)
+    log(f"full report computed in {time.monotonic() - started:.0f} s")
+    return written

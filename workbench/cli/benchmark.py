@@ -15,7 +15,8 @@ def register(main: click.Group) -> None:
     @click.argument("name", required=False)
     @store_option
     @click.option("--out", type=click.Path(file_okay=False), default=None,
-                  help="Folder for the report (default: out/NAME).")
+                  help="Folder for the report (default: out/NAME); a first report of the measures that load no "
+                       "model is written before it, in its first/ folder.")
     @click.option("--batch-size", type=click.IntRange(1), default=BATCH_SIZE, show_default=True,
                   help="Spans per generator call and per store transaction, in every run (as `generate`'s).")
     @click.option("--tagger", type=click.Choice(TAGGERS), default=DEFAULT_TAGGER, show_default=True,
@@ -31,7 +32,8 @@ def register(main: click.Group) -> None:
     @cluster_options
     def benchmark(name, store_path, out, batch_size, tagger, overrides, no_report, progress, yes, executor, address,
                   shards, allow_remote) -> None:
-        """Generate every run of a named benchmark (resuming any unfinished one) and report them.
+        """Generate every run of a named benchmark (resuming any unfinished one) and report them:
+        first the measures that load no model (in seconds, in OUT/first), then every metric family.
 
         NAME is a shipped configuration (listed when NAME is left out) or a TOML file.
         Every run is checked before the first one starts; the plan's size and estimated time
@@ -73,9 +75,10 @@ def register(main: click.Group) -> None:
             if code:
                 raise SystemExit(code)
             return
-        from workbench.pipeline import report_runs
+        from workbench.pipeline import report_benchmark
         out = out or f"out/{config.name}"
-        written = report_runs(open_store(store_path), [r.run_id for r in results], out, progress=progress)
+        written = report_benchmark(open_store(store_path), [r.run_id for r in results], out, progress=progress,
+                                   log=lambda message: click.echo(message, err=True))
         click.echo(f"report written to {out} ({len(written)} files)")
         if code:
             raise SystemExit(code)

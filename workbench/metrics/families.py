@@ -53,3 +53,10 @@ METRIC_FAMILIES: Registry[ModuleType] = Registry("metric family", [
           "beyond 003 (issue 41): replacements keeping a name's origin (Faker's locale lists) and a place's "
           "country and region (the GeoNames gazetteer), and the divergence of their distributions"),
 ])
+
+# The families that load no model (counts, string comparisons, regular expressions, zlib, name and
+# place lists): seconds over the shipped corpora. The dashboard's default selection and the main
+# job's first report (workbench.pipeline.report_benchmark); every other family loads a tagger, an
+# embedder, a summariser or a classifier, or trains one.
+QUICK = ("diversity", "generation", "overlap", "entities", "masking", "detection", "pronouns", "origin")
+

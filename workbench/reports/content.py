@@ -31,6 +31,7 @@ class ReportContent:
     by_label: pd.DataFrame  # metrics.per_label.label_metrics: every span-level metric per entity label
     table6_by_label: pd.DataFrame | None  # 003 Table 6 per label over the runs' annotations; None: none
     ratios: pd.DataFrame  # metrics.diversity.figure1_ratios: Figure 1's per-document ratios
+    left_out: tuple[str, ...] = ()  # metric families not computed (a first report); their columns read NaN
 
     @property
     def attacks(self) -> str:
@@ -82,6 +83,9 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     frame = metric_frame(store, ids)
     context = context or MetricContext(config or MetricConfig())
     table = compute_metrics(frame, context, families=families, originals=originals, uncertainty=True)
+    left_out = tuple(f for f in FAMILIES if f not in families)
+    if left_out:  # every table and figure still finds its columns, and reads "–" where not computed
+        table = _with_empty_columns(table, left_out)
     measures = privacy.privacy_measures(store, ids, k=privacy.DEFAULT_K if k is None else k)
     private = privacy.with_privacy(table, measures)
     return ReportContent(
@@ -89,7 +93,16 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
         points=privacy.privacy_utility_points(private, utility),
         # Per entity label: the per-span values compute_metrics kept on the context, regrouped.
         by_label=label_metrics(frame, context, families=families),
-        table6_by_label=table6_by_label_of(store, table), ratios=figure1_ratios(frame))
+        table6_by_label=table6_by_label_of(store, table), ratios=figure1_ratios(frame), left_out=left_out)
+
+
+def _with_empty_columns(table: pd.DataFrame, families: Sequence[str]) -> pd.DataFrame:
+    """The table with a NaN column for each metric of the families (after its own columns)."""
+    import numpy as np
+
+    from workbench.metrics import metric_infos
+    missing = [m for m in metric_infos(families) if m not in table.columns]
+    return pd.concat([table, pd.DataFrame(np.nan, index=table.index, columns=missing)], axis=1)
 
 
 def _checked_runs(store, run_ids: Sequence[str], allow_incomplete: bool) -> list[str]:

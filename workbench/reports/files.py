@@ -114,10 +114,10 @@ def report_files(content: ReportContent, formats: Sequence[str]) -> list[ReportF
 
 def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: Iterable[str] = FORMATS, *,
                  config=None, context=None, allow_incomplete: bool = False, k: int | None = None,
-                 utility: Sequence[str] | None = None) -> list[Path]:
-    """Compute every metric for the runs (build_report) and write tables and figures in the
+                 utility: Sequence[str] | None = None, families: Sequence[str] | None = None) -> list[Path]:
+    """Compute the metrics for the runs (build_report) and write tables and figures in the
     formats asked for (any of md, tex, csv, png); returns the paths written. The arguments
-    are build_report's."""
+    are build_report's (families: every family unless named)."""
     formats = tuple(formats)
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
@@ -127,7 +127,7 @@ def write_report(store, run_ids: Sequence[str], out_dir: str | Path, formats: It
     made = make_folder(Path(out_dir))
     try:
         content = build_report(store, run_ids, config=config, context=context, allow_incomplete=allow_incomplete,
-                               k=k, utility=utility)
+                               k=k, utility=utility, families=families)
     except BaseException:
         for folder in made:  # deepest first; a folder something else wrote into stays
             if not any(folder.iterdir()):

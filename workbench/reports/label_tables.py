@@ -62,11 +62,13 @@ def corpus_blocks(table: pd.DataFrame) -> dict[str, list]:
     return blocks
 
 
-def label_cells(table: pd.DataFrame, by_label: pd.DataFrame, column: Column,
-                run_ids: list) -> tuple[list[str], list[list[str]]]:
+def label_cells(table: pd.DataFrame, by_label: pd.DataFrame, column: Column, run_ids: list,
+                names: pd.Series | None = None) -> tuple[list[str], list[list[str]]]:
     """Headers and formatted rows of one metric's table: Run, Id, varying options, one column
-    per label ("–" where the run has no span of the label or no value), then the run's value."""
-    names = run_names(table)
+    per label ("–" where the run has no span of the label or no value), then the run's value.
+    names: run_names(table), when the caller has them (a table per metric and corpus each
+    computing them again was most of a report's per-label files)."""
+    names = run_names(table) if names is None else names
     rows = table.loc[run_ids]
     options = varying_options(rows)
     labels = corpus_labels(by_label, run_ids)
@@ -92,7 +94,7 @@ def _markdown(headers: list[str], rows: list[list[str]], numeric_from: int) -> l
 
 def to_markdown(table: pd.DataFrame, by_label: pd.DataFrame, *, heading: str = "###") -> str:
     """The spans table, then one table per metric, each with a block per corpus."""
-    blocks = corpus_blocks(table)
+    blocks, names = corpus_blocks(table), run_names(table)
     infos = metric_infos()
     parts = []
     for column in [SPANS, *shown_columns(table, by_label)]:
@@ -103,7 +105,7 @@ def to_markdown(table: pd.DataFrame, by_label: pd.DataFrame, *, heading: str = "
                       + ("entities" if infos[column.metric].family == "entities" else "spans")
                       + f"; `{ALL}`: the run's value.", ""]
         for corpus, run_ids in blocks.items():
-            headers, rows = label_cells(table, by_label, column, run_ids)
+            headers, rows = label_cells(table, by_label, column, run_ids, names)
             if len(blocks) > 1:
                 parts += [f"**{corpus}**", ""]
             parts += _markdown(headers, rows, len(headers) - len(corpus_labels(by_label, run_ids)) - 1) + [""]
@@ -113,12 +115,12 @@ def to_markdown(table: pd.DataFrame, by_label: pd.DataFrame, *, heading: str = "
 def to_latex(table: pd.DataFrame, by_label: pd.DataFrame) -> str:
     """per_label.tex: one booktabs table float per metric (spans first); within it a tabular per
     corpus under the corpus's name, since the corpora's labels differ."""
-    out = []
+    out, names = [], run_names(table)
     for column in [SPANS, *shown_columns(table, by_label)]:
         title = "Spans" if column is SPANS else f"{column.header} {metric_arrow(column.metric)}".strip()
         out += [r"\begin{table}[t]", r"\centering", r"\small"]
         for corpus, run_ids in corpus_blocks(table).items():
-            headers, rows = label_cells(table, by_label, column, run_ids)
+            headers, rows = label_cells(table, by_label, column, run_ids, names)
             numeric = len(corpus_labels(by_label, run_ids)) + 1
             out += [r"\textbf{" + tex_escape(corpus) + r"}\\[2pt]",
                     r"\begin{tabular}{" + "l" * (len(headers) - numeric) + "r" * numeric + "}", r"\toprule",

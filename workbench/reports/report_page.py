@@ -23,7 +23,7 @@ def _overview(content: ReportContent, formats) -> str:
     runs = stored_runs(table)  # a mixed-language run has a row per language
     parts = ["# Pseudonym Workbench report", "",
              f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", "",
-             conclusions_markdown(content.private)]
+             *_first_report_note(content.left_out), conclusions_markdown(content.private)]
     if "png" in formats:  # the headline first, before the tables and the detailed panels
         parts += ["## Headline", "", "UPOS accuracy, unique forms per document, word similarity, TRIR and the "
                   "FAILED share, one bar per run in its generator's colour (the same colour in every figure).", "",
@@ -43,6 +43,17 @@ def _overview(content: ReportContent, formats) -> str:
         if "agreement" in content.figures():
             parts += ["![Agreement with the original, by language](agreement.png)", ""]
     return "\n".join(parts)
+
+
+def _first_report_note(left_out: tuple[str, ...]) -> list[str]:
+    """A report of some families only says so first, and names the rest (empty for a full report)."""
+    if not left_out:
+        return []
+    from workbench.metrics import FAMILIES
+    computed = [f for f in FAMILIES if f not in left_out]
+    return [f"**A first report**: computed here are the metric families {', '.join(computed)} and the stored "
+            f"privacy results. Not computed, so their columns read –: {', '.join(left_out)}. `workbench report` "
+            "over the same runs computes every family.", ""]
 
 
 def left_out_text(table) -> str:
