@@ -63,7 +63,7 @@ METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank
                   "n_without_background", "n_candidates", "background", "complete", "background_share",
                   "trir_low", "trir_high"]
 # Documents per transaction: small enough that an interrupted trained attack loses seconds.
-BATCH_DOCUMENTS = {"retrieval": 64, "trained": 8}
+BATCH_DOCUMENTS = {"retrieval": 64, "trained": 8, "trained-minilm": 8}
 SHOWN_DOCUMENTS = 5  # a failed batch names this many of its documents
 
 
