@@ -118,7 +118,7 @@ def matmul_peak(sizes=(1024, 2048, 4096), repeats: int = 5) -> dict:
             a, b = (torch.randn(size, size).to(torch_dtype(name)) for _ in range(2))
             c = torch.empty(size, size, dtype=torch_dtype(name))
             torch.matmul(a, b, out=c)  # kernels chosen, memory touched
-            seconds = min(_timed(lambda: torch.matmul(a, b, out=c)) for _ in range(repeats))
+            seconds = min(_timed(lambda a=a, b=b, c=c: torch.matmul(a, b, out=c)) for _ in range(repeats))
             best = max(best, 2 * size ** 3 / seconds / 1e9)
         out[name] = round(best, 1)
     out["bfloat16_over_float32"] = round(out["bfloat16"] / out["float32"], 2)
@@ -141,7 +141,8 @@ def encoder_shapes(lengths=(16, 32, 64, 128), rows=(1, 2, 4, 8, 16, 32), repeats
                 attention = torch.ones_like(ids)
                 with torch.inference_mode():
                     lm.encoder_states(ids, attention)
-                    ms = 1000 * min(_timed(lambda: lm.encoder_states(ids, attention)) for _ in range(repeats))
+                    ms = 1000 * min(_timed(lambda lm=lm, ids=ids, attention=attention:
+                                           lm.encoder_states(ids, attention)) for _ in range(repeats))
                 out.setdefault(dtype, []).append({"rows": r, "length": length, "tokens": r * length,
                                                   "ms_per_call": round(ms, 2), "ms_per_row": round(ms / r, 2)})
     return out
@@ -191,7 +192,8 @@ class FlopCounter:
 
     def report(self) -> dict:
         return {part: {"gflop": round(self.flops[part] / 1e9, 1), "seconds": round(self.seconds[part], 2),
-                       "gflop_per_s": round(self.flops[part] / self.seconds[part] / 1e9, 1) if self.seconds[part] else None}
+                       "gflop_per_s": (round(self.flops[part] / self.seconds[part] / 1e9, 1)
+                                       if self.seconds[part] else None)}
                 for part in self.flops}
 
 
@@ -199,6 +201,7 @@ def _prepared_run(args):
     """The bench corpus, the generator loaded, a FLOP counter on its model, the tagger, and a fresh
     store with the originals' UPOS already tagged: what a timed run needs before its clock starts."""
     from bench_mlm import bench_corpus
+
     from workbench.generation.engine import original_upos
     from workbench.pipeline import make_generator
     from workbench.store import RunStore
@@ -290,7 +293,7 @@ def generators(args, name: str, tmp: Path) -> dict:
             print(f"  {name} {mode} {dtype}: {result['spans_per_s']} spans/s, peak {result['peak_rss_mb']} MB",
                   file=sys.stderr)
             results.setdefault(mode, {})[dtype] = result
-    for mode, pair in results.items():
+    for _mode, pair in results.items():
         f32, b16 = pair["float32"], pair["bfloat16"]
         pair["bfloat16_over_float32"] = round(b16["spans_per_s"] / f32["spans_per_s"], 2)
         pair["agreement"] = agreement(Path(f32["store"]), f32["run_id"], Path(b16["store"]), b16["run_id"])
@@ -309,8 +312,8 @@ def why_they_differ(args, slots_wanted: int = 400) -> dict:
     import statistics
 
     import torch
-
     from bench_mlm import bench_corpus
+
     from workbench.adapters.masked_lm.base import one_mask, window_parts
     from workbench.mlm.loading import load_masked_lm
     from workbench.mlm.offline import offline_model_path
@@ -346,13 +349,15 @@ def why_they_differ(args, slots_wanted: int = 400) -> dict:
         differ = [n for n, (a, b) in enumerate(zip(best["float32"], best[name])) if a != b]
         out[name] = {"top1_agreement": round(1 - len(differ) / len(slots), 4), "differ": len(differ),
                      "gaps_of_those_differing": sorted(round(gaps[n], 3) for n in differ),
-                     "median_tokens_of_those_differing": statistics.median([lengths[n] for n in differ]) if differ else None}
+                     "median_tokens_of_those_differing": (statistics.median([lengths[n] for n in differ])
+                                                          if differ else None)}
     return out
 
 
 # ---- metrics ----------------------------------------------------------------------------
 def metrics(args, tmp: Path) -> dict:
     import bench_metrics
+
     from workbench.paths import cache_dir
     store = cache_dir() / "bench" / "baselines.sqlite"
     store.parent.mkdir(parents=True, exist_ok=True)
@@ -464,11 +469,13 @@ def print_summary(s: dict) -> None:
     fam = m["bf16_kernels"]  # printed beside every bfloat16 ratio: the ratio means this family's
     print(f"{m['cpu']}, {m['cores']} cores, torch {m['torch']} ({m['torch_threads']} threads), bf16 flags "
           f"{m['bf16_flags'] or 'none'}; bfloat16 kernels that ran: {fam} (oneDNN: {m['onednn_impls'] or 'none'}; "
-          f"ONEDNN_MAX_CPU_ISA={m['onednn_max_cpu_isa'] or 'unset'}); auto picks {m['auto_placement']} ({m['auto_dtype']}); "
+          f"ONEDNN_MAX_CPU_ISA={m['onednn_max_cpu_isa'] or 'unset'}); "
+          f"auto picks {m['auto_placement']} ({m['auto_dtype']}); "
           f"load average {m['load_average']:.1f} before, {s['load_average_after']:.1f} after")
     peak = s.get("matmul")
     if peak:
-        print(f"\nmatmul peak (best of 1024², 2048², 4096²): float32 {peak['float32']} GFLOP/s, bfloat16 {peak['bfloat16']} GFLOP/s "
+        print(f"\nmatmul peak (best of 1024², 2048², 4096²): float32 {peak['float32']} GFLOP/s, "
+              f"bfloat16 {peak['bfloat16']} GFLOP/s "
               f"-> {peak['bfloat16_over_float32']}x [{fam}]")
         auto = peak["auto_benchmark"]
         print(f"dtype=auto's micro-benchmark (a MiniLM- and a BERT-base-sized layer, measured afresh): bfloat16 "
@@ -512,12 +519,14 @@ def print_summary(s: dict) -> None:
         for name in ("bfloat16", "bfloat16-head"):
             r = w[name]
             print(f"  {name}: top-1 agreement {r['top1_agreement']:.4f} ({r['differ']} differ); their float32 gaps "
-                  f"{r['gaps_of_those_differing']}; their windows' median {r['median_tokens_of_those_differing']} tokens")
+                  f"{r['gaps_of_those_differing']}; "
+                  f"their windows' median {r['median_tokens_of_those_differing']} tokens")
     if "metrics" in s:
         r = s["metrics"]
         print(f"\ncold metrics pass over {r['float32']['spans']} spans: float32 {r['float32']['seconds_total']:.1f} s "
               f"(peak {r['float32']['peak_rss_mb']:.0f} MB), bfloat16 {r['bfloat16']['seconds_total']:.1f} s "
-              f"(peak {r['bfloat16']['peak_rss_mb']:.0f} MB) -> {r['bfloat16_over_float32']}x [{fam}]; similarity family "
+              f"(peak {r['bfloat16']['peak_rss_mb']:.0f} MB) -> {r['bfloat16_over_float32']}x [{fam}]; "
+              "similarity family "
               f"{r['similarity_bfloat16_over_float32']}x [{fam}]; largest metric difference {r['largest_difference']}")
         for dtype in FORMATS:
             fams = " ".join(f"{k}={v:.1f}" for k, v in r[dtype]["families"].items())
@@ -525,7 +534,8 @@ def print_summary(s: dict) -> None:
     if "profile" in s:
         r = s["profile"]
         kernels = f" [{fam}]" if r["dtype"] != "float32" else ""
-        print(f"\nwhere the time goes: fill-mask {r['mode']} {r['dtype']}{kernels}, {r['spans']} spans, {r['seconds']} s "
+        print(f"\nwhere the time goes: fill-mask {r['mode']} {r['dtype']}{kernels}, "
+              f"{r['spans']} spans, {r['seconds']} s "
               f"under cProfile: encoder {r['encoder_s']} s, head {r['head_s']} s, the rest {r['rest_s']} s; "
               "the rest's largest own times:")
         for row in r["top_own_time"]:

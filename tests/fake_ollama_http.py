@@ -16,7 +16,7 @@ MODEL = "fake:1"
 class FakeOllamaHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet
+    def log_message(self, format, *args) -> None:
         pass
 
     def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
@@ -27,7 +27,7 @@ class FakeOllamaHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         if self.path == "/api/tags":
             self._send(200, json.dumps({"models": [{"name": MODEL, "model": MODEL}]}).encode())
         else:
@@ -44,7 +44,7 @@ class ScriptedOllama(FakeOllamaHandler):
     """POST /api/chat takes the server's next action (`server.actions`, then `server.default`):
     ANSWER, HTTP500 (Ollama's error body) or GARBAGE; `server.chats` counts the requests."""
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         server = self.server
         with server.lock:

@@ -82,7 +82,8 @@ def test_export_formats_agree_with_the_store(cli_run, tmp_path):
     for line in lines:
         assert line["run_id"] == run_id
         doc = corpus.document(line["doc_id"])
-        assert [line["text"][a:b] for a, b, _ in line["label"]] == [preds[(doc.doc_id, i)] for i in range(len(doc.spans))]
+        assert ([line["text"][a:b] for a, b, _ in line["label"]]
+                == [preds[(doc.doc_id, i)] for i in range(len(doc.spans))])
         assert [lab for _, _, lab in line["label"]] == [s.label for s in doc.spans]
 
     for fmt in ("csv", "parquet"):
@@ -117,15 +118,15 @@ def test_a_benchmark_entry_can_run_on_a_document_selection(tmp_path, monkeypatch
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "skip.txt").write_text(ids[0] + "\n", encoding="utf-8")
     config = tmp_path / "config" / "held-out.toml"
-    config.write_text(f'''name = "held-out"
+    config.write_text('''name = "held-out"
 corpora = ["pgv-pii-en"]
 [[generators]]
 name = "random"
-docs = "@{{cache}}/keep.txt"
+docs = "@{cache}/keep.txt"
 [[generators]]
 name = "upos"
 upos_filter = [true]
-skip_docs = "@{{here}}/skip.txt"
+skip_docs = "@{here}/skip.txt"
 ''', encoding="utf-8")
     store = tmp_path / "s.sqlite"
     out = CliRunner().invoke(main, ["benchmark", str(config), "--store", str(store), "--no-report", "--no-progress",

@@ -243,7 +243,7 @@ def test_the_signature_records_what_auto_resolved_to_and_float32_runs_keep_their
 
 
 def test_mtc_records_its_placement_the_same_way(monkeypatch):
-    from workbench.adapters.mtc.generator import MtcConfig, SSMTC
+    from workbench.adapters.mtc.generator import SSMTC, MtcConfig
     as_machine(monkeypatch, "avx512_bf16")
     gen = SSMTC(MtcConfig(checkpoint="/nonexistent", device="cpu", dtype="bfloat16"))
     assert {k: gen.signature_config()[k] for k in ("device", "dtype", "kernels")} == \

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import InvalidValue
-from workbench.executors.options import ExecutorOptions
 from workbench.executors.local import LocalExecutor
+from workbench.executors.options import ExecutorOptions, executor_for
 from workbench.executors.registry import EXECUTORS
-from workbench.executors.options import executor_for
 from workbench.pipeline import generate_run
 from workbench.plugins import Entry
 

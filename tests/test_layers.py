@@ -277,7 +277,8 @@ def test_a_planted_deferred_cycle_is_caught(tmp_path):
     folders = _planted(tmp_path, {
         "__init__.py": "",
         "store.py": "from workbench.upos import Tagger\n",
-        "upos.py": "class Tagger:\n    def cache(self):\n        import workbench.store\n        return workbench.store\n",
+        "upos.py": ("class Tagger:\n    def cache(self):\n        import workbench.store\n"
+                    "        return workbench.store\n"),
         "typing_only.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import workbench.store\n",
     })
     assert cycles(import_graph(folders, lazy=False)) == []  # what the module-level reader saw

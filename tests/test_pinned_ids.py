@@ -97,11 +97,12 @@ def inference_keys() -> dict[str, str]:
 
 
 def reid_keys(tmp_path) -> dict[str, str]:
+    from unittest import mock
+
     from tests.privacy.reid_helpers import background
     from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.reid_contract import attack_key
     from workbench.privacy.background import load_background
-    from unittest import mock
+    from workbench.privacy.reid_contract import attack_key
     bk = load_background(background(tmp_path / "bk.json"))
     base = tmp_path / "offline-en"  # an empty folder for the offline model, never built: its id is pinned below
     base.mkdir()
@@ -160,7 +161,8 @@ PINNED_BFLOAT16 = {
 MACHINE_KINDS = {
     "avx2": (MACHINES["avx2"][0], None, PINNED),  # no bfloat16 arithmetic: float32
     "avx512_bf16-slower": (MACHINES["avx512_bf16"][0], False, PINNED),  # issue 36's Xeon: float32
-    "avx512_bf16-faster": (MACHINES["avx512_bf16"][0], True, PINNED | PINNED_BFLOAT16["avx512_bf16"]),  # issue 14's EPYC
+    "avx512_bf16-faster": (MACHINES["avx512_bf16"][0], True,
+                           PINNED | PINNED_BFLOAT16["avx512_bf16"]),  # issue 14's EPYC
     "amx-faster": (MACHINES["amx"][0], True, PINNED | PINNED_BFLOAT16["amx"]),
 }
 

@@ -90,7 +90,8 @@ def test_an_unknown_name_suggests_the_nearest_and_a_missing_extra_names_the_inst
         KIT.load("jsn")
     with pytest.raises(InvalidValue, match=r"unknown toy 'zzzzz' \(known: json, textwrap, absent\)"):
         KIT.entry("zzzzz")
-    with pytest.raises(WorkbenchError, match=r"toy 'absent' needs 'no_such_package_xyz': `pip install -e '\.\[absent\]'`"):
+    with pytest.raises(WorkbenchError,
+                       match=r"toy 'absent' needs 'no_such_package_xyz': `pip install -e '\.\[absent\]'`"):
         KIT.load("absent")
 
 
@@ -155,7 +156,8 @@ def _every_registry():
     for name, path in modules().items():
         if "Registry(" in path.read_text(encoding="utf-8") and name != "workbench.plugins":
             module = importlib.import_module(name)
-            found.update({f"{name}.{attr}": value for attr, value in vars(module).items() if isinstance(value, Registry)})
+            found.update({f"{name}.{attr}": value for attr, value in vars(module).items()
+                          if isinstance(value, Registry)})
     return found
 
 

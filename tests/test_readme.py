@@ -12,9 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from waiting import wait_until
-
 
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
@@ -44,7 +42,8 @@ def test_first_screen_is_two_commands_that_set_up_and_run_the_main_job_and_the_t
     main, run = script_lines("main"), script_lines("run")
     # Both set up whatever is missing first, then do their one job.
     # The main job sets up only what it needs; the tests set up what they need too (issue 36).
-    assert main.index("bash .ci/setup main") < len(main) - 1 and main[-1].startswith(".venv/bin/workbench benchmark main")
+    assert (main.index("bash .ci/setup main") < len(main) - 1
+            and main[-1].startswith(".venv/bin/workbench benchmark main"))
     assert run.index("bash .ci/setup tests") < len(run) - 1
     # CI runs exactly the test command the README gives in its Tests section.
     tests_section = readme().split("## Tests", 1)[1]
@@ -127,7 +126,7 @@ def test_main_job_stores_runs_references_and_the_reid_attack(tmp_path):
                       "(SELECT COUNT(*) FROM predictions p WHERE p.run_id = runs.run_id) FROM runs").fetchall()
     assert {"pgv-pii-en", "pgv-pii-sv", "tab-test"} <= {r[1] for r in runs}
     generators_by_corpus = {}
-    for run_id, corpus, generator, status, n_slots, stored in runs:
+    for _run_id, corpus, generator, status, n_slots, stored in runs:
         assert status == "complete" and stored == n_slots, (corpus, generator)
         generators_by_corpus.setdefault(corpus, set()).add(generator)
     for corpus, generators in generators_by_corpus.items():

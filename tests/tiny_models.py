@@ -34,6 +34,7 @@ def build_tiny_roberta(path: Path, lang: str) -> Path:
     from tokenizers import AddedToken, ByteLevelBPETokenizer
     from tokenizers.processors import RobertaProcessing
     from transformers import RobertaConfig, RobertaForMaskedLM, RobertaTokenizerFast
+
     from workbench.mlm.data import pud_path, read_sentences
     torch.manual_seed(0)
     bpe = ByteLevelBPETokenizer()
@@ -57,6 +58,7 @@ def build_tiny_gpt2(path: Path) -> Path:
     import torch
     from tokenizers import ByteLevelBPETokenizer
     from transformers import GPT2Config, GPT2LMHeadModel, GPT2TokenizerFast
+
     from workbench.mlm.data import pud_path, read_sentences
     torch.manual_seed(0)
     eos = "<|endoftext|>"
@@ -80,6 +82,7 @@ def build_tiny_lemmatiser(path: Path, lang: str) -> Path:
     import spacy
     from spacy.tokens import Doc
     from spacy.training import Example
+
     from workbench.privacy.lemmatiser import training_files
     sentences = _first_sentences(training_files(lang)[0][0], 200)
     nlp = spacy.blank(lang)
@@ -138,6 +141,7 @@ def build_tiny_ner(path: Path, lang: str = "sv", corpus: str | None = None) -> P
     fitted once over the first 30 chunks of the corpus it learns from (seconds): the corpus's labels, a
     spaCy pipeline folder that `--ner-model sv=PATH` takes."""
     import spacy
+
     from workbench.metrics.ner_standin import _corpus, training_examples
     spacy.util.fix_random_seed(0)
     nlp = spacy.blank(lang)

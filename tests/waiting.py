@@ -4,7 +4,8 @@ slow machine and wasted on a fast one, and it says nothing about what the test w
 from __future__ import annotations
 
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 T = TypeVar("T")
 

@@ -9,7 +9,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from waiting import wait_until
 
 from workbench.annotation import Annotation, AnnotationStore

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 import ray
+import worker_generators
 from click.testing import CliRunner
 
-import worker_generators
 from workbench.cli import main
-from workbench.executors.options import ExecutorOptions
 from workbench.errors import WorkbenchError
 from workbench.exchange.exporters import export_run
+from workbench.executors.options import ExecutorOptions
 from workbench.generators.base import GenerationOptions
 from workbench.pipeline import generate_run
 from workbench.store import COMPLETE, RUNNING, RunStore
@@ -70,8 +70,8 @@ def test_a_small_grid_through_ray_equals_the_local_executor(tmp_path):
 
 
 def test_a_benchmark_attacks_its_runs_on_the_same_cluster(tmp_path):
-    from workbench.benchmark.configs import load_benchmark, run_benchmark
     import workbench.benchmark
+    from workbench.benchmark.configs import load_benchmark, run_benchmark
     ids = Path(workbench.benchmark.__file__).parent / "suites" / "tab-test-16docs.txt"
     config_file = tmp_path / "attacked.toml"
     config_file.write_text(f'name = "attacked"\ndescription = "one run, attacked"\ncorpora = ["tab-test"]\n'

@@ -21,11 +21,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import proc_sockets
 import pytest
 from click.testing import CliRunner
-
-import proc_sockets
 from entry_point import wb
+
 from tests.waiting import wait_until
 from workbench.cli import main
 from workbench.local_guard import free_port, listens_on_loopback_only
@@ -191,12 +191,13 @@ def test_the_jobs_own_cluster_listens_on_loopback_only_and_needs_the_jobs_token(
         assert held["worker"] in commands and job.pid in commands
         assert [row for row in listening if not _loopback(row[2])] == []
         for address in _outside_addresses():  # and from this machine's other addresses, no port answers
-            for _, cmd, _, port in listening:
+            for _, _cmd, _, port in listening:
                 with pytest.raises(ConnectionRefusedError), socket.create_connection((address, port), timeout=10):
                     pass
         # The job's own check saw the same ports of the GCS, the raylet, its agent and the driver.
         said = _ports_said(held["log"][0])
-        for name, key in (("gcs_server", "gcs_server"), ("raylet", "raylet"), ("RuntimeEnvAgent", "ray::RuntimeEnvAgent")):
+        for name, key in (("gcs_server", "gcs_server"), ("raylet", "raylet"),
+                          ("RuntimeEnvAgent", "ray::RuntimeEnvAgent")):
             assert said[key] == {port for _, cmd, _, port in listening if name in cmd}, (key, said, listening)
         assert said["this driver"] == {port for pid, _, _, port in listening if pid == job.pid}
 

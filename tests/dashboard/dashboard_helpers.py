@@ -9,12 +9,10 @@ import subprocess
 from contextlib import contextmanager
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
-
 from annotation_helpers import copy_store, pgv_runs, simulate  # noqa: F401 (the dashboard tests' too)
 from entry_point import WORKBENCH
+from streamlit.testing.v1 import AppTest
 from waiting import wait_until
-
 
 PAGES = Path(__file__).resolve().parents[2] / "workbench" / "dashboard"
 
@@ -59,7 +57,7 @@ def running_dashboard(store: Path, log_dir: Path, attempts: int = 3):
                 with requests.Session() as http:
                     http.trust_env = False
 
-                    def started() -> str | None:
+                    def started(proc=proc, url=url) -> str | None:
                         if proc.poll() is not None:
                             return "exited"
                         try:

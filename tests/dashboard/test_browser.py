@@ -82,7 +82,8 @@ def test_compare_and_annotate_in_chromium(baseline_copy, dashboard, browser, tmp
     browser.get(f"{dashboard}/Runs")
     wait.until(ec.element_to_be_clickable((By.XPATH, "//button[.//p[contains(., 'Select all shown')]]"))).click()
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "body"), runs[0][:8]))
-    wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, 'a[data-testid="stSidebarNavLink"][href$="/Compare"]'))).click()
+    wait.until(ec.element_to_be_clickable(
+        (By.CSS_SELECTOR, 'a[data-testid="stSidebarNavLink"][href$="/Compare"]'))).click()
 
     # Compare: the original beside the runs, every replacement marked, jump to the next span.
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "mark.wb-focus")))

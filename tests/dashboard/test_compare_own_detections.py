@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dashboard_helpers import ok, page
 
-from tests.metrics.conftest import WordListTagger
 from tests.exchange.test_own_detections import DETECTOR, make_corpus, write
+from tests.metrics.conftest import WordListTagger
 from workbench.exchange.importers import import_run
 from workbench.store import RunStore
 

@@ -62,7 +62,8 @@ def test_a_hidden_run_leaves_the_runs_table_and_the_pickers_and_comes_back(two_r
     ok(again)
     with RunStore(path) as s:
         assert hidden_runs(s) == set()
-    assert offered(page("pages/3_Compare.py", path, selected=[kept]).sidebar.multiselect(key="cmp_runs")) == [kept[:8], hidden[:8]]
+    assert offered(page("pages/3_Compare.py", path, selected=[kept]).sidebar.multiselect(key="cmp_runs")) == [
+        kept[:8], hidden[:8]]
 
 
 def test_when_every_run_is_hidden_the_pickers_say_where_to_unhide(two_runs):

@@ -52,7 +52,8 @@ def hostile_store(baseline_store, tmp_path):
     """A copy of the baseline store where one run is named RUN_NAME and its first pseudonym is HOSTILE."""
     path = copy_store(baseline_store, tmp_path)
     with sqlite3.connect(path) as db:
-        run_id, = db.execute("SELECT run_id FROM runs WHERE corpus_name='pgv-pii-en' ORDER BY run_id LIMIT 1").fetchone()
+        run_id, = db.execute("SELECT run_id FROM runs WHERE corpus_name='pgv-pii-en' "
+                             "ORDER BY run_id LIMIT 1").fetchone()
         doc_id, span = db.execute("SELECT doc_id, span_index FROM predictions WHERE run_id=? AND failed=0 "
                                   "ORDER BY doc_id, span_index LIMIT 1", (run_id,)).fetchone()
         db.execute("UPDATE runs SET generator=? WHERE run_id=?", (RUN_NAME, run_id))

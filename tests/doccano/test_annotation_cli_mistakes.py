@@ -29,7 +29,7 @@ def fails_cleanly(*args, store, env=None, expect: str) -> str:
 def not_doccano():
     """An HTTP server on 127.0.0.1 that answers every request with an HTML page (some other web app)."""
     class Html(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             body = b"<html>not doccano</html>"
             self.send_response(200)
             self.send_header("Content-Type", "text/html")

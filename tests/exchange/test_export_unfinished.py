@@ -58,7 +58,7 @@ def test_unfinished_export_masks_every_span_not_generated(tmp_path, tiny_corpus,
         for line in text.splitlines():
             record = json.loads(line)
             doc = docs[record["doc_id"]]
-            for (start, end, label), i in zip(record["label"], doc.masked_spans):
+            for (start, end, label), _i in zip(record["label"], doc.masked_spans):
                 assert record["text"][start:end] == MASKED_FORMAT.format(label=label)
             for i in doc.masked_spans:
                 assert doc.spans[i].text not in record["text"]  # no original name, place or date left

@@ -12,17 +12,30 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.metrics.conftest import WordListTagger
-from workbench.exchange.alignment import (COVERING, CROSSING, DEDUPLICATED, FOLDED_ENTRY, FOLDED_SPAN, LEFT_OVER, MATCHED,
-                                 MERGED, NOT_COVERED, SPLICED, TRIMMED, WHOLE)
 from workbench.errors import CorpusError
+from workbench.exchange.alignment import (
+    COVERING,
+    CROSSING,
+    DEDUPLICATED,
+    FOLDED_ENTRY,
+    FOLDED_SPAN,
+    LEFT_OVER,
+    MATCHED,
+    MERGED,
+    NOT_COVERED,
+    SPLICED,
+    TRIMMED,
+    WHOLE,
+)
 from workbench.exchange.importers import align_file, import_run
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
-from workbench.text.replace import pseudonymise
 from workbench.store.run_reports import ALIGNMENT, run_report
+from workbench.text.replace import pseudonymise
 
 TEXT = ("The applicant, a doctor-patient of Dr Jan Kowalski, lives in Warsaw. "
         "Jan Kowalski was born in 1961 in Gdańsk.")
@@ -314,6 +327,7 @@ def test_a_real_intact_file_imports_without_editing(tmp_path, store):
 
 def test_the_cli_prints_the_report_and_strict_refuses(tmp_path):
     from entry_point import wb
+
     from workbench.loaders import shipped_corpus
     corpus = shipped_corpus("pgv-pii-en")
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in reversed(d.spans)] for d in corpus.documents}

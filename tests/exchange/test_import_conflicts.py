@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from entry_point import wb
+
 from tests.metrics.conftest import WordListTagger
 from tests.test_pinned_ids import PINNED, _unversioned
 from workbench.errors import CorpusError
@@ -102,7 +102,8 @@ def test_import_run_prints_the_conflicts_and_refuses_with_error(corpus, tmp_path
     assert done.returncode == 0, done.stderr
     lines = [line.strip() for line in done.stdout.splitlines()]
     assert "1 conflicting (another replacement for the same offsets stands; dropped)" in lines
-    assert "1 conflict(s) settled by --on-conflict last: of entries that disagree, the last in file order stands" in lines
+    assert ("1 conflict(s) settled by --on-conflict last: of entries that disagree, the last in file order stands"
+            in lines)
     assert ('e.g. conflicting: document d1, entry #0 [0, 9, "[PERSON]"] ([0, 9): kept "[ORG]" (entry #2), '
             'dropped "[PERSON]")') in lines
     refused = wb("import-run", path, "-c", corpus_path, "--tagger", "spacy", "--on-conflict", "error",

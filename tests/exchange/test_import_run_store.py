@@ -97,8 +97,9 @@ def test_a_killed_import_leaves_no_half_run(tmp_path):
         command = workbench_command("import-run", data, "-c", corpus, "--tagger", "spacy", "--store", store)
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            wait_until(lambda: proc.poll() is not None or _rows(store, kill_at) > 0, 300,
-                       f"the import to store a row in {kill_at}", interval=0.001)
+            wait_until(lambda proc=proc, store=store, kill_at=kill_at:
+                       proc.poll() is not None or _rows(store, kill_at) > 0,
+                       300, f"the import to store a row in {kill_at}", interval=0.001)
             if proc.poll() is None:
                 os.kill(proc.pid, signal.SIGKILL)
             else:  # finished first: not a kill, and then it must have succeeded

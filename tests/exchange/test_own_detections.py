@@ -11,17 +11,16 @@ import json
 
 import pytest
 
-from tests.metrics.conftest import WordListTagger
 from tests.exchange.test_import_alignment import TEXT, at, make_corpus, write
-from workbench.exchange.alignment import LEFT_OVER, COVERING
+from tests.metrics.conftest import WordListTagger
+from workbench.exchange.alignment import COVERING, LEFT_OVER
+from workbench.exchange.alignment_report import alignment_lines
 from workbench.exchange.exporters import export_run
 from workbench.exchange.importers import aligned_file, import_run
-from workbench.metrics.masking import words_masked, changed_spans
+from workbench.metrics.masking import changed_spans, words_masked
 from workbench.metrics.metric_frame import document_views, metric_frame
 from workbench.privacy.reid import attacked_texts
 from workbench.store.own_detections import own_detections
-from workbench.exchange.alignment_report import alignment_lines
-from workbench.store.run_reports import ALIGNMENT, run_report
 
 
 def applied(text, entries):
@@ -113,6 +112,7 @@ def test_deleting_the_run_deletes_its_own_detections(store, tmp_path, corpus):
 
 def test_identifier_types_travel_with_the_corpus_snapshot(store, corpus):
     from dataclasses import replace
+
     from workbench.model import Corpus, Document
     typed = Corpus(corpus.name, corpus.source, tuple(
         Document(d.doc_id, d.text, d.lang, tuple(replace(s, identifier_type="DIRECT" if s.label == "PERSON"
@@ -148,6 +148,7 @@ def test_a_real_detectors_masking_file_removes_every_character_it_masks(store, t
 
 def test_the_metric_frame_reads_the_identifier_types_from_the_snapshot(store, tmp_path, corpus):
     from dataclasses import replace
+
     from workbench.model import Corpus, Document
     typed = Corpus(corpus.name, corpus.source, tuple(
         Document(d.doc_id, d.text, d.lang, tuple(replace(s, identifier_type="DIRECT" if s.label == "PERSON"

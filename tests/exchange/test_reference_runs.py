@@ -8,8 +8,8 @@ import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
 from workbench.errors import WorkbenchError
-from workbench.metrics import compute_metrics, is_original, metric_frame
 from workbench.exchange.reference import KINDS, entity_numbers, reference_run, replacements
+from workbench.metrics import compute_metrics, is_original, metric_frame
 from workbench.store.run_reports import REFERENCE, run_report
 
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from tests.metrics.conftest import FAKE_TAGGER, BagOfWordsEmbedder, WordListTagger, add_run, make_context
+from workbench.exchange.reference import reference_run
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.metric_frame import document_views
-from workbench.exchange.reference import reference_run
 
 
 class NoEmptyTagger(WordListTagger):

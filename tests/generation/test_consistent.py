@@ -6,13 +6,13 @@ import random
 
 import pytest
 
+from tests.corpus_helpers import document_with_mentions
 from tests.metrics.conftest import WordListTagger
+from workbench.errors import WorkbenchError
 from workbench.generation.consistency import entity_keys, is_reused, reused_note
 from workbench.generation.engine import run_generation
-from workbench.errors import WorkbenchError
 from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
 from workbench.generators.base import Generator
-from tests.corpus_helpers import document_with_mentions
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
 from workbench.store import RunStore

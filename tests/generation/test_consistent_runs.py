@@ -41,8 +41,8 @@ def counting(generator):
 
 
 def entity_metrics(store, run_ids):
-    from workbench.metrics import compute_metrics, metric_frame
     from tests.metrics.conftest import make_context
+    from workbench.metrics import compute_metrics, metric_frame
     # Consistency uses no language's model: one row per run over tiny_corpus's two languages.
     table = compute_metrics(metric_frame(store, run_ids), make_context(), families=("entities",), originals=False,
                             per_language=False)
@@ -91,6 +91,7 @@ def test_a_consistent_run_on_pgv_pii_scores_consistency_one(store):
 
 def test_the_cli_option_and_benchmark_files(tmp_path):
     from entry_point import wb
+
     from workbench.benchmark.configs import load_benchmark
     store = tmp_path / "runs.sqlite"
     out = wb("generate", "-c", "pgv-pii-en", "-g", "random", "--consistent", "document", "--store", store,

@@ -13,11 +13,9 @@ from tests.store_helpers import kill_at_stored_rows
 from workbench.generation.engine import run_generation
 from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
 from workbench.generators.base import Generator
-from workbench.loaders import shipped_corpus
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
 from workbench.overlap_rules import leaks
-from workbench.store import StoredPrediction
 from workbench.upos import get_tagger
 
 

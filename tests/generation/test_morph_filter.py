@@ -106,6 +106,7 @@ def test_the_morph_filter_turns_the_upos_filter_on_and_checks_its_type():
 
 def test_the_signature_says_morph_only_when_on(tiny_corpus):
     from types import SimpleNamespace
+
     from workbench.generation.engine import plan_run
     from workbench.pipeline import make_generator
     tagger = SimpleNamespace(name="t")

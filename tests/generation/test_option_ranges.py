@@ -3,7 +3,6 @@ is written. They were an OverflowError when the run was stored, after its corpus
 
 from __future__ import annotations
 
-
 import pytest
 from entry_point import wb
 

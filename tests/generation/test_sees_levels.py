@@ -10,12 +10,12 @@ import dataclasses
 
 import pytest
 
+from tests.corpus_helpers import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, Prediction, create_generator
 from workbench.generators.base import SEES_LEVELS, Generator
 from workbench.generators.registry import GENERATORS
-from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.text.shape import shape_of
 from workbench.text.slots import Gap, Slot, SlotBuilder, reveal

@@ -5,12 +5,12 @@ dates by rule, requests counted, failures as the engine counts them."""
 from __future__ import annotations
 
 import pytest
-
 from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
-from workbench.generators.base import is_unreachable
-from workbench.adapters.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
-from workbench.llm.client import Outcome
+
 from tests.corpus_helpers import document_with_mentions
+from workbench.adapters.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
+from workbench.generators.base import is_unreachable
+from workbench.llm.client import Outcome
 from workbench.privacy.inference_contract import Guesses
 from workbench.text.slots import SlotBuilder
 
@@ -124,7 +124,8 @@ def test_swedish_spans_get_the_swedish_example_and_the_language_named():
     org = decide(span(doc, 3), tools(client, attacker))
     assert person.note == DIRECT_NOTE and person.replacement == "personal_name"
     assert date.replacement == "1980" and date.candidates == ("augusti 1980", "1980", "1980-talet")
-    assert "Solgläntans psykiatriska sjukhus" in client.prompts[0][0].system and "Swedish" in client.prompts[0][0].system
+    assert ("Solgläntans psykiatriska sjukhus" in client.prompts[0][0].system
+            and "Swedish" in client.prompts[0][0].system)
     # "ett sjukhus i Göteborg" is kept: it shares nothing with "Sahlgrenska" by the matching rules.
     assert org.replacement == "ett sjukhus i Göteborg"
 

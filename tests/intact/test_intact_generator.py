@@ -5,11 +5,11 @@ and --retry-failed after an outage, and a killed run resumed with identical outp
 from __future__ import annotations
 
 import pytest
-
 from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
+
+from tests.corpus_helpers import document_with_mentions
 from workbench.errors import WorkbenchError
 from workbench.generators import GenerationOptions
-from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus
 from workbench.pipeline import generate_run
 from workbench.privacy.inference_contract import Guesses

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from workbench.adapters.intact.dates import DATE_FUNCTION_WORDS, date_generalisations
-from workbench.text.dates import _TOKEN
 from workbench.adapters.intact.direct import is_direct
 from workbench.adapters.intact.prompts import candidate_prompt, example_for, load_examples
+from workbench.text.dates import _TOKEN
 
 DATES = [
     # (original, lang, chain): day -> month and year -> year -> decade

@@ -13,7 +13,7 @@ from fake_ollama_http import MODEL, FakeOllamaHandler
 
 
 class _Handler(FakeOllamaHandler):
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         server = self.server
         with server.lock:

@@ -26,7 +26,7 @@ SLOTS = [Slot("d", "en", n, "PERSON", "PROPN", (f"Window {n}: ", Gap(n, "PERSON"
 
 
 class Handler(FakeOllamaHandler):
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         server = self.server
         server.chats += 1

@@ -8,17 +8,17 @@ import socket
 
 import pytest
 from entry_point import wb
+from llm_helpers import refused
+from waiting import wait_until
 
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.generation.engine import run_generation
 from workbench.errors import WorkbenchError
+from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions
 from workbench.llm.client import OllamaClient
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.text.slots import Gap, Slot
 from workbench.upos import get_tagger
-from llm_helpers import refused
-from waiting import wait_until
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 
@@ -177,7 +177,8 @@ def test_a_server_killed_mid_run_ends_the_run_with_failed_spans(own_standin, sto
     later = [p for p in preds if p.span_index not in first]
     # After the kill a span is FAILED for the dead server, or reuses an answer its window got before.
     for p in later:
-        assert (p.failed and (p.note.startswith("unreachable: ") and ("connection refused" in p.note or "skipped" in p.note))) or p.requests == 0
+        assert (p.failed and (p.note.startswith("unreachable: ")
+                              and ("connection refused" in p.note or "skipped" in p.note))) or p.requests == 0
     assert any(p.note.startswith("unreachable: skipped") for p in later)
     err = capfd.readouterr().err
     assert "The run goes on" in err and "without asking" in err

@@ -11,6 +11,8 @@ from __future__ import annotations
 import socket
 
 import pytest
+from llm_helpers import refused
+from waiting import wait_until
 
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generation.engine import run_generation
@@ -21,8 +23,6 @@ from workbench.pipeline import generate_run
 from workbench.store import RunStore
 from workbench.text.slots import Gap, Slot
 from workbench.upos import get_tagger
-from llm_helpers import refused
-from waiting import wait_until
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves
 DOCS = ("gv-eng-swe-66", "gv-eng-swe-52")

@@ -5,14 +5,14 @@ the server is back fills exactly those, without asking the answered windows agai
 from __future__ import annotations
 
 import pytest
+from llm_helpers import refused
+from waiting import wait_until
 
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
 from workbench.generators.base import is_unreachable
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.pipeline import generate_run
-from llm_helpers import refused
-from waiting import wait_until
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 

@@ -17,11 +17,11 @@ from click.testing import CliRunner
 
 from workbench.cli import main
 from workbench.generation.engine import run_generation
-from workbench.tidy_frame import run_frame
 from workbench.generators import FAILED, GenerationOptions, create_generator
 from workbench.llm.stats import run_failures
 from workbench.store import RunStore
 from workbench.text.slots import SlotBuilder
+from workbench.tidy_frame import run_frame
 from workbench.upos import get_tagger
 
 pytestmark = pytest.mark.slow

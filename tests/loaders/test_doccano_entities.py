@@ -47,7 +47,8 @@ FORMS = {
     "4th element": line([[*KARIM, "PERSON", "ahmed"], [*LINA, "PERSON"], [*OSLO1, "LOC", None],
                          [*AHMED, "PERSON", "ahmed"], [*OSLO2, "LOC"]]),
     "entity_id key": line([obj(None, KARIM, "PERSON", entity_id=7), obj(None, LINA, "PERSON"),
-                           obj(None, OSLO1, "LOC"), obj(None, AHMED, "PERSON", entity_id="7"), obj(None, OSLO2, "LOC")]),
+                           obj(None, OSLO1, "LOC"), obj(None, AHMED, "PERSON", entity_id="7"),
+                           obj(None, OSLO2, "LOC")]),
     "doccano relations": line(entities=[obj(11, KARIM, "PERSON"), obj(12, LINA, "PERSON"), obj(13, OSLO1, "LOC"),
                                         obj(14, AHMED, "PERSON"), obj(15, OSLO2, "LOC")],
                               relations=[coref(1, 14, 11), coref(2, 12, 13, "works_in")]),
@@ -60,7 +61,8 @@ def test_each_form_makes_one_entity_of_the_linked_mentions(tmp_path, form):
     ids = {s.text: s.entity_id for s in doc.spans}
     assert len({s.entity_id for s in doc.spans}) == 3  # Ahmed; Lina; Oslo (by the rule)
     assert ids["Ahmed Karim"] == ids["Ahmed"] != ids["Lina"]
-    assert ids["Ahmed"] == {"4th element": "d1|ahmed", "entity_id key": "d1|7", "doccano relations": "d1|linked:11"}[form]
+    assert ids["Ahmed"] == {"4th element": "d1|ahmed", "entity_id key": "d1|7",
+                            "doccano relations": "d1|linked:11"}[form]
     assert ids["Lina"] == inferred_entity_id("d1", "PERSON", "Lina")  # a works_in relation joins nothing
     assert entity_counts(load_corpus(str(write(tmp_path, [FORMS[form]])))) == EntityCounts(1, 2)
 
@@ -128,7 +130,8 @@ BAD = [
     ("relation without a type", rel_line([{"from_id": 1, "to_id": 2}]), ["relation #0 has no type"]),
     ("both label and entities", dict(line([[*KARIM, "PERSON"]]), entities=[obj(1, KARIM, "PERSON")]),
      ["both `label` and `entities`"]),
-    ("five elements", line([[*KARIM, "PERSON", "E1", "x"]]), ["#0", "not [start, end, LABEL] or [start, end, LABEL, ENTITY]"]),
+    ("five elements", line([[*KARIM, "PERSON", "E1", "x"]]),
+     ["#0", "not [start, end, LABEL] or [start, end, LABEL, ENTITY]"]),
 ]
 
 

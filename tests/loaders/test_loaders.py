@@ -99,7 +99,8 @@ def test_tab_release_keeps_direct_and_quasi_with_their_entity_ids(tmp_path):
 def test_tab_release_quality_checked_filter(tmp_path):
     docs = [{"doc_id": f"d{i}", "text": "Mr X came.", "quality_checked": i == 0,
              "annotations": {"a": {"entity_mentions": []}}} for i in range(3)]
-    assert [d.doc_id for d in load_tab_release(_tab_release(tmp_path, docs), quality_checked_only=True).documents] == ["d0"]
+    assert [d.doc_id for d in load_tab_release(_tab_release(tmp_path, docs),
+                                               quality_checked_only=True).documents] == ["d0"]
     assert len(load_tab_release(_tab_release(tmp_path, docs)).documents) == 3
 
 

@@ -40,7 +40,8 @@ class MorphTable:
 
     def morph_texts(self, lang, texts):
         self.texts_tagged += len(texts)
-        return [[(m.start(), m.end(), *FEATURES[lang].get(m.group(), ("PUNCT" if not m.group()[0].isalnum() else "X", "")))
+        return [[(m.start(), m.end(),
+                  *FEATURES[lang].get(m.group(), ("PUNCT" if not m.group()[0].isalnum() else "X", "")))
                  for m in re.finditer(r"\w+|[^\w\s]", text)] for text in texts]
 
     def tag_ranges(self, lang, items):  # the upos family's interface, unused here

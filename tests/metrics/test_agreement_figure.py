@@ -51,6 +51,7 @@ def test_no_agreement_figure_without_the_family(store, two_run_ids):
 
 def test_morphological_agreement_as_the_utility_axis(store, two_run_ids):
     import matplotlib.pyplot as plt
+
     from workbench.reports.privacy import privacy_utility_points
     from workbench.reports.privacy_figure import privacy_utility_fig
     content = build_report(store, two_run_ids, context=_context(), families=["agreement"], utility=["morph_all"])

@@ -16,14 +16,18 @@ def table(**privacy) -> pd.DataFrame:
     """One corpus, three runs: UPOS accuracy tells them apart (random significantly worse), ATS Rouge 1
     does not (all within the best's uncertainty, suppress best), FAILED is 0 for all."""
     rows = {
-        "original:c": dict(corpus="c", lang="en", generator="original", source="original", model=NAN, name=NAN, upos_accuracy=NAN,
-                           rouge_1=NAN, failed_rate=NAN),
-        "r1": dict(corpus="c", lang="en", generator="random", source="generated", model="", name="random maskL", upos_accuracy=0.2,
-                   upos_accuracy_mark="", rouge_1=0.40, rouge_1_mark="†", failed_rate=0.0, failed_rate_mark="*"),
-        "r2": dict(corpus="c", lang="en", generator="upos", source="generated", model="", name="upos maskL +UPOS", upos_accuracy=0.9,
-                   upos_accuracy_mark="*", rouge_1=0.41, rouge_1_mark="†", failed_rate=0.0, failed_rate_mark="*"),
-        "r3": dict(corpus="c", lang="en", generator="suppress", source="reference", model="", name="suppress (reference)", upos_accuracy=NAN,
-                   upos_accuracy_mark="", rouge_1=0.45, rouge_1_mark="*", failed_rate=0.0, failed_rate_mark="*"),
+        "original:c": dict(corpus="c", lang="en", generator="original", source="original", model=NAN, name=NAN,
+                           upos_accuracy=NAN, rouge_1=NAN, failed_rate=NAN),
+        "r1": dict(corpus="c", lang="en", generator="random", source="generated", model="", name="random maskL",
+                   upos_accuracy=0.2, upos_accuracy_mark="", rouge_1=0.40, rouge_1_mark="†",
+                   failed_rate=0.0, failed_rate_mark="*"),
+        "r2": dict(corpus="c", lang="en", generator="upos", source="generated", model="", name="upos maskL +UPOS",
+                   upos_accuracy=0.9, upos_accuracy_mark="*", rouge_1=0.41, rouge_1_mark="†",
+                   failed_rate=0.0, failed_rate_mark="*"),
+        "r3": dict(corpus="c", lang="en", generator="suppress", source="reference", model="",
+                   name="suppress (reference)",
+                   upos_accuracy=NAN, upos_accuracy_mark="", rouge_1=0.45, rouge_1_mark="*",
+                   failed_rate=0.0, failed_rate_mark="*"),
     }
     frame = pd.DataFrame.from_dict(rows, orient="index")
     for column, values in privacy.items():

@@ -23,8 +23,8 @@ import pandas as pd
 import pytest
 
 from tests.corpus_helpers import document_with_mentions
-from tests.metrics.conftest import WordListTagger, add_run, make_context
 from tests.exchange.test_import_alignment import write
+from tests.metrics.conftest import WordListTagger, add_run, make_context
 from workbench.exchange.importers import import_run
 from workbench.metrics import family, metric_frame
 from workbench.metrics.detection import masked_words, with_identifier_types
@@ -100,7 +100,8 @@ def test_kept_words_of_a_spliced_span_are_read_from_its_ends():
 def typed_corpus() -> Corpus:
     text = "Anna Berg was born in Oslo in 1975. Anna Berg is a teacher."
     mentions = [("Anna Berg", "PERSON", {"identifier_type": "DIRECT"}), ("Oslo", "LOC", {"identifier_type": "QUASI"}),
-                ("1975", "DATETIME", {"identifier_type": "QUASI"}), ("Anna Berg", "PERSON", {"identifier_type": "DIRECT"}),
+                ("1975", "DATETIME", {"identifier_type": "QUASI"}),
+                ("Anna Berg", "PERSON", {"identifier_type": "DIRECT"}),
                 ("teacher", "DEM", {"identifier_type": "QUASI"})]
     return Corpus("typed", "test", (document_with_mentions("typed", "d1", text, mentions),))
 

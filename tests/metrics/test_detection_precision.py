@@ -9,15 +9,21 @@ import math
 
 import pytest
 
+from tests.exchange.test_import_alignment import write
 from tests.metrics.conftest import WordListTagger, make_context
 from tests.metrics.test_detection import import_file, imported  # noqa: F401  (imported: the fixture)
-from tests.exchange.test_import_alignment import write
 from workbench.errors import WorkbenchError
 from workbench.exchange.importers import import_run
-from workbench.metrics import family, metric_frame
 from workbench.metrics import detection_precision as dp
-from workbench.metrics.detection_precision import (DocumentMasks, UniformWeights, WordFrequencyWeights, covered,
-                                                   ic_weighted_precision, masked_tokens)
+from workbench.metrics import family, metric_frame
+from workbench.metrics.detection_precision import (
+    DocumentMasks,
+    UniformWeights,
+    WordFrequencyWeights,
+    covered,
+    ic_weighted_precision,
+    masked_tokens,
+)
 
 
 class TableWeights:

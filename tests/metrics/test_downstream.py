@@ -17,8 +17,7 @@ import pytest
 
 from tests.corpus_helpers import document_with_mentions
 from tests.metrics.conftest import add_run, make_context
-from workbench.metrics import MetricConfig, MetricContext, family, metric_frame
-from workbench.metrics import downstream, downstream_model
+from workbench.metrics import MetricConfig, MetricContext, downstream, downstream_model, family, metric_frame
 from workbench.metrics.downstream_model import EntityCounts, entities, entity_counts
 from workbench.metrics.metric_frame import document_views
 from workbench.model import Corpus

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from tests.metrics.conftest import WordListTagger, make_context, report_context
+from tests.metrics.conftest import WordListTagger, report_context
 from workbench.errors import CorpusError
 from workbench.exchange.importers import import_run
 from workbench.metrics import compute_metrics, family, metric_frame

@@ -64,4 +64,5 @@ def test_report_through_the_cli_without_a_terminal_writes_a_line_per_family(tmp_
     import pandas as pd
     table = pd.read_csv(tmp_path / "r" / "metrics.csv", index_col="run_id")
     runs = table["similarity_word_raw"].notna()  # the Original rows have no similarity
-    assert runs.any() and (table.loc[runs, "similarity_word"] == table.loc[runs, "similarity_word_raw"]).all()  # not rescaled
+    assert runs.any() and (table.loc[runs, "similarity_word"]
+                           == table.loc[runs, "similarity_word_raw"]).all()  # not rescaled

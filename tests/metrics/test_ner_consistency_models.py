@@ -53,7 +53,8 @@ def test_a_model_that_is_neither_installed_nor_a_folder_is_one_line_naming_what_
 def test_report_with_a_missing_ner_model_exits_with_one_line_and_no_traceback(store, tmp_path):
     run_id = add_run(store, english_corpus(), {f"d{k}": ["Mary Jones"] for k in range(4)})
     missing = tmp_path / "no-such-ner"
-    done = wb("report", run_id, "--out", tmp_path / "out", "--ner-model", f"en={missing}", store=tmp_path / "runs.sqlite")
+    done = wb("report", run_id, "--out", tmp_path / "out", "--ner-model", f"en={missing}",
+              store=tmp_path / "runs.sqlite")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"the en NER model folder '{missing}' does not exist" in done.stderr
 
@@ -72,7 +73,8 @@ def test_a_missing_swedish_stand_in_is_built_where_it_is_first_used(tmp_path, mo
     with pytest.raises(WorkbenchError, match="stopped after the build"):
         ner_models._location(ner_models.STAND_INS["sv"], "sv")
     assert built == ["sv"]
-    with pytest.raises(WorkbenchError, match="no trained stand-in 'trained:nosuch' for 'sv'.*known: trained:pgv-pii-sv"):
+    with pytest.raises(WorkbenchError,
+                       match="no trained stand-in 'trained:nosuch' for 'sv'.*known: trained:pgv-pii-sv"):
         ner_models._location("trained:nosuch", "sv")
     assert built == ["sv"]
 

@@ -17,8 +17,7 @@ import pytest
 from tests.metrics.conftest import add_run, make_context
 from tests.tiny_models import cached_tiny
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.metrics import MetricConfig, MetricContext, compute_metrics, family, metric_frame
-from workbench.metrics import clustering
+from workbench.metrics import MetricConfig, MetricContext, clustering, compute_metrics, family, metric_frame
 from workbench.model import Corpus
 
 TOPICS = [  # (doc_id, text, spans as (start, end, label))
@@ -45,7 +44,8 @@ class TopicEmbedder:
 
 
 def topic_corpus(docs=TOPICS, name="topics") -> Corpus:
-    return Corpus(name, "test", tuple(build_document(name, d, text, "en", [RawSpan(a, b, label) for a, b, label in spans])
+    return Corpus(name, "test", tuple(build_document(name, d, text, "en",
+                                                     [RawSpan(a, b, label) for a, b, label in spans])
                                       for d, text, spans in docs))
 
 

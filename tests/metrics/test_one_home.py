@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from tests.metrics.conftest import RUN_A, add_run, make_context
 from workbench.metrics import metric_frame
 from workbench.metrics.diversity import document_unique_ratios, figure1_ratios
 from workbench.metrics.languages import by_language
 from workbench.metrics.metric_frame import ORIGINAL_RUN_PREFIX, is_original, originals_frame
 from workbench.reports import write_report
-
-from tests.metrics.conftest import RUN_A, add_run, make_context
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,12 +12,17 @@ import pandas as pd
 import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
+from workbench.exchange.reference import reference_run
 from workbench.metrics import compute_metrics
 from workbench.metrics.metric_frame import metric_frame
 from workbench.metrics.per_label import label_metrics
-from workbench.overlap_rules import (absolute_overlap, codes, content_partial_overlap, is_title, partial_overlap,
-                                     verbatim_leak)
-from workbench.exchange.reference import reference_run
+from workbench.overlap_rules import (
+    codes,
+    content_partial_overlap,
+    is_title,
+    partial_overlap,
+    verbatim_leak,
+)
 
 # (pseudonym, original, kept verbatim?) and why
 VERBATIM = [

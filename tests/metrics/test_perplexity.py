@@ -11,14 +11,21 @@ from dataclasses import replace
 import pytest
 
 from tests.corpus_helpers import document_with_mentions
+from tests.metrics.conftest import add_run
 from tests.tiny_models import build_tiny_gpt2
 from workbench.metrics import MetricConfig, MetricContext, metric_frame
-from workbench.metrics.perplexity import (METRICS, ORIGINAL_ON_PSEUDO, PSEUDO_ON_ORIGINAL, PerplexitySettings,
-                                          bootstrap_interval, compute, is_held_out, perplexity)
+from workbench.metrics.perplexity import (
+    METRICS,
+    ORIGINAL_ON_PSEUDO,
+    PSEUDO_ON_ORIGINAL,
+    PerplexitySettings,
+    bootstrap_interval,
+    compute,
+    is_held_out,
+    perplexity,
+)
 from workbench.metrics.perplexity_model import document_nlls, fine_tune, load_causal_lm
 from workbench.model import Corpus
-
-from tests.metrics.conftest import add_run
 
 # held_out=0.5 holds out doc-2 and doc-6 (sha256 fractions 0.40 and 0.47); doc-1, 3, 4, 5 train.
 SETTINGS = PerplexitySettings(held_out=0.5, max_tokens=40, steps=3, batch_size=2, bootstrap=200)
@@ -101,7 +108,8 @@ def test_bootstrap_interval_by_hand():
     # Every document at a per-token NLL of 2: every resample reads e^2; the empty one is left out.
     assert bootstrap_interval([2.0, 4.0, 6.0, 0.0], [1, 2, 3, 0], 200, 13, min_documents=3) == \
         (pytest.approx(math.e ** 2),) * 2
-    assert bootstrap_interval([1.0, 3.0], [1, 1], 50, 7, 2) == bootstrap_interval([1.0, 3.0], [1, 1], 50, 7, 2)  # seeded
+    assert (bootstrap_interval([1.0, 3.0], [1, 1], 50, 7, 2)
+            == bootstrap_interval([1.0, 3.0], [1, 1], 50, 7, 2))  # seeded
     assert all(math.isnan(v) for v in bootstrap_interval([0.0], [0], 10, 1, min_documents=1))
 
 

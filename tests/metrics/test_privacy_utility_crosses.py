@@ -56,7 +56,7 @@ def test_each_run_is_a_cross_of_the_tables_intervals(utility):
     try:
         ax = next(a for a in fig.axes if a.get_ylabel().startswith({"tps": "TPS", "similarity_word": "word"}[utility]))
         across, up = whiskers(ax, TRIR_WHISKERS), whiskers(ax, UTILITY_WHISKERS)
-        for run_id, row in TABLE.iterrows():
+        for _run_id, row in TABLE.iterrows():
             # horizontal: TRIR's interval at the run's utility; vertical: the utility's at its TRIR
             assert across[round(row[utility], 9)] == pytest.approx((row["trir_retrieval_low"],
                                                                     row["trir_retrieval_high"]))

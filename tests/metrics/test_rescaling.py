@@ -13,13 +13,18 @@ import math
 import numpy as np
 import pytest
 
-from tests.metrics.conftest import add_run, make_context
-from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame, metric_infos
+from tests.metrics.conftest import make_context
+from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_infos
 from workbench.metrics.cache import JsonCache, VectorCache
 from workbench.metrics.embedders import CachedEmbedder
 from workbench.metrics.similarity import pair_cosines
-from workbench.metrics.similarity_baseline import (SimilarityBaseline, compute_baseline, pud_content_words,
-                                                   rescale, unrelated_pairs)
+from workbench.metrics.similarity_baseline import (
+    SimilarityBaseline,
+    compute_baseline,
+    pud_content_words,
+    rescale,
+    unrelated_pairs,
+)
 
 EN_B, SV_B = SimilarityBaseline(word=0.5, sentence=0.2), SimilarityBaseline(word=0.25, sentence=0.6)
 
@@ -85,6 +90,7 @@ def test_tps_takes_max_zero_after_rescaling(run_a):
 
 def test_raw_values_and_baselines_are_reported(run_a, tmp_path, store):
     import pandas as pd
+
     from workbench.reports import write_report
     run_id, _ = run_a
     write_report(store, [run_id], tmp_path / "r", formats=("csv",), context=plugged())

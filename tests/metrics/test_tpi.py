@@ -21,8 +21,8 @@ from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import compute_metrics, family, metric_frame
 from workbench.model import Corpus
 
-A, O = math.log(11 / 3), math.log(11 / 2)
-TOTAL = 2 * A + O
+A, OTHER = math.log(11 / 3), math.log(11 / 2)
+TOTAL = 2 * A + OTHER
 
 
 def corpus() -> Corpus:
@@ -41,11 +41,11 @@ def tpi(store, pseudonyms: dict[str, list], the_corpus: Corpus | None = None) ->
 
 @pytest.mark.parametrize("pseudonyms, expected, why", [
     ({"d1": ["Anna", "Oslo"], "d2": ["Anna"]}, 1.0, "every span replaced by itself: nothing lost"),
-    ({"d1": ["", "Oslo"], "d2": ["Anna"]}, ((A + O) / TOTAL + 1) / 2,
+    ({"d1": ["", "Oslo"], "d2": ["Anna"]}, ((A + OTHER) / TOTAL + 1) / 2,
      "a suppressed span loses its IC; d2 untouched; mean over documents"),
-    ({"d1": ["Bo", None], "d2": ["anna"]}, (A / TOTAL + (A + O) / TOTAL) / 2,
+    ({"d1": ["Bo", None], "d2": ["anna"]}, (A / TOTAL + (A + OTHER) / TOTAL) / 2,
      "a pseudonym and a FAILED span keep nothing; a change of case is a change"),
-    ({"d1": ["Bo", "Bergen"], "d2": ["Bo"]}, ((A) / TOTAL + (A + O) / TOTAL) / 2,
+    ({"d1": ["Bo", "Bergen"], "d2": ["Bo"]}, ((A) / TOTAL + (A + OTHER) / TOTAL) / 2,
      "only the words outside the spans are kept"),
 ])
 def test_tpi_by_hand(store, pseudonyms, expected, why):
@@ -65,7 +65,7 @@ def test_tpi_is_tps_without_similarity(store):
     # A replacement close to its original raises TPS, never TPI: TPI <= TPS (bag-of-words cosine).
     frame = metric_frame(store, [add_run(store, corpus(), {"d1": ["Anna Berg", "Oslo"], "d2": ["Bo"]})])
     row = compute_metrics(frame, make_context(), families=("tps", "tpi"), originals=False).iloc[0]
-    assert row["tpi"] == pytest.approx(((A + O) / TOTAL + (A + O) / TOTAL) / 2)
+    assert row["tpi"] == pytest.approx(((A + OTHER) / TOTAL + (A + OTHER) / TOTAL) / 2)
     assert row["tpi"] < row["tps"]
 
 
@@ -75,7 +75,7 @@ def test_tpi_reaches_metrics_csv_and_table5(store, tmp_path):
     write_report(store, [run_id], tmp_path / "r", formats=("csv",), context=make_context())
     for name in ("metrics.csv", "table5_beyond.csv"):
         table = pd.read_csv(tmp_path / "r" / name, index_col="run_id")
-        assert table.at[run_id, "tpi"] == pytest.approx(((A + O) / TOTAL + 1) / 2), name
+        assert table.at[run_id, "tpi"] == pytest.approx(((A + OTHER) / TOTAL + 1) / 2), name
 
 
 def test_own_detections_outside_the_spans_take_the_information_of_the_words_they_touch():

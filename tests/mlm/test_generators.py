@@ -7,12 +7,11 @@ import dataclasses
 import pytest
 
 from workbench.generation.engine import run_generation
+from workbench.generation.pseudonym_choice import SelectionInput, in_context
 from workbench.generators import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
 from workbench.model import Corpus
 from workbench.overlap_rules import absolute_overlap, partial_overlap
-from workbench.generation.pseudonym_choice import in_context
-from workbench.generation.pseudonym_choice import SelectionInput
 from workbench.store import RunStore
 from workbench.text.slots import SlotBuilder
 from workbench.upos import get_tagger

@@ -1,4 +1,5 @@
-"""The one rule for a model named by hub id (workbench.mlm.hub), used by the masked-LM loader and the trained attacker."""
+"""The one rule for a model named by hub id (workbench.mlm.hub), used by the masked-LM loader and the trained
+attacker."""
 
 import pytest
 
@@ -27,7 +28,8 @@ def test_a_local_directory_is_loaded_as_it_is_and_the_hub_is_not_asked(tmp_path,
 def test_a_cached_hub_id_is_loaded_from_the_cache_even_when_offline(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     calls = []
-    assert hub.find_model("org/model", _loader(calls, cached=True), what="the model", way_out="W.") == "loaded org/model"
+    assert hub.find_model("org/model", _loader(calls, cached=True), what="the model",
+                          way_out="W.") == "loaded org/model"
     assert calls == [("org/model", True)]
 
 

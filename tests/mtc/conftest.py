@@ -3,7 +3,8 @@
 Mechanics (batching, save/reload, the engine) use `tiny_bert` / `tiny_roberta_en` from
 tests/conftest.py: untrained two-layer masked LMs with real tokenizers, built in seconds.
 `tab_checkpoint`: SS-MTC trained on the offline English MLM (built by
-.ci/steps/10-offline-mlm.sh) over a small slice of the TAB training split, for behaviour that needs real words; built once and cached under
+.ci/steps/10-offline-mlm.sh) over a small slice of the TAB training split, for behaviour that needs real words;
+built once and cached under
 workbench.paths.cache_dir(), keyed on the recipe, the data, the base model and the
 source of workbench/emat.
 """

@@ -30,5 +30,6 @@ def make_corpus():
              ("Eva Nowak", "PERSON"), ("Regional Court", "ORG")]),
         doc("d3", "The Government were represented by their Agent, Mr J. Wołąsiewicz, of the Ministry of Foreign "
                   "Affairs. The Ministry of Foreign Affairs replied in writing.",
-            [("J. Wołąsiewicz", "PERSON"), ("Ministry of Foreign Affairs", "ORG"), ("Ministry of Foreign Affairs", "ORG")]),
+            [("J. Wołąsiewicz", "PERSON"), ("Ministry of Foreign Affairs", "ORG"),
+             ("Ministry of Foreign Affairs", "ORG")]),
     ))

@@ -56,6 +56,7 @@ def test_the_checkpoint_keeps_the_base_models_encoder_and_token_rows(tab_checkpo
 
 def test_the_phrase_rows_moved_away_from_their_initialisation(tab_checkpoint):
     from safetensors.torch import load_file
+
     from workbench.adapters.mtc.checkpoint import load_checkpoint
     ck = load_checkpoint(tab_checkpoint)
     rows = load_file(str(tab_checkpoint / "phrase_rows.safetensors"))

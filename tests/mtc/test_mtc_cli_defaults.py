@@ -11,8 +11,15 @@ import pytest
 
 import workbench.cli.mlm
 import workbench.cli.mtc
+from workbench.adapters.mtc.settings import (
+    DEFAULT_MIN_COUNT,
+    INITS,
+    KINDS,
+    BuildRecipe,
+    TrainSettings,
+    VocabularySettings,
+)
 from workbench.cli import main
-from workbench.adapters.mtc.settings import DEFAULT_MIN_COUNT, INITS, KINDS, BuildRecipe, TrainSettings, VocabularySettings
 from workbench.mlm.recipes import RECIPES
 
 # Options that are the CLI's own (no library setting behind them).

@@ -12,7 +12,8 @@ from workbench.adapters.mtc.head import ExtendedHead  # noqa: E402
 
 
 def tiny(kind):
-    common = dict(vocab_size=50, hidden_size=16, num_attention_heads=2, intermediate_size=32, max_position_embeddings=40)
+    common = dict(vocab_size=50, hidden_size=16, num_attention_heads=2, intermediate_size=32,
+                  max_position_embeddings=40)
     torch.manual_seed(0)
     if kind == "bert":
         return transformers.BertForMaskedLM(transformers.BertConfig(num_hidden_layers=1, **common))

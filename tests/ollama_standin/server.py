@@ -48,16 +48,16 @@ threads than that spin against each other: one answer took 2.9 s with 1 generati
 from __future__ import annotations
 
 import argparse
-from collections import deque
-import ipaddress
 import importlib.util
+import ipaddress
 import json
 import os
 import queue
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from collections import deque
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -215,7 +215,7 @@ class Faults:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -224,9 +224,9 @@ class Handler(BaseHTTPRequestHandler):
     models: ModelPool
     names: tuple[str, ...]
     faults: Faults
-    supervisor: "Supervisor"
+    supervisor: Supervisor
 
-    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet unless asked
+    def log_message(self, format, *args) -> None:
         if self.server.verbose:  # type: ignore[attr-defined]
             super().log_message(format, *args)
 
@@ -273,7 +273,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     # -- routes ---------------------------------------------------------------------------
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         if self.path == "/":
             data = b"Ollama is running"
             self.send_response(200)
@@ -298,7 +298,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._json(404, {"error": "404 page not found"})
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = self._body()
         if self.path == "/api/chat":
             self._chat(body)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tests.corpus_helpers import document_with_mentions
 from workbench.model import Corpus, Span
@@ -23,8 +23,10 @@ TEMPLATE = ("The applicant, {name}, was born in {year} and lives in {city}. On {
             "of the {org} and taken to a police station in {city}. The applicant complained to the {org} that the "
             "arrest had been unlawful.")
 PEOPLE = {
-    "doc-a": dict(name="Halvard Quist", year="1961", city="Trondheim", date="4 March 1999", org="Fjordvakt Directorate"),
-    "doc-b": dict(name="Mirela Ostrowska", year="1974", city="Bydgoszcz", date="12 June 2001", org="Wisła Border Guard"),
+    "doc-a": dict(name="Halvard Quist", year="1961", city="Trondheim", date="4 March 1999",
+                  org="Fjordvakt Directorate"),
+    "doc-b": dict(name="Mirela Ostrowska", year="1974", city="Bydgoszcz", date="12 June 2001",
+                  org="Wisła Border Guard"),
     "doc-c": dict(name="Teodor Vancea", year="1958", city="Timișoara", date="30 October 1996",
                   org="Banat Gendarmerie"),
     "doc-d": dict(name="Aylin Karaduman", year="1983", city="Eskişehir", date="7 January 2005",

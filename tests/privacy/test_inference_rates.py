@@ -103,14 +103,16 @@ def test_the_disclosure_interval_does_not_depend_on_the_order_spans_come_in():
     frame = spans_by_document()
     shuffled = frame.sample(frac=1.0, random_state=3)
     columns = ["disclosure_low", "disclosure_high"]
-    assert disclosure_rates(shuffled)[columns].to_numpy().tolist() == disclosure_rates(frame)[columns].to_numpy().tolist()
+    assert (disclosure_rates(shuffled)[columns].to_numpy().tolist()
+            == disclosure_rates(frame)[columns].to_numpy().tolist())
 
 
 def test_the_disclosure_interval_per_label_and_without_documents():
     rates = disclosure_rates(spans_by_document().assign(label=["A", "A", "B", "B", "B", "B", "A", "A"]),
                              by=["run_id", "label"]).set_index("label")
     # label A: d3 (0 of 1), d1 (1 of 2): two documents, an interval; label B: d1, d2, d3 one span each
-    assert rates.loc["A", "spans"] == 3 and rates.loc["A", "disclosure_low"] <= 1 / 3 <= rates.loc["A", "disclosure_high"]
+    assert (rates.loc["A", "spans"] == 3
+            and rates.loc["A", "disclosure_low"] <= 1 / 3 <= rates.loc["A", "disclosure_high"])
     assert rates.loc["B", "disclosure"] == pytest.approx(2 / 4)
     one_document = disclosure_rates(spans_by_document().assign(doc_id="d1"))
     assert one_document[["disclosure_low", "disclosure_high"]].isna().all(axis=None)  # one draw: no interval

@@ -8,7 +8,6 @@ row guards.
 from __future__ import annotations
 
 import pytest
-
 from inference_helpers import matcher
 
 GOLDEN = [

@@ -11,7 +11,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from entry_point import WORKBENCH
 from inference_helpers import built_lemmatiser, tables
 
@@ -39,7 +38,8 @@ def test_the_disclosure_recipe_runs_as_documented(tmp_path, offline_en):
     (tmp_path / "one.txt").write_text(doc + "\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "WORKBENCH_STORE"}
     env["PATH"] = f"{Path(WORKBENCH).parent}{os.pathsep}{env.get('PATH', '')}"  # `workbench` as the docs call it
-    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script.replace(DOCUMENTED_LIST, f"D=@{tmp_path / 'one.txt'}")],
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c",
+                           script.replace(DOCUMENTED_LIST, f"D=@{tmp_path / 'one.txt'}")],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=3000)
     assert done.returncode == 0, done.stderr[-3000:]
 

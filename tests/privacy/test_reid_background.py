@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from reid_helpers import background, corpus, write_run
 
 from workbench.errors import WorkbenchError
@@ -83,6 +82,7 @@ def test_an_edited_background_file_is_read_again(tmp_path):
 
 def test_cli_reports_risk_and_names_a_bad_background(store, tmp_path):
     import subprocess
+
     from entry_point import WORKBENCH
     c = corpus()
     run = write_run(store, c, "original", lambda s: s.text)
@@ -90,7 +90,7 @@ def test_cli_reports_risk_and_names_a_bad_background(store, tmp_path):
     ok = subprocess.run([WORKBENCH, "privacy", "reid", run[:10], "--background", str(bk), "-k", "2",
                          "--store", str(store.path)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    line = next(l for l in ok.stdout.splitlines() if l.startswith(run[:12]))
+    line = next(out for out in ok.stdout.splitlines() if out.startswith(run[:12]))
     assert line.split()[3:7] == ["retrieval", "1.000", "1.00", "1.000"]
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2]", encoding="utf-8")
@@ -102,6 +102,7 @@ def test_cli_reports_risk_and_names_a_bad_background(store, tmp_path):
 def test_a_background_of_stop_words_only_is_refused_naming_the_file(store, tmp_path):
     """Issue 24 item 16: bm25s's "max() arg is an empty sequence" before; nothing is stored."""
     import subprocess
+
     from entry_point import WORKBENCH
     run = write_run(store, corpus(), "original", lambda s: s.text)
     bk = tmp_path / "stop.json"

@@ -134,7 +134,8 @@ def test_the_ensemble_trir_has_its_document_bootstrap_interval_by_hand(store, ru
     ensemble = stored_ensemble(store, [run_id], list(KEYS.values())).loc[run_id]
     low, high = hand_percentile_interval([1.0, 1.0, 0.5, 0.625, 0.0], [1.0] * 5)
     assert ensemble["trir"] == pytest.approx(0.625)
-    assert (ensemble["trir_low"], ensemble["trir_high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+    assert (ensemble["trir_low"], ensemble["trir_high"]) == (pytest.approx(low, abs=1e-12),
+                                                             pytest.approx(high, abs=1e-12))
     assert 0 <= low < 0.625 < high <= 1
     # scipy's percentile rule over the same replicates agrees (no new draws: bootstrap_result)
     hits = np.array([1.0, 1.0, 0.5, 0.625, 0.0])

@@ -12,7 +12,6 @@ import subprocess
 import termios
 
 import pytest
-
 from entry_point import WORKBENCH
 from reid_helpers import background, corpus, write_run
 

@@ -9,13 +9,12 @@ import sys
 
 import pytest
 import ray
-from click.testing import CliRunner
-
 import waiting
+from click.testing import CliRunner
 from reid_helpers import background, corpus, write_run
 
-from workbench.executors.options import ExecutorOptions
 from workbench.errors import WorkbenchError
+from workbench.executors.options import ExecutorOptions
 from workbench.privacy.retrieval import RetrievalAttacker
 
 pytest.importorskip("bm25s")
@@ -52,12 +51,14 @@ def _batch_lines(lines):
 
 def test_rows_through_ray_equal_the_local_ones_and_stored_batches_are_not_sent_again(two_runs, tmp_path):
     import pandas as pd
+
     from workbench.privacy.reid import reid_risk
     from workbench.store import RunStore
     store, runs, bk = two_runs
     lines = []
     on_ray = reid_risk(store, runs, background=bk, log=lines.append, cluster=RAY)
-    assert len(_batch_lines(lines)) == 6 and _batch_lines(lines)[-1].startswith("batches 6/6 · retrieval attack on run ")
+    assert (len(_batch_lines(lines)) == 6
+            and _batch_lines(lines)[-1].startswith("batches 6/6 · retrieval attack on run "))
     local = RunStore(tmp_path / "local.sqlite")
     for run in runs:  # the same runs in a second store, attacked in this process
         write_run(local, corpus(), store.get_run(run).generator, (lambda s: s.text) if run == runs[0] else
@@ -123,7 +124,9 @@ def test_a_failed_batch_ends_the_job_named_and_the_finished_batches_stay_stored(
 def test_the_trained_attacker_travels_built_and_without_the_drivers_log(tiny_bert, tmp_path, monkeypatch):
     import shutil
     import threading
+
     from reid_helpers import PEOPLE, TEMPLATE
+
     from workbench.cluster.attacks import _travelling
     from workbench.privacy.attackers import make_attacker
     from workbench.privacy.background import load_background
@@ -141,6 +144,7 @@ def test_the_trained_attacker_travels_built_and_without_the_drivers_log(tiny_ber
 @pytest.mark.slow  # the workers import torch and transformers: 20 s
 def test_the_trained_attacker_on_ray_scores_as_locally(tiny_bert, store, tmp_path, monkeypatch):
     import pandas as pd
+
     from workbench.privacy.reid import reid_risk
     from workbench.store import RunStore
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-
 from reid_helpers import PEOPLE, background, corpus, write_run
 
 from workbench.errors import WorkbenchError
@@ -180,6 +179,7 @@ def test_ties_are_resolved_at_random_in_expectation():
 
 def test_rank_of_counts_strictly_higher_and_exactly_equal_scores():
     import numpy as np
+
     from workbench.privacy.reid import rank_of
     scores = np.array([0.5, 2.0, 0.5, 1.0, 0.5])
     assert rank_of(scores, 0) == (2, 2)
@@ -187,10 +187,11 @@ def test_rank_of_counts_strictly_higher_and_exactly_equal_scores():
 
 
 def test_the_reference_runs_order_as_expected(store, tmp_path):
-    """The real reference runs (workbench.exchange.reference): `original` re-identified whole, `suppress` and `label` not."""
+    """The real reference runs (workbench.exchange.reference): `original` re-identified whole,
+    `suppress` and `label` not."""
     from tests.metrics.conftest import WordListTagger
-    from workbench.privacy.reid import reid_risk
     from workbench.exchange.reference import reference_run
+    from workbench.privacy.reid import reid_risk
     c = corpus()
     runs = {kind: reference_run(store, c, kind, tagger=WordListTagger()).run_id for kind in ("original", "suppress",
                                                                                               "label")}

@@ -6,7 +6,6 @@ import json
 import math
 
 import pytest
-
 from reid_helpers import BACKGROUND_TEMPLATE, PEOPLE, background, corpus, write_run
 
 from workbench.errors import WorkbenchError
@@ -35,6 +34,7 @@ def _config(tiny_bert, **changes):
 
 def test_windows_cover_the_text_each_overlapping_the_one_before(tiny_bert):
     from transformers import AutoTokenizer
+
     from workbench.privacy.trained import windows
     tokenizer = AutoTokenizer.from_pretrained(tiny_bert)
     text = " ".join(BACKGROUND_TEMPLATE.format(**p) for p in PEOPLE.values())
@@ -50,6 +50,7 @@ def test_windows_cover_the_text_each_overlapping_the_one_before(tiny_bert):
 
 def test_one_class_per_individual_trained_once_then_loaded_from_the_cache(tiny_bert, bk, cache, monkeypatch):
     from transformers import AutoTokenizer
+
     from workbench.privacy.trained import TrainedAttacker, windows
     attacker = TrainedAttacker(bk, _config(tiny_bert))
     assert not attacker.is_built
@@ -73,6 +74,7 @@ def test_one_class_per_individual_trained_once_then_loaded_from_the_cache(tiny_b
 def test_a_document_scores_the_sum_of_its_windows_logits(tiny_bert, bk, cache):
     import numpy as np
     import torch
+
     from workbench.privacy.trained import TrainedAttacker, windows
     # float32: this checks the summing; in bfloat16 a window's logits depend on its batch in the last bits.
     attacker = TrainedAttacker(bk, _config(tiny_bert, epochs=0.5, dtype="float32"))

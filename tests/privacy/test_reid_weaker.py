@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from reid_helpers import PEOPLE, corpus, write_run
-from tests.entry_point import wb_ok
 
+from tests.entry_point import wb_ok
 from workbench.errors import InvalidValue
 
 # The same opening for every individual; what tells them apart comes after it.
@@ -111,7 +110,8 @@ def test_the_command_asks_for_a_weaker_attacker_and_names_it(store, tmp_path):
     pytest.importorskip("bm25s")
     path = _late_details(tmp_path / "bk.json")
     run = write_run(store, corpus(), "original", lambda s: s.text)
-    out = wb_ok("privacy", "reid", run, "--background", str(path), "--background-share", "0.1", store=tmp_path / "runs.sqlite")
+    out = wb_ok("privacy", "reid", run, "--background", str(path), "--background-share", "0.1",
+                store=tmp_path / "runs.sqlite")
     line = next(line for line in out.splitlines() if line.startswith(run[:12]))
     assert "retrieval 10 %" in line and " 0.167 " in line
     assert "first 10 %" in out.splitlines()[-1]  # the background it read

@@ -51,8 +51,9 @@ def test_visible_text_with_joiners_is_accepted(tmp_path, store, tiny_corpus):
 
 
 def test_the_cli_refuses_a_lone_surrogate_in_words(tmp_path):
-    from workbench.loaders import shipped_corpus
     from entry_point import wb
+
+    from workbench.loaders import shipped_corpus
     corpus = shipped_corpus("pgv-pii-en")
     path = _file(tmp_path, corpus, corpus.documents[0].doc_id, '"X\\ud83d"')
     result = wb("import-run", path, "-c", "pgv-pii-en", "--tagger", "spacy", "--store", tmp_path / "s.sqlite")
@@ -70,6 +71,7 @@ def test_a_run_name_a_caption_cannot_show_is_refused(tmp_path, store, tiny_corpu
 
 def test_an_import_under_way_in_another_process_is_not_duplicated(tmp_path, store, tiny_corpus):
     import socket
+
     from workbench.errors import WorkbenchError
     path = _file(tmp_path, tiny_corpus, "en-2", json.dumps("Olle"))
     first = import_run(store, path, tiny_corpus, tagger=WordListTagger())

@@ -15,8 +15,8 @@ import pytest
 from entry_point import wb, workbench_command
 
 from tests.corpus_helpers import make_tiny_corpus
-from tests.store_helpers import generated_run
 from tests.store.test_store_restored_dump import undo_migrations_after
+from tests.store_helpers import generated_run
 from tests.waiting import wait_until
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
@@ -149,7 +149,7 @@ def test_a_killed_merge_leaves_no_temporary_folder_behind_the_next_one(tmp_path)
     into = tmp_path / "into.sqlite"
     _killed_merge(older, into, tmp, lambda: any(tmp.glob("workbench-merge-*/*")))
     [left] = tmp.iterdir()  # SIGKILL: no clean-up ran
-    assert left.name.startswith(f"workbench-merge-")
+    assert left.name.startswith("workbench-merge-")
     done = wb("store", "merge", _store(tmp_path / "current.sqlite", seed=4), "--into", into,
               env={**os.environ, "TMPDIR": str(tmp)})
     assert done.returncode == 0, done.stderr

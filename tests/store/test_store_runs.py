@@ -183,8 +183,8 @@ def test_opening_a_store_twice_in_one_process_keeps_the_first_connections_locks(
     subprocess.run([sys.executable, "-c", other_process], check=True)
     first.add_predictions(run.run_id, [StoredPrediction("late", i, "x", ("x",), 0, None, False, "", 0.1, 1)
                                        for i in range(10)])
-    count = ("import sqlite3; c = sqlite3.connect(%r); "
-             "print(c.execute(\"SELECT COUNT(*) FROM predictions WHERE doc_id='late'\").fetchone()[0])" % str(path))
+    count = (f"import sqlite3; c = sqlite3.connect({str(path)!r}); "
+             "print(c.execute(\"SELECT COUNT(*) FROM predictions WHERE doc_id='late'\").fetchone()[0])")
     seen = subprocess.run([sys.executable, "-c", count], capture_output=True, text=True, check=True).stdout.strip()
     assert seen == "10"
     second.close()

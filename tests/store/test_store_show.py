@@ -76,6 +76,7 @@ def test_a_word_longer_than_a_line_is_cut_up_front_not_one_line_at_a_time(monkey
     (quadratic: a 100 MB replacement kept `show` busy for over ten minutes). Its slow path is
     never taken, and nothing of the word is lost or reordered."""
     import textwrap
+
     from workbench.terminal import wrap
 
     def slow_path(*args):
@@ -91,7 +92,7 @@ def test_a_word_longer_than_a_line_is_cut_up_front_not_one_line_at_a_time(monkey
 
 
 def test_show_cuts_a_long_replacement_and_says_how_much_it_left_out(tmp_path, tiny_corpus):
-    from workbench.store import RunStore, StoredPrediction
+    from workbench.store import RunStore
     from workbench.views.show import SHOW_MAX_CHARS, show_run
     store = RunStore(tmp_path / "runs.sqlite")
     run = import_replacements(store, tmp_path, tiny_corpus)
@@ -113,6 +114,7 @@ def test_import_run_refuses_a_replacement_longer_than_its_cap_naming_document_an
     import json
 
     import pytest
+
     from workbench.errors import CorpusError
     from workbench.exchange.importers import MAX_REPLACEMENT_CHARS
     from workbench.store import RunStore

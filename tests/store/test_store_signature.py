@@ -72,6 +72,7 @@ def test_the_fields_are_columns_and_nothing_reads_the_string_back(store, tiny_co
 
 def _with_identifier_types(corpus, identifier_type: str):
     from dataclasses import replace
+
     from workbench.model import Corpus
     return Corpus(corpus.name, corpus.source, tuple(
         replace(d, spans=tuple(replace(s, identifier_type=identifier_type) for s in d.spans))

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 from tests.corpus_helpers import document_with_mentions
-from workbench.model import Corpus
 from workbench.adapters.surrogate import SurrogateMaker, load_table
+from workbench.model import Corpus
 
 DOCS = (
     ("en-a", "en",

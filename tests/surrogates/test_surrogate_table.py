@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tests.surrogates.surrogate_helpers import bilingual_corpus
+from workbench.adapters.surrogate import SurrogateMaker, load_table
+from workbench.adapters.surrogate.table import SHIPPED
 from workbench.errors import WorkbenchError
 from workbench.generators import create_generator
 from workbench.loaders import shipped_corpus
-from workbench.adapters.surrogate import SurrogateMaker, load_table
-from workbench.adapters.surrogate.table import SHIPPED
 
 
 def test_the_shipped_table_has_a_rule_for_every_label_of_the_shipped_corpora_and_draws_in_both_languages():

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.generators.base import GenerationOptions, Generator, Prediction
 from tests.corpus_helpers import document_with_mentions
+from workbench.generators.base import GenerationOptions, Generator, Prediction
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.text.sentences import split_sentences
 from workbench.text.slots import Gap, SlotBuilder
@@ -119,7 +119,7 @@ words = st.text(alphabet="abcdefg ", min_size=1, max_size=8).filter(lambda s: s.
 @given(st.lists(st.tuples(words, st.booleans()), min_size=1, max_size=12), st.integers(0, 3))
 def test_offsets_survive_a_mask_unmask_round_trip(parts, window):
     """Rendering a slot with every gap's original text gives back the window exactly."""
-    text, raw, cursor = "", [], 0
+    text, raw = "", []
     for i, (word, is_span) in enumerate(parts):
         sep = ". " if i % 3 == 2 else " "
         if is_span:

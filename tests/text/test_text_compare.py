@@ -209,5 +209,6 @@ def test_validate_command_prints_the_normal_form_and_exits_0(tmp_path):
     off = subprocess.run([WORKBENCH, "validate", str(nfd_file)], capture_output=True, text=True, timeout=300)
     assert off.returncode == 0, off.stderr
     span = f"[0, {len(NFD('Björn Ångström'))}) personal_name"
-    assert off.stdout.startswith(f"warning: file {nfd_file}, document a, span {span}: text: 1 of 1 documents not in NFC")
+    assert off.stdout.startswith(f"warning: file {nfd_file}, document a, span {span}: "
+                                 "text: 1 of 1 documents not in NFC")
     assert off.stdout.rstrip().endswith("0 error(s), 1 warning(s); text: 1 of 1 documents not in NFC")

@@ -17,9 +17,9 @@ from workbench.uncertainty import (
     aggregate_interval,
     document_interval,
     per_row,
+    resampling,
     span_interval,
 )
-from workbench.uncertainty import resampling
 
 
 def hand_quantile(values: list[float], q: float) -> float:

@@ -4,12 +4,12 @@ so: in the store, the CSV export and `workbench show`; and `show` lists FAILED n
 from __future__ import annotations
 
 import pandas as pd
+from entry_point import wb
 
 from tests.metrics.conftest import WordListTagger
 from tests.store.test_store_restored_dump import undo_migrations_after
-from entry_point import wb
-from workbench.generation.engine import run_generation
 from workbench.exchange.exporters import export_run
+from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions
 from workbench.generators.base import Generator, Prediction
 from workbench.store import RunStore

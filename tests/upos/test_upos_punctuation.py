@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.text.pud_vocabulary import VOCABULARY
 from workbench.adapters.baselines.random_baseline import RandomBaseline
 from workbench.adapters.baselines.upos_baseline import UposBaseline
+from workbench.generation.pseudonym_choice import PUNCTUATION_ONLY, SelectionInput, choose_all
 from workbench.generators.base import FAILED, GenerationOptions, Prediction
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
-from workbench.generation.pseudonym_choice import PUNCTUATION_ONLY, SelectionInput, choose_all
+from workbench.text.pud_vocabulary import VOCABULARY
 from workbench.text.slots import SlotBuilder
 from workbench.upos import is_punctuation_only, right_most_upos
 from workbench.upos.spacy_backend import SpacyTagger
