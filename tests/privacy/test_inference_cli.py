@@ -14,6 +14,16 @@ def run(*args):
     return subprocess.run([WORKBENCH, *args], capture_output=True, text=True, timeout=600)
 
 
+def run_here(*args):
+    """As run, in this process (click's CliRunner; stderr apart): for a test of many calls, each of
+    which would pay the imports and load the models again. An exception that escaped exits 1."""
+    from click.testing import CliRunner
+
+    from workbench.cli import main
+    result = CliRunner().invoke(main, list(args))
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+
+
 def test_infer_prints_the_rates_and_disclosure_reads_them_back(tmp_path, tiny_corpus, tiny_cache):
     from workbench.store import RunStore
     path = tmp_path / "runs.sqlite"
@@ -61,7 +71,8 @@ def test_help_has_examples():
 def test_docs_attacks_only_those_documents_and_a_later_call_adds_the_rest(tmp_path, tiny_corpus, tiny_cache):
     """Issue 24 item 11: `privacy infer --docs`, as `generate --docs` takes it. Results are per span
     under the whole run's attack key, so more documents later add to them; a row of rates says
-    over how many of the run's documents it is, and the whole run counts the rest as missing."""
+    over how many of the run's documents it is, and the whole run counts the rest as missing. The first
+    call through the entry point, the others in this process (seven would pay the imports seven times)."""
     from workbench.store import RunStore
     path = tmp_path / "runs.sqlite"
     with RunStore(path) as s:
@@ -78,22 +89,22 @@ def test_docs_attacks_only_those_documents_and_a_later_call_adds_the_rest(tmp_pa
     assert [(r["docs"], r["spans"], r["missing"]) for r in rows] == [(f"1/{n_docs}", str(spans["en-1"]), "0")] * 2
 
     (tmp_path / "docs.txt").write_text("en-1\nen-2\n", encoding="utf-8")
-    more = run(*attack, "--docs", "@" + str(tmp_path / "docs.txt"))
+    more = run_here(*attack, "--docs", "@" + str(tmp_path / "docs.txt"))
     assert more.returncode == 0, more.stderr
     both = spans["en-1"] + spans["en-2"]
     assert more.stderr.count(f"{spans['en-1']} of {both} spans stored, {spans['en-2']} to attack") == 2
 
-    whole = run("privacy", "disclosure", ids["original"], "--store", str(path))
+    whole = run_here("privacy", "disclosure", ids["original"], "--store", str(path))
     row = tables(whole.stdout)[0][0]
     assert (row["docs"], row["spans"], row["missing"]) == (f"{n_docs}/{n_docs}", str(both), str(spans["sv-1"]))
-    partial = run("privacy", "disclosure", ids["original"], "--docs", "en-2", "--store", str(path))
+    partial = run_here("privacy", "disclosure", ids["original"], "--docs", "en-2", "--store", str(path))
     row = tables(partial.stdout)[0][0]
     assert (row["docs"], row["spans"], row["missing"]) == (f"1/{n_docs}", str(spans["en-2"]), "0")
 
-    rest = run(*attack)
+    rest = run_here(*attack)
     assert rest.returncode == 0, rest.stderr
     assert rest.stderr.count(f"{both} of {sum(spans.values())} spans stored, {spans['sv-1']} to attack") == 2
     assert all(r["missing"] == "0" and r["docs"] == f"{n_docs}/{n_docs}" for r in tables(rest.stdout)[0])
 
-    unknown = run(*attack, "--docs", "en-1,nope")
+    unknown = run_here(*attack, "--docs", "en-1,nope")
     assert unknown.returncode == 2 and "'nope'" in unknown.stderr and "Traceback" not in unknown.stderr

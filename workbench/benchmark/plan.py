@@ -40,8 +40,9 @@ class PlanSize:
         time = f"about {duration(self.seconds)} here"
         if self.unestimated:
             time += f" plus the runs of {', '.join(self.unestimated)} (no stored run to estimate from)"
-        return (f"plan: {self.runs} run(s), {self.spans:,} spans; {time}; runs already finished in the store are "
-                "reused")
+        # The estimate is the generating only: what comes on top is named, not guessed.
+        return (f"plan: {self.runs} run(s), {self.spans:,} spans; generating {time}; runs already finished in the "
+                "store are reused; a model built on first use and the report come on top (each says what it costs)")
 
 
 def duration(seconds: float) -> str:
