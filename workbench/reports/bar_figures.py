@@ -66,9 +66,11 @@ def _bar_panel(ax, values: pd.Series, colours: list, info, scale: float = 1.0,
             # The whisker from the interval's own ends: drawn about its midpoint (fmt="none" marks no
             # point there), so an interval that does not hold its bar's value, as a percentile
             # interval need not, is drawn as it is instead of clipped at the bar's end.
-            half = [(high_end.iloc[y] - low_end.iloc[y]) / 2 for y in shown]
-            ax.errorbar([low_end.iloc[y] + h for y, h in zip(shown, half)], shown, fmt="none", ecolor="black",
-                        elinewidth=0.7, capsize=1.5, xerr=half)
+            # abs: ends given the wrong way round (a table of random values in the tests) draw the same
+            # whisker instead of failing the whole figure.
+            half = [abs(high_end.iloc[y] - low_end.iloc[y]) / 2 for y in shown]
+            middle = [(low_end.iloc[y] + high_end.iloc[y]) / 2 for y in shown]
+            ax.errorbar(middle, shown, fmt="none", ecolor="black", elinewidth=0.7, capsize=1.5, xerr=half)
             reach = pd.concat([finite, low_end.iloc[shown], high_end.iloc[shown]])
             whisker = {y: high_end.iloc[y] if values.iloc[y] >= 0 else low_end.iloc[y] for y in shown}
     low = min(0.0, float(reach.min())) if len(reach) else 0.0
