@@ -68,3 +68,20 @@ def tiny_lemmatiser_cache(_tiny_lemmatiser_folder, monkeypatch):
 def tiny_cache(_tiny_folder, monkeypatch):
     """As tiny_lemmatiser_cache, and its `offline` masked LMs are tiny: en = tiny BERT, sv = tiny RoBERTa."""
     return _use(_tiny_folder, monkeypatch)
+
+
+# The trained attackers' tests (test_reid_trained.py, test_reid_trained_minilm.py).
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """Each test trains into its own cache, so a cache hit is one this test made."""
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def bk(tmp_path):
+    """The reid helpers' background knowledge, loaded."""
+    from reid_helpers import background
+
+    from workbench.privacy.background import load_background
+    return load_background(background(tmp_path / "bk.json"))

@@ -13,19 +13,6 @@ from workbench.errors import WorkbenchError
 pytest.importorskip("transformers")
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    """Each test trains into its own cache, so a cache hit is one this test made."""
-    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache"
-
-
-@pytest.fixture
-def bk(tmp_path):
-    from workbench.privacy.background import load_background
-    return load_background(background(tmp_path / "bk.json"))
-
-
 def _config(tiny_bert, **changes):
     from workbench.privacy.trained import TrainedConfig
     return TrainedConfig(**{"base_model": str(tiny_bert), "window": 32, "overlap": 8, "epochs": 2.0,

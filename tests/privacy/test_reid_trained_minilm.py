@@ -13,18 +13,6 @@ from workbench.errors import WorkbenchError
 pytest.importorskip("transformers")
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache"
-
-
-@pytest.fixture
-def bk(tmp_path):
-    from workbench.privacy.background import load_background
-    return load_background(background(tmp_path / "bk.json"))
-
-
 def _config(tiny_bert, **changes):
     from workbench.privacy.trained_minilm import MiniLMConfig
     return MiniLMConfig(**{"base_model": str(tiny_bert), "window": 32, "overlap": 8, "epochs": 2.0,
