@@ -161,13 +161,8 @@ def _every_registry():
     return found
 
 
-def test_every_registered_plug_in_carries_its_entrys_name():
-    """A plug-in's name is written twice, in its Entry and in its class (`name`; a tagger's
-    `family`) or family module (`FAMILY`): the two must agree, or a run, an attack key or a table
-    would say another name than the one the user typed."""
-    registries = _every_registry()
-    assert {"workbench.generators.registry.GENERATORS", "workbench.executors.registry.EXECUTORS",
-            "workbench.metrics.families.METRIC_FAMILIES"} <= set(registries)
+def name_mismatches(registries: dict[str, Registry]) -> list[str]:
+    """Each entry whose plug-in says another name than the entry's, as 'where: name -> target says x'."""
     wrong = []
     for where, registry in registries.items():
         for entry in registry.entries():
@@ -176,4 +171,48 @@ def test_every_registered_plug_in_carries_its_entrys_name():
                         if isinstance(getattr(plug_in, attr, None), str)), None)
             if own != entry.name:
                 wrong.append(f"{where}: {entry.name!r} -> {entry.target} says {own!r}")
+    return wrong
+
+
+def test_every_registered_plug_in_carries_its_entrys_name():
+    """A plug-in's name is written twice, in its Entry and in its class (`name`; a tagger's
+    `family`) or family module (`FAMILY`): the two must agree, or a run, an attack key or a table
+    would say another name than the one the user typed."""
+    registries = _every_registry()
+    assert {"workbench.generators.registry.GENERATORS", "workbench.executors.registry.EXECUTORS",
+            "workbench.metrics.families.METRIC_FAMILIES", "workbench.metrics.embedders.EMBEDDERS",
+            "workbench.metrics.summarisers.SUMMARISERS", "workbench.metrics.classifiers.CLASSIFIERS",
+            "workbench.exchange.exporters.EXPORT_FORMATS", "workbench.exchange.reference.REFERENCE_KINDS",
+            "workbench.privacy.attackers.REGISTRY", "workbench.upos.factory.BACKENDS"} <= set(registries)
+    wrong = name_mismatches(registries)
     assert not wrong, "\n".join(wrong)
+
+
+class Named:
+    name = "csv"
+
+
+def test_a_planted_name_mismatch_is_found_and_named():
+    """The check above is no formality: an entry whose class says another name fails it, and a
+    target with no name at all too."""
+    planted = Registry("toy", [Entry("csv", f"{__name__}:Named", "agrees"),
+                               Entry("tsv", f"{__name__}:Named", "the class says csv"),
+                               Entry("json", "json:JSONDecoder", "no name attribute")])
+    assert name_mismatches({"planted": planted}) == [
+        f"planted: 'tsv' -> {__name__}:Named says 'csv'", "planted: 'json' -> json:JSONDecoder says None"]
+
+
+def test_a_spec_is_chosen_by_name_alias_or_the_entry_for_any_other():
+    models = Registry("toy model", [Entry("fast", "json:JSONDecoder", "", aliases=("quick",)),
+                                    Entry("any", "json:JSONEncoder", "a model id or path")], otherwise="any")
+    assert [models.choose(s).name for s in ("fast", "quick", "any", "org/model", "/a/path")] == \
+        ["fast", "fast", "any", "any", "any"]
+    assert models.names() == ("fast", "any") and "quick" not in models  # an alias is no second entry
+    import json
+    assert models.load_chosen("quick") is json.JSONDecoder
+    with pytest.raises(InvalidValue, match=r"unknown toy 'jsn'; did you mean 'json'\?"):
+        KIT.choose("jsn")  # without `otherwise`, an unknown name is still refused
+    with pytest.raises(ValueError, match="two toy plug-ins named 'quick'"):
+        Registry("toy", [Entry("fast", "json", "", aliases=("quick",)), Entry("quick", "json", "")])
+    with pytest.raises(ValueError, match="'nothing', has no entry"):
+        Registry("toy", [Entry("fast", "json", "")], otherwise="nothing")

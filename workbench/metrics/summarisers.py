@@ -1,6 +1,7 @@
 """Summarisers for the ROUGE metric (003 Table 4), pluggable and cached.
 
-Spec strings (MetricConfig.summariser, CLI `--summariser`):
+Spec strings (MetricConfig.summariser, CLI `--summariser`), chosen through the SUMMARISERS registry
+(workbench.plugins: an entry's name, else its `otherwise` entry, hf-seq2seq):
     extractive      SumBasic (Nenkova & Vanderwende 2005): repeatedly pick the sentence
                     with the highest mean content-word probability, then square the
                     probabilities of the words it used; N sentences in document order.
@@ -18,12 +19,13 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
-from typing import Any
+from typing import Any, ClassVar
 
 from workbench.devices import FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import JsonCache, text_key
+from workbench.plugins import Entry, Registry
 from workbench.text.sentences import split_sentences
 from workbench.text.stopwords import is_content_word
 
@@ -31,7 +33,14 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 class Summariser(ABC):
+    name: ClassVar[str]  # its entry in SUMMARISERS
     id: str  # keys the summary cache
+
+    @classmethod
+    def from_spec(cls, spec: str, *, sentences: int, device: str, dtype: str) -> Summariser:
+        """The summariser the user's spec (the entry's name, or a model id or path) asks for; only
+        registered summarisers are chosen by a spec (a test's own need not be)."""
+        raise NotImplementedError(f"{cls.__name__} is not a SUMMARISERS entry")
 
     @abstractmethod
     def summarise(self, texts: Sequence[str], lang: str) -> list[str]:
@@ -39,6 +48,12 @@ class Summariser(ABC):
 
 
 class ExtractiveSummariser(Summariser):
+    name = "extractive"
+
+    @classmethod
+    def from_spec(cls, spec: str, *, sentences: int, device: str, dtype: str) -> Summariser:
+        return cls(sentences)
+
     def __init__(self, sentences: int = 3) -> None:
         self.sentences = sentences
         self.id = f"sumbasic:{sentences}"
@@ -73,6 +88,12 @@ class ExtractiveSummariser(Summariser):
 
 
 class HFSeq2SeqSummariser(Summariser):
+    name = "hf-seq2seq"
+
+    @classmethod
+    def from_spec(cls, spec: str, *, sentences: int, device: str, dtype: str) -> Summariser:
+        return cls(spec, device=device, dtype=dtype)  # the spec is the model id or path
+
     def __init__(self, model: str, max_input_tokens: int = 512, max_new_tokens: int = 128,
                  batch_size: int = 4, *, device: str = "cpu", dtype: str = FLOAT32) -> None:
         """device, dtype: resolved names (workbench.devices.placement)."""
@@ -119,10 +140,16 @@ class HFSeq2SeqSummariser(Summariser):
         return out
 
 
+SUMMARISERS: Registry[type[Summariser]] = Registry("summariser", [
+    Entry("extractive", "workbench.metrics.summarisers:ExtractiveSummariser",
+          "SumBasic, N sentences in document order; no weights (the offline default)"),
+    Entry("hf-seq2seq", "workbench.metrics.summarisers:HFSeq2SeqSummariser",
+          "any Hugging Face seq2seq model id or local path (003: SEBIS/legal_t5_small_summ_en)", extra="mlm"),
+], otherwise="hf-seq2seq")
+
+
 def make_summariser(spec: str, sentences: int = 3, *, device: str = "cpu", dtype: str = FLOAT32) -> Summariser:
-    if spec == "extractive":
-        return ExtractiveSummariser(sentences)
-    return HFSeq2SeqSummariser(spec, device=device, dtype=dtype)
+    return SUMMARISERS.load_chosen(spec).from_spec(spec, sentences=sentences, device=device, dtype=dtype)
 
 
 class CachedSummariser:
