@@ -36,3 +36,17 @@ def test_an_unknown_family_suggests_the_nearest():
         family("rogue")
     with pytest.raises(ValueError):  # callers that caught the old ValueError still do
         family("nothing-like-it")
+
+
+def test_selections_of_families_are_read_from_the_families_themselves():
+    """No list of families kept beside the registry: the families of some metrics (the dashboard's
+    privacy tab reads the privacy table's columns) and those with Original rows come from the
+    family modules (METRICS, DESCRIBES_ORIGINALS)."""
+    from workbench.metrics import describes_originals, families_of
+    from workbench.reports.privacy import TABLE, UTILITY
+    # registry order, whatever order the metrics come in; a name no family computes is skipped
+    assert families_of(["tps", "trir_retrieval", "overlap_partial", "similarity_word"]) == \
+        ("overlap", "similarity", "tps")
+    shown = [c.metric for c in TABLE.columns]
+    assert families_of(shown) == ("overlap",) and families_of([*shown, *UTILITY]) == ("overlap", "similarity", "tps")
+    assert [f for f in FAMILIES if describes_originals(f)] == ["diversity", "entities"]

@@ -13,7 +13,7 @@ A corpus mixing languages is reported per language (workbench.metrics.languages)
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
@@ -33,8 +33,6 @@ from workbench.metrics.metric_frame import (
 )
 
 FAMILIES = METRIC_FAMILIES.names()  # in the metric table's column order (workbench.metrics.families)
-# Families that describe the original spans too (the Original rows of 003 Table 2 / Figure 1).
-ORIGINAL_FAMILIES = ("diversity", "entities")
 RUN_COLUMNS = ["corpus", "corpus_hash", "lang", "generator", "model", "mode", "upos_filter", "consistent", "sees",
                "source", "signature",
                # the run's name and remaining options, for report names and option columns (issue 15)
@@ -48,6 +46,19 @@ __all__ = ["FAMILIES", "ORIGINAL_RUN_PREFIX", "QUICK", "MetricConfig", "MetricCo
 def family(name: str):
     """The family's module (an unknown name is an InvalidValue, a ValueError, naming the nearest)."""
     return METRIC_FAMILIES.load(name)
+
+
+def describes_originals(name: str) -> bool:
+    """Whether the family is computed for the original spans too (the Original rows of 003 Table 2
+    / Figure 1): its module says DESCRIBES_ORIGINALS, so no list is kept beside the registry."""
+    return bool(getattr(family(name), "DESCRIBES_ORIGINALS", False))
+
+
+def families_of(metric_names: Iterable[str]) -> tuple[str, ...]:
+    """The families that compute these metrics, in the registry's order; names no family computes
+    (the privacy measures, say) are left out. For a selection read from a table's columns."""
+    wanted = set(metric_names)
+    return tuple(f for f in FAMILIES if any(m.name in wanted for m in family(f).METRICS))
 
 
 def metric_infos(families: Sequence[str] = FAMILIES) -> dict[str, MetricInfo]:
@@ -84,7 +95,7 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     if frame.empty:
         return pd.DataFrame(columns=[*RUN_COLUMNS, "spans", "documents", *metric_infos(families), *IDENTITY_COLUMNS])
     from workbench.progress import progress_bar
-    wanted = [f for f in families if f in ORIGINAL_FAMILIES] if originals else []
+    wanted = [f for f in families if describes_originals(f)] if originals else []
     # One step per family (and per family of the originals' rows): the slow ones (similarity,
     # rouge, detectability, tps) take minutes on a large report, and a bar naming the family
     # says which one is running (a line per family in a log).

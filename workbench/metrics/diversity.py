@@ -22,6 +22,8 @@ from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembe
 from workbench.metrics.metric_frame import originals_frame, placed_text
 
 FAMILY = "diversity"
+# Computed for the original spans too: their `original:<corpus>` rows (003 Table 2 / Figure 1).
+DESCRIBES_ORIGINALS = True
 METRICS = (
     MetricInfo("form_freq_avg", "avg.", FAMILY, 1, None, NEUTRAL, "003 Table 2",
                "mean number of spans per distinct form"),

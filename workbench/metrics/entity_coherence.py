@@ -27,6 +27,8 @@ from workbench.metrics.metric_frame import runs_of
 from workbench.text.compare import normalise
 
 FAMILY = "entities"
+# Computed for the original spans too: their `original:<corpus>` rows (003 Table 2 / Figure 1).
+DESCRIBES_ORIGINALS = True
 METRICS = (
     MetricInfo("consistency", "consist.", FAMILY, 0, 1, HIGHER, "beyond 003 (SEM:CONTRADICTORY)",
                "share of entities mentioned twice or more whose mentions all got one pseudonym"),

@@ -25,6 +25,7 @@ path, version, runs = page.path, page.version, data.shown_runs(page)  # hidden r
 try:
     from workbench import metrics
     from workbench.metrics.run_names import run_names
+    from workbench.reports import privacy as report_privacy
     from workbench.reports import tables as report_tables
     from workbench.reports.figure_style import percent_metrics
 except ImportError as exc:  # the metrics layer is an optional part of an install
@@ -181,10 +182,13 @@ def per_label() -> None:
                  caption="Error tags per entity label, a stacked bar per run (workbench.annotation.results)")
 
 
-# The privacy tab's own selection of families: the overlap beside the stored attacks, and TPS and
-# word similarity only for the figure (they load models), never Original rows (never attacked).
-PRIVACY_TABLE = ("overlap",)
-PRIVACY_FIGURE = ("overlap", "similarity", "tps")
+# The privacy tab's own selection of families, read from what it shows: the families of the
+# privacy table's metric columns (the overlap) beside the stored attacks, and those of the figure's
+# utility measures (TPS, word similarity: they load models) only for the figure; never Original
+# rows (never attacked).
+_PRIVACY_METRICS = [c.metric for c in report_privacy.TABLE.columns]
+PRIVACY_TABLE = metrics.families_of(_PRIVACY_METRICS)
+PRIVACY_FIGURE = metrics.families_of([*_PRIVACY_METRICS, *report_privacy.UTILITY])
 
 
 def privacy() -> None:
