@@ -15,6 +15,13 @@
 (workbench.exchange.review_import). The CSV holds the original text of every span (a reviewer
 judges a pseudonym against what it replaces): it is personal data, and the command says so.
 It is written with a byte-order mark, so a spreadsheet opens it as UTF-8 (the import drops it).
+
+Spreadsheet formulas: a cell whose text begins with `=`, `+`, `-`, `@`, a tab or a carriage
+return (after any apostrophes) is written with one more `'` in front (`=SUM(A1)` as
+`'=SUM(A1)`, `'=x` as `''=x`), so a spreadsheet shows it as text and never runs it (a
+span's original or pseudonym is text from a corpus or a model, not to be trusted); the
+import (`unescape_cell`) takes that one apostrophe off every such cell, `revised` too, so
+the text comes back unchanged. Other cells are written as they are: `'Neil` stays `'Neil`.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +61,20 @@ class ReviewRow:
     original: str
     pseudonym: str
     context: str
+
+
+# After any apostrophes, what makes a spreadsheet read a cell as a formula (OWASP's CSV injection list).
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
+
+
+def escape_cell(text: str) -> str:
+    """The cell as written: one `'` more in front of a formula-like text (the module's docstring)."""
+    return "'" + text if _FORMULA.match(text) else text
+
+
+def unescape_cell(text: str) -> str:
+    """The cell as read back: escape_cell undone (`'=x` -> `=x`); other text unchanged."""
+    return text[1:] if text.startswith("'") and _FORMULA.match(text[1:]) else text
 
 
 def documents_path(path: Path) -> Path:
@@ -95,8 +117,8 @@ def _csv_text(rows: list[ReviewRow]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for r in rows:
-        writer.writerow([r.run_id, r.doc_id, r.span, r.start, r.end, r.label, r.original, r.pseudonym, "",
-                         r.context])
+        writer.writerow([r.run_id, escape_cell(r.doc_id), r.span, r.start, r.end, escape_cell(r.label),
+                         escape_cell(r.original), escape_cell(r.pseudonym), "", escape_cell(r.context)])
     return out.getvalue()
 
 

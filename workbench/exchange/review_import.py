@@ -33,7 +33,7 @@ from pathlib import Path
 
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.exchange.importers import _unstorable
-from workbench.exchange.review_export import REQUIRED
+from workbench.exchange.review_export import REQUIRED, unescape_cell
 from workbench.notes import NOTE_REVIEWED
 from workbench.run_name_rule import MAX_NAME_LENGTH
 from workbench.signature import REVIEWED, RunSignature, library_versions
@@ -89,7 +89,9 @@ def read_review_csv(path: str | Path) -> list[ReviewRow]:
     try:
         for n, cells in enumerate(reader, start=1):
             # A short row leaves cells None: read as empty. Cells past the header are ignored.
-            rows.append(ReviewRow({k: v or "" for k, v in cells.items() if k is not None}, f"{path}, row {n}"))
+            # Formula-like cells were written with an apostrophe in front (review_export.escape_cell).
+            rows.append(ReviewRow({k: unescape_cell(v or "") for k, v in cells.items() if k is not None},
+                                  f"{path}, row {n}"))
     except csv.Error as exc:
         raise CorpusError(str(path), f"not CSV at line {reader.line_num}: {exc}") from None
     return rows

@@ -57,12 +57,14 @@ from workbench.metrics.detection_precision import (
     ic_weighted_precision,
     information_weights,
 )
-from workbench.metrics.metric_frame import OWN_DETECTIONS, changed_outside, placed_text, runs_of
+from workbench.metrics.metric_frame import OWN_DETECTIONS, SPANS_FROM, changed_outside, placed_text, runs_of
 from workbench.notes import NOTE_SPLICED
 from workbench.text.compare import nfc, same_text, word_spans
 
 FAMILY = "detection"
 MEASURED_SOURCE = "imported"  # the only runs that bring their own spans
+# A reviewed run of an imported run carries its parent's spans (and own detections): read
+# through the frame's spans_from column where it has one (workbench.metrics.metric_frame).
 IDENTIFIER_TYPES = ("DIRECT", "QUASI")
 TAB = "TAB (Pilán et al. 2022) evaluation"
 
@@ -127,7 +129,7 @@ def span_detection(frame: pd.DataFrame) -> pd.DataFrame:
              for o, p, n in zip(frame["original"], placed, notes)]
     types = frame["identifier_type"].fillna("").astype(str) if "identifier_type" in frame else ""
     return pd.DataFrame({
-        "measured": (frame["source"] == MEASURED_SOURCE).to_numpy(),
+        "measured": (frame[SPANS_FROM if SPANS_FROM in frame else "source"] == MEASURED_SOURCE).to_numpy(),
         # A mention is masked when its text changed and none of its words was kept (a span spliced
         # with a word of its own left, "Jan X" for "Jan Kowalski", still names its entity).
         "masked": [float(not same_text(p, o) and m == n) for p, o, (m, n) in zip(placed, frame["original"], words)],

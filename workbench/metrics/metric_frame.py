@@ -20,6 +20,10 @@ workbench.metrics.languages, or `original:<corpus>`):
     stored_corpus  the corpus's stored name (the `corpus` column may read "pgv-pii [sv]")
     lang           the row's language(s)
     source         "original" on an Original row (is_original), else the stored run's source
+    spans_from     the source of the run whose spans the row's run carries: a reviewed run's
+                   (workbench.exchange.review_import) is its first ancestor's that is not reviewed,
+                   so a review of an imported run keeps the detection it inherits (its recall is
+                   measured, workbench.metrics.detection); else the row's own source
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ ORIGINAL_RUN_PREFIX = f"{ORIGINAL}:"
 # The columns that say what a row is (the module's docstring), beside the run's own columns.
 IDENTITY_COLUMNS = ["stored_run", "stored_corpus"]
 OWN_DETECTIONS = "own_detections"  # the column of an imported system's edits outside the spans
+SPANS_FROM = "spans_from"  # the module's docstring
 
 
 def is_original(row: pd.Series) -> bool:
@@ -88,7 +93,23 @@ def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
     edits = {run_id: own_detections(store, run_id) for run_id in frame["run_id"].unique()}
     frame[OWN_DETECTIONS] = [edits[r].get(d, ()) for r, d in zip(frame["run_id"], frame["doc_id"])]
     frame["stored_run"], frame["stored_corpus"] = frame["run_id"], frame["corpus"]  # as with_row_identity
+    spans_from = {run_id: _spans_from(store, run_id) for run_id in frame["run_id"].unique()}
+    frame[SPANS_FROM] = frame["run_id"].map(spans_from)
     return frame
+
+
+def _spans_from(store, run_id: str) -> str:
+    """The source of the run whose spans this run carries: up a reviewed run's parents
+    (a parent deleted since: "reviewed", which no family measures)."""
+    from workbench.signature import REVIEWED
+    run, seen = store.get_run(run_id), set()
+    while run is not None and run.source == REVIEWED and run.run_id not in seen:
+        seen.add(run.run_id)
+        parent = store.get_run(str(run.config.get("parent", "")))
+        if parent is None:
+            return REVIEWED
+        run = parent
+    return run.source if run is not None else ""
 
 
 def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
@@ -105,7 +126,7 @@ def originals_frame(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("window", "seed", "top_k", "leak_guard", "dtype"):  # options of no generation
         rows[column] = None
     rows["signature"] = "corpus=" + rows["corpus"] + "@" + rows["corpus_hash"].str[:12] + "|original spans"
-    rows["source"], rows["stored_run"] = ORIGINAL, None
+    rows["source"], rows["stored_run"], rows[SPANS_FROM] = ORIGINAL, None, ORIGINAL
     rows["pseudonym"] = rows["original"]
     rows["pick_upos"] = rows["original_upos"]
     rows["failed"] = False

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from workbench.errors import WorkbenchError
+
+if TYPE_CHECKING:
+    from workbench.reports.review_changes import ReviewComparison
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class ReportContent:
     table6_by_label: pd.DataFrame | None  # 003 Table 6 per label over the runs' annotations; None: none
     ratios: pd.DataFrame  # metrics.diversity.figure1_ratios: Figure 1's per-document ratios
     left_out: tuple[str, ...] = ()  # metric families not computed (a first report); their columns read NaN
+    reviews: ReviewComparison | None = None  # reports.review_changes: reviewed runs against parents; None: none
 
     @property
     def attacks(self) -> str:
@@ -77,6 +82,7 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     from workbench.metrics.per_label import label_metrics
     from workbench.reports import privacy
     from workbench.reports.privacy_figure import utility_axes
+    from workbench.reports.review_changes import review_comparison
     utility = utility_axes(utility)  # a misspelt measure stops the report before anything is computed
     ids = _checked_runs(store, run_ids, allow_incomplete)
     families = FAMILIES if families is None else tuple(families)
@@ -93,7 +99,8 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
         points=privacy.privacy_utility_points(private, utility),
         # Per entity label: the per-span values compute_metrics kept on the context, regrouped.
         by_label=label_metrics(frame, context, families=families),
-        table6_by_label=table6_by_label_of(store, table), ratios=figure1_ratios(frame), left_out=left_out)
+        table6_by_label=table6_by_label_of(store, table), ratios=figure1_ratios(frame), left_out=left_out,
+        reviews=review_comparison(store, table))
 
 
 def _with_empty_columns(table: pd.DataFrame, families: Sequence[str]) -> pd.DataFrame:

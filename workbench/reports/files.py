@@ -103,6 +103,8 @@ def report_files(content: ReportContent, formats: Sequence[str]) -> list[ReportF
         ReportFile("per_label.png", lambda: figures["per_label"]),
         ReportFile("agreement.png", lambda: figures.get("agreement")),
         ReportFile("table6_by_label.png", lambda: figures.get("table6_by_label")),
+        ReportFile("review_changes.csv", lambda: None if c.reviews is None else c.reviews.changes),
+        ReportFile("review_metrics.csv", lambda: None if c.reviews is None else c.reviews.metrics),
         ReportFile("metrics.csv", lambda: Indexed(table)),
         ReportFile("metric_definitions.csv", lambda: c.definitions),
         ReportFile("figure1_unique_ratio.csv", lambda: c.ratios),

@@ -35,6 +35,9 @@ def _overview(content: ReportContent, formats) -> str:
     for spec in tables.TABLES:
         parts += [f"## {spec.title}", "", tables.to_markdown(table, spec, described)]
     parts += [f"## {TABLE.title}", "", tables.to_markdown(content.private, TABLE, content.privacy_caption)]
+    if content.reviews is not None:  # only a report with a reviewed run
+        from workbench.reports.review_changes import review_markdown
+        parts += ["## Review: parent and revision", "", review_markdown(content.reviews)]
     if "png" in formats:
         parts += ["## Figures", "", "![Figure 1](figure1_unique_ratio.png)", "",
                   "![Metrics per run](metrics_comparison.png)", "", left_out_text(table), ""]
