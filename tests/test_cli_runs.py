@@ -52,7 +52,8 @@ def test_columns_start_at_the_same_offsets_whatever_the_names(listed_store):
     assert len(rows) == len(runs) == 3
     assert {r.corpus_name for r, _ in runs} == {"t", LONG_CORPUS} and LONG_NAME in {r.generator for r, _ in runs}
     for (run, done), row in zip(runs, rows):
-        cells = {"run_id": run.run_id, "corpus": run.corpus_name, "generator": run.generator, "mode": run.mode,
+        cells = {"run_id": run.run_id, "corpus": run.corpus_name, "generator": run.generator,
+                 "source": run.source, "mode": run.mode,
                  "upos": "upos=on" if run.upos_filter else "upos=off", "status": run.status}
         for name, value in cells.items():
             assert row[starts[name]:].startswith(value + " "), (name, row)

@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 from workbench.terminal import aligned, printable
 
-RUNS_HEADER = ("run_id", "corpus", "generator", "mode", "upos", "done/slots", "status", "model")
+# source: generated, imported, reference or reviewed (a reviewed run has its parent's generator,
+# model and mode, so without it the two read alike).
+RUNS_HEADER = ("run_id", "corpus", "generator", "source", "mode", "upos", "done/slots", "status", "model")
 
 
 def selected_runs(store, *, corpora=(), generators=()) -> list:
@@ -22,7 +24,7 @@ def _run_cells(store, r) -> tuple[str, ...]:
     extra = "".join(f"  {k}={v}" for k, v, default in (("consistent", r.consistency, "off"),
                                                         ("sees", r.sees_level, "context"))
                     if r.source == "generated" and v != default)
-    return (r.run_id, printable(r.corpus_name), printable(r.generator), r.mode,
+    return (r.run_id, printable(r.corpus_name), printable(r.generator), printable(r.source), r.mode,
             f"upos={'on' if r.upos_filter else 'off'}", f"{n}/{r.n_slots}", r.status,
             printable(r.model) + printable(extra))
 
@@ -34,7 +36,8 @@ def run_lines(store, *, signatures: bool = False, corpora=(), generators=()) -> 
     if not runs:
         yield f"no runs in {store.path}" + (" with that corpus or generator" if corpora or generators else "")
         return
-    lines = aligned([RUNS_HEADER, *(_run_cells(store, r) for r in runs)], right=frozenset({5}))
+    lines = aligned([RUNS_HEADER, *(_run_cells(store, r) for r in runs)],
+                    right=frozenset({RUNS_HEADER.index("done/slots")}))
     yield lines[0]
     for r, line in zip(runs, lines[1:]):
         yield line
