@@ -183,7 +183,8 @@ def test_every_registered_plug_in_carries_its_entrys_name():
             "workbench.metrics.families.METRIC_FAMILIES", "workbench.metrics.embedders.EMBEDDERS",
             "workbench.metrics.summarisers.SUMMARISERS", "workbench.metrics.classifiers.CLASSIFIERS",
             "workbench.exchange.exporters.EXPORT_FORMATS", "workbench.exchange.reference.REFERENCE_KINDS",
-            "workbench.privacy.attackers.REGISTRY", "workbench.upos.factory.BACKENDS"} <= set(registries)
+            "workbench.privacy.attackers.REGISTRY", "workbench.upos.factory.BACKENDS",
+            "workbench.loaders.corpus_formats.CORPUS_FORMATS"} <= set(registries)
     wrong = name_mismatches(registries)
     assert not wrong, "\n".join(wrong)
 

@@ -121,3 +121,23 @@ def test_conllu_forms_may_hold_line_separators(tmp_path):
     path.write_bytes(("# text = x\r\n" + row(1, "a\u2028b", "X") + "\r\n" + row(2, "c", "NOUN") + "\r\n\r\n")
                      .encode("utf-8"))
     assert read_conllu_tokens(path) == [[("a\u2028b", "X"), ("c", "NOUN")]]
+
+
+def test_a_corpus_file_is_read_by_the_format_named_or_claiming_its_extension(tmp_path):
+    """The corpus formats are a Registry (workbench.loaders.corpus_formats): --format names an entry,
+    else .jsonl is doccano and anything else the TAB release; an unknown name names the nearest."""
+    from workbench.errors import InvalidValue, WorkbenchError
+    from workbench.loaders import load_corpus
+    from workbench.loaders.corpus_formats import format_for
+    from workbench.loaders.shipped import FORMATS
+    assert FORMATS == ("doccano", "tab-release", "tab-pair")  # the --format choices
+    assert [format_for(tmp_path / n) for n in ("a.jsonl", "a.json", "a")] == ["doccano", "tab-release", "tab-release"]
+    line = {"id": "d1", "text": "Anna bor i Lund.", "label": [[0, 4, "PERSON"]], "lang": "sv"}
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    [doc] = load_corpus(str(path)).documents
+    assert doc.lang == "sv" and [doc.text[s.start:s.end] for s in doc.spans] == ["Anna"]
+    with pytest.raises(InvalidValue, match=r"unknown corpus format 'docano'; did you mean 'doccano'\?"):
+        load_corpus(str(path), format="docano")
+    with pytest.raises(WorkbenchError, match="--format tab-pair needs --spans"):
+        load_corpus(str(path), format="tab-pair")

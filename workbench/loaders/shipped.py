@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.errors import CorpusError, WorkbenchError
+from workbench.loaders.corpus_formats import CORPUS_FORMATS, format_for
 from workbench.model import Corpus
 from workbench.paths import corpora_dir, pud_treebank  # corpora_dir: also this module's API
 
@@ -41,7 +42,7 @@ SHIPPED: dict[str, ShippedCorpus] = {c.name: c for c in (
     ShippedCorpus("tab-test", "TAB test split, 127 ECHR judgments (English; text + span files)", _tab_test),
 )}
 
-FORMATS = ("doccano", "tab-release", "tab-pair")
+FORMATS = CORPUS_FORMATS.names()  # doccano, tab-release, tab-pair: the --format choices
 
 
 def shipped_corpus(name: str) -> Corpus:
@@ -66,19 +67,8 @@ def load_corpus(spec: str, *, format: str | None = None, lang: str | None = None
         if format is None and os.sep not in spec and "." not in spec:
             shipped_corpus(spec)  # raises with a did-you-mean
         raise CorpusError(spec, "no such file")
-    format = format or ("doccano" if path.suffix == ".jsonl" else "tab-release")
-    if format == "doccano":
-        from workbench.loaders.doccano_jsonl import load_doccano_jsonl
-        return load_doccano_jsonl(path, lang=lang)
-    if format == "tab-release":
-        from workbench.loaders.tab_release import load_tab_release
-        return load_tab_release(path, annotator=annotator, quality_checked_only=quality_checked_only)
-    if format == "tab-pair":
-        if spans is None:
-            raise WorkbenchError("--format tab-pair needs --spans SPANS.json beside the texts file")
-        from workbench.loaders.tab_pair import load_tab_pair
-        return load_tab_pair(path, spans, name=path.stem, lang=lang or "en")
-    raise WorkbenchError(f"unknown corpus format {format!r} (known: {', '.join(FORMATS)})")
+    reader = CORPUS_FORMATS.load(format or format_for(path))  # an unknown name: InvalidValue, the nearest named
+    return reader.load(path, lang=lang, spans=spans, annotator=annotator, quality_checked_only=quality_checked_only)
 
 
 def vocabulary_path(lang: str) -> Path:
