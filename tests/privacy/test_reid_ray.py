@@ -32,8 +32,8 @@ def cluster(ray_cluster):
 @pytest.fixture
 def two_runs(store, tmp_path, monkeypatch):
     """Two runs of the five-document corpus, attacked two documents a batch (3 batches a run)."""
-    from workbench.privacy import reid
-    monkeypatch.setitem(reid.BATCH_DOCUMENTS, "retrieval", 2)
+    from workbench.privacy import retrieval
+    monkeypatch.setattr(retrieval.RetrievalAttacker, "batch_documents", 2)
     c = corpus()
     runs = [write_run(store, c, "original", lambda s: s.text), write_run(store, c, "label", lambda s: s.label)]
     return store, runs, background(tmp_path / "bk.json")

@@ -68,7 +68,7 @@ def test_an_interrupted_attack_resumes_with_the_documents_left(tiny, monkeypatch
     from workbench.privacy import reid, retrieval
     store, c, bk = tiny
     run = write_run(store, c, "original", lambda s: s.text)
-    monkeypatch.setitem(reid.BATCH_DOCUMENTS, "retrieval", 2)
+    monkeypatch.setattr(retrieval.RetrievalAttacker, "batch_documents", 2)
     real, seen = retrieval.RetrievalAttacker.scores, []
 
     def failing_second_batch(self, texts):

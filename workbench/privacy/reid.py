@@ -62,8 +62,9 @@ from workbench.text.replace import pseudonymise
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
                   "n_without_background", "n_candidates", "background", "complete", "background_share",
                   "trir_low", "trir_high"]
-# Documents per transaction: small enough that an interrupted trained attack loses seconds.
-BATCH_DOCUMENTS = {"retrieval": 64, "trained": 8, "trained-minilm": 8}
+# Documents per transaction where the attacker declares none (its class's `batch_documents`: small
+# enough that an interrupted trained attack loses seconds).
+BATCH_DOCUMENTS = 16
 SHOWN_DOCUMENTS = 5  # a failed batch names this many of its documents
 
 
@@ -174,11 +175,12 @@ def score_task(attacker: Attacker, task: BatchTask) -> list[ReidRow]:
 def todo_batches(store: RunStore, run: RunRecord, texts: dict[str, str], attacker: Attacker,
                  key: str) -> tuple[list[list[str]], dict[str, str]]:
     """The documents still to attack (no stored row, or one of another text), in batches of
-    BATCH_DOCUMENTS, each stored in one transaction; and every document's text hash."""
+    the attacker's batch_documents (else BATCH_DOCUMENTS), each stored in one transaction; and every
+    document's text hash."""
     hashes = {d: _sha(t) for d, t in texts.items()}
     cached = stored_rows(store, run.run_id, key)
     todo = [d for d in texts if d not in cached or cached[d].text_sha256 != hashes[d]]
-    size = BATCH_DOCUMENTS.get(attacker.name, 16)
+    size = getattr(attacker, "batch_documents", BATCH_DOCUMENTS)
     return [todo[i:i + size] for i in range(0, len(todo), size)], hashes
 
 

@@ -81,6 +81,7 @@ class RetrievalAttacker:
 
     name = "retrieval"
     Config = RetrievalConfig
+    batch_documents = 64  # documents per stored transaction (workbench.privacy.reid.todo_batches)
 
     def __init__(self, background: Background, config: RetrievalConfig,
                  log: Callable[[str], None] | None = None) -> None:  # log: unused, indexing takes seconds
