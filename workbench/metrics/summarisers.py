@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, ClassVar
 
-from workbench.devices import FLOAT32, torch_dtype
+from workbench.devices import CPU, FLOAT32, torch_dtype
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import JsonCache, text_key
@@ -95,7 +95,7 @@ class HFSeq2SeqSummariser(Summariser):
         return cls(spec, device=device, dtype=dtype)  # the spec is the model id or path
 
     def __init__(self, model: str, max_input_tokens: int = 512, max_new_tokens: int = 128,
-                 batch_size: int = 4, *, device: str = "cpu", dtype: str = FLOAT32) -> None:
+                 batch_size: int = 4, *, device: str = CPU, dtype: str = FLOAT32) -> None:
         """device, dtype: resolved names (workbench.devices.placement)."""
         self.model, self.max_input_tokens, self.max_new_tokens, self.batch_size = \
             model, max_input_tokens, max_new_tokens, batch_size
@@ -148,7 +148,7 @@ SUMMARISERS: Registry[type[Summariser]] = Registry("summariser", [
 ], otherwise="hf-seq2seq")
 
 
-def make_summariser(spec: str, sentences: int = 3, *, device: str = "cpu", dtype: str = FLOAT32) -> Summariser:
+def make_summariser(spec: str, sentences: int = 3, *, device: str = CPU, dtype: str = FLOAT32) -> Summariser:
     return SUMMARISERS.load_chosen(spec).from_spec(spec, sentences=sentences, device=device, dtype=dtype)
 
 
