@@ -6,6 +6,10 @@ note field. Work is saved with every tag, per annotator; coming back with the sa
 resumes at the first pseudonym not yet tagged. Which pseudonyms a session covers is a
 named sample (drawn in the sidebar), shared by all annotators so agreement can be computed.
 
+A corrected pseudonym can be written beside the tag (optional): saved, it stores the annotator's
+corrections of that run so far as one reviewed run, as `workbench review import` stores a review
+file (workbench.exchange.review_single: the run names its parent and the annotator as reviewer).
+
 An LLM judge's tag (`workbench annotations judge`) can be shown as a suggestion: off by default,
 a toggle in the sidebar. A suggestion can bias the annotator, so when one was shown the saved tag
 records it (the judge and its tag: Annotation.suggested_by / suggested_tag).
@@ -21,6 +25,7 @@ from workbench.annotation.storage import Annotation, is_judge
 from workbench.annotation.tagset import guidelines_text
 from workbench.dashboard import data, render
 from workbench.errors import WorkbenchError
+from workbench.exchange.review_single import corrections, revise_span
 
 page = data.open_page("Annotate", "Tag each pseudonym with the first error category that applies "
                                   "(paper 003, Appendix C). Type the number and press Enter.", need_runs=False)
@@ -145,6 +150,7 @@ st.caption("Context: the run's pseudonymised text, target sentence ± 2. Other r
            "hover them for their originals.")
 
 names_ = list(tagset.names)
+corrected = corrections(store.run_store, item.run_id, name).get((item.doc_id, item.span_index), "")
 with st.form(f"ann_form::{sample}::{name}::{pos}", clear_on_submit=True, enter_to_submit=True):
     choice = st.radio("Tag (first that applies, top to bottom)", names_,
                       index=names_.index(previous.tag) if previous else None,
@@ -153,6 +159,9 @@ with st.form(f"ann_form::{sample}::{name}::{pos}", clear_on_submit=True, enter_t
     k1, k2 = st.columns([1, 3])
     key = k1.text_input("Key (1–9), Enter saves", key=f"ann_key::{pos}", max_chars=1)
     note = k2.text_input("Note (optional)", value=previous.note if previous else "", key=f"ann_note::{pos}")
+    revised = st.text_input("Corrected pseudonym (optional)", value=corrected, key=f"ann_revised::{pos}",
+                            help="The pseudonym this span should have. Saved as a reviewed run of this run, under "
+                                 "your name (as `workbench review import` stores one); empty keeps the run's.")
     submitted = st.form_submit_button("Save and next", type="primary")
 
 if submitted:
@@ -168,12 +177,22 @@ if submitted:
     if tag is None:
         st.error("Choose a tag, or type its number in the Key field.")
         st.stop()
+    saved_revision = ""
+    if revised.strip() != corrected:  # checked and stored before the tag: a bad text stops both
+        try:
+            reviewed = revise_span(store.run_store, item.run_id, item.doc_id, item.span_index, revised, name)
+        except WorkbenchError as exc:
+            st.error(md(exc))
+            st.stop()
+        saved_revision = (f"; corrected pseudonym {md(repr(revised.strip()))}, reviewed run {reviewed.run_id[:8]}"
+                          if reviewed else "; correction taken back")
     # A suggestion is asked for only with a judge chosen; "" when none was shown (Annotation's default).
     by, shown = (judge, suggestion.tag) if judge and suggestion is not None else ("", "")
     store.save(Annotation(item.run_id, item.doc_id, item.span_index, name, tag, note, "dashboard",
                           suggested_by=by, suggested_tag=shown))
     st.session_state[pos_key] = pos + 1
-    st.session_state["ann_last_saved"] = f"saved {tag} for {md(repr(ctx.pseudonym))} (item {pos + 1})"
+    st.session_state["ann_last_saved"] = (f"saved {tag} for {md(repr(ctx.pseudonym))} (item {pos + 1})"
+                                          + saved_revision)
     st.rerun()
 
 if st.session_state.get("ann_last_saved"):
