@@ -79,6 +79,7 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     from workbench.metrics import FAMILIES, MetricConfig, MetricContext, compute_metrics
     from workbench.metrics.diversity import figure1_ratios
     from workbench.metrics.metric_frame import metric_frame
+    from workbench.metrics.model_use import described, stand_ins
     from workbench.metrics.per_label import label_metrics
     from workbench.reports import privacy
     from workbench.reports.privacy_figure import utility_axes
@@ -94,8 +95,11 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
         table = _with_empty_columns(table, left_out)
     measures = privacy.privacy_measures(store, ids, k=privacy.DEFAULT_K if k is None else k)
     private = privacy.with_privacy(table, measures)
+    # The models of the families computed, and which stand in for their papers' (metrics.model_use).
+    private.attrs["stand_ins"] = stand_ins(context.config, families, sorted(set(frame["lang"])))
     return ReportContent(
-        table=table, described=context.config.describe(), measures=measures, private=private,
+        table=table, described=described(context.config.describe(), families if left_out else None),
+        measures=measures, private=private,
         points=privacy.privacy_utility_points(private, utility),
         # Per entity label: the per-span values compute_metrics kept on the context, regrouped.
         by_label=label_metrics(frame, context, families=families),
