@@ -95,21 +95,21 @@ def check_dtype(asked: str) -> str:
     return asked
 
 
-def pick_device(asked: str = "auto") -> str:
+def pick_device(asked: str = AUTO) -> str:
     """The torch device to use: `asked` itself, or for "auto" cuda, then mps, then cpu."""
     asked = check_device(asked)
-    if asked != "auto":
+    if asked != AUTO:
         return asked
     try:
         import torch
     except ModuleNotFoundError:  # no torch, no torch model: the caller says which extra is missing
-        return "cpu"
+        return CPU
     if torch.cuda.is_available():
         return "cuda"
     mps = getattr(torch.backends, "mps", None)
     if mps is not None and mps.is_available():
         return "mps"
-    return "cpu"
+    return CPU
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ class DtypeChoice:
     """The number format a setting resolved to on a device, and why."""
     dtype: str
     reason: str
-    asked: str = "auto"
+    asked: str = AUTO
 
     @property
     def line(self) -> str:
@@ -125,19 +125,19 @@ class DtypeChoice:
         return f"dtype {self.asked} → {self.dtype}: {self.reason}"
 
 
-def pick_dtype(asked: str = "auto", device: str = "cpu") -> str:
+def pick_dtype(asked: str = AUTO, device: str = CPU) -> str:
     """The number format to run in on `device` (already picked): `asked`, or for "auto" the
     fastest format the device computes natively (on a CPU: measured, see the module docstring)."""
     return dtype_choice(asked, device).dtype
 
 
-def dtype_choice(asked: str = "auto", device: str = "cpu") -> DtypeChoice:
+def dtype_choice(asked: str = AUTO, device: str = CPU) -> DtypeChoice:
     """pick_dtype's answer with its reason."""
     asked = check_dtype(asked)
-    if asked != "auto":
+    if asked != AUTO:
         return DtypeChoice(asked, "asked for", asked)
     kind = device.split(":", 1)[0]
-    if kind == "cpu":
+    if kind == CPU:
         return cpu_dtype_choice()
     if kind == "cuda":
         import torch
@@ -150,7 +150,7 @@ def dtype_choice(asked: str = "auto", device: str = "cpu") -> DtypeChoice:
 
 def auto_dtype_line(asked: str, device: str) -> str:
     """What "auto" picked on `device` and why, for a command to say; "" when the dtype was asked for."""
-    return dtype_choice(asked, device).line if asked == "auto" else ""
+    return dtype_choice(asked, device).line if asked == AUTO else ""
 
 
 # ---- the CPU: flags, oneDNN's ISA limit, the kernel family ---------------------------------
@@ -398,8 +398,8 @@ def kernel_family(device: str, dtype: str) -> str:
     """What computes `dtype` on `device` (both resolved), as far as it can change results across
     machines of one dtype: the CPU's bfloat16 family, the GPU's name, or the device kind."""
     kind = device.split(":", 1)[0]
-    if kind == "cpu":
-        return cpu_bf16_kernels() if dtype == "bfloat16" else "cpu"
+    if kind == CPU:
+        return cpu_bf16_kernels() if dtype == "bfloat16" else CPU
     if kind == "cuda":
         import torch
         return torch.cuda.get_device_name(device)
@@ -409,10 +409,10 @@ def kernel_family(device: str, dtype: str) -> str:
 def torch_dtype(name: str):
     """The torch dtype object of a resolved name ("bfloat16" → torch.bfloat16)."""
     import torch
-    return {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[check_dtype(name)]
+    return {FLOAT32: torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[check_dtype(name)]
 
 
-def placement(device: str = "auto", dtype: str = "auto") -> tuple[str, str]:
+def placement(device: str = AUTO, dtype: str = AUTO) -> tuple[str, str]:
     """(device, dtype) resolved: what a model is moved to and what a signature records."""
     chosen = pick_device(device)
     return chosen, pick_dtype(dtype, chosen)

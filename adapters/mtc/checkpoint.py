@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench import jsonl
+from workbench.devices import CPU, FLOAT32
 from workbench.errors import WorkbenchError
 
 if TYPE_CHECKING:  # head.py imports torch at module level
@@ -127,8 +128,8 @@ def save_checkpoint(out: str | Path, *, model, tokenizer, head, vocab, metadata:
     return meta
 
 
-def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: str = "cpu",
-                    dtype: str = "float32") -> Checkpoint:
+def load_checkpoint(path: str | Path, *, max_tokens: int | None = None, device: str = CPU,
+                    dtype: str = FLOAT32) -> Checkpoint:
     """The checkpoint ready to score: its encoder on `device` in `dtype` (resolved names), the
     extended head in float32 (workbench.mlm.loading.place)."""
     import torch

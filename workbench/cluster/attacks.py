@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from workbench.devices import CPU
 from workbench.errors import WorkbenchError
 from workbench.executors.contract import BatchTask, ScoringJob
 from workbench.executors.options import ExecutorOptions
@@ -66,8 +67,8 @@ def score_on_cluster(store, jobs: Sequence[ScoringJob], options: ExecutorOptions
 
 
 def _check_travels(attacker) -> None:
-    device = getattr(attacker, "device", "cpu")
-    if device != "cpu":
+    device = getattr(attacker, "device", CPU)
+    if device != CPU:
         raise WorkbenchError(f"the {attacker.name} attacker runs on {device}, and a Ray task asks for one CPU: "
                              "score it on the cluster's CPUs with -o device=cpu, or on this machine's "
                              f"{device} with --executor local")

@@ -11,6 +11,7 @@ has one and its device is not pinned to the CPU: on a CPU-only cluster it runs o
 from __future__ import annotations
 
 from workbench.cluster.session import OLLAMA
+from workbench.devices import CPU
 
 
 def task_resources(ray, generator) -> dict:
@@ -18,8 +19,8 @@ def task_resources(ray, generator) -> dict:
     (Generator.needs_ollama, Generator.uses_gpu)."""
     if generator.needs_ollama:
         return {"num_cpus": 1, "resources": {OLLAMA: 1}}
-    device = str(getattr(generator.config, "device", "cpu"))
-    if generator.uses_gpu and device != "cpu" and ray.cluster_resources().get("GPU", 0) > 0:
+    device = str(getattr(generator.config, "device", CPU))
+    if generator.uses_gpu and device != CPU and ray.cluster_resources().get("GPU", 0) > 0:
         # max_calls=0: a GPU worker is kept for the next task (Ray's default for GPU tasks is a new
         # process each time, which would load the model again per shard).
         return {"num_cpus": 1, "num_gpus": 1, "max_calls": 0}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from workbench.devices import CPU, FLOAT32
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.mlm.hub import find_model, first_line
 from workbench.mlm.models import is_offline
@@ -25,8 +26,8 @@ def resolve(ref: str, lang: str) -> str:
     return ref
 
 
-def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None = None, device: str = "cpu",
-                   dtype: str = "float32", head_dtype: str = "float32"):
+def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None = None, device: str = CPU,
+                   dtype: str = FLOAT32, head_dtype: str = FLOAT32):
     """A ready MaskedLM; raises WorkbenchError naming the offline model when `ref` cannot load.
 
     `device` and `dtype` are resolved names (workbench.devices.placement). The encoder runs in
@@ -55,7 +56,7 @@ def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None 
     return MaskedLM(tokenizer, model, ref, local if local.is_dir() else None, max_tokens=max_tokens)
 
 
-def place(model, device: str, dtype: str, head_dtype: str = "float32") -> None:
+def place(model, device: str, dtype: str, head_dtype: str = FLOAT32) -> None:
     """Move a *ForMaskedLM to `device`, its encoder in `dtype` and its MLM head in `head_dtype`.
 
     The head's decoder is tied to the input embeddings (BERT, RoBERTa): one Parameter, so

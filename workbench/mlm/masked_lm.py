@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.devices import CPU
 from workbench.mlm.words import PieceTable, Recaser, dedupe, piece_table, pieces_to_text
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ BUCKET = 16  # tokens; padding waste per row < BUCKET
 # single window (repL one at a time, the last call of a bucket) pays for up to
 # CALL_TOKENS - length tokens of padding (128 tokens: 101 ms in a call of 2 rows against 62
 # alone). A GPU needs many rows per call to be busy, and pays little per padding row.
-CALL_TOKENS = {"cpu": 256}
+CALL_TOKENS = {CPU: 256}
 CALL_TOKENS_ACCELERATOR = 4096
 # Mask positions per output-head call (see MaskedLM._project). Measured here (30k × 384 head,
 # float32): 6.7 ms for 1 row, 11.3 ms for 16, 14.9 ms for 32 — a one-slot call pays for the
@@ -56,7 +57,7 @@ def bucket_length(n_tokens: int) -> int:
     return -(-n_tokens // BUCKET) * BUCKET
 
 
-def rows_per_call(length: int, device: str = "cpu") -> int:
+def rows_per_call(length: int, device: str = CPU) -> int:
     """Rows in every encoder call of a bucket on a device (its kind: cpu, cuda, mps): a function
     of the bucket and the device alone, never of the batch."""
     tokens = CALL_TOKENS.get(str(device).split(":", 1)[0], CALL_TOKENS_ACCELERATOR)
