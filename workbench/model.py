@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 LANGUAGES = ("en", "sv")
 # Their names in English, as prompts and tables write them (the one table of them).
 LANGUAGE_NAMES = {"en": "English", "sv": "Swedish"}
+# Their ISO 639-2/3 codes, as corpus metadata and file names write them (PGV-PII's _ENG / _SWE).
+LANGUAGE_CODES_3 = {"en": "eng", "sv": "swe"}
 
 
 @dataclass(frozen=True, slots=True)

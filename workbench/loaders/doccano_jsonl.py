@@ -32,10 +32,11 @@ from workbench.loaders import problems
 from workbench.loaders.doccano_entities import file_entities, parse_span
 from workbench.loaders.files import read_jsonl
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.model import LANGUAGES, Corpus
+from workbench.model import LANGUAGE_CODES_3, LANGUAGE_NAMES, LANGUAGES, Corpus
 
-# Language names as they appear in doccano metadata, ISO 639-1/2/3 and PGV-PII's suffixes.
-_LANG_NAMES = {"en": "en", "eng": "en", "english": "en", "sv": "sv", "swe": "sv", "swedish": "sv"}
+# Language names as they appear in doccano metadata, ISO 639-1/2/3 and PGV-PII's suffixes, lower-cased.
+_LANG_NAMES = {written.lower(): lang for lang in LANGUAGES
+               for written in (lang, LANGUAGE_CODES_3[lang], LANGUAGE_NAMES[lang])}
 
 
 def language_code_in(value: object) -> str | None:

@@ -13,6 +13,7 @@ from workbench.devices import CPU, FLOAT32
 from workbench.errors import MissingExtra, WorkbenchError
 from workbench.mlm.hub import find_model, first_line
 from workbench.mlm.models import is_offline
+from workbench.model import LANGUAGES
 
 
 def resolve(ref: str, lang: str) -> str:
@@ -98,7 +99,7 @@ def _cannot_load(ref: str, lang: str | None, exc: Exception) -> str:
 
 def _offline_way_out(lang: str | None) -> str:
     from workbench.mlm.offline import model_dir
-    langs = [lang] if lang else ["en", "sv"]
+    langs = [lang] if lang else list(LANGUAGES)
     where = ", ".join(f"{code}: {model_dir(code)}" for code in langs)
     return (f"For offline tests use the small offline model: `--model offline` (built once with "
             f"`workbench mlm build-offline`; cached at {where}). It exists only for tests; real runs need "
