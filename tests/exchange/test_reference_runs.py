@@ -59,6 +59,11 @@ def test_signatures_say_what_the_runs_are_and_asking_again_reuses_the_run(store,
 def test_numbered_applies_to_labels_only(store, tiny_corpus):
     with pytest.raises(WorkbenchError, match="--numbered applies to the label reference only"):
         _run(store, tiny_corpus, "suppress", numbered=True)
+    # which kinds a command's --numbered goes to is read from the kinds' classes (Label.numbered)
+    from workbench.exchange.reference import KINDS, numbered_for
+    assert numbered_for(("original", "label"), True) == {"original": False, "label": True}
+    assert numbered_for(("original",), True) == {"original": True}  # refused by generator_name, as above
+    assert not any(numbered_for(KINDS, False).values())
     with pytest.raises(WorkbenchError, match="unknown reference kind"):
         replacements(tiny_corpus, "blank")
     assert store.runs() == []

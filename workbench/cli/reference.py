@@ -34,18 +34,19 @@ def register(main: click.Group) -> None:
           workbench reference -c tab-test --kind original --kind suppress --kind label
           workbench reference -c tab-test --kind label --numbered
         """
-        from workbench.exchange.reference import generator_name, reference_run
+        from workbench.exchange.reference import generator_name, numbered_for, reference_run
         from workbench.terminal import printable
         from workbench.upos import get_tagger
 
-        for kind in kinds:  # checked before anything is stored; --numbered goes to the label kind
-            generator_name(kind, numbered and (kind == "label" or "label" not in kinds))
+        numbering = numbered_for(kinds, numbered)  # --numbered goes to the kinds it applies to (label)
+        for kind in kinds:  # checked before anything is stored
+            generator_name(kind, numbering[kind])
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator, docs,
                                           skip_docs)
         tagging = get_tagger(tagger, langs=tuple(sorted({d.lang for d in loaded.documents})))
         store = open_store(store_path)
         for kind in kinds:
-            record = reference_run(store, loaded, kind, numbered=numbered and kind == "label", tagger=tagging)
+            record = reference_run(store, loaded, kind, numbered=numbering[kind], tagger=tagging)
             click.echo(f"run {record.run_id} {record.status}: {printable(record.generator)} over "
                        f"{record.n_slots} spans of {printable(record.corpus_name)}")
 

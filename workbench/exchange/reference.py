@@ -21,6 +21,7 @@ run id and source "reference", and is scored by every metric like any other run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from workbench.errors import WorkbenchError
@@ -77,11 +78,24 @@ REFERENCE_KINDS: Registry[type[ReferenceKind]] = Registry("reference kind", [
 KINDS = REFERENCE_KINDS.names()
 
 
+def numbered_kinds(kinds: Sequence[str] = KINDS) -> tuple[str, ...]:
+    """Those of `kinds` that --numbered applies to (each kind's class says: label)."""
+    return tuple(k for k in kinds if k in REFERENCE_KINDS and REFERENCE_KINDS.load(k).numbered)
+
+
+def numbered_for(kinds: Sequence[str], numbered: bool) -> dict[str, bool]:
+    """Kind -> whether it is made numbered, for one command's kinds: --numbered goes to the kinds
+    it applies to; given with none of them, to every kind, so that generator_name refuses it."""
+    applies = numbered_kinds(kinds)
+    return {k: numbered and (k in applies or not applies) for k in kinds}
+
+
 def generator_name(kind: str, numbered: bool = False) -> str:
     if kind not in KINDS:
         raise WorkbenchError(f"unknown reference kind {kind!r} (known: {', '.join(KINDS)})")
     if numbered and not REFERENCE_KINDS.load(kind).numbered:
-        raise WorkbenchError(f"--numbered applies to the label reference only, not to {kind!r}")
+        raise WorkbenchError(f"--numbered applies to the {' / '.join(numbered_kinds())} reference only, "
+                             f"not to {kind!r}")
     return f"{kind}-numbered" if numbered else kind
 
 
