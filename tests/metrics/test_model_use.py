@@ -55,6 +55,9 @@ def test_stand_ins_name_the_measure_and_what_stands_in(nothing_installed):
     assert not any("(sv)" in s for s in stand_ins(MetricConfig(), FAMILIES, ["en"]))
     chosen = MetricConfig(summariser="some/seq2seq", classifier="bert", ner_models=(("en", "/my/ner"),))
     assert [s for s in stand_ins(chosen, ("rouge", "detectability", "ner"), ["en"])] == []
+    # the TF-IDF classifier under its alias is still the stand-in (the back-end says so, not its name)
+    assert stand_ins(MetricConfig(classifier="tfidf"), ("detectability",), ["en"]) == \
+        ["classifier accuracy: TF-IDF and logistic regression in place of 003's google-bert/bert-base-cased"]
 
 
 def test_the_conclusions_block_lists_them_and_the_offline_mlm_runs():

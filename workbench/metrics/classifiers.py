@@ -28,6 +28,8 @@ PAPER_BERT = "google-bert/bert-base-cased"
 
 class TextClassifier(ABC):
     name: ClassVar[str]  # its entry in CLASSIFIERS
+    # What it is, where it stands in for 003's model (the report says so, metrics.model_use); "" if none.
+    stand_in: ClassVar[str] = ""
 
     @classmethod
     def for_spec(cls, spec: str, seed: int, *, device: str,
@@ -45,6 +47,7 @@ class TextClassifier(ABC):
 
 class TfidfLogReg(TextClassifier):
     name = "tfidf-logreg"
+    stand_in = "TF-IDF and logistic regression"
 
     @classmethod
     def for_spec(cls, spec: str, seed: int, *, device: str,

@@ -70,12 +70,17 @@ def stand_ins(config, families: Sequence[str], langs: Sequence[str]) -> list[str
         missing = _ic_stand_in(config.ic_model, langs)
         if missing:
             out.append(f"detection precision (imported runs): {missing}")
-    if "rouge" in families and config.summariser == "extractive":
+    # The offline defaults say themselves what they are (a back-end's `stand_in`), under any alias.
+    if "rouge" in families:
         from workbench.metrics.metric_context import PAPER_SUMMARISER
-        out.append(f"ROUGE: extractive summaries (SumBasic, no model) in place of 003's {PAPER_SUMMARISER}")
-    if "detectability" in families and config.classifier == "tfidf-logreg":
+        from workbench.metrics.summarisers import SUMMARISERS
+        if summariser := SUMMARISERS.load_chosen(config.summariser).stand_in:
+            out.append(f"ROUGE: {summariser} in place of 003's {PAPER_SUMMARISER}")
+    if "detectability" in families:
+        from workbench.metrics.classifiers import CLASSIFIERS
         from workbench.metrics.metric_context import PAPER_CLASSIFIER
-        out.append(f"classifier accuracy: TF-IDF and logistic regression in place of 003's {PAPER_CLASSIFIER}")
+        if classifier := CLASSIFIERS.load_chosen(config.classifier).stand_in:
+            out.append(f"classifier accuracy: {classifier} in place of 003's {PAPER_CLASSIFIER}")
     return out
 
 

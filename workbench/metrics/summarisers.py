@@ -34,6 +34,8 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 class Summariser(ABC):
     name: ClassVar[str]  # its entry in SUMMARISERS
+    # What it is, where it stands in for 003's model (the report says so, metrics.model_use); "" if none.
+    stand_in: ClassVar[str] = ""
     id: str  # keys the summary cache
 
     @classmethod
@@ -49,6 +51,7 @@ class Summariser(ABC):
 
 class ExtractiveSummariser(Summariser):
     name = "extractive"
+    stand_in = "extractive summaries (SumBasic, no model)"
 
     @classmethod
     def from_spec(cls, spec: str, *, sentences: int, device: str, dtype: str) -> Summariser:
