@@ -26,6 +26,16 @@ def test_the_full_report_names_every_model_and_a_part_of_it_only_its_own():
     assert quick.startswith("ic_model=") and "ner=" not in quick and "causal_lm=" not in quick
 
 
+def test_each_familys_model_settings_name_parts_the_config_describes():
+    """A family module says what of the config it reads (MODEL_SETTINGS, no list beside the
+    registry); a name describe() never writes would drop that model from the line unseen."""
+    from workbench.metrics import family
+    keys = {part.split("=", 1)[0] for part in MetricConfig(dtype="bfloat16").describe().split("|")}
+    declared = {f: getattr(family(f), "MODEL_SETTINGS", ()) for f in FAMILIES}
+    assert {name for names in declared.values() for name in names} == keys
+    assert not any(declared[f] for f in ("diversity", "overlap", "entities"))
+
+
 def test_the_first_reports_metric_models_line(store, tiny_corpus):
     from workbench.reports.content import build_report
     run = add_run(store, tiny_corpus, RUN_A)

@@ -37,6 +37,8 @@ from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembe
 from workbench.metrics.name_gender import gender_of, is_person_label
 
 FAMILY = "agreement"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("tagger",)
 SOURCE = "beyond 003 (issue 27)"
 FEATURE_METRICS = {f: f"morph_{f.lower()}" for f in FEATURES}
 METRICS = (

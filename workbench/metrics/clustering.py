@@ -67,6 +67,8 @@ from workbench.metrics.cache import content_hash
 from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "nmi"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("embedders", "seed", "dtype")
 MIN_K, MAX_K, K_MULTIPLIER = 2, 32, 2  # TAE's defaults
 N_CLUSTERINGS = 5  # clusterings averaged per k (TAE n_clusterings, 004 §5.5's "5 runs")
 N_INIT = 50  # k-means++ initialisations per clustering, best inertia kept (TAE, 004 §5.5)

@@ -19,6 +19,8 @@ from workbench.metrics.cache import content_hash
 from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "detectability"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("classifier", "folds", "seed", "dtype")
 METRICS = (
     MetricInfo("classifier_accuracy", "clf. acc.", FAMILY, 0, 1, CHANCE, "003 §5.1 (Yermilov et al. 2023)",
                "cross-validated accuracy of telling pseudonymised from original sentences (0.5 = chance)"),

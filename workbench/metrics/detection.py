@@ -62,6 +62,8 @@ from workbench.notes import NOTE_SPLICED
 from workbench.text.compare import nfc, same_text, word_spans
 
 FAMILY = "detection"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("ic_model", "dtype")
 MEASURED_SOURCE = "imported"  # the only runs that bring their own spans
 # A reviewed run of an imported run carries its parent's spans (and own detections): read
 # through the frame's spans_from column where it has one (workbench.metrics.metric_frame).

@@ -65,6 +65,8 @@ from workbench.metrics.metric_frame import DocView, document_views, runs_of
 from workbench.text.sentences import merge_across_spans, split_sentences
 
 FAMILY = "downstream"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("folds", "seed")
 SOURCE = "002 §4 (downstream utility, NER)"
 METRICS = (
     MetricInfo("downstream_f1_original", "F1 orig.", FAMILY, 0, 1, HIGHER, SOURCE,

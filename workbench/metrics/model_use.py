@@ -2,8 +2,10 @@
 
 A report of some families only (the main job's first report: metrics.QUICK) named the whole
 MetricConfig as its "Metric models:", the Swedish NER stand-in and the causal-LM stand-in
-included, although none of them was loaded. FAMILY_SETTINGS says which parts of
-MetricConfig.describe() each family reads; `described` keeps those of the families computed.
+included, although none of them was loaded. A family module's MODEL_SETTINGS says which parts of
+MetricConfig.describe() (its `key=` names) it reads, "dtype" with every family that runs a torch
+model; a family without one (counts, string comparisons, name lists) loads no model. `described`
+keeps those of the families computed.
 
 `stand_ins` says, per measure, where the model behind it is not the one its paper used: a
 stand-in the workbench falls back to because the paper's is not installed here (the NER models,
@@ -16,22 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-# Family -> the parts of MetricConfig.describe() (its `key=` names) the family reads. Families not
-# listed (counts, string comparisons, name lists) load no model. "dtype" goes with every family
-# that runs a torch model.
-FAMILY_SETTINGS: dict[str, tuple[str, ...]] = {
-    "upos": ("tagger",),
-    "agreement": ("tagger",),
-    "ner": ("ner",),
-    "similarity": ("embedders", "similarity_baseline", "dtype"),
-    "tps": ("embedders", "similarity_baseline", "dtype"),
-    "nmi": ("embedders", "seed", "dtype"),
-    "rouge": ("summariser", "dtype"),
-    "detectability": ("classifier", "folds", "seed", "dtype"),
-    "downstream": ("folds", "seed"),
-    "perplexity": ("causal_lm", "dtype"),
-    "detection": ("ic_model", "dtype"),
-}
+from workbench.metrics.families import METRIC_FAMILIES
+
 NO_MODEL = "none (the families computed load no model)"
 
 
@@ -39,7 +27,7 @@ def described(full: str, families: Sequence[str] | None) -> str:
     """MetricConfig.describe()'s `full` text with only the parts the families read (all for None)."""
     if families is None:
         return full
-    wanted = {part for f in families for part in FAMILY_SETTINGS.get(f, ())}
+    wanted = {part for f in families for part in getattr(METRIC_FAMILIES.load(f), "MODEL_SETTINGS", ())}
     kept = [p for p in full.split("|") if p.split("=", 1)[0] in wanted]
     return "|".join(kept) if kept else NO_MODEL
 

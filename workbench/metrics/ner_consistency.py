@@ -47,6 +47,8 @@ from workbench.metrics.metric_frame import document_views, runs_of
 from workbench.metrics.ner_models import NONE, region_type
 
 FAMILY = "ner"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("ner",)
 FAILED_TYPE = "[FAILED]"  # the replacement type of a FAILED span: never an entity type, so never agrees
 SOURCE = "000 §4 Automated evaluations (Table 5"
 METRICS = (

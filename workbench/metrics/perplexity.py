@@ -51,6 +51,8 @@ from workbench.metrics.cache import content_hash, text_key
 from workbench.metrics.metric_frame import DocView, document_views, runs_of
 
 FAMILY = "perplexity"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("causal_lm", "dtype")
 PSEUDO_ON_ORIGINAL, ORIGINAL_ON_PSEUDO = "perplexity_pseudo_on_original", "perplexity_original_on_pseudo"
 
 

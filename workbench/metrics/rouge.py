@@ -19,6 +19,8 @@ from workbench.metrics.base import HIGHER, MetricInfo, remembered
 from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "rouge"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("summariser", "dtype")
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 METRICS = tuple(
     MetricInfo(f"rouge_{t[5:]}", t[5:], FAMILY, 0, 1, HIGHER, "003 Table 4",

@@ -45,6 +45,8 @@ from workbench.metrics.similarity_baseline import rescale
 from workbench.signature import REFERENCE
 
 FAMILY = "similarity"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("embedders", "similarity_baseline", "dtype")
 _RESCALED = "; rescaled (cos − b) / (1 − b) against unrelated UD PUD {} pairs of the language (0 = chance)"
 METRICS = (
     # Rescaled: 1 at identity, 0 at chance, below -1 only when a cosine falls far below the baseline.

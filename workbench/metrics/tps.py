@@ -44,6 +44,8 @@ from workbench.metrics.similarity import raw_pair_cosines, rescaled
 from workbench.text.stopwords import is_content_word
 
 FAMILY = "tps"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("embedders", "similarity_baseline", "dtype")
 METRICS = (
     MetricInfo("tps", "TPS", FAMILY, 0, 1, HIGHER, "004 §4.1; BERTScore rescaling",
                "information-weighted mean similarity of text spans, original vs pseudonymised, mean over documents; "

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from workbench.upos.base import Tagger
 
 FAMILY = "upos"
+# What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).
+MODEL_SETTINGS = ("tagger",)
 METRICS = (
     MetricInfo("upos_accuracy", "UPOS acc.", FAMILY, 0, 1, HIGHER, "003 Table 3",
                "share of spans whose replacement, tagged in the pseudonymised document, has the original's UPOS"),
