@@ -1,7 +1,8 @@
 """UPOS baseline (003 §4): a random PUD form whose gold UPOS equals the original span's.
 
 The original's UPOS is that of its right-most word (token not tagged PUNCT or SYM) as
-tagged in context (Slot.upos). When it is unknown or PUD has no form with it (PUNCT and SYM
+tagged in context (Slot.upos), PROPN for a name span whatever the tagger read (the name rule,
+workbench.generation.name_upos). When it is unknown or PUD has no form with it (PUNCT and SYM
 included: the inventory holds no punctuation), the draw falls back to the whole vocabulary
 and the prediction says so in its note. A draw for a Swedish original read as a genitive
 is put in the genitive by the engine (`-o genitive=false`: not; workbench.text.swedish_genitive).
@@ -24,6 +25,9 @@ class UposBaseline(Generator):
 
     def load(self) -> None:
         self.inventory = PudInventory()
+
+    def reads_original_upos(self) -> bool:
+        return True
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         out = []

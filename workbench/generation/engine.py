@@ -29,6 +29,7 @@ from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.generation.earlier_runs import earlier_run
 from workbench.generation.genitive import entity_base, with_genitive_rule
+from workbench.generation.name_upos import reads_original_upos, ruled_upos, with_name_rule
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.generators.base import BATCH_SIZE, Generator, check_sees_level
 from workbench.model import Corpus
@@ -94,11 +95,16 @@ def check_sees(corpus: Corpus, generator: Generator) -> str:
     return summary
 
 
-def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger) -> RunRecord:
+def plan_run(corpus: Corpus, generator: Generator, tagger: Tagger,
+             upos: dict[tuple[str, int], str | None] | None = None) -> RunRecord:
     """The run record for this corpus × generator × options; not yet stored. The generator's
-    server address is recorded in it (servers), not in the signature: the run is the same at any."""
-    # Swedish genitive handling, recorded where it can change the output (workbench.generation.genitive).
-    config = with_genitive_rule(generator.signature_config(), corpus, generator)
+    server address is recorded in it (servers), not in the signature: the run is the same at any.
+    upos: the originals' tags (original_upos), which a run that reads them needs for its id
+    (planned_or_stored passes them)."""
+    # Swedish genitive handling and the name rule, recorded where they can change the output
+    # (workbench.generation.genitive, workbench.generation.name_upos).
+    config = with_name_rule(with_genitive_rule(generator.signature_config(), corpus, generator), corpus, generator,
+                            upos)
     server = generator.server()
     versions = library_versions()
     model = generator.model_id()
@@ -152,7 +158,9 @@ def planned_or_stored(store: RunStore, corpus: Corpus, generator: Generator, tag
     A run an earlier version stored under another id (workbench.generation.earlier_runs: an LLM
     run made at another server address before issue 37) is this run: it goes on under its id."""
     check_corpus(corpus)
-    record = plan_run(corpus, generator, tagger)
+    # The originals' tags (stored once per corpus and tagger) decide whether the name rule is recorded.
+    upos = original_upos(store, corpus, tagger) if reads_original_upos(generator) else None
+    record = plan_run(corpus, generator, tagger, upos)
     earlier = earlier_run(store, record, generator)
     if earlier is not None:
         record = replace(earlier, servers=record.servers)  # the address asked now, added when writing
@@ -195,6 +203,7 @@ def generate_missing(store: PredictionStore, run_id: str, corpus: Corpus, genera
                      upos: dict, extra: SelectionFacts, batch_size: int, progress: bool, after_batch) -> None:
     """Every span of the run not yet stored, batch by batch, each batch one transaction."""
     options = generator.options
+    upos = ruled_upos(corpus, upos)  # a name span is a PROPN (workbench.generation.name_upos)
     builders = [SlotBuilder(d, [upos.get((d.doc_id, i)) for i in range(len(d.spans))], options.window)
                 for d in corpus.documents]
     stored = store.predictions(run_id)

@@ -174,6 +174,11 @@ class Generator(ABC):
         base of a genitive original: `Eriks` as `Erik`), from its config."""
         return False
 
+    def reads_original_upos(self) -> bool:
+        """Whether it draws by the original's UPOS (Slot.upos) without the UPOS filter: the upos
+        baseline. Such a run's output follows the name rule (workbench.generation.name_upos)."""
+        return False
+
     def reinflects_genitive(self) -> bool:
         """Whether its candidates are base forms the engine puts in the Swedish genitive for a
         slot read as one (`Eva` -> `Evas`: workbench.text.swedish_genitive, issue 37): the random

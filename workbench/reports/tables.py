@@ -132,14 +132,29 @@ def tagger_note(table: pd.DataFrame, spec: TableSpec) -> str:
     if column not in table or "upos_accuracy" not in [c.metric for c in spec.columns]:
         return ""
     rows = ordered_rows(table, spec.originals)
+    notes = [name_agreement_note(rows)]
     worst = rows[column].astype(float).groupby(rows["corpus"].astype(str), sort=False).max()
     high = worst[worst > CONTRADICTION_NOTE_ABOVE]
-    if high.empty:
+    if not high.empty:
+        where = ", ".join(f"{corpus} {rate * 100:.1f} %" for corpus, rate in high.items())
+        notes.append(f"The tagger's UPOS contradicts the original's label for more than "
+                     f"{CONTRADICTION_NOTE_ABOVE * 100:g} % of the spans ({where}; column tagger contra.): "
+                     "there UPOS accuracy partly rewards agreeing with the tagger's errors.")
+    return " ".join(n for n in notes if n)
+
+
+def name_agreement_note(rows: pd.DataFrame) -> str:
+    """The tagger's agreement with the name labels per corpus and language (upos_tagger_name_propn),
+    and the rule UPOS accuracy follows for names; "" where no corpus has a name span."""
+    column = "upos_tagger_name_propn"
+    if column not in rows:
         return ""
-    where = ", ".join(f"{corpus} {rate * 100:.1f} %" for corpus, rate in high.items())
-    return (f"The tagger's UPOS contradicts the original's label for more than "
-            f"{CONTRADICTION_NOTE_ABOVE * 100:g} % of the spans ({where}; column tagger contra.): "
-            "there UPOS accuracy partly rewards agreeing with the tagger's errors.")
+    shares = rows[column].astype(float).groupby(rows["corpus"].astype(str), sort=False).max().dropna()
+    if shares.empty:
+        return ""
+    where = ", ".join(f"{corpus} {share * 100:.1f} %" for corpus, share in shares.items())
+    return (f"The tagger reads personal names as proper nouns (PROPN) for {where} of the name spans; "
+            "a name span counts as PROPN whatever it reads, in UPOS accuracy and in the UPOS filter (the name rule).")
 
 
 def table_notes(table: pd.DataFrame, spec: TableSpec) -> str:
