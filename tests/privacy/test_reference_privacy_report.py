@@ -76,7 +76,7 @@ def test_the_figures_points_and_front_follow_the_stored_results(store, attacked,
     out = tmp_path / "report"
     write_report(store, list(runs.values()), out, formats=("csv",), context=make_context(), k=2)
     points = pd.read_csv(out / "privacy_utility.csv").set_index("run_id")
-    assert sorted(points.index) == sorted(runs.values()) and set(points["attacker"]) == {"retrieval"}
+    assert sorted(points.index) == sorted(runs.values()) and set(points["attacker"]) == {"strongest (retrieval)"}
     assert not (out / "privacy_utility.png").exists()  # png not asked for
     metrics = pd.read_csv(out / "metrics.csv", index_col="run_id")
     for utility in ("tps", "similarity_word"):

@@ -89,7 +89,10 @@ def test_the_privacy_table_shows_the_ensemble_and_its_caption_names_the_keys(sto
     interval = stored_ensemble(store, [run_id], list(KEYS.values())).loc[run_id]
     assert measures.at[run_id, "trir_ensemble_low"] == interval["trir_low"] < 0.625 < interval["trir_high"]
     assert measures.at[run_id, "trir_ensemble_high"] == interval["trir_high"]
-    assert attacks_caption(measures).endswith(f"|ensemble=retrieval:{KEYS['retrieval']}+trained:{KEYS['trained']}")
+    assert attacks_caption(measures).endswith(
+        "|headline TRIR=any of retrieval, trained over bk.json@00000000 (6 candidates): a document re-identified "
+        f"when any of retrieval:{KEYS['retrieval']}+trained:{KEYS['trained']} ranks its individual first")
+    assert measures.at[run_id, "candidates"] == 6
     from workbench.reports import write_report
     write_report(store, [run_id], tmp_path / "r", formats=("md", "csv"), context=make_context(), k=2)
     table = pd.read_csv(tmp_path / "r" / "table_privacy.csv", index_col="run_id")
@@ -97,16 +100,21 @@ def test_the_privacy_table_shows_the_ensemble_and_its_caption_names_the_keys(sto
     assert table.at[run_id, "trir_ensemble_low"] == pytest.approx(interval["trir_low"])
     assert table.at[run_id, "trir_ensemble_high"] == pytest.approx(interval["trir_high"])
     markdown = (tmp_path / "r" / "table_privacy.md").read_text(encoding="utf-8")
-    assert "Ensemble re-id. (001)" in markdown and f"ensemble=retrieval:{KEYS['retrieval']}" in markdown
+    assert "Headline re-id.: any attacker (001)" in markdown and f"any of retrieval:{KEYS['retrieval']}" in markdown
+    assert table.at[run_id, "candidates"] == 6
     assert f"0.625 [{interval['trir_low']:.3f}, {interval['trir_high']:.3f}]" in markdown
 
 
-def test_attacks_over_different_backgrounds_form_no_ensemble(store, run_id):
+def test_attacks_over_different_backgrounds_the_headline_takes_one_background(store, run_id):
+    """001's ensemble ranks one set of individuals: over two backgrounds (one attacker each, as many
+    candidates) the headline is the attacks over the first by name, the other shown beside it."""
     store_results(store, run_id, "retrieval")
     store_results(store, run_id, "trained", background="other.json@11111111")
     measures = privacy_measures(store, [run_id], k=2)
-    assert math.isnan(measures.at[run_id, "trir_ensemble"]) and measures.attrs["ensemble"] == {}
-    assert "ensemble=none (the re-identification attacks shown use different backgrounds)" in attacks_caption(measures)
+    assert measures.at[run_id, "trir_ensemble"] == pytest.approx(0.5)  # retrieval's alone (over bk.json)
+    assert measures.attrs["ensemble"] == {"retrieval": KEYS["retrieval"]}
+    assert measures.at[run_id, "trir_trained"] == pytest.approx(0.35)  # beside it
+    assert "(trained: another background, shown beside it, not in it)" in attacks_caption(measures)
 
 
 def hand_percentile_interval(unit_num: list[float], unit_den: list[float], *, resamples=1000, seed=13, level=0.95):

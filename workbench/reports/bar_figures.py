@@ -34,7 +34,9 @@ from workbench.reports.figure_style import (
 # The headline figure's measures, in this order (issue 24 item 13): UPOS accuracy, unique
 # forms per document, word similarity, TRIR (retrieval attacker, else the trained one) and
 # the FAILED share.
-HEADLINE = ("upos_accuracy", "unique_ratio", "similarity_word", "trir_retrieval", "trir_trained", "failed_rate")
+# TRIR: the headline's (reports.privacy.HEADLINE, the strongest attack shown), or one attacker's where a
+# table has no headline column (headline_metrics).
+HEADLINE = ("upos_accuracy", "unique_ratio", "similarity_word", "trir_ensemble", "failed_rate")
 
 
 def uninformative(table: pd.DataFrame, metrics: list[str]) -> dict[str, float]:
@@ -227,10 +229,12 @@ def comparison_figure(table: pd.DataFrame):
 
 
 def headline_metrics(table: pd.DataFrame) -> list[str]:
-    """HEADLINE's measures for this table: one TRIR column (retrieval where any run has it)."""
-    has = {m for m in HEADLINE if m in table.columns and table[m].notna().any()}
-    trir = "trir_retrieval" if "trir_retrieval" in has or "trir_trained" not in has else "trir_trained"
-    return [m for m in HEADLINE if not m.startswith("trir_") or m == trir]
+    """HEADLINE's measures for this table: one TRIR column, the headline's (reports.privacy.headline_column;
+    the headline's name when no run has one, so the figure says how to get it)."""
+    from workbench.reports.privacy import HEADLINE as TRIR
+    from workbench.reports.privacy import headline_column
+    trir = headline_column(table)[0] or TRIR
+    return [trir if m == TRIR else m for m in HEADLINE]
 
 
 def headline_figure(table: pd.DataFrame):
@@ -245,12 +249,17 @@ def headline_figure(table: pd.DataFrame):
     missing = [m for m in wanted if m not in real.columns or real[m].isna().all()]
     notes = [f"Not computed: {TITLES.get(m, infos[m].label)} — {HOW_TO_COMPUTE.get(m, 'see docs/metrics.md')}"
              for m in missing]
+    if table.attrs.get("headline") and "trir_ensemble" not in missing:
+        from workbench.reports.privacy import headline_text
+        notes.append(f"TRIR (strongest attacker): {headline_text(table)}")
     return metric_bars_figure(real, [m for m in wanted if m not in missing], infos=infos, notes=notes,
                               title="Headline: one bar per run (details in the figures and tables below)")
 
 
 # How a report reader gets a measure the headline could not show.
 HOW_TO_COMPUTE = {
+    "trir_ensemble": "`workbench privacy reid RUN... --attacker retrieval` (and any other attacker: the headline "
+                     "is the strongest), then report again",
     "trir_retrieval": "`workbench privacy reid RUN... --attacker retrieval`, then report again",
     "trir_trained": "`workbench privacy reid RUN... --attacker trained`, then report again",
     "similarity_word": "report with the similarity family (the default embedders)",

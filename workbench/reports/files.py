@@ -90,9 +90,11 @@ def report_files(content: ReportContent, formats: Sequence[str]) -> list[ReportF
                   ReportFile(f"{spec.name}.csv", partial(tables.to_csv_frame, table, spec))]
     name = privacy.TABLE.name
     files += [
-        ReportFile(f"{name}.md", lambda: tables.to_markdown(c.private, privacy.TABLE, c.privacy_caption,
-                                                            legend_note=LEGEND_NOTE)),
-        ReportFile(f"{name}.tex", lambda: tables.to_latex(c.private, privacy.TABLE, c.privacy_caption)),
+        # md and tex: the columns of the attackers run (privacy.table_spec); the CSV keeps every column.
+        ReportFile(f"{name}.md", lambda: tables.to_markdown(c.private, privacy.table_spec(c.measures),
+                                                            c.privacy_caption, legend_note=LEGEND_NOTE)),
+        ReportFile(f"{name}.tex", lambda: tables.to_latex(c.private, privacy.table_spec(c.measures),
+                                                          c.privacy_caption)),
         ReportFile(f"{name}.csv", lambda: tables.to_csv_frame(c.private, privacy.TABLE)),
         ReportFile("privacy_utility.csv", lambda: c.points),
         ReportFile("privacy_utility.png", lambda: figures.get("privacy_utility")),

@@ -15,6 +15,16 @@ weaker attackers', the ensemble's) and every disclosure rate has its 95 % bootst
 beside it (`<measure>_low` / `_high`; documents resampled, a span with its document), written as
 the utility tables write theirs (reports.tables.metric_cell).
 
+The headline (issue 39 item 4): `trir_ensemble` (HEADLINE) is the strongest attack shown, 001's
+ensemble of every re-identification attacker run over one background (a document counts as
+re-identified when any of them ranks its individual first; an ensemble of one attacker is its
+TRIR), with every attacker's own TRIR beside it and `candidates`, the individuals that background
+holds (a background may hold more than the corpus protects: TAE's TAB_testdev_BK=Public10%.json,
+254 for 127 documents). Where attackers were run over different backgrounds, the headline takes
+the background most of them used (ties: more candidates, then by name); `attrs["headline"]` and
+the caption name its attackers and background. The headline figure, the privacy–utility figure
+and the conclusions read that one column.
+
 `privacy_utility_points` puts each run at (TRIR, utility) for utility = TPS and word
 similarity (docs/metrics.md), per corpus, and marks the Pareto front: the runs no other run
 of the corpus beats on both axes (lower TRIR and higher utility, at least as good on both
@@ -65,9 +75,13 @@ INFOS = {
                                             f"accuracy@1 of the {a} re-identification attacker that knows only the "
                                             f"first {share_text(share)} of each background text")
        for a in REID_ATTACKERS for share in WEAKER_SHARES},
-    "trir_ensemble": MetricInfo("trir_ensemble", "TRIR ensemble", FAMILY, 0, 1, LOWER, "001 §6",
-                                "share of documents that at least one re-identification attack of the ensemble (the "
-                                "attack keys shown, over one background) ranks first; ties in expectation"),
+    "trir_ensemble": MetricInfo("trir_ensemble", "TRIR (strongest attacker)", FAMILY, 0, 1, LOWER, "001 §6",
+                                "the headline TRIR: share of documents that at least one re-identification attack "
+                                "of the ensemble (every attacker shown over one background) ranks first; ties in "
+                                "expectation"),
+    "candidates": MetricInfo("candidates", "candidates", FAMILY, 1, None, HIGHER, "TAE / 004 §5.6",
+                             "individuals the headline's background holds, among whom each document's attacker "
+                             "picks (more than the corpus protects where the background is a superset)"),
     **{f"disclosure_{a}": MetricInfo(f"disclosure_{a}", f"disclosure {a}", FAMILY, 0, 1, LOWER, "004 §3.2",
                                      f"share of replaced spans whose original the {a} inference attack discloses")
        for a in INFERENCE_ATTACKERS},
@@ -80,14 +94,25 @@ INFOS = {
 }
 MEASURES = tuple(INFOS)
 
+# The headline TRIR: the strongest attack shown (001's ensemble over every attacker run on one background).
+HEADLINE = "trir_ensemble"
+HEADLINE_GROUP = "Headline re-id.: any attacker (001)"
+# The attackers a privacy table shows when none was run: their columns read "–" (the dashboard: how to run them).
+FIRST_ATTACKERS = ("retrieval", "trained")
+
+
+def _attacker_group(attacker: str) -> str:
+    return f"{attacker[0].upper()}{attacker[1:]} re-id."
+
+
 TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank ≤ k), inference disclosure, "
                   "originals kept verbatim and PII overlap (lower is safer)", (
-    Column("trir_retrieval", "TRIR↓", "Retrieval re-id.", digits=3),
-    Column("rank_le_k_retrieval", "rank≤k↓", "Retrieval re-id.", digits=3),
-    Column("trir_trained", "TRIR↓", "Trained re-id.", digits=3),
-    Column("rank_le_k_trained", "rank≤k↓", "Trained re-id.", digits=3),
-    # 001 §6: re-identified when any attack shown beside it ranks the individual first (caption: ensemble=).
-    Column("trir_ensemble", "TRIR↓", "Ensemble re-id. (001)", digits=3),
+    # 001 §6: re-identified when any attacker beside it ranks the individual first (caption: headline=).
+    Column(HEADLINE, "TRIR↓", HEADLINE_GROUP, digits=3),
+    Column("candidates", "candidates", HEADLINE_GROUP, digits=0),
+    *(column for a in REID_ATTACKERS for column in (Column(f"trir_{a}", "TRIR↓", _attacker_group(a), digits=3),
+                                                     Column(f"rank_le_k_{a}", "rank≤k↓", _attacker_group(a),
+                                                            digits=3))),
     # TAE's weaker attackers: the retrieval attacker knowing only the start of each background text.
     *(Column(weaker_measure("retrieval", share), f"{share_text(share)}↓", "Retrieval re-id., weaker (TAE)",
              digits=3) for share in WEAKER_SHARES),
@@ -104,6 +129,16 @@ TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank 
 ))
 
 
+def table_spec(measures: pd.DataFrame) -> TableSpec:
+    """TABLE with the columns of the re-identification attackers run for these measures (the
+    headline's and the others shown); where none was, those of FIRST_ATTACKERS, reading "–"."""
+    keys = measures.attrs.get("attack_keys", {})
+    run = [a for a in REID_ATTACKERS if a in keys] or list(FIRST_ATTACKERS)
+    dropped = {f"{m}_{a}" for a in REID_ATTACKERS if a not in run for m in ("trir", "rank_le_k")}
+    return TableSpec(TABLE.name, TABLE.title, tuple(c for c in TABLE.columns if c.metric not in dropped),
+                     TABLE.originals)
+
+
 def _stored_reid(store, run_ids: Sequence[str], k: int) -> pd.DataFrame:
     try:
         from workbench.privacy.reid import stored_reid_risk
@@ -118,11 +153,43 @@ def _stored_ensemble(store, run_ids: Sequence[str], attack_keys: Sequence[str]) 
 
 
 def ensemble_keys(reid: pd.DataFrame, keys: dict[str, str]) -> dict[str, str]:
-    """The re-identification attacks the ensemble combines: every attacker's key shown (keys),
-    provided they share one background (001's ensemble ranks one set of profiles); none otherwise."""
+    """The re-identification attacks the headline combines: every attacker's key shown (keys) over
+    one background (001's ensemble ranks one set of individuals): the background most of them used,
+    ties to the one with more candidates (the larger population), then by name."""
     shown = {a: keys[a] for a in REID_ATTACKERS if a in keys}
-    backgrounds = set(reid.loc[reid["attack_key"].isin(list(shown.values())), "background"])
-    return shown if len(backgrounds) == 1 else {}
+    attacks = reid.drop_duplicates("attack_key").set_index("attack_key")
+    by_background: dict[str, list[str]] = {}
+    for attacker, key in shown.items():
+        by_background.setdefault(str(attacks.at[key, "background"]), []).append(attacker)
+    if not by_background:
+        return {}
+    candidates = {b: int(attacks.at[shown[a[0]], "n_candidates"]) for b, a in by_background.items()}
+    chosen = min(by_background, key=lambda b: (-len(by_background[b]), -candidates[b], b))
+    return {a: shown[a] for a in by_background[chosen]}
+
+
+def headline_of(reid: pd.DataFrame, combined: dict[str, str]) -> dict:
+    """What produced the headline: its attackers, their background (file@hash) and its candidates."""
+    if not combined:
+        return {}
+    first = reid[reid["attack_key"] == next(iter(combined.values()))].iloc[0]
+    return {"attackers": list(combined), "background": str(first["background"]),
+            "candidates": int(first["n_candidates"])}
+
+
+def headline_text(measures: pd.DataFrame) -> str:
+    """"any of retrieval, retrieval-ids over TAB_test_BK_public.json@4f0c… (127 candidates)", or
+    "none stored"; what the report, the dashboard and the figures say produced the headline TRIR."""
+    return describe_headline(measures.attrs.get("headline", {}))
+
+
+def describe_headline(headline: dict) -> str:
+    """headline_text of a headline_of dict."""
+    if not headline:
+        return "none stored"
+    attackers = headline["attackers"]
+    who = attackers[0] if len(attackers) == 1 else "any of " + ", ".join(attackers)
+    return f"{who} over {headline['background']} ({headline['candidates']} candidates)"
 
 
 def _stored_disclosure(store, run_ids: Sequence[str]) -> pd.DataFrame:
@@ -180,10 +247,15 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
                 out[f"trir_{attacker}{bound}"] = rows[f"trir{bound}"].reindex(out.index).astype(float)
         combined = ensemble_keys(reid, keys)
         out.attrs["ensemble"] = combined
+        out.attrs["headline"] = headline_of(reid, combined)
         if combined:
             ensemble = _stored_ensemble(store, out.index.tolist(), list(combined.values()))
             for bound in ("", LOW, HIGH):
-                out[f"trir_ensemble{bound}"] = ensemble[f"trir{bound}"].to_numpy(dtype=float)
+                out[f"{HEADLINE}{bound}"] = ensemble[f"trir{bound}"].to_numpy(dtype=float)
+            # Each run's candidates under the headline's background (NaN where the headline has no figure).
+            rows = reid[reid["attack_key"] == next(iter(combined.values()))].set_index("run_id")
+            counts = rows["n_candidates"].reindex(out.index).astype(float)
+            out["candidates"] = counts.where(out[HEADLINE].notna())
         _weaker_measures(out, weaker, keys)  # after the main attacks: the caption names those first
     inference = _stored_disclosure(store, out.index.tolist())
     if not inference.empty:
@@ -219,11 +291,12 @@ WEAK_BELOW = 0.9
 
 def weak_attackers(out: pd.DataFrame, records: dict) -> dict[str, str]:
     """attacker -> where it is weak ("original text of CORPUS: TRIR 0.717"), for every attacker
-    shown whose TRIR on an `original` reference run of the report is below WEAK_BELOW."""
+    shown whose TRIR on an `original` reference run of the report is below WEAK_BELOW, and the
+    headline itself ("headline") where even the strongest attack shown is."""
     weak: dict[str, str] = {}
     originals = [r for r, record in records.items() if record.generator == "original"]
-    for attacker in REID_ATTACKERS:
-        column = f"trir_{attacker}"
+    for attacker in (*REID_ATTACKERS, "headline"):
+        column = HEADLINE if attacker == "headline" else f"trir_{attacker}"
         if column not in out:
             continue
         for run_id in originals:
@@ -261,9 +334,11 @@ def attacks_caption(measures: pd.DataFrame) -> str:
     caption = f"k={measures.attrs.get('k', DEFAULT_K)}|attacks=" + ",".join(f"{a}:{key}" for a, key in keys.items())
     combined = measures.attrs.get("ensemble", {})
     if combined:
-        caption += "|ensemble=" + "+".join(f"{a}:{key}" for a, key in combined.items())
-    elif any(a in keys for a in REID_ATTACKERS):
-        caption += "|ensemble=none (the re-identification attacks shown use different backgrounds)"
+        caption += (f"|headline TRIR={headline_text(measures)}: a document re-identified when any of "
+                    + "+".join(f"{a}:{key}" for a, key in combined.items()) + " ranks its individual first")
+        apart = [a for a in REID_ATTACKERS if a in keys and a not in combined]
+        if apart:
+            caption += f" ({', '.join(apart)}: another background, shown beside it, not in it)"
     weak = measures.attrs.get("weak", {})
     if weak:
         caption += ("|WEAK attacker(s), below " + f"{WEAK_BELOW:g} on the original text, so their TRIR understates "
@@ -292,8 +367,20 @@ def pareto_front(risk: Sequence[float], utility: Sequence[float]) -> np.ndarray:
     return front
 
 
+def headline_column(table: pd.DataFrame) -> tuple[str | None, str]:
+    """The TRIR column the headline figures read and how to name its attacker: HEADLINE where the
+    table has it ("strongest (any of retrieval, trained)"); else (a table made without the privacy
+    measures' attrs) the attacker reid_axis picks."""
+    if HEADLINE in table and table[HEADLINE].notna().any():
+        attackers = table.attrs.get("headline", {}).get("attackers", [])
+        return HEADLINE, "strongest" + (f" ({'any of ' if len(attackers) > 1 else ''}{', '.join(attackers)})"
+                                        if attackers else "")
+    attacker = reid_axis(table)
+    return (None, "") if attacker is None else (f"trir_{attacker}", attacker)
+
+
 def privacy_utility_points(table: pd.DataFrame, utility: Sequence[str] = UTILITY) -> pd.DataFrame:
-    """Per corpus and run: label, TRIR (of the attacker reid_axis picks), each utility measure and
+    """Per corpus and run: label, TRIR (the headline's: headline_column), each utility measure and
     whether the run is on that measure's Pareto front, and the 95 % intervals of TRIR and of each
     utility measure (`trir_low`, `<measure>_high`…: the table's, NaN where it has none; the figure
     draws them as a cross per run). Runs without TRIR are left out. utility:
@@ -301,21 +388,21 @@ def privacy_utility_points(table: pd.DataFrame, utility: Sequence[str] = UTILITY
     privacy_figure.utility_axes)."""
     from workbench.metrics.metric_frame import run_rows
     from workbench.metrics.run_names import run_names
-    attacker = reid_axis(table)
+    trir, attacker = headline_column(table)
     # generator, then the intervals (the figure's crosses) last: the columns readers had keep their places.
     columns = ["corpus", "run_id", "label", "attacker", "trir", *utility, *(f"front_{u}" for u in utility),
                "generator", *(m + bound for m in ("trir", *utility) for bound in (LOW, HIGH))]
-    if attacker is None:
+    if trir is None:
         return pd.DataFrame(columns=columns)
-    keep = table.index.isin(run_rows(table)) & table[f"trir_{attacker}"].notna().to_numpy()
+    keep = table.index.isin(run_rows(table)) & table[trir].notna().to_numpy()
     rows = table[keep]
     out = pd.DataFrame({
         "corpus": rows["corpus"].to_numpy(), "run_id": rows.index.to_numpy(),
         "label": run_names(table)[rows.index].tolist(),  # the names of the tables and the other figures
-        "attacker": attacker, "trir": rows[f"trir_{attacker}"].to_numpy(dtype=float),
+        "attacker": attacker, "trir": rows[trir].to_numpy(dtype=float),
         "generator": rows["generator"].astype(str).to_numpy()})
     for bound in (LOW, HIGH):  # each point's 95 % intervals, NaN where the table has none
-        out["trir" + bound] = _column(rows, f"trir_{attacker}{bound}")
+        out["trir" + bound] = _column(rows, f"{trir}{bound}")
         for u in utility:
             out[u + bound] = _column(rows, u + bound)
     for u in utility:

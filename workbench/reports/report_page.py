@@ -18,15 +18,16 @@ def report_markdown(content: ReportContent, formats) -> str:
 def _overview(content: ReportContent, formats) -> str:
     from workbench.metrics.metric_frame import stored_runs
     from workbench.reports import run_legend, tables
-    from workbench.reports.privacy import TABLE
+    from workbench.reports.privacy import TABLE, headline_text, table_spec
     table, described = content.table, content.described
     runs = stored_runs(table)  # a mixed-language run has a row per language
     parts = ["# Pseudonym Workbench report", "",
              f"{len(runs)} run{'' if len(runs) == 1 else 's'}. Metric models: `{described}`.", "",
              *_first_report_note(content.left_out), conclusions_markdown(content.private)]
     if "png" in formats:  # the headline first, before the tables and the detailed panels
-        parts += ["## Headline", "", "UPOS accuracy, unique forms per document, word similarity, TRIR and the "
-                  "FAILED share, one bar per run in its generator's colour (the same colour in every figure).", "",
+        parts += ["## Headline", "", "UPOS accuracy, unique forms per document, word similarity, the headline TRIR "
+                  "and the FAILED share, one bar per run in its generator's colour (the same colour in every "
+                  "figure).", "",
                   "![Headline](headline.png)", ""]
     parts += [
              # The signatures once, here; the tables below name runs by these names.
@@ -34,7 +35,9 @@ def _overview(content: ReportContent, formats) -> str:
              "signature (everything that makes it reproducible).", "", run_legend.legend_markdown(table)]
     for spec in tables.TABLES:
         parts += [f"## {spec.title}", "", tables.to_markdown(table, spec, described)]
-    parts += [f"## {TABLE.title}", "", tables.to_markdown(content.private, TABLE, content.privacy_caption)]
+    parts += [f"## {TABLE.title}", "", f"Headline TRIR (the strongest attack: a document counts as re-identified "
+              f"when any attacker run re-identifies it): {headline_text(content.measures)}.", "",
+              tables.to_markdown(content.private, table_spec(content.measures), content.privacy_caption)]
     if content.reviews is not None:  # only a report with a reviewed run
         from workbench.reports.review_changes import review_markdown
         parts += ["## Review: parent and revision", "", review_markdown(content.reviews)]

@@ -192,10 +192,13 @@ PRIVACY_FIGURE = metrics.families_of([*_PRIVACY_METRICS, *report_privacy.UTILITY
 
 
 def privacy() -> None:
-    from workbench.reports.privacy import TABLE
+    from workbench.reports.privacy import headline_text, table_spec
     attacked = data.report_content(str(path), tuple(chosen), PRIVACY_TABLE, False, version)
+    # As the report names it: the headline TRIR is the strongest attack, its attackers and background said.
+    st.markdown(render.escape_markdown(f"Headline TRIR (a document counts as re-identified when any attacker run "
+                                       f"re-identifies it): {headline_text(attacked.measures)}"))
     # As the report's Markdown names them; an attack never stored is a note with its command, not a column of "–".
-    show_table(attacked.private, TABLE, "")
+    show_table(attacked.private, table_spec(attacked.measures), "")
     st.caption(render.escape_markdown(attacked.attacks))  # attack keys, or how to store results
     if st.checkbox("Privacy–utility figure (computes TPS and word similarity the first time)", key="met_privacy_fig"):
         png = data.report_png(str(path), tuple(chosen), PRIVACY_FIGURE, False, version, "privacy_utility")
