@@ -2,9 +2,11 @@
 
 A metric family the sidebar did not ask for is "not computed" (tick it under Metric families);
 a privacy measure no attack stored is "not computed" with the `workbench privacy` command that
-stores it, naming the runs that lack it. A column computed for no shown run is left out of
-the table and named in the note; a "–" that stays means the measure has no value for that
-row (an Original row, a run the measure does not apply to).
+stores it, naming the runs that lack it; a re-identification attack only for runs of a corpus
+that ships background knowledge (tab-test), since `privacy reid` refuses any other without
+`--background FILE` (issue 42: the page suggested it for PGV-PII runs, where it fails). A column
+computed for no shown run is left out of the table and named in the note; a "–" that stays means
+the measure has no value for that row (an Original row, a run the measure does not apply to).
 """
 
 from __future__ import annotations
@@ -45,14 +47,28 @@ def _run_ids(table: pd.DataFrame, rows) -> str:
 
 def privacy_note(table: pd.DataFrame, metric: str) -> str | None:
     """"TRIR (retrieval): not computed — run `workbench privacy reid IDS --attacker retrieval`",
-    naming the runs without a stored value; None where every run has one."""
+    naming the runs without a stored value; None where every run has one. A re-identification
+    measure of runs whose corpus ships no background knowledge gets no command that would fail,
+    but what the attack needs."""
     real = run_rows(table)
     lacking = [i for i in real if metric not in table.columns or pd.isna(table.at[i, metric])]
     if not lacking:
         return None
     scope = "" if len(lacking) == len(real) else f" for {len(lacking)} of {len(real)} runs"
-    return (f"{PRIVACY_NAMES[metric]}: not computed{scope} — run "
-            f"`{PRIVACY_COMMANDS[metric].format(runs=_run_ids(table, lacking))}`")
+    command = PRIVACY_COMMANDS[metric]
+    attackable, without = lacking, []
+    if command.startswith("workbench privacy reid"):
+        from workbench.privacy.background import shipped_background
+        attackable = [i for i in lacking if shipped_background(str(table.at[i, "corpus"])) is not None]
+        without = [i for i in lacking if i not in attackable]
+    says = []
+    if attackable:
+        says.append(f"run `{command.format(runs=_run_ids(table, attackable))}`")
+    if without:
+        corpora = ", ".join(dict.fromkeys(str(c) for c in table.loc[without, "corpus"]))
+        says.append(f"{corpora} ship{'s' if ', ' not in corpora else ''} no background knowledge to attack with "
+                    f"(`--background FILE` with one you bring: docs/privacy.md)")
+    return f"{PRIVACY_NAMES[metric]}: not computed{scope} — " + "; ".join(says)
 
 
 def shown_spec(table: pd.DataFrame, spec, families) -> tuple[object, list[str]]:
@@ -87,3 +103,11 @@ def families_not_computed(all_families, families) -> str | None:
     if not left:
         return None
     return f"Not computed: {', '.join(left)} — tick them under Metric families in the sidebar."
+
+
+def no_trir_note(table: pd.DataFrame) -> str:
+    """The privacy figure's note where no selected run has a stored TRIR: the command for the runs of
+    a corpus that ships background knowledge, what the others need."""
+    what = (privacy_note(table, "trir_retrieval") or "").split(" — ", 1)[-1]
+    return f"No selected run has a stored TRIR: {what}."
+

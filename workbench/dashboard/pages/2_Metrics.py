@@ -203,8 +203,7 @@ def privacy() -> None:
     if st.checkbox("Privacy–utility figure (computes TPS and word similarity the first time)", key="met_privacy_fig"):
         png = data.report_png(str(path), tuple(chosen), PRIVACY_FIGURE, False, version, "privacy_utility")
         if png is None:
-            st.info("No selected run has a stored TRIR: `workbench privacy reid RUN... --attacker retrieval` "
-                    "stores one.")
+            st.info(missing.no_trir_note(attacked.private))  # a command only where the corpus can be attacked
         else:
             st.image(png, caption="Utility (TPS, word similarity) against TRIR, one point per run, Pareto front "
                                   "marked (workbench.reports.privacy, as in `workbench report`)")
