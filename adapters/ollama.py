@@ -39,6 +39,7 @@ _KEPT_WINDOWS = 256  # answers kept for windows that straddle two batches
 class OllamaGenerator(Generator):
     name = "ollama"
     needs_ollama = True
+    stochastic = True  # sampled at the client's temperature with the run's seed (draws_with_seed)
     Config = OllamaConfig
     config: OllamaConfig
 
@@ -72,6 +73,11 @@ class OllamaGenerator(Generator):
     @property
     def seed(self) -> int:
         return self.config.client.seed if self.config.client.seed >= 0 else self.options.seed
+
+    def draws_with_seed(self) -> bool:
+        # The run's seed is the model's sampling seed unless the client fixes its own; at
+        # temperature 0 the model decodes greedily and no seed changes the answer.
+        return self.config.client.seed < 0 and self.config.client.temperature > 0
 
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         if self._client is None:

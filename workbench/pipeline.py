@@ -155,6 +155,40 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
         return result_of(store, record)
 
 
+@dataclass(frozen=True, slots=True)
+class SeedRuns:
+    """The runs of one configuration over several seeds (generate_seed_runs)."""
+    results: tuple[GenerationResult, ...]  # one per seed run, in the seeds' order
+    seeds: tuple[int, ...]  # the seeds run: all of those asked, or the first for a deterministic generator
+    note: str = ""  # why fewer runs than seeds (workbench.generators.seeds.deterministic_note); "" otherwise
+
+
+def generate_seed_runs(corpus: Corpus | str, generator: str, settings: Mapping[str, object] | None = None,
+                       options: GenerationOptions | Mapping | None = None, *, seeds: Sequence[int],
+                       store: RunStore | str | Path, **run_args) -> SeedRuns:
+    """generate_run once per seed (`options`' own seed replaced), each its own run with its own
+    id, for the report's mean ± sd across seeds; a generator whose seed changes nothing
+    (Generator.draws_with_seed) runs once, with the first seed, and the result's note says so.
+    Every seed and the generator are checked before the first run starts. run_args: as
+    generate_run's (tagger, batch_size, progress, name, cluster, log …)."""
+    from dataclasses import replace
+
+    from workbench.generators.seeds import check_seeds, deterministic_note
+    base = make_options(options)  # a bad option reads as generate_run says it
+    seeds = check_seeds(list(seeds))
+    if len(seeds) == 1:  # one run: exactly generate_run
+        return SeedRuns((generate_run(corpus, generator, settings, replace(base, seed=seeds[0]), store=store,
+                                      **run_args),), seeds)
+    loaded = load_named_corpus(corpus)
+    first = make_generator(generator, settings, replace(base, seed=seeds[0]))  # checked before anything runs
+    note = ""
+    if len(seeds) > 1 and not first.draws_with_seed():
+        seeds, note = seeds[:1], deterministic_note(generator, seeds)
+    results = tuple(generate_run(loaded, generator, settings, replace(base, seed=seed), store=store, **run_args)
+                    for seed in seeds)
+    return SeedRuns(results, seeds, note)
+
+
 def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
     predictions = list(store.predictions(record.run_id))
     failed = sum(p.failed for p in predictions)

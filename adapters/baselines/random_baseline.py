@@ -14,6 +14,7 @@ from workbench.text.slots import Slot
 
 class RandomBaseline(Generator):
     name = "random"
+    stochastic = True  # forms drawn from the seed
     Config = BaselineConfig
     config: BaselineConfig
 

@@ -20,6 +20,7 @@ from workbench.text.slots import Slot
 
 class UposBaseline(Generator):
     name = "upos"
+    stochastic = True  # forms drawn from the seed
     Config = BaselineConfig
     config: BaselineConfig
 

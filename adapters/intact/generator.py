@@ -46,6 +46,7 @@ from workbench.text.slots import Slot
 class Intact(Generator):
     name = "intact"
     needs_ollama = True  # its generalisations come from an LLM
+    stochastic = True  # sampled with the run's seed (draws_with_seed)
     Config = IntactConfig
     config: IntactConfig
     sees = "original"
@@ -69,6 +70,11 @@ class Intact(Generator):
     @property
     def seed(self) -> int:
         return self.config.client.seed if self.config.client.seed >= 0 else self.options.seed
+
+    def draws_with_seed(self) -> bool:
+        # The run's seed is the model's sampling seed unless the client fixes its own; at
+        # temperature 0 the model decodes greedily and no seed changes the answer.
+        return self.config.client.seed < 0 and self.config.client.temperature > 0
 
     def model_id(self) -> str:
         return self.config.client.model

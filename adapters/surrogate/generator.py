@@ -106,6 +106,7 @@ class Surrogate(Generator):
     Config = SurrogateConfig
     config: SurrogateConfig
     sees = ORIGINAL_LEVEL
+    stochastic = True  # Faker words, digits and date shifts drawn from the seed
 
     def __init__(self, config: SurrogateConfig | None = None, options=None) -> None:
         super().__init__(config, options)

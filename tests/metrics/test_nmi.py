@@ -188,3 +188,59 @@ def test_the_real_minilm_reads_one_for_the_original_and_less_for_a_topic_swap(st
     first, again = (family("nmi").compute(frame, context()).iloc[0] for _ in range(2))
     assert first["nmi"] == again["nmi"] and first["nmi_k"] == again["nmi_k"]
     assert 0 <= first["nmi"] <= 1
+
+
+
+# Four originals at the corners of a square on the unit circle (embedders' vectors are normalised):
+# two 2-means partitions of exactly equal inertia, neighbours paired one way round or the other,
+# so which one a clustering finds depends on its seed. The pseudonymised documents form two plain
+# clusters, {d1 d2 | d3 d4}: a clustering of the originals that pairs them so reads NMI 1, one
+# that pairs {d2 d3 | d4 d1} reads 0. The spread over the clusterings is the measurement.
+def _angle(degrees: float) -> list[float]:
+    return [math.cos(math.radians(degrees)), math.sin(math.radians(degrees))]
+
+
+SQUARE = {"Ann": [1.0, 0.0], "Bo": [0.0, 1.0], "Cy": [-1.0, 0.0], "Di": [0.0, -1.0],  # exact: no tie broken
+          "Eve": _angle(40), "Fay": _angle(50), "Gus": _angle(220), "Hal": _angle(230)}
+
+
+class SquareEmbedder:
+    id = "test:square"
+
+    def embed(self, texts):
+        return np.array([SQUARE[t.split()[0]] for t in texts], dtype=np.float32)
+
+
+def square_frame(store) -> pd.DataFrame:
+    docs = [(f"d{n}", f"{name} went home.", [(0, len(name), "PERSON")]) for n, name in enumerate(SQUARE, 1) if n <= 4]
+    pseudonyms = {f"d{n}": [name] for n, name in enumerate(("Eve", "Fay", "Gus", "Hal"), 1)}
+    return metric_frame(store, [add_run(store, topic_corpus(docs, name="square"), pseudonyms, name="square")])
+
+
+def test_the_spread_over_the_clusterings_is_reported_with_k_and_the_same_twice(store):
+    frame = square_frame(store)
+    [result] = clustering.nmi_results(frame, topic_context(SquareEmbedder())).values()
+    per = np.array(result.per_clustering)
+    assert len(per) == clustering.N_CLUSTERINGS and set(per.tolist()) == {0.0, 1.0}  # rows and columns both found
+    columns = ["nmi", "nmi_sd", "nmi_min", "nmi_max", "nmi_k"]
+    row = family("nmi").compute(frame, topic_context(SquareEmbedder())).iloc[0][columns]
+    assert row["nmi"] == pytest.approx(per.mean(), abs=1e-12) and row["nmi_k"] == 2
+    assert row["nmi_sd"] == pytest.approx(np.std(per, ddof=1), abs=1e-12)
+    assert (row["nmi_min"], row["nmi_max"]) == (0.0, 1.0)
+    again = family("nmi").compute(frame, topic_context(SquareEmbedder())).iloc[0][columns]  # the same command again
+    assert again.equals(row)
+
+
+def test_a_wide_spread_gets_a_caption_warning_and_a_narrow_one_none(store):
+    from workbench.metrics.run_names import run_names
+    from workbench.reports.tables import TABLES, table_notes
+    spec = next(t for t in TABLES if t.name == "table5_beyond")
+    assert {"nmi", "nmi_sd", "nmi_k"} <= {c.metric for c in spec.columns}
+    wide = compute_metrics(square_frame(store), topic_context(SquareEmbedder()), families=("nmi",), originals=False)
+    note = table_notes(wide, spec)
+    name = run_names(wide)[wide.index[0]]  # the run as the table names it
+    assert f"range wider than {clustering.SPREAD_WARNING:.2f}" in note and f"{name} 0.000–1.000 (k = 2)" in note
+    narrow_frame = metric_frame(store, [add_run(store, topic_corpus(), {**IDENTITY, "d3": ["Eva", "Soup Street"]})])
+    narrow = compute_metrics(narrow_frame, topic_context(), families=("nmi",), originals=False)
+    assert (narrow["nmi_sd"] == 0.0).all() and (narrow["nmi_min"] == narrow["nmi_max"]).all()
+    assert "wider than" not in table_notes(narrow, spec)

@@ -6,6 +6,11 @@ A configuration is a TOML file (shipped ones in workbench/benchmark/suites/, or 
     corpora = ["pgv-pii-en", "tab-test"]
     modes = ["maskL", "repL"]          # default for every generator
     seed = 13
+    seeds = [13, 14, 15]               # optional, instead of seed (here or in a generator's table):
+                                       # one run per seed of each stochastic generator, for the
+                                       # report's mean ± sd across seeds; a deterministic one
+                                       # (Generator.draws_with_seed) runs once, with the first seed,
+                                       # and the benchmark says so
     [[generators]]
     name = "fill-mask"
     upos_filter = [false, true]
@@ -53,9 +58,9 @@ SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
 _LISTED_KEYS = ("mode", "upos_filter", "consistent")
 _OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in _LISTED_KEYS)
 _TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", "references", "reid", "known_pair",
-             *_OPTION_KEYS}
+             "seeds", *_OPTION_KEYS}
 _GENERATOR_KEYS = {"name", "run_name", "corpora", "modes", "upos_filter", "consistent", "options", "docs",
-                   "skip_docs", *_OPTION_KEYS}
+                   "skip_docs", "seeds", *_OPTION_KEYS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +92,8 @@ class BenchmarkConfig:
     references: tuple[str, ...] = ()  # reference kinds stored for every corpus of the runs
     reid: tuple[str, ...] = ()  # attackers run on every run of a corpus with background knowledge
     known_pair: bool = False  # the known-pair attack on every complete run (issue 27)
+    # What the configuration's seeds did not do: a deterministic generator run once (workbench.generators.seeds).
+    notes: tuple[str, ...] = ()
 
 
 def shipped_benchmarks() -> list[str]:
@@ -112,11 +119,13 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
     generators = data.get("generators")
     if not isinstance(generators, list) or not generators or not all(isinstance(g, dict) for g in generators):
         raise WorkbenchError(f"benchmark file {path}: needs at least one [[generators]] table")
-    runs = []
+    runs, notes = [], []
     for n, g in enumerate(generators, 1):
         where = f"benchmark file {path}, generator {n} ({g.get('name', 'no name')})"
         try:
-            runs += _planned_runs(data, g, path)
+            planned, note = _seeded(_planned_runs(data, g, path), _seeds(data, g))
+            runs += planned
+            notes += [note] if note else []
         except WorkbenchError as exc:
             raise WorkbenchError(f"{where}: {exc}") from None
     name = _plain_name(data["name"], path) if "name" in data else path.stem  # a file name: one folder name
@@ -127,7 +136,36 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
     except WorkbenchError as exc:
         raise WorkbenchError(f"benchmark file {path}: {exc}") from None
     return BenchmarkConfig(name, str(data.get("description", "")), tuple(runs), str(path), references, reid,
-                           known_pair)
+                           known_pair, tuple(notes))
+
+
+def _seeds(data: dict, g: dict) -> tuple[int, ...] | None:
+    """The entry's `seeds` (its own, else the file's), None where neither has any; a table with
+    both `seed` and `seeds` is refused, since one would be ignored."""
+    from workbench.generators.seeds import check_seeds
+    for table, where in ((g, "the generator's table"), (data, "the top level")):
+        if "seeds" in table and "seed" in table:
+            raise WorkbenchError(f"{where} gives both seed and seeds: give one")
+    if "seeds" in g:
+        return check_seeds(g["seeds"])
+    if "seed" in g or "seeds" not in data:  # the entry's own seed wins over the file's seeds
+        return None
+    return check_seeds(data["seeds"])
+
+
+def _seeded(planned: list[PlannedRun], seeds: tuple[int, ...] | None) -> tuple[list[PlannedRun], str]:
+    """Each planned run once per seed where the generator draws with its seed; a deterministic
+    one once, with the first seed, and the note saying so. Without seeds: the runs as planned."""
+    if seeds is None or not planned:
+        return planned, ""
+    from workbench.generators.seeds import deterministic_note
+    from workbench.pipeline import make_generator
+    first = planned[0]
+    if len(seeds) > 1 and not make_generator(first.generator, dict(first.settings),
+                                             replace(first.options, seed=seeds[0])).draws_with_seed():
+        return [replace(p, options=replace(p.options, seed=seeds[0])) for p in planned], \
+            deterministic_note(first.generator, seeds)
+    return [replace(p, options=replace(p.options, seed=seed)) for p in planned for seed in seeds], ""
 
 
 # A benchmark's name is its report folder under out/ (`workbench benchmark` without --out):
@@ -282,6 +320,9 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = DEFAULT_TAGGE
 
     results = []
     checked = check_benchmark(config)
+    if log is not None:
+        for note in config.notes:  # a deterministic generator under several seeds: run once
+            log(note)
     if confirm is not None and not _confirmed(confirm, checked, store):
         return None
     for prepared in checked:  # the models made on this machine that a run names, built once (minutes)

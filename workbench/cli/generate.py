@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
 from workbench.cli._options import (
     cluster_from_options,
@@ -107,11 +108,15 @@ def register(main: click.Group) -> None:
                        "mode, filter, guard). Not part of the run id: giving another name renames the run.")
     @click.option("--retry-failed", is_flag=True,
                   help="Generate the run's FAILED spans again (after an outage); resumable like a run.")
+    @click.option("--seeds", default=None, metavar="13,14,15",
+                  help="One run per seed (each its own run id), for the report's mean ± sd across seeds; a "
+                       "deterministic generator (fill-mask …) runs once, with the first, and says so. "
+                       "Instead of --seed.")
     @cluster_options
     def generate(corpus, corpus_format, lang, spans, quality_checked, annotator, docs, skip_docs, generator, mode,
                  upos_filter, morph_filter, window, seed, top_k, leak_scope, no_leak_guard, consistent, model, extra,
-                 batch_size, tagger, store_path, progress, print_id, run_name, retry_failed, executor, address,
-                 shards, allow_remote) -> None:
+                 batch_size, tagger, store_path, progress, print_id, run_name, retry_failed, seeds, executor,
+                 address, shards, allow_remote) -> None:
         """Generate pseudonyms for every span of a corpus and store them as a run.
 
         Running the same command again resumes an interrupted run (or reports the
@@ -131,9 +136,16 @@ def register(main: click.Group) -> None:
           workbench generate -c pgv-pii-en -g random --seed 14 --name "random seed 14"
           workbench generate -c tab-test -g fill-mask --executor ray --shards 8
           RUN=$(workbench generate -c pgv-pii-en -g upos --upos-filter --print-id)
+          workbench generate -c pgv-pii-sv -g random --seeds 13,14,15
         """
+        from workbench.generators.seeds import parse_seeds
         from workbench.loaders.entity_grouping import entity_counts
-        from workbench.pipeline import generate_run
+        from workbench.pipeline import generate_seed_runs
+
+        seed_given = click.get_current_context().get_parameter_source("seed") is not ParameterSource.DEFAULT
+        if seeds is not None and seed_given:
+            raise click.UsageError("--seed and --seeds contradict each other: give one")
+        seed_list = parse_seeds(seeds) if seeds is not None else (seed,)
 
         cluster = cluster_from_options(executor, address, shards, allow_remote)
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator,
@@ -144,18 +156,22 @@ def register(main: click.Group) -> None:
         # The store is given by path: generate_run opens it once the input is checked. With --print-id,
         # anything written to stdout meanwhile (a library's print, a worker's log) goes to stderr instead.
         with stdout_to_stderr(print_id):
-            result = generate_run(loaded, generator, parse_generator_settings(model, extra), options,
-                                  store=store_path or default_store(), tagger=tagger, batch_size=batch_size,
-                                  progress=progress, retry_failed=retry_failed, name=run_name, cluster=cluster,
-                                  log=lambda line: click.echo(line, err=True))
-        for line in summary_lines(result, entity_counts(loaded), leak_guard["leak_guard"]):
-            click.echo(line, err=print_id)
-        if print_id:
-            click.echo(result.run_id)
-        verdict = result.verdict  # exit 3 (unreachable) or 4 (server errors, all FAILED): workbench.llm.verdict
-        if verdict is not None and verdict.exit_code:
-            click.echo(verdict.error(), err=True)
-            raise SystemExit(verdict.exit_code)
+            runs = generate_seed_runs(loaded, generator, parse_generator_settings(model, extra), options,
+                                      seeds=seed_list, store=store_path or default_store(), tagger=tagger,
+                                      batch_size=batch_size, progress=progress, retry_failed=retry_failed,
+                                      name=run_name, cluster=cluster, log=lambda line: click.echo(line, err=True))
+        if runs.note:
+            click.echo(runs.note, err=True)
+        for result in runs.results:
+            for line in summary_lines(result, entity_counts(loaded), leak_guard["leak_guard"]):
+                click.echo(line, err=print_id)
+        if print_id:  # one id per line, in the seeds' order
+            click.echo("\n".join(result.run_id for result in runs.results))
+        for result in runs.results:  # exit 3 (unreachable) or 4 (server errors, all FAILED): workbench.llm.verdict
+            verdict = result.verdict
+            if verdict is not None and verdict.exit_code:
+                click.echo(verdict.error(), err=True)
+                raise SystemExit(verdict.exit_code)
 
 
 def summary_lines(result, entities: object, leak_guard: bool) -> list[str]:

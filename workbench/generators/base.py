@@ -17,6 +17,12 @@ What a generator may see of the span it fills (SEES_LEVELS, least to most):
 A generator declares the least it needs: the class attribute `sees`, and, where some
 labels need more (or less), `sees_by_label()` from its config. The engine reveals to each
 slot exactly `sees_for(slot.label)`, and records `sees_summary()` in the run signature.
+
+Whether its seed changes what it writes: the class attribute `stochastic` (False: the same
+pseudonyms whatever GenerationOptions.seed; the masked LMs rank, so fill-mask, ns3, nad and MTC
+are deterministic), and `draws_with_seed()` where the config decides (an LLM with a fixed client
+seed or temperature 0). `generate --seeds` and a benchmark's `seeds` run a stochastic generator
+once per seed and a deterministic one once, saying so (workbench.generators.seeds).
 """
 
 from __future__ import annotations
@@ -137,6 +143,9 @@ class Generator(ABC):
     # a GPU when the cluster has one and the config's `device` is not "cpu" (a torch model).
     needs_ollama: ClassVar[bool] = False
     uses_gpu: ClassVar[bool] = False
+    # Whether GenerationOptions.seed changes the pseudonyms (random draws): several seeds of a
+    # stochastic generator are several runs worth comparing; of a deterministic one, one run.
+    stochastic: ClassVar[bool] = False
 
     # An instance of Config; a generator that reads its settings declares `config: ItsConfig`.
     config: DataclassInstance
@@ -166,6 +175,11 @@ class Generator(ABC):
     @abstractmethod
     def generate(self, slots: Sequence[Slot]) -> list[Prediction]:
         """Candidates for each slot, in the order given."""
+
+    def draws_with_seed(self) -> bool:
+        """Whether another seed gives other pseudonyms: `stochastic`, unless the config fixes the
+        draws (an LLM generator with its own client seed, or temperature 0, overrides this)."""
+        return self.stochastic
 
     def reads_features(self) -> bool:
         """Whether its slots carry Slot.features: `Case=Gen` where the engine reads the slot as a

@@ -128,5 +128,7 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
         started = time.perf_counter()
         units = unit_values(frame, context, families)  # what the figures above were computed from
         table = table.join(metric_intervals(table, frame, units)).join(best_marks(table, frame, units, families))
+        from workbench.metrics.seed_spread import seed_spread
+        table = table.join(seed_spread(table, list(metric_infos(families))))  # runs that differ only in seed
         context.timings["uncertainty"] = time.perf_counter() - started
     return table

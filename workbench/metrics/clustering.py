@@ -8,7 +8,10 @@ same clusters as the originals?
        N_CLUSTERINGS times and keep the k of the highest mean silhouette (cosine);
     3. with that k, cluster the originals and the pseudonymised documents N_CLUSTERINGS times
        each (clustering i of both sides seeded alike); NMI (sklearn's
-       normalized_mutual_info_score, arithmetic mean) between the two labelings, averaged.
+       normalized_mutual_info_score, arithmetic mean) between the two labelings, averaged; their
+       spread kept beside it (nmi_sd, nmi_min, nmi_max: issue 40), since TAB's NMI falls in two
+       modes depending on how the k-means runs fall, and a caption warns where the range is wider
+       than SPREAD_WARNING (spread_note).
 1 = the pseudonymised documents cluster exactly as the originals; a run that changes nothing
 reads exactly 1 (same vectors, same seeds, same labels). Computed per run over its documents
 (those with at least one replaced span; a language's part of a run is a run of its own).
@@ -78,6 +81,9 @@ TAE_MASK_MARKS = ("SENSITIVE", "PERSON", "DEM", "LOC", "ORG", "DATETIME", "QUANT
                   "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE", "DATE", "TIME", "ORDINAL", "CARDINAL",
                   "DATE_TIME", "NRP", "LOCATION", "ORGANIZATION", "***")
 SETTINGS = f"k={MIN_K}..{MAX_K}x{K_MULTIPLIER}|clusterings={N_CLUSTERINGS}|n_init={N_INIT}|marks=tae+labels"
+# The caption warns where a run's per-clustering NMIs range wider than this: its mean then hides
+# clusterings that disagree (TAB test: 0.45-0.48 in one mode, 0.79-0.86 in the other).
+SPREAD_WARNING = 0.10
 
 METRICS = (
     MetricInfo("nmi", "NMI", FAMILY, 0, 1, HIGHER, "004 §5.5; TAE's NMI",
@@ -85,6 +91,12 @@ METRICS = (
                "documents (MiniLM embeddings, k by silhouette on the originals), mean of 5; NaN under 3 documents"),
     MetricInfo("nmi_k", "NMI k", FAMILY, MIN_K, MAX_K, NEUTRAL, "TAE",
                "clusters k chosen by the originals' silhouette (2, 4, 8, 16 or 32)"),
+    MetricInfo("nmi_sd", "NMI sd", FAMILY, 0, 1, NEUTRAL, "issue 40",
+               f"sample standard deviation (ddof = 1) of the {N_CLUSTERINGS} per-clustering NMIs nmi averages"),
+    MetricInfo("nmi_min", "NMI min", FAMILY, 0, 1, NEUTRAL, "issue 40",
+               f"the lowest of the {N_CLUSTERINGS} per-clustering NMIs"),
+    MetricInfo("nmi_max", "NMI max", FAMILY, 0, 1, NEUTRAL, "issue 40",
+               f"the highest of the {N_CLUSTERINGS} per-clustering NMIs"),
 )
 
 
@@ -94,6 +106,19 @@ class NmiResult:
     k: int | None
     documents: int
     reason: str = ""  # why nmi is NaN; "" when it is a number
+    per_clustering: tuple[float, ...] = ()  # the NMI of each of the N_CLUSTERINGS clusterings; nmi is their mean
+
+    @property
+    def sd(self) -> float:
+        return float(np.std(self.per_clustering, ddof=1)) if len(self.per_clustering) >= 2 else float("nan")
+
+    @property
+    def low(self) -> float:
+        return min(self.per_clustering) if self.per_clustering else float("nan")
+
+    @property
+    def high(self) -> float:
+        return max(self.per_clustering) if self.per_clustering else float("nan")
 
 
 def candidate_ks(documents: int) -> list[int]:
@@ -145,11 +170,12 @@ def choose_k(originals: np.ndarray, seed: int) -> tuple[int | None, dict[int, fl
     return (None, means) if best is None or means[best] <= -1.0 else (best, means)
 
 
-def clustering_nmi(originals: np.ndarray, pseudonymised: np.ndarray, k: int, seed: int) -> float:
+def clustering_nmis(originals: np.ndarray, pseudonymised: np.ndarray, k: int, seed: int) -> tuple[float, ...]:
+    """The NMI of each of the N_CLUSTERINGS clusterings (clustering i seeded seed + i on both sides)."""
     from sklearn.metrics import normalized_mutual_info_score
-    return float(np.mean([normalized_mutual_info_score(kmeans_labels(originals, k, seed + i),
-                                                       kmeans_labels(pseudonymised, k, seed + i))
-                          for i in range(N_CLUSTERINGS)]))
+    return tuple(float(normalized_mutual_info_score(kmeans_labels(originals, k, seed + i),
+                                                    kmeans_labels(pseudonymised, k, seed + i)))
+                 for i in range(N_CLUSTERINGS))
 
 
 def run_nmi(originals: list[str], pseudonymised: list[str], embedder, seed: int, cache) -> NmiResult:
@@ -159,10 +185,12 @@ def run_nmi(originals: list[str], pseudonymised: list[str], embedder, seed: int,
         return NmiResult(float("nan"), None, n, f"{n} document(s): clustering needs at least {MIN_DOCUMENTS}")
     base = [embedder.id, SETTINGS, str(seed), *originals]
     k_key = "nmi-k:" + content_hash(base)
-    run_key = "nmi:" + content_hash([*base, "\0pseudonymised", *pseudonymised])
+    # "nmi-spread:": results with their per-clustering NMIs (results stored as "nmi:" had only the mean).
+    run_key = "nmi-spread:" + content_hash([*base, "\0pseudonymised", *pseudonymised])
     hit = cache.get_many([k_key, run_key])
     if run_key in hit:
-        return NmiResult(**hit[run_key])
+        stored = hit[run_key]
+        return NmiResult(**{**stored, "per_clustering": tuple(stored["per_clustering"])})
     vectors = np.asarray(embedder.embed([*originals, *pseudonymised]), dtype=np.float64)
     if k_key in hit:
         k = hit[k_key]["k"]
@@ -172,8 +200,10 @@ def run_nmi(originals: list[str], pseudonymised: list[str], embedder, seed: int,
     if k is None:
         result = NmiResult(float("nan"), None, n, "the original documents do not fall into two clusters")
     else:
-        result = NmiResult(clustering_nmi(vectors[:n], vectors[n:], k, seed), k, n)
-    cache.put_many({run_key: {"nmi": result.nmi, "k": result.k, "documents": n, "reason": result.reason}})
+        nmis = clustering_nmis(vectors[:n], vectors[n:], k, seed)
+        result = NmiResult(float(np.mean(nmis)), k, n, per_clustering=nmis)
+    cache.put_many({run_key: {"nmi": result.nmi, "k": result.k, "documents": n, "reason": result.reason,
+                              "per_clustering": list(result.per_clustering)}})
     return result
 
 
@@ -198,5 +228,22 @@ def nmi_results(frame: pd.DataFrame, context) -> dict[str, NmiResult]:
 def compute(frame: pd.DataFrame, context) -> pd.DataFrame:
     results = nmi_results(frame, context)
     table = pd.DataFrame({"nmi": {r: v.nmi for r, v in results.items()},
-                          "nmi_k": {r: np.nan if v.k is None else v.k for r, v in results.items()}}, dtype=float)
+                          "nmi_k": {r: np.nan if v.k is None else v.k for r, v in results.items()},
+                          "nmi_sd": {r: v.sd for r, v in results.items()},
+                          "nmi_min": {r: v.low for r, v in results.items()},
+                          "nmi_max": {r: v.high for r, v in results.items()}}, dtype=float)
     return table.reindex(runs_of(frame))
+
+
+def spread_note(rows: pd.DataFrame, names) -> str:
+    """The caption's warning for the rows (a metric table's) whose per-clustering NMIs range wider
+    than SPREAD_WARNING, each named (`names`: row -> run name) with its range and k; "" for none."""
+    if not {"nmi_min", "nmi_max"} <= set(rows.columns):
+        return ""
+    wide = [(row, rows.at[row, "nmi_min"], rows.at[row, "nmi_max"]) for row in rows.index
+            if rows.at[row, "nmi_max"] - rows.at[row, "nmi_min"] > SPREAD_WARNING]  # NaN compares False
+    if not wide:
+        return ""
+    where = "; ".join(f"{names[row]} {low:.3f}–{high:.3f} (k = {rows.at[row, 'nmi_k']:.0f})" for row, low, high in wide)
+    return (f"NMI is the mean of {N_CLUSTERINGS} seeded k-means clusterings; for some runs they range wider than "
+            f"{SPREAD_WARNING:.2f} ({where}): read that NMI as its range, not its mean.")

@@ -84,6 +84,9 @@ TABLES = (
         # TAE's TPI (TPS without similarity) and 004 §5.5's clustering NMI (metrics/tpi.py, clustering.py).
         Column("tpi", "TPI", digits=3),
         Column("nmi", "NMI", digits=3),
+        # Its spread over the clusterings and the k chosen (issue 40): a wide range gets a caption warning.
+        Column("nmi_sd", "NMI sd", digits=3),
+        Column("nmi_k", "NMI k", digits=0),
         # 001 §6's utility side, per document then averaged (workbench/metrics/masking.py).
         Column("words_masked", "words masked %", "001 §6", scale=100, digits=1),
         Column("information_loss", "info. loss %", "001 §6", scale=100, digits=1),

@@ -18,9 +18,12 @@ import pandas as pd
 
 from workbench.metrics import metric_infos
 from workbench.metrics.best_runs import MARK, caption_note
+from workbench.metrics.clustering import spread_note as nmi_spread_note
 from workbench.metrics.intervals import HIGH, LOW
 from workbench.metrics.metric_frame import is_original, run_rows
 from workbench.metrics.run_names import all_options, option_text, run_names, varying_options
+from workbench.metrics.seed_spread import CAPTION as SEEDS_CAPTION
+from workbench.metrics.seed_spread import SEEDS_MEAN, SEEDS_N, SEEDS_SD, seed_text
 from workbench.metrics.similarity import discriminates_by_run, word_discrimination_note
 from workbench.reports.labels import mode_label, sees_label, short_id, system_label
 from workbench.reports.table_specs import LABEL_HEADERS, TABLES, Column, TableSpec
@@ -65,6 +68,10 @@ def metric_cell(row: pd.Series, column: Column, style: str = BRACKETS) -> str:
     mark = row.get(column.metric + MARK)
     if isinstance(mark, str) and text != "–":
         text += mark
+    seeds_mean = row.get(column.metric + SEEDS_MEAN)  # runs that differ only in seed: mean ± sd across them
+    if text != "–" and _is_number(seeds_mean):
+        text += " · " + seed_text(seeds_mean, row.get(column.metric + SEEDS_SD), int(row.get(column.metric + SEEDS_N)),
+                                  column.scale, column.digits)
     coverage = row.get(column.metric + COVERAGE)  # a figure over part of the run: what it covers
     return f"{text} ({coverage})" if isinstance(coverage, str) and coverage and text != "–" else text
 
@@ -88,6 +95,8 @@ def uncertainty_note(table: pd.DataFrame, spec: TableSpec) -> str:
                      "with its document.")
     if any(m + MARK in table for m in shown):
         notes.append(caption_note())
+    if any(m + SEEDS_MEAN in table for m in shown):
+        notes.append(SEEDS_CAPTION)
     return " ".join(notes)
 
 
@@ -163,6 +172,8 @@ def table_notes(table: pd.DataFrame, spec: TableSpec) -> str:
     notes = [tagger_note(table, spec), uncertainty_note(table, spec)]
     if "similarity_word" in [c.metric for c in spec.columns]:
         notes.append(word_discrimination_note(ordered_rows(table, spec.originals)))
+    if "nmi" in [c.metric for c in spec.columns]:  # clusterings that disagree (issue 40)
+        notes.append(nmi_spread_note(ordered_rows(table, spec.originals), run_names(table)))
     return " ".join(n for n in notes if n)
 
 
@@ -249,7 +260,8 @@ def to_csv_frame(table: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
         flags = discriminates_by_run(rows)
         out["similarity_word_discriminates"] = [flags.get(str(i)) for i in rows.index]
     for c in spec.columns:  # issue 40's intervals and marks, last, where the table has them
-        for extra in (c.metric + LOW, c.metric + HIGH, c.metric + MARK, c.metric + COVERAGE):
+        for extra in (c.metric + LOW, c.metric + HIGH, c.metric + MARK, c.metric + COVERAGE,
+                      c.metric + SEEDS_MEAN, c.metric + SEEDS_SD, c.metric + SEEDS_N):
             if extra in rows:
                 out[extra] = rows[extra].to_numpy()
     return out
