@@ -30,6 +30,7 @@ from pathlib import Path
 
 from workbench.exchange.export_formats import ExportFormat
 from workbench.exchange.exporters import _by_document, document_entity_keys
+from workbench.exchange.reference import reference_kind
 from workbench.notes import FAILED
 from workbench.signature import REFERENCE
 from workbench.store import RunRecord, RunStore
@@ -67,7 +68,7 @@ def _is_label_mark(text: str, label: str) -> bool:
 def replacement_kind(run: RunRecord, label: str, pseudonym: str, failed: bool, masked: bool) -> str:
     """realistic | mark | kept for one span (the module's docstring)."""
     if run.source == REFERENCE:
-        return KEPT if run.generator == "original" else MARK
+        return KEPT if reference_kind(run.generator).keeps_text else MARK
     if failed or masked or not pseudonym.strip() or _is_label_mark(pseudonym, label):
         return MARK
     return REALISTIC

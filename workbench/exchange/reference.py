@@ -42,6 +42,7 @@ class ReferenceKind:
     among its label's in the document (entity_numbers), given only to a kind that can be numbered."""
     name: ClassVar[str]
     numbered: ClassVar[bool] = False  # whether --numbered applies
+    keeps_text: ClassVar[bool] = False  # whether its runs keep every original (provenance says 'kept')
 
     def replacement(self, span: Span, number: int | None) -> str:
         raise NotImplementedError
@@ -49,6 +50,7 @@ class ReferenceKind:
 
 class Original(ReferenceKind):
     name = "original"
+    keeps_text = True
 
     def replacement(self, span: Span, number: int | None) -> str:
         return span.text
@@ -76,6 +78,7 @@ REFERENCE_KINDS: Registry[type[ReferenceKind]] = Registry("reference kind", [
           "every span replaced by its label; --numbered: numbered per entity in a document"),
 ])
 KINDS = REFERENCE_KINDS.names()
+NUMBERED = "-numbered"  # what a numbered reference's generator name adds to its kind's (label-numbered)
 
 
 def numbered_kinds(kinds: Sequence[str] = KINDS) -> tuple[str, ...]:
@@ -96,7 +99,12 @@ def generator_name(kind: str, numbered: bool = False) -> str:
     if numbered and not REFERENCE_KINDS.load(kind).numbered:
         raise WorkbenchError(f"--numbered applies to the {' / '.join(numbered_kinds())} reference only, "
                              f"not to {kind!r}")
-    return f"{kind}-numbered" if numbered else kind
+    return f"{kind}{NUMBERED}" if numbered else kind
+
+
+def reference_kind(generator: str) -> type[ReferenceKind]:
+    """The kind a reference run's generator name stands for (label-numbered: label)."""
+    return REFERENCE_KINDS.load(generator.removesuffix(NUMBERED))
 
 
 def entity_numbers(doc: Document) -> dict[int, int]:
