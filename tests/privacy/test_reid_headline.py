@@ -101,6 +101,31 @@ def test_the_report_names_the_headline_attackers_and_background(store, attacked)
         assert points.at[run_id, "trir"] == pytest.approx(csv.at[run_id, "trir_ensemble"])
 
 
+def test_over_several_backgrounds_the_headline_takes_the_one_most_attackers_ran_over(store, attacked, tmp_path):
+    """Attacks stored over two backgrounds: the headline and every attacker's column come from the
+    background most attackers were run over; on a tie, from the strongest (the highest mean TRIR)."""
+    from workbench.privacy.reid import reid_risk, stored_reid_risk
+    from workbench.reports.privacy import HEADLINE, privacy_measures
+    runs, big, frames = attacked
+    small = reid_helpers.background(tmp_path / "small.json")  # the five and one more: 6 candidates
+    ids = list(runs.values())
+    reid_risk(store, ids, attacker="retrieval", background=small, k=2)
+    measures = privacy_measures(store, ids, k=2)
+    assert measures.attrs["headline"]["background"].startswith(big.name)  # two attackers over it, one over small
+    assert measures.attrs["ensemble"] == {a: frames[a]["attack_key"].iloc[0] for a in ATTACKERS}
+    assert (measures.loc[ids, "candidates"] == 11).all()
+    reid_risk(store, ids, attacker="retrieval-ids", background=small, k=2)  # now two over each
+    stored = stored_reid_risk(store, ids, k=2)
+    strength = stored.groupby("background")["trir"].mean()
+    measures = privacy_measures(store, ids, k=2)
+    chosen = measures.attrs["headline"]["background"]
+    assert strength[chosen] == strength.max() and measures.attrs["headline"]["attackers"] == list(ATTACKERS)
+    for attacker in ATTACKERS:  # each column over the headline's background
+        own = stored[(stored["attacker"] == attacker) & (stored["background"] == chosen)].set_index("run_id")
+        assert measures.loc[ids, f"trir_{attacker}"].tolist() == pytest.approx(own.loc[ids, "trir"].tolist())
+        assert (measures.loc[ids, HEADLINE] >= measures.loc[ids, f"trir_{attacker}"] - 1e-12).all()
+
+
 def test_a_background_holding_others_is_read_unedited(tmp_path):
     """TAE's file shape: keys the corpus does not have, a byte-order mark opening each text."""
     from workbench.privacy.background import load_background

@@ -21,7 +21,7 @@ re-identified when any of them ranks its individual first; an ensemble of one at
 TRIR), with every attacker's own TRIR beside it and `candidates`, the individuals that background
 holds (a background may hold more than the corpus protects: TAE's TAB_testdev_BK=Public10%.json,
 254 for 127 documents). Where attackers were run over different backgrounds, the headline takes
-the background most of them used (ties: more candidates, then by name); `attrs["headline"]` and
+the background most of them used (ties: the strongest, then by name); `attrs["headline"]` and
 the caption name its attackers and background. The headline figure, the privacy–utility figure
 and the conclusions read that one column.
 
@@ -152,20 +152,26 @@ def _stored_ensemble(store, run_ids: Sequence[str], attack_keys: Sequence[str]) 
     return stored_ensemble(store, run_ids, attack_keys)  # trir, trir_low, trir_high
 
 
+def strongest_background(reid: pd.DataFrame) -> str | None:
+    """The background of the headline (001's ensemble ranks one set of individuals): the one the
+    most attackers were run over, ties to the strongest (the highest mean TRIR of its attacks over
+    the runs), then by name. reid: the stored attacks of the runs (one row per run and key)."""
+    if reid.empty:
+        return None
+    grouped = reid.groupby("background")
+    rank = pd.DataFrame({"attackers": grouped["attacker"].nunique(), "trir": grouped["trir"].mean()})
+    rank["name"] = rank.index
+    return str(rank.sort_values(["attackers", "trir", "name"], ascending=[False, False, True]).index[0])
+
+
 def ensemble_keys(reid: pd.DataFrame, keys: dict[str, str]) -> dict[str, str]:
     """The re-identification attacks the headline combines: every attacker's key shown (keys) over
-    one background (001's ensemble ranks one set of individuals): the background most of them used,
-    ties to the one with more candidates (the larger population), then by name."""
+    one background, strongest_background of the keys shown."""
     shown = {a: keys[a] for a in REID_ATTACKERS if a in keys}
-    attacks = reid.drop_duplicates("attack_key").set_index("attack_key")
-    by_background: dict[str, list[str]] = {}
-    for attacker, key in shown.items():
-        by_background.setdefault(str(attacks.at[key, "background"]), []).append(attacker)
-    if not by_background:
-        return {}
-    candidates = {b: int(attacks.at[shown[a[0]], "n_candidates"]) for b, a in by_background.items()}
-    chosen = min(by_background, key=lambda b: (-len(by_background[b]), -candidates[b], b))
-    return {a: shown[a] for a in by_background[chosen]}
+    attacks = reid[reid["attack_key"].isin(list(shown.values()))]
+    chosen = strongest_background(attacks)
+    background = attacks.drop_duplicates("attack_key").set_index("attack_key")["background"]
+    return {a: key for a, key in shown.items() if background[key] == chosen}
 
 
 def headline_of(reid: pd.DataFrame, combined: dict[str, str]) -> dict:
@@ -235,8 +241,11 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
         reid = reid[reid["complete"].astype(bool)] if "complete" in reid else reid
         weaker = reid[reid["background_share"] != 1]
         reid = reid[reid["background_share"] == 1]  # the main columns: attackers that know every background text
+        # Each attacker's column over the headline's background where it was run over it, so that
+        # the headline combines every attacker it can (a user may attack over several backgrounds).
+        over = reid[reid["background"] == strongest_background(reid)]
         for attacker in REID_ATTACKERS:
-            key = shared_key(reid, attacker)
+            key = shared_key(over, attacker) or shared_key(reid, attacker)
             if key is None:
                 continue
             keys[attacker] = key
