@@ -6,12 +6,15 @@ import json
 import subprocess
 import sys
 
+import click
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 from entry_point import wb, wb_ok
 
-from workbench.cli import main
+from workbench.cli import COMMAND_MODULES, main, register_all
+
+register_all()  # the tests below read main.commands: every command, not only those used so far
 
 
 def test_every_command_has_an_example_in_its_help():
@@ -27,6 +30,43 @@ def test_listing_generators_imports_nothing_heavy():
             "print(sorted(m for m in ('torch', 'transformers', 'llama_cpp', 'langchain_ollama', 'streamlit', 'spacy') "
             "if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "[]"
+
+
+def test_the_command_table_names_every_module_that_adds_each_command():
+    """`workbench NAME` imports only COMMAND_MODULES[NAME]: a command missing from the table, or a module
+    left out of a group that several modules fill (privacy), would be missing when it is run."""
+    import importlib
+    import pkgutil
+
+    import workbench.cli as cli
+    added: dict[str, list[str]] = {}
+    for info in pkgutil.iter_modules(cli.__path__):
+        if info.name.startswith("_"):  # _options, and __main__ (which runs the command)
+            continue
+        module = importlib.import_module(f"workbench.cli.{info.name}")
+        group = click.Group()
+        module.register(group)
+        for name in group.commands:
+            added.setdefault(name, []).append(info.name)
+    assert {name: sorted(modules) for name, modules in added.items()} == \
+        {name: sorted(modules) for name, modules in COMMAND_MODULES.items()}
+
+
+def test_a_command_imports_only_its_own_module():
+    """`workbench runs` reads a store: it imports neither pandas nor the other commands' modules (all of
+    them cost about a second of CPU per invocation); `workbench --help` lists every command."""
+    code = ("import sys; from click.testing import CliRunner; from workbench.cli import main; "
+            "result = CliRunner().invoke(main, ['runs', '--help']); assert result.exit_code == 0, result.output; "
+            "print(sorted(m for m in sys.modules if m in ('pandas', 'numpy', 'workbench.cli.report', "
+            "'workbench.cli.generate')))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "[]"
+    listing = CliRunner().invoke(main, ["--help"]).output
+    assert all(f"  {name} " in listing for name in COMMAND_MODULES), listing
+
+
+def test_a_misspelt_command_is_refused_with_a_suggestion():
+    result = CliRunner().invoke(main, ["rusn"])
+    assert result.exit_code == 2 and "No such command 'rusn'" in result.output
 
 
 def test_unknown_generator_gets_a_did_you_mean(tmp_path):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import click
 from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli import main, register_all
+
+register_all()  # main.commands holds the commands loaded so far; these tests read every one
 
 
 def _commands(group: click.Group = main, path: tuple[str, ...] = ()):

@@ -19,7 +19,7 @@ from workbench.adapters.mtc.settings import (
     TrainSettings,
     VocabularySettings,
 )
-from workbench.cli import main
+from workbench.cli import main, register_all
 from workbench.mlm.recipes import RECIPES
 
 # Options that are the CLI's own (no library setting behind them).
@@ -28,6 +28,7 @@ CLI_ONLY = {"progress", "limit", "out", "as_json", "corpus_format", "spans", "do
 
 
 def _options(*path: str) -> dict[str, click.Option]:
+    register_all()  # main.commands holds only the commands loaded so far
     command = main
     for name in path:
         command = command.commands[name]

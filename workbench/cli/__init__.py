@@ -1,8 +1,9 @@
 """The `workbench` command: a thin shell over the library.
 
-Each module in this package that defines `register(group)` adds its commands, so a new
-capability adds a module here without touching this file. Modules import heavy
-libraries inside their command functions only, so `workbench --help` stays fast.
+Each module in this package that defines `register(group)` adds its commands; COMMAND_MODULES
+below says which module adds each top-level command, so that running one imports only its own
+module (a new command adds its module and a line there; tests/test_cli_core.py checks the table).
+Modules import heavy libraries inside their command functions only, so that a command starts fast.
 """
 
 from __future__ import annotations
@@ -50,7 +51,22 @@ class _Group(click.Group):
             sys.exit(2)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(_Group):
+    """The root command: a subcommand's module is imported when that subcommand is asked for."""
+
+    def get_command(self, ctx, cmd_name):
+        register_modules(COMMAND_MODULES.get(cmd_name) or _ALL)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx):
+        register_all()
+        return super().list_commands(ctx)
+
+
+_ALL = ("*",)  # an unknown name: every module, so that click's "no such command" can suggest one
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pseudonym-workbench")
 def main() -> None:
     """Generate and evaluate pseudonyms for personal-information spans (English and Swedish).
@@ -73,8 +89,34 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
         sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
-for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-    if not _info.name.startswith("_"):
-        _module = importlib.import_module(f"{__name__}.{_info.name}")
-        if hasattr(_module, "register"):
-            _module.register(main)
+# Which modules add each top-level command: `workbench runs` imports cli/runs.py and what it needs,
+# not every command's module (each of which reads its option choices from the library when
+# registered). Importing them all cost about a second of CPU per invocation, pandas and numpy
+# included; the test suite runs the console script a few hundred times. `workbench --help` and
+# anything that lists the commands still load them all; tests/test_cli_core.py checks this table
+# against what the modules register.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "annotations": ("annotate",), "benchmark": ("benchmark",), "compare": ("compare",),
+    "corpora": ("corpora",), "generators": ("corpora",), "dashboard": ("dashboard",), "doccano": ("doccano",),
+    "generate": ("generate",), "import-run": ("import_run",), "metrics": ("metric_models",), "mlm": ("mlm",),
+    "mtc": ("mtc",), "privacy": ("privacy_infer", "privacy_known_pair", "privacy_reid"),
+    "reference": ("reference",), "run-report": ("reference",), "report": ("report",), "review": ("review",),
+    "runs": ("runs",), "show": ("runs",), "export": ("runs",), "store": ("store_merge",), "validate": ("validate",),
+}
+_registered: set[str] = set()
+
+
+def register_modules(names) -> None:
+    """Import these command modules (by name in this package) and add their commands, each once."""
+    if tuple(names) == _ALL:
+        return register_all()
+    for name in names:
+        if name not in _registered:
+            _registered.add(name)
+            module = importlib.import_module(f"{__name__}.{name}")
+            if hasattr(module, "register"):
+                module.register(main)
+
+
+def register_all() -> None:
+    register_modules(sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")))
