@@ -69,6 +69,7 @@ def make_context(tmp_path=None, **config) -> MetricContext:
     output, so tiny ones stand in (tests/tiny_models.cached_tiny, built once in seconds);
     tests/metrics/test_ner_consistency*.py and test_perplexity*.py test the families themselves."""
     from tests.tiny_models import cached_tiny
+    from workbench.metrics.perplexity import PerplexitySettings
     config.setdefault("similarity_baseline", "none")
     config.setdefault("ner_models", (("en", DEFAULT_NER_MODEL), ("sv", str(cached_tiny("ner-sv")))))
     config.setdefault("causal_lm", str(cached_tiny("gpt2")))
@@ -77,6 +78,9 @@ def make_context(tmp_path=None, **config) -> MetricContext:
     for lang in ("en", "sv"):
         context.set_embedder(lang, embedder)
     context.set_tagger(WordListTagger())
+    # The perplexity family's two fine-tunings per run and scoring were a third of a whole report here:
+    # these tests read its rows, not its values (tests/metrics/test_perplexity*.py test those).
+    context.perplexity_settings = PerplexitySettings(max_tokens=64, steps=3, bootstrap=200)
     return context
 
 

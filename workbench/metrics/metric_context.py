@@ -143,6 +143,9 @@ class MetricContext:
     _language_split: tuple = ()  # (frame, by_language(frame)): split_by_language
     _ner_taggers: dict = field(default_factory=dict)  # lang -> CachedNer (workbench.metrics.ner_models)
     causal_lms: object = None  # the perplexity family's FineTunedLMs, made on first use (metrics/perplexity.py)
+    # The perplexity family's PerplexitySettings where not its defaults: tests of a report's files ask for
+    # fewer fine-tuning steps (the settings are in the fine-tuned models' keys, so nothing cached is mixed up).
+    perplexity_settings: object = None  # PerplexitySettings (not imported here: it would load the family)
 
     def split_by_language(self, frame: pd.DataFrame) -> pd.DataFrame:
         """by_language(frame) (workbench.metrics.languages), the same object each time for the same

@@ -183,7 +183,7 @@ def _models(context):
     return context.causal_lms
 
 
-def compute(frame: pd.DataFrame, context=None, settings: PerplexitySettings = PerplexitySettings()) -> pd.DataFrame:
+def compute(frame: pd.DataFrame, context=None, settings: PerplexitySettings | None = None) -> pd.DataFrame:
     from workbench.causal_lm.loading import resolve_causal_lm
     from workbench.metrics.metric_context import MetricContext
     context = context or MetricContext()
@@ -191,6 +191,7 @@ def compute(frame: pd.DataFrame, context=None, settings: PerplexitySettings = Pe
     runs = runs_of(frame)
     if frame.empty:
         return pd.DataFrame(index=pd.Index(runs, name="run_id"), columns=names, dtype=np.float64)
+    settings = settings or context.perplexity_settings or PerplexitySettings()  # given, the context's, the defaults
     scorer = _Scorer(resolve_causal_lm(context.config.causal_lm), settings, _models(context),
                      context.cache("perplexity"))
     rows = {run_id: run_perplexities(list(views), scorer)
