@@ -54,10 +54,16 @@ def register(main: click.Group) -> None:
     @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
                   help="Attacker setting, e.g. -o base_model=offline (trained) or -o k1=1.2 (retrieval); "
                        "see docs/privacy.md.")
+    @click.option("--method-aware", "method_aware", is_flag=False, flag_value="own", default=None, metavar="[KIND]",
+                  help="An attacker that knows the method: its index and training data are the background as the "
+                       "run's own method rewrites it (a generated run's generator, seed + 1; a reference run's "
+                       "kind), or as KIND does (suppress, label, label-numbered: for an imported run), over the "
+                       "spans a NER model finds in it. Stored as '<attacker>+method'; printed beside the "
+                       "method-blind attack with the difference.")
     @cluster_options
     @store_option
-    def reid(run_ids, attacker, k, background, background_share, options, executor, address, shards, allow_remote,
-             store_path) -> None:
+    def reid(run_ids, attacker, k, background, background_share, options, method_aware, executor, address, shards,
+             allow_remote, store_path) -> None:
         """Re-identification risk of runs: TRIR (accuracy@1), mean rank of the true individual, share within rank k.
 
         Each document is attacked as the run pseudonymised it; results are stored per
@@ -69,16 +75,25 @@ def register(main: click.Group) -> None:
           workbench privacy reid 832a7ed4 --attacker trained -o base_model=offline
           workbench privacy reid 832a7ed4 --background my_background.json
           workbench privacy reid 832a7ed4 --background-share 0.1
+          workbench privacy reid 832a7ed4 --method-aware          # knows the run's method
+          workbench privacy reid 5be0c1aa --method-aware label    # an imported run, label assumed
           workbench privacy reid 832a7ed4 5be0c1aa --executor ray   # scoring batches on Ray
         """
+        import pandas as pd
+
         from workbench.privacy.reid import reid_lines, reid_risk
         if shards != 1:  # an attack's tasks are its batches of documents (workbench.cluster.attacks)
             raise click.UsageError("--shards is for generation; an attack is sent to Ray a batch of documents a task")
         cluster = cluster_from_options(executor, address, shards, allow_remote)
         store = open_existing_store(store_path)  # the runs to attack must be stored already
-        frame = reid_risk(store, run_ids, attacker=attacker, k=k, background=background,
-                          background_share=background_share, config=name_value_pairs(options, "-o/--option"),
-                          progress=True, cluster=cluster,
-                          log=lambda message: click.echo(message, err=True))
-        for line in reid_lines(store, frame):
+        attack = dict(attacker=attacker, k=k, background=background, background_share=background_share,
+                      config=name_value_pairs(options, "-o/--option"), progress=True, cluster=cluster,
+                      log=lambda message: click.echo(message, err=True))
+        blind = reid_risk(store, run_ids, **attack)
+        aware = None if method_aware is None else reid_risk(store, run_ids, method_aware=method_aware, **attack)
+        for line in reid_lines(store, blind if aware is None else pd.concat([blind, aware], ignore_index=True)):
             click.echo(line)
+        if aware is not None:
+            from workbench.privacy.method_aware import difference_lines
+            for line in difference_lines(blind, aware):
+                click.echo(line)

@@ -103,7 +103,8 @@ def _language(store: RunStore, run: RunRecord) -> str:
 def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retrieval", k: int = DEFAULT_K,
               background: str | Path | None = None, config: Mapping[str, object] | None = None,
               background_share: float = 1.0, progress: bool = False,
-              log: Callable[[str], None] | None = None, cluster: ExecutorOptions | None = None) -> pd.DataFrame:
+              log: Callable[[str], None] | None = None, cluster: ExecutorOptions | None = None,
+              method_aware: str | None = None) -> pd.DataFrame:
     """Attack each run's pseudonymised documents (reusing stored results) and return one row per run.
 
     background: a JSON file {individual: text}; None takes the run's corpus's shipped one.
@@ -112,7 +113,10 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     0.25, 0.5), by characters as TAE cuts them. log: progress
     and warnings (e.g. documents whose individual has no background text). cluster: the
     executor's options (None: local); the attackers are made (trained) here and their scoring
-    batches run where the executor runs them (Ray: workbench.cluster.attacks); the rows stored are the same."""
+    batches run where the executor runs them (Ray: workbench.cluster.attacks); the rows stored are the same.
+    method_aware: None, the method-blind attacker; "own" or a reference kind, the attacker that knows
+    the method: its background as that method rewrites it (workbench.privacy.method_aware), stored as
+    the attacker `<attacker>+method` under a key of its own."""
     REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
     say = log or (lambda message: None)
@@ -129,15 +133,22 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
                                  f"{run.run_id} ({run.corpus_name}) has its individual (doc_id) in it, e.g. "
                                  f"{missing[0]!r}; is it the background of another corpus?")
         checked.append((run, texts, bk, missing))
-    made: dict[tuple[str, str], tuple[Attacker, str]] = {}
+    made: dict[tuple[str, str, str], tuple[Attacker, str]] = {}
     done: list[tuple[str, str]] = []
     jobs = []  # scored together by the executor once every attacker is made
     for run, texts, bk, missing in checked:
         lang = _language(store, run)
-        if (bk.sha256, lang) not in made:
+        if method_aware is not None:  # the background as the run's method writes it (cached on disk)
+            from workbench.privacy.method_aware import rewritten_background
+            bk = rewritten_background(store, run, bk, method_aware, lang, log=log)
+        known = (bk.sha256, json.dumps(bk.share_setting(), sort_keys=True), lang)
+        if known not in made:
             instance = make_attacker(attacker, bk, config, lang, log=log)
-            made[bk.sha256, lang] = (instance, attack_key(instance))
-        instance, key = made[bk.sha256, lang]
+            if method_aware is not None:
+                from workbench.privacy.method_aware import aware_name
+                instance.name = aware_name(attacker)  # stored and keyed apart from the method-blind attacker
+            made[known] = (instance, attack_key(instance))
+        instance, key = made[known]
         if missing:
             say(f"run {run.run_id[:12]}: {len(missing)} of {len(texts)} documents have no individual in "
                 f"{bk.path.name} and count as not re-identified: {', '.join(missing[:10])}"
