@@ -88,3 +88,11 @@ def test_the_conclusions_block_lists_them_and_the_offline_mlm_runs():
     assert "random" not in " ".join(lines[at:])
     table.attrs["stand_ins"] = []
     assert not any("Stand-in" in line for line in conclusions(table.drop(index="r1")))
+
+
+def test_a_report_names_detection_precisions_model_only_with_an_imported_run(store, tiny_corpus, nothing_installed):
+    from workbench.reports.content import build_report
+    run = add_run(store, tiny_corpus, RUN_A)  # generated: detection precision scores none of it
+    content = build_report(store, [run], context=make_context(), families=("diversity", "detection"))
+    assert not any("detection precision" in s for s in content.private.attrs["stand_ins"])
+    assert not any("Stand-in" in line for line in conclusions(content.private))

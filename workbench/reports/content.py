@@ -84,6 +84,7 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     from workbench.reports import privacy
     from workbench.reports.privacy_figure import utility_axes
     from workbench.reports.review_changes import review_comparison
+    from workbench.signature import IMPORTED
     utility = utility_axes(utility)  # a misspelt measure stops the report before anything is computed
     ids = _checked_runs(store, run_ids, allow_incomplete)
     families = FAMILIES if families is None else tuple(families)
@@ -96,7 +97,10 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     measures = privacy.privacy_measures(store, ids, k=privacy.DEFAULT_K if k is None else k)
     private = privacy.with_privacy(table, measures)
     # The models of the families computed, and which stand in for their papers' (metrics.model_use).
-    private.attrs["stand_ins"] = stand_ins(context.config, families, sorted(set(frame["lang"])))
+    # Detection precision scores imported runs only: its model is named where the report has one.
+    imported = bool((frame["source"] == IMPORTED).any()) if len(frame) else False
+    measured = [f for f in families if f != "detection" or imported]
+    private.attrs["stand_ins"] = stand_ins(context.config, measured, sorted(set(frame["lang"])))
     return ReportContent(
         table=table, described=described(context.config.describe(), families if left_out else None),
         measures=measures, private=private,
