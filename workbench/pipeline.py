@@ -55,6 +55,12 @@ class GenerationResult:
     # genitives it reinflected instead (workbench.generation.pseudonym_choice).
     morph_fallback: int = 0
     morph_reinflected: int = 0
+    # keep_origin's candidate filter (issue 41), where the generator asked for it: person and place
+    # spans where no candidate kept the original's origin, or its origin was unknown, and the
+    # generator's normal choice was taken (pseudonym_choice.ORIGIN_FALLBACK, ORIGIN_UNKNOWN).
+    origin_filter: bool = False
+    origin_fallback: int = 0
+    origin_unknown: int = 0
 
     @property
     def run_id(self) -> str:
@@ -152,7 +158,7 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
             store = RunStore(store)
         [record] = executor.generate(store, [RunJob(loaded, gen, tagging, name, retry_failed)], batch_size=batch_size,
                                      progress=progress, log=log, after_batch=after_batch)
-        return result_of(store, record)
+        return result_of(store, record, origin_filter=gen.keeps_origin())
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,15 +195,19 @@ def generate_seed_runs(corpus: Corpus | str, generator: str, settings: Mapping[s
     return SeedRuns(results, seeds, note)
 
 
-def result_of(store: RunStore, record: RunRecord) -> GenerationResult:
+def result_of(store: RunStore, record: RunRecord, *, origin_filter: bool = False) -> GenerationResult:
+    """origin_filter: the generator kept candidates of the original's origin (Generator.keeps_origin)."""
     predictions = list(store.predictions(record.run_id))
     failed = sum(p.failed for p in predictions)
     unreachable = sum(1 for p in predictions if p.failed and is_unreachable(p.note))
-    from workbench.generation.pseudonym_choice import MORPH_FALLBACK, MORPH_REINFLECTED
+    from workbench.generation.pseudonym_choice import MORPH_FALLBACK, MORPH_REINFLECTED, ORIGIN_FALLBACK, ORIGIN_UNKNOWN
     return GenerationResult(record, len(predictions), failed, unreachable,
                             count_equal_to_original(store, record, predictions), run_verdict(record, predictions),
                             morph_fallback=sum(MORPH_FALLBACK in p.note for p in predictions),
-                            morph_reinflected=sum(MORPH_REINFLECTED in p.note for p in predictions))
+                            morph_reinflected=sum(MORPH_REINFLECTED in p.note for p in predictions),
+                            origin_filter=origin_filter,
+                            origin_fallback=sum(ORIGIN_FALLBACK in p.note for p in predictions),
+                            origin_unknown=sum(ORIGIN_UNKNOWN in p.note for p in predictions))
 
 
 def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None) -> int:

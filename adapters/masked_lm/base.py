@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workbench.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
+from workbench.errors import InvalidValue
 from workbench.generators.base import Generator, Prediction
 from workbench.mlm.masked_lm import Encoded
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, OFFLINE, model_for
@@ -31,8 +32,13 @@ class MlmConfig:
     # choice. The run signature records what they resolved to (docs/speed.md).
     device: str = DEFAULT_DEVICE
     dtype: str = FLOAT32
+    # Of the ranked candidates, those of the original's origin (issue 41): a filter the engine
+    # applies (Generator.keeps_origin, workbench.generation.pseudonym_choice). Hashed only when on.
+    keep_origin: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.keep_origin, bool):
+            raise InvalidValue(f"keep_origin must be true or false, not {self.keep_origin!r}")
         if self.max_tokens < 0:
             raise ValueError("max_tokens must be >= 0 (0: the model's own limit)")
         check_device(self.device)
@@ -101,6 +107,16 @@ class MlmGenerator(PlacedModel, Generator):
             self._by_lang[lang] = self._models[ref]
         return self._by_lang[lang]
 
+
+    def keeps_origin(self) -> bool:
+        return self.config.keep_origin
+
+    def signature_config(self) -> dict:
+        # keep_origin only when on, so runs made before the option keep their ids.
+        config = super().signature_config()
+        if not self.config.keep_origin:
+            del config["keep_origin"]
+        return config
 
     def model_id(self) -> str:
         """The signature's model: the offline models are named by their cache key (recipe + data)."""

@@ -186,5 +186,9 @@ def summary_lines(result, entities: object, leak_guard: bool) -> list[str]:
     if result.run.options.get("morph_filter"):  # never silent: how often the filter could not choose
         lines.append(f"  morph filter: {result.morph_fallback} of {result.stored} spans fell back to the UPOS "
                      f"filter's pick, {result.morph_reinflected} Swedish genitives reinflected")
+    if result.origin_filter:  # likewise for keep_origin's candidate filter (issue 41)
+        lines.append(f"  keep origin: {result.origin_fallback} person/place spans had no candidate of the "
+                     f"original's origin and {result.origin_unknown} an original of unknown origin: the "
+                     "generator's normal choice taken")
     lines.append(f"  {entities}")  # which mentions --consistent and the metrics read as one entity
     return lines

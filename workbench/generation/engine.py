@@ -306,7 +306,7 @@ def _generate_batch(corpus: Corpus, generator: Generator, tagger: Tagger, upos: 
                                     genitive=key in extra.genitive))
     choices = choose_all(items, upos_filter=options.upos_filter, leak_guard=options.leak_guard, tagger=tagger,
                          morph_filter=options.morph_filter, corpus_values=extra.corpus_values,
-                         reinflect=generator.reinflects_genitive())
+                         reinflect=generator.reinflects_genitive(), keep_origin=generator.keeps_origin())
     rows = []
     for w, p, c in zip(batch, predictions, choices):
         seconds = p.seconds if p.seconds is not None else per_slot  # None: the generator did not measure

@@ -27,6 +27,14 @@ candidates of a generator that draws base forms (Generator.reinflects_genitive) 
 genitive before anything else sees them, so the guard and the filters judge what goes in the
 text; the stored candidates stay the generator's, and the pick's rank points into them.
 
+keep_origin (issue 41; a generator's setting, `-o keep_origin=true` of the masked-LM generators:
+Generator.keeps_origin) is a candidate filter ahead of the UPOS filter: for a person or place span
+whose original's origin is known (workbench.text.origins, the lookup the origin metrics read), the
+candidates left are those that keep it (a name's Faker locales overlapping by origins.KEEP_AT, a
+place sharing a country), the UPOS and morphology filters choosing among them. Where none keeps it,
+or the original's origin is unknown, every candidate stays (the generator's normal choice) and the
+note says which (ORIGIN_FALLBACK, ORIGIN_UNKNOWN); `generate` prints how many fell back.
+
 Done here, in the engine, so that every generator honours these options the same way and
 no generator ever needs the original text.
 """
@@ -40,10 +48,12 @@ from workbench.generators.base import Prediction
 from workbench.model import Document
 from workbench.notes import FAILED
 from workbench.overlap_rules import leaks, value_key
+from workbench.text import origins
 from workbench.text.punctuation import is_punctuation_only
 from workbench.text.swedish_genitive import genitive
 from workbench.upos.base import Tagger
 from workbench.upos.features import features_match, is_genitive, tag_feature_ranges
+from workbench.upos.label_upos import is_name_label
 
 PUNCTUATION_ONLY = "UPOS filter: every candidate is punctuation"
 LEAK_GUARD_EMPTY = "leak guard: every candidate overlaps the original"
@@ -53,6 +63,10 @@ CORPUS_GUARD_EMPTY = "leak guard (corpus): every candidate overlaps the original
 MORPH_FALLBACK = "morph filter: no candidate with the original's features"
 # The note of a Swedish genitive whose candidates held none: the best nominal one reinflected.
 MORPH_REINFLECTED = "morph filter: no genitive candidate, reinflected"
+# keep_origin's fall-backs: a person or place span where no candidate keeps the original's origin,
+# or whose original's origin the lists do not know; the generator's normal choice is taken.
+ORIGIN_FALLBACK = "keep origin: no candidate of the original's origin"
+ORIGIN_UNKNOWN = "keep origin: the original's origin is unknown"
 # The UPOS a reinflected candidate may have: a genitive is a name's or a noun's.
 NOMINAL_UPOS = ("NOUN", "PROPN", "X")
 
@@ -92,14 +106,21 @@ def in_context(item: SelectionInput, candidate: str) -> tuple[str, int, int]:
 
 def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard: bool,
                tagger: Tagger | None, morph_filter: bool = False,
-               corpus_values: frozenset[str] | None = None, reinflect: bool = False) -> list[Choice]:
+               corpus_values: frozenset[str] | None = None, reinflect: bool = False,
+               keep_origin: bool = False) -> list[Choice]:
     """One Choice per item. corpus_values: the corpus's original values as value_key gives them,
     given with the guard's corpus scope; morph_filter implies the UPOS filter. reinflect: the
-    generator draws base forms, put in the genitive for the items read as genitives."""
+    generator draws base forms, put in the genitive for the items read as genitives. keep_origin:
+    the origin filter (see the module's docstring)."""
     upos_filter = upos_filter or morph_filter
     if reinflect:
         items = [_in_the_genitive(item) if item.genitive else item for item in items]
     allowed, empty_because = _allowed(items, upos_filter, leak_guard, corpus_values)
+    origin_notes = [""] * len(items)
+    if keep_origin:  # before the UPOS tagging: the tagger reads only the candidates left
+        for n, item in enumerate(items):
+            if allowed[n] and not item.prediction.failed:
+                allowed[n], origin_notes[n] = of_origin(item, allowed[n])
     upos = _candidate_upos(items, allowed, tagger) if upos_filter else {}
     features = _candidate_features(items, allowed, tagger) if morph_filter else {}
 
@@ -112,7 +133,7 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
         if not cands:
             choices.append(Choice(FAILED, None, None, True, empty_because[n]))
             continue
-        pick, fallback, note = cands[0], None, pred.note
+        pick, fallback, note = cands[0], None, "; ".join(x for x in (pred.note, origin_notes[n]) if x)
         if upos_filter and item.wanted_upos is not None:
             fits_upos = [(r, c) for r, c in cands if upos.get((n, r)) == item.wanted_upos]
             if morph_filter and item.wanted_features is not None:
@@ -132,6 +153,22 @@ def choose_all(items: Sequence[SelectionInput], *, upos_filter: bool, leak_guard
             pick, fallback = (cands[0], True) if not fits_upos else (fits_upos[0], False)
         choices.append(Choice(pick[1], pick[0], upos.get((n, pick[0])), False, note, fallback))
     return choices
+
+
+def of_origin(item: SelectionInput, cands: list[tuple[int, str]]) -> tuple[list[tuple[int, str]], str]:
+    """keep_origin: the candidates keeping the original's origin, and "" ; or all of them and the
+    fall-back's note. Spans neither a person's nor a place's are left as they are, with no note."""
+    span = item.doc.spans[item.span_index]
+    kind = origins.PERSON if is_name_label(span.label) else origins.PLACE if origins.is_place_label(span.label) \
+        else None
+    if kind is None:
+        return cands, ""
+    original = origins.origin_of(kind, span.text, item.doc.lang)
+    if original is None:
+        return cands, ORIGIN_UNKNOWN
+    same = [(r, c) for r, c in cands
+            if (found := origins.origin_of(kind, c, item.doc.lang)) is not None and origins.kept(kind, original, found)]
+    return (same, "") if same else (cands, ORIGIN_FALLBACK)
 
 
 def _in_the_genitive(item: SelectionInput) -> SelectionInput:

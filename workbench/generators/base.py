@@ -200,6 +200,12 @@ class Generator(ABC):
         changes only Swedish runs). A generator whose model writes the form itself says False."""
         return False
 
+    def keeps_origin(self) -> bool:
+        """Whether the engine keeps, of its candidates, those of the original's origin (issue 41:
+        workbench.generation.pseudonym_choice's origin filter): the masked-LM generators by their
+        keep_origin setting. The surrogate draws by origin itself and says False."""
+        return False
+
     def model_id(self) -> str:
         """What the run signature records as the model ('-' for none)."""
         return "-"

