@@ -370,13 +370,15 @@ def reid_lines(store: RunStore, frame: pd.DataFrame) -> list[str]:
     if frame.empty:
         return ["no re-identification results"]
     k = int(frame["k"].iloc[0])
-    lines = [f"{'run':<12} {'generator':<12} {'corpus':<16} {'attacker':<15} {'TRIR':>6} {'mean rank':>9} "
+    # retrieval-ids+method 10 %: the column as wide as the longest attacker named
+    wide = max([15, *(len(attacker_label(a, s)) for a, s in zip(frame["attacker"], frame["background_share"]))])
+    lines = [f"{'run':<12} {'generator':<12} {'corpus':<16} {'attacker':<{wide}} {'TRIR':>6} {'mean rank':>9} "
              f"{f'rank<={k}':>9} {'docs':>5} {'of':>4}"]
     for row in frame.itertuples():
         run = store.get_run(row.run_id)
         gen, corpus = (run.generator, run.corpus_name) if run else ("?", "?")
         lines.append(f"{row.run_id[:12]:<12} {printable(gen)[:12]:<12} {printable(corpus)[:16]:<16} "
-                     f"{attacker_label(row.attacker, row.background_share):<15} "
+                     f"{attacker_label(row.attacker, row.background_share):<{wide}} "
                      f"{row.trir:>6.3f} {row.mean_rank:>9.2f} {row.rank_le_k:>9.3f} "
                      f"{row.n_documents:>5} {row.n_candidates:>4}")
     keys = sorted(set(frame["attack_key"]))
