@@ -90,7 +90,8 @@ def test_metric_values_are_plausible_for_the_baselines(baseline_report):
     # is far below (003, in context: 93.4 vs 11.5).
     assert metrics.loc[upos_runs, "upos_accuracy_pick"].min() > 0.9
     assert (metrics.loc[upos_runs, "upos_accuracy"] < metrics.loc[upos_runs, "upos_accuracy_pick"]).all()
-    assert metrics.loc[upos_runs, "upos_accuracy"].min() > 0.75
+    # 0.7: since the name rule judges a name's replacement against PROPN, PGV-PII SV reads 0.754 (issue 42)
+    assert metrics.loc[upos_runs, "upos_accuracy"].min() > 0.7
     assert metrics.loc[random_runs, "upos_accuracy"].max() < 0.6
     assert metrics.loc[random_runs, "upos_accuracy_pick"].max() < 0.6
     assert (metrics.loc[random_runs + upos_runs, "failed_rate"] == 0).all()
