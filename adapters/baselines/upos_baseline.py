@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.adapters.baselines.config import BaselineConfig
+from workbench.adapters.baselines.config import BaselineConfig, baseline_signature
 from workbench.generators.base import Generator, Prediction
 from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.text.slots import Slot
@@ -46,8 +46,10 @@ class UposBaseline(Generator):
         return "ud-pud"
 
     def signature_config(self) -> dict:
-        # Which PUD forms are drawn from: runs drawn from another selection get another id.
-        return {"vocabulary": VOCABULARY}
+        return baseline_signature(self.config, VOCABULARY)
+
+    def keeps_origin(self) -> bool:
+        return self.config.keep_origin
 
     def reinflects_genitive(self) -> bool:
         return self.config.genitive

@@ -1,7 +1,8 @@
 """keep_origin as a candidate filter (issue 41): of a masked-LM generator's ranked candidates, the
 engine keeps those whose origin (workbench.text.origins, the origin metrics' lookup) is the
 original's; where none is, or the original's origin is unknown, the generator's normal choice
-stands and the note says so. Off, the output and the run id are what they were."""
+stands and the note says so. Off, the output and the run id are what they were. The random and
+upos baselines filter their top_k draws alike."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import pytest
 
 from tests.corpus_helpers import document_with_mentions
 from tests.metrics.conftest import WordListTagger
+from workbench.adapters.baselines.config import BaselineConfig
+from workbench.adapters.baselines.random_baseline import RandomBaseline
+from workbench.adapters.baselines.upos_baseline import UposBaseline
 from workbench.adapters.masked_lm.base import MlmConfig
 from workbench.adapters.masked_lm.fill_mask import FillMask
 from workbench.cli.generate import summary_lines
@@ -19,6 +23,7 @@ from workbench.generators.base import Prediction
 from workbench.model import Corpus
 from workbench.pipeline import result_of
 from workbench.text import origins
+from workbench.text.pud_vocabulary import VOCABULARY
 
 # Faker lists `Ahmed` in fr_DZ, sw, sv_SE …: `Mohamed` overlaps it by 0.77, `Sven` by 0.31 (below
 # origins.KEEP_AT); GeoNames puts Kiruna and Uppsala in Sweden, Springfield in the United States.
@@ -106,3 +111,27 @@ def test_fill_mask_keep_origin_through_the_engine(doc, store):
 def test_keep_origin_takes_a_boolean():
     with pytest.raises(InvalidValue, match="keep_origin must be true or false, not 'yes'"):
         MlmConfig(keep_origin="yes")
+
+
+@pytest.mark.parametrize("baseline", [RandomBaseline, UposBaseline])
+def test_the_baselines_filter_their_draws_alike(doc, store, baseline):
+    corpus = Corpus("origins", "tests", (doc,))
+    assert baseline(BaselineConfig()).signature_config() == {"vocabulary": VOCABULARY}  # ids of before
+    gen = baseline(BaselineConfig(keep_origin=True))
+    record = run_generation(store, corpus, gen, WordListTagger(), progress=False)
+    assert '"keep_origin":true' in record.signature
+    for p in store.predictions(record.run_id):
+        span = doc.spans[p.span_index]
+        kind = origins.PERSON if span.label == "PERSON" else origins.PLACE if span.label == "LOC" else None
+        if kind is None:
+            assert "keep origin" not in p.note
+            continue
+        original = origins.origin_of(kind, span.text, "en")
+        if original is None:
+            assert ORIGIN_UNKNOWN in p.note
+            continue
+        keeps = [c for c in p.candidates if (o := origins.origin_of(kind, c, "en")) and origins.kept(kind, original, o)]
+        if keeps:  # the pick is the first draw of the original's origin
+            assert p.pseudonym == keeps[0] and "keep origin" not in p.note
+        else:
+            assert p.pseudonym == p.candidates[0] and ORIGIN_FALLBACK in p.note
