@@ -163,6 +163,10 @@ def test_the_cli_prints_the_aware_attack_beside_the_blind_one_with_the_differenc
     refused = CliRunner().invoke(main, base + ["--method-aware"])  # an imported run's own method is not known
     assert refused.exit_code == 2 and "--method-aware suppress | label" in refused.output
     assert "Traceback" not in refused.output
+    unknown = CliRunner().invoke(main, base[:2] + [write_run(RunStore(path), c, "other", lambda s: "")[:12]]
+                                 + base[3:] + ["--method-aware", "bogus"])
+    assert unknown.exit_code == 2 and "one of suppress, label, label-numbered, original" in unknown.output
+    assert RunStore(path).db.execute("SELECT COUNT(*) FROM reid_results").fetchone()[0] == 6  # nothing attacked
 
 
 def test_ner_types_are_mapped_to_the_corpus_labels_of_their_kind():

@@ -89,8 +89,9 @@ def register(main: click.Group) -> None:
         attack = dict(attacker=attacker, k=k, background=background, background_share=background_share,
                       config=name_value_pairs(options, "-o/--option"), progress=True, cluster=cluster,
                       log=lambda message: click.echo(message, err=True))
-        blind = reid_risk(store, run_ids, **attack)
+        # The method-aware attack first: a method it cannot know is refused before anything is attacked.
         aware = None if method_aware is None else reid_risk(store, run_ids, method_aware=method_aware, **attack)
+        blind = reid_risk(store, run_ids, **attack)
         for line in reid_lines(store, blind if aware is None else pd.concat([blind, aware], ignore_index=True)):
             click.echo(line)
         if aware is not None:

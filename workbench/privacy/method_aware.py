@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.errors import WorkbenchError
+from workbench.exchange.reference import KINDS, NUMBERED, entity_numbers, numbered_kinds, reference_kind
 from workbench.model import Corpus, Document, Span
 from workbench.paths import cache_dir
 from workbench.privacy.background import Background
@@ -49,7 +50,6 @@ from workbench.text.replace import pseudonymise
 OWN = "own"  # --method-aware without a value: the attacked run's own method
 SUFFIX = "+method"  # a method-aware attack's attacker name: retrieval+method
 SEED_STEP = 1  # the background is rewritten with the run's seed + 1: the same method, other draws
-NAMED = ("suppress", "label", "label-numbered", "original")  # the methods a user can name (reference kinds)
 # An OntoNotes type (spaCy's English models) -> the labels it may be called in a corpus, first found wins.
 NER_LABELS = {
     "PERSON": ("PERSON", "personal_name", "PER", "NAME"),
@@ -101,19 +101,27 @@ def aware_name(attacker: str) -> str:
     return f"{attacker}{SUFFIX}"
 
 
+def named_methods() -> tuple[str, ...]:
+    """The methods a user can name: the reference kinds, and those that can be numbered numbered
+    (suppress, label, label-numbered, original), read from the reference kinds' registry."""
+    return (*(k for k in KINDS if not reference_kind(k).keeps_text), *(f"{k}{NUMBERED}" for k in numbered_kinds()),
+            *(k for k in KINDS if reference_kind(k).keeps_text))
+
+
 def method_of(run: RunRecord, asked: str) -> Method:
     """The method the attacker knows: the run's own (asked OWN) or a reference kind the user names."""
     if asked != OWN:
-        if asked not in NAMED:
+        if asked not in named_methods():
             raise WorkbenchError(f"--method-aware {asked!r}: name the run's own method (no value) or one of "
-                                 f"{', '.join(NAMED)}")
+                                 f"{', '.join(named_methods())}")
         return Method("reference", asked)
     if run.source == "reference":
         return Method("reference", run.generator)
     if run.source in ("generated", "reviewed"):
         return _generated(run)
+    changing = [m for m in named_methods() if not reference_kind(m).keeps_text]
     raise WorkbenchError(f"run {run.run_id[:12]} is {run.source}: its method is not known to the workbench; name the "
-                         f"one the attacker assumes: --method-aware {' | '.join(NAMED[:3])}")
+                         f"one the attacker assumes: --method-aware {' | '.join(changing)}")
 
 
 def _generated(run: RunRecord) -> Method:
@@ -172,7 +180,6 @@ def background_documents(bk: Background, lang: str, labels: Sequence[str],
 def rewrite(docs: Sequence[Document], method: Method, bk: Background, log: Callable[[str], None]) -> list[str]:
     """Each background document as the method writes it."""
     if method.kind == "reference":
-        from workbench.exchange.reference import NUMBERED, entity_numbers, reference_kind
         kind = reference_kind(method.name)()
         numbered = method.name.endswith(NUMBERED)
         out = []
@@ -215,7 +222,7 @@ def rewritten_background(store: RunStore, run: RunRecord, bk: Background, asked:
     """The background as the run's method (asked: OWN or a named kind) rewrites it, cached on disk."""
     say = log or (lambda message: None)
     method = method_of(run, asked)
-    if method.kind == "reference" and method.name == "original":
+    if method.kind == "reference" and reference_kind(method.name).keeps_text:  # original: nothing to rewrite
         return RewrittenBackground(bk.path, bk.sha256, bk.individuals, bk.texts, bk.share,
                                    method=json.dumps({**method.describe(), "spans": "-"}, sort_keys=True))
     labels = sorted({s.label for d in store.load_corpus(run.corpus_hash).documents for s in d.spans})

@@ -132,6 +132,9 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
             raise WorkbenchError(f"background knowledge {bk.path}: none of the {len(texts)} documents of run "
                                  f"{run.run_id} ({run.corpus_name}) has its individual (doc_id) in it, e.g. "
                                  f"{missing[0]!r}; is it the background of another corpus?")
+        if method_aware is not None:  # a method the attacker cannot know is refused before anything is attacked
+            from workbench.privacy.method_aware import method_of
+            method_of(run, method_aware)
         checked.append((run, texts, bk, missing))
     made: dict[tuple[str, str, str], tuple[Attacker, str]] = {}
     done: list[tuple[str, str]] = []
