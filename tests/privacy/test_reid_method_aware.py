@@ -194,3 +194,16 @@ def test_the_background_is_read_by_the_ner_once_and_its_rewritings_are_cached(st
     again = rewritten_background(store, run, load_background(bk), "label", "en", detect=counted)
     assert calls == [3]  # three background texts read once; the second method and the repeat from the cache
     assert again == first and again.texts != load_background(bk).texts
+
+
+@pytest.mark.slow  # loads spaCy's English pipeline (about 10 s here)
+def test_spacys_entities_rewrite_the_background_under_the_corpus_labels(store, tmp_path, cache):
+    from workbench.privacy.background import load_background
+    from workbench.privacy.method_aware import rewritten_background
+    c = corpus()
+    run = store.resolve_run(write_run(store, c, "imported-x", lambda s: s.label))
+    bk = load_background(background(tmp_path / "bk.json"))
+    labelled = rewritten_background(store, run, bk, "label", "en")
+    text = dict(zip(labelled.individuals, labelled.texts))["doc-a"]
+    assert "Halvard Quist" not in text and "PERSON" in text and "LOC" in text and "DATETIME" in text
+    assert json.loads(labelled.method)["spans"].startswith("spacy:en_core_web_sm")
