@@ -21,7 +21,8 @@ re-identified when any of them ranks its individual first; an ensemble of one at
 TRIR), with every attacker's own TRIR beside it and `candidates`, the individuals that background
 holds (a background may hold more than the corpus protects: TAE's TAB_testdev_BK=Public10%.json,
 254 for 127 documents). Where attackers were run over different backgrounds, the headline takes
-the background most of them used (ties: the strongest, then by name); `attrs["headline"]` and
+the background most of them used (ties: the one most runs were attacked over, then the
+strongest, then by name); `attrs["headline"]` and
 the caption name its attackers and background. The headline figure, the privacy–utility figure
 and the conclusions read that one column.
 
@@ -154,14 +155,18 @@ def _stored_ensemble(store, run_ids: Sequence[str], attack_keys: Sequence[str]) 
 
 def strongest_background(reid: pd.DataFrame) -> str | None:
     """The background of the headline (001's ensemble ranks one set of individuals): the one the
-    most attackers were run over, ties to the strongest (the highest mean TRIR of its attacks over
-    the runs), then by name. reid: the stored attacks of the runs (one row per run and key)."""
+    most attackers were run over, then the one over which the most runs were attacked (a background
+    attacked for one run only would give the others no headline), ties to the strongest (the highest
+    mean TRIR of its attacks over the runs), then by name. reid: the stored attacks of the runs (one
+    row per run and key)."""
     if reid.empty:
         return None
     grouped = reid.groupby("background")
-    rank = pd.DataFrame({"attackers": grouped["attacker"].nunique(), "trir": grouped["trir"].mean()})
+    rank = pd.DataFrame({"attackers": grouped["attacker"].nunique(), "runs": grouped["run_id"].nunique(),
+                         "trir": grouped["trir"].mean()})
     rank["name"] = rank.index
-    return str(rank.sort_values(["attackers", "trir", "name"], ascending=[False, False, True]).index[0])
+    return str(rank.sort_values(["attackers", "runs", "trir", "name"],
+                                ascending=[False, False, False, True]).index[0])
 
 
 def ensemble_keys(reid: pd.DataFrame, keys: dict[str, str]) -> dict[str, str]:
