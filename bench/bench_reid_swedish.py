@@ -26,26 +26,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def halves(corpus):
-    from workbench.model import Corpus, Document
-    docs, rest = [], {}
-    for d in corpus.documents:
-        cut = d.text.find(". ", len(d.text) // 2) + 2
-        docs.append(Document(d.doc_id, d.text[:cut], d.lang, tuple(s for s in d.spans if s.end <= cut), d.meta))
-        rest[d.doc_id] = d.text[cut:]
-    return Corpus(f"{corpus.name}-halves", corpus.source, tuple(docs)), rest
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trained-base", help="a local model folder for the trained attacker (-o base_model=)")
     args = parser.parse_args()
-    from tests.privacy.reid_helpers import write_run
+    from tests.privacy.reid_helpers import article_halves, write_run
     from workbench.loaders import shipped_corpus
     from workbench.privacy.reid import reid_risk
     from workbench.reports.privacy import HEADLINE, headline_text, privacy_measures
     from workbench.store import RunStore
-    corpus, rest = halves(shipped_corpus("pgv-pii-sv"))
+    corpus, rest = article_halves(shipped_corpus("pgv-pii-sv"))
     folder = Path(tempfile.mkdtemp(prefix="bench-reid-sv-"))
     background = folder / "pgv_sv_rest.json"
     background.write_text(json.dumps(rest, ensure_ascii=False), encoding="utf-8")

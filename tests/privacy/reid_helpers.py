@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.corpus_helpers import document_with_mentions
-from workbench.model import Corpus, Span
+from workbench.model import Corpus, Document, Span
 from workbench.signature import RunSignature
 from workbench.store import RunRecord, RunStore, StoredPrediction
 
@@ -76,3 +76,15 @@ def write_run(store: RunStore, corpus: Corpus, name: str, replace: Callable[[Spa
     if complete:
         store.finish_run(signature.run_id)
     return signature.run_id
+
+
+def article_halves(corpus: Corpus) -> tuple[Corpus, dict[str, str]]:
+    """A background a user could bring for a corpus of articles (PGV-PII SV): (the first half of each
+    article, cut after a sentence, with its spans, as the corpus to protect; {doc_id: the rest of
+    the article}, that individual's public text)."""
+    docs, rest = [], {}
+    for d in corpus.documents:
+        cut = d.text.find(". ", len(d.text) // 2) + 2
+        docs.append(Document(d.doc_id, d.text[:cut], d.lang, tuple(s for s in d.spans if s.end <= cut), d.meta))
+        rest[d.doc_id] = d.text[cut:]
+    return Corpus(f"{corpus.name}-halves", corpus.source, tuple(docs)), rest

@@ -15,25 +15,14 @@ import json
 import pytest
 
 from tests.privacy import reid_helpers
-from workbench.model import Corpus, Document
 
 pytest.importorskip("bm25s")
-
-
-def halves(corpus: Corpus) -> tuple[Corpus, dict[str, str]]:
-    """(the first halves as a corpus, {doc_id: the rest of the article})."""
-    docs, rest = [], {}
-    for d in corpus.documents:
-        cut = d.text.find(". ", len(d.text) // 2) + 2
-        docs.append(Document(d.doc_id, d.text[:cut], d.lang, tuple(s for s in d.spans if s.end <= cut), d.meta))
-        rest[d.doc_id] = d.text[cut:]
-    return Corpus(f"{corpus.name}-halves", corpus.source, tuple(docs)), rest
 
 
 @pytest.fixture(scope="module")
 def swedish(tmp_path_factory):
     from workbench.loaders import shipped_corpus
-    corpus, rest = halves(shipped_corpus("pgv-pii-sv"))
+    corpus, rest = reid_helpers.article_halves(shipped_corpus("pgv-pii-sv"))
     path = tmp_path_factory.mktemp("sv-bk") / "pgv_sv_rest.json"
     path.write_text(json.dumps(rest, ensure_ascii=False), encoding="utf-8")
     return corpus, path
