@@ -55,15 +55,15 @@ class _Main(_Group):
     """The root command: a subcommand's module is imported when that subcommand is asked for."""
 
     def get_command(self, ctx, cmd_name):
-        register_modules(COMMAND_MODULES.get(cmd_name) or _ALL)
+        if cmd_name in COMMAND_MODULES:
+            register_modules(COMMAND_MODULES[cmd_name])
+        else:  # an unknown name: every module, so that click's "no such command" can suggest one
+            register_all()
         return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx):
         register_all()
         return super().list_commands(ctx)
-
-
-_ALL = ("*",)  # an unknown name: every module, so that click's "no such command" can suggest one
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
@@ -108,8 +108,6 @@ _registered: set[str] = set()
 
 def register_modules(names) -> None:
     """Import these command modules (by name in this package) and add their commands, each once."""
-    if tuple(names) == _ALL:
-        return register_all()
     for name in names:
         if name not in _registered:
             _registered.add(name)
