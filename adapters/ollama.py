@@ -60,7 +60,7 @@ class OllamaGenerator(Generator):
 
     def signature_config(self) -> dict:
         # The client's settings flat, the answer budget as tokens_per_mask: the run ids of
-        # runs made before the settings were nested (tests/test_pinned_ids.py). The server's
+        # runs made before the settings were nested (tests/project/test_pinned_ids.py). The server's
         # address is hashed as the default one: it is recorded (server()), not part of the run.
         return signature_settings(self.config)
 

@@ -45,7 +45,7 @@ else:
 @pytest.fixture
 def tiny_corpus():
     """Two short English documents and one Swedish, with entities mentioned twice."""
-    from tests.corpus_helpers import make_tiny_corpus
+    from tests.helpers.corpus import make_tiny_corpus
     return make_tiny_corpus()
 
 
@@ -83,8 +83,8 @@ def baseline_store(tmp_path_factory):
 @pytest.fixture(scope="module")
 def annotated_store(baseline_store, tmp_path_factory):
     """A copy of the baseline store with a sample over the PGV runs tagged by two simulated
-    annotators (tests/annotation_helpers.simulate); for the annotation and the dashboard tests."""
-    from annotation_helpers import copy_store, simulate
+    annotators (tests/helpers/annotation.simulate); for the annotation and the dashboard tests."""
+    from tests.helpers.annotation import copy_store, simulate
     path = copy_store(baseline_store, tmp_path_factory.mktemp("annotated"))
     simulate(path)
     return path
@@ -130,23 +130,23 @@ def offline_sv():
     return build_offline_model("sv")
 
 
-# Untrained two-layer masked LMs with real tokenizers (tests/tiny_models.py), for the
+# Untrained two-layer masked LMs with real tokenizers (tests/helpers/tiny_models.py), for the
 # mechanics tests of tests/mlm and tests/mtc; each is built once per session.
 @pytest.fixture(scope="session")
 def tiny_bert(tmp_path_factory):
-    from tiny_models import build_tiny_bert
+    from tests.helpers.tiny_models import build_tiny_bert
     return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
 @pytest.fixture(scope="session")
 def tiny_roberta_en(tmp_path_factory):
-    from tiny_models import build_tiny_roberta
+    from tests.helpers.tiny_models import build_tiny_roberta
     return build_tiny_roberta(tmp_path_factory.mktemp("tiny-roberta-en"), "en")
 
 
 @pytest.fixture(scope="session")
 def tiny_roberta_sv(tmp_path_factory):
-    from tiny_models import build_tiny_roberta
+    from tests.helpers.tiny_models import build_tiny_roberta
     return build_tiny_roberta(tmp_path_factory.mktemp("tiny-roberta-sv"), "sv")
 
 

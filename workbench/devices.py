@@ -231,7 +231,7 @@ class Bf16Speed:
 def decide_cpu_dtype(flags: frozenset[str], isa_limit: str, speed: Bf16Speed | None) -> DtypeChoice:
     """What dtype=auto picks on a CPU with these flags under this ISA limit, given bfloat16's
     measured speed (needed only when the CPU has bfloat16 kernels; None otherwise): a pure function,
-    the whole decision table (tests/test_devices.py)."""
+    the whole decision table (tests/infra/test_devices.py)."""
     kernels = cpu_bf16_kernels(frozenset(flags), isa_limit)
     if kernels == "emulated":
         if any(flag in flags for flag in _CPU_BF16_FLAGS):

@@ -4,8 +4,8 @@ two annotators tagged the same pseudonyms (issue 42: it printed `0 pseudonyms, o
 from __future__ import annotations
 
 import pytest
-from entry_point import wb, wb_ok
 
+from tests.helpers.entry_point import wb, wb_ok
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.agreement_report import agreement_report
 from workbench.errors import WorkbenchError

@@ -9,13 +9,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from waiting import wait_until
 
+from tests.helpers.waiting import wait_until
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.sampling import SampleRecipe, draw_sample
 from workbench.errors import WorkbenchError
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[2]  # the checkout
 GO_WITHIN = 120  # seconds a writer waits at the barrier (WRITER's too), and the test for all four writers
 
 
@@ -71,8 +71,8 @@ WRITER = textwrap.dedent("""
     from pathlib import Path
     from workbench.annotation import Annotation, AnnotationStore
     path, annotator, barrier = sys.argv[1], sys.argv[2], Path(sys.argv[3])
-    sys.path.insert(0, sys.argv[4])  # tests/, for the shared wait_until
-    from waiting import wait_until
+    sys.path.insert(0, sys.argv[4])  # the checkout, for tests.helpers.waiting
+    from tests.helpers.waiting import wait_until
     s = AnnotationStore(path)
     run = [r.run_id for r in s.run_store.runs() if r.corpus_name == "pgv-pii-en"][0]
     preds = s.run_store.predictions(run)[:80]

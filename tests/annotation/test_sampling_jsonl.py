@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from annotation_helpers import copy_store, pgv_runs
 
+from tests.helpers.annotation import copy_store, pgv_runs
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.jsonl import export_annotations, import_annotations
 from workbench.annotation.sampling import SampleRecipe, draw_sample

@@ -5,8 +5,8 @@ start, the last one cut, so each run gives exactly what was asked, or all it has
 from __future__ import annotations
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from workbench.annotation.sampling import SampleRecipe, draw_sample, shortfalls
 from workbench.pipeline import generate_run
 from workbench.store import RunStore

@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from annotation_helpers import copy_store, simulate
-from entry_point import wb, wb_ok
-
+from tests.helpers.annotation import copy_store, simulate
+from tests.helpers.entry_point import wb, wb_ok
 from workbench.annotation import AnnotationStore, agreement, results
 
 

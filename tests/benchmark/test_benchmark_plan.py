@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
-from tests.store_helpers import generated_run
+from tests.helpers.entry_point import wb
+from tests.helpers.store import generated_run
 from workbench.benchmark.configs import PlannedRun, PreparedRun, load_benchmark, run_benchmark
 from workbench.benchmark.plan import ASK_ABOVE_RUNS, PlanSize, duration, plan_size
 from workbench.errors import WorkbenchError

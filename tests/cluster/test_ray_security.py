@@ -24,9 +24,9 @@ from pathlib import Path
 import proc_sockets
 import pytest
 from click.testing import CliRunner
-from entry_point import wb
 
-from tests.waiting import wait_until
+from tests.helpers.entry_point import wb
+from tests.helpers.waiting import wait_until
 from workbench.cli import main
 from workbench.local_guard import free_port, listens_on_loopback_only
 

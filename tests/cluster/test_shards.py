@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from corpus_helpers import document_with_mentions
 
+from tests.helpers.corpus import document_with_mentions
 from workbench.cluster.shards import document_groups, plan_shards
 from workbench.loaders import load_corpus
 from workbench.model import Corpus

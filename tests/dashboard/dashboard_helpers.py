@@ -1,5 +1,5 @@
 """Helpers of the dashboard tests: pages through Streamlit's AppTest, the dashboard as a user
-starts it. The annotated stores they read are made by tests/annotation_helpers.py."""
+starts it. The annotated stores they read are made by tests/helpers/annotation.py."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import subprocess
 from contextlib import contextmanager
 from pathlib import Path
 
-from annotation_helpers import copy_store, pgv_runs, simulate  # noqa: F401 (the dashboard tests' too)
-from entry_point import WORKBENCH
 from streamlit.testing.v1 import AppTest
-from waiting import wait_until
+
+from tests.helpers.annotation import copy_store, pgv_runs, simulate  # noqa: F401 (the dashboard tests' too)
+from tests.helpers.entry_point import WORKBENCH
+from tests.helpers.waiting import wait_until
 
 PAGES = Path(__file__).resolve().parents[2] / "workbench" / "dashboard"
 

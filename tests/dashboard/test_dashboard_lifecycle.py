@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from entry_point import WORKBENCH, wb
-from waiting import wait_until
 
+from tests.helpers.entry_point import WORKBENCH, wb
+from tests.helpers.waiting import wait_until
 from workbench.local_guard import free_port
 from workbench.store import RunStore
 

@@ -7,7 +7,7 @@ import pytest
 from dashboard_helpers import PAGES, ok, page
 from streamlit.testing.v1 import AppTest
 
-from tests.store_helpers import generated_run
+from tests.helpers.store import generated_run
 from workbench.store import RunStore
 from workbench.store.hidden_runs import hidden_runs
 

@@ -8,8 +8,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.results import write_table6_report
 from workbench.annotation.sampling import draw_named_sample, sample_progress

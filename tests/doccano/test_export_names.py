@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from workbench.doccano.format import PLACEHOLDER
 
 

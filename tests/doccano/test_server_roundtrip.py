@@ -12,8 +12,8 @@ import os
 import random
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from workbench.annotation import Annotation, load_tagset
 from workbench.doccano import sync
 from workbench.doccano.client import DoccanoClient

@@ -9,8 +9,8 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import add_run
 from workbench.exchange.provenance import KEPT, MARK, REALISTIC, key_path, replacement_kind
 from workbench.pipeline import generate_run

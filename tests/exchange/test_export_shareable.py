@@ -8,9 +8,9 @@ import json
 
 import pandas as pd
 import pytest
-from entry_point import wb
 
-from tests.store_helpers import import_replacements
+from tests.helpers.entry_point import wb
+from tests.helpers.store import import_replacements
 from workbench.exchange.exporters import export_entity_keys, export_run
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
+from tests.helpers.store import import_replacements
 from tests.metrics.conftest import WordListTagger
-from tests.store_helpers import import_replacements
 from workbench.errors import WorkbenchError
 from workbench.exchange.exporters import FORMATS, MASKED_FORMAT, export_run
 from workbench.store import RunStore

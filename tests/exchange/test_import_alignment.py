@@ -326,8 +326,7 @@ def test_a_real_intact_file_imports_without_editing(tmp_path, store):
 
 
 def test_the_cli_prints_the_report_and_strict_refuses(tmp_path):
-    from entry_point import wb
-
+    from tests.helpers.entry_point import wb
     from workbench.loaders import shipped_corpus
     corpus = shipped_corpus("pgv-pii-en")
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in reversed(d.spans)] for d in corpus.documents}

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import WordListTagger
-from tests.test_pinned_ids import PINNED, _unversioned
+from tests.project.test_pinned_ids import PINNED, _unversioned
 from workbench.errors import CorpusError
 from workbench.exchange.alignment import CROSSING, FOLDED_ENTRY, MATCHED
 from workbench.exchange.entry_conflicts import CONFLICTING, CROSSING_ENTRY
@@ -134,7 +134,7 @@ def test_a_file_without_conflicts_imports_as_before_whatever_the_policy(corpus, 
 
 @pytest.mark.parametrize("policy", ["first", "last", "error"])
 def test_the_pinned_import_keeps_its_run_id_under_every_policy(tiny_corpus, tmp_path, store, policy):
-    """tests/test_pinned_ids.py's import (no conflict), with the policy given."""
+    """tests/project/test_pinned_ids.py's import (no conflict), with the policy given."""
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in d.spans] for d in tiny_corpus.documents}
     run = import_run(store, write(tmp_path, data), tiny_corpus, tagger=WordListTagger(), name="system-x",
                      on_conflict=policy)

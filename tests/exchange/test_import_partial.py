@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 
-from entry_point import wb
-
 from tests.exchange.test_import_alignment import at, exact_file, make_corpus, write
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import WordListTagger
 from workbench.exchange.importers import import_run, kept_original
 from workbench.store import RunStore

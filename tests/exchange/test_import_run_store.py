@@ -13,10 +13,10 @@ import subprocess
 from contextlib import closing
 
 import pytest
-from entry_point import wb, wb_ok, workbench_command
 
+from tests.helpers.entry_point import wb, wb_ok, workbench_command
+from tests.helpers.waiting import wait_until
 from tests.metrics.conftest import WordListTagger
-from tests.waiting import wait_until
 from workbench.errors import CorpusError
 from workbench.exchange.importers import import_run
 

@@ -87,7 +87,7 @@ def test_a_stored_original_run_does_not_collide_with_the_original_rows(store, ti
 
 
 def test_the_cli_stores_reference_runs(tmp_path):
-    from entry_point import wb
+    from tests.helpers.entry_point import wb
     store = tmp_path / "s.sqlite"
     result = wb("reference", "-c", "pgv-pii-en", "--kind", "suppress", "--kind", "label", "--numbered",
                 "--tagger", "spacy", "--store", store)

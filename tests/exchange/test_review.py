@@ -9,8 +9,8 @@ import os
 import re
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import RUN_A, UPOS_A, add_run, make_context
 from workbench.errors import CorpusError, WorkbenchError
 from workbench.exchange.review_export import COLUMNS, documents_path, export_review

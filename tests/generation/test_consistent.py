@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from workbench.errors import WorkbenchError
 from workbench.generation.consistency import entity_keys, is_reused, reused_note

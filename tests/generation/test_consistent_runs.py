@@ -8,9 +8,9 @@ import sqlite3
 import subprocess
 
 import pytest
-from entry_point import WORKBENCH
 
-from tests.store_helpers import kill_at_stored_rows
+from tests.helpers.entry_point import WORKBENCH
+from tests.helpers.store import kill_at_stored_rows
 from workbench.generation.consistency import entity_keys, is_reused
 from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, create_generator
@@ -90,8 +90,7 @@ def test_a_consistent_run_on_pgv_pii_scores_consistency_one(store):
 
 
 def test_the_cli_option_and_benchmark_files(tmp_path):
-    from entry_point import wb
-
+    from tests.helpers.entry_point import wb
     from workbench.benchmark.configs import load_benchmark
     store = tmp_path / "runs.sqlite"
     out = wb("generate", "-c", "pgv-pii-en", "-g", "random", "--consistent", "document", "--store", store,

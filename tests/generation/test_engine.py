@@ -7,9 +7,9 @@ import sqlite3
 import subprocess
 
 import pytest
-from entry_point import WORKBENCH
 
-from tests.store_helpers import kill_at_stored_rows
+from tests.helpers.entry_point import WORKBENCH
+from tests.helpers.store import kill_at_stored_rows
 from workbench.generation.engine import run_generation
 from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
 from workbench.generators.base import Generator

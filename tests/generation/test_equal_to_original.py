@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
-from tests.store_helpers import import_replacements
+from tests.helpers.entry_point import wb
+from tests.helpers.store import import_replacements
 from workbench.overlap_rules import equals_original
 from workbench.pipeline import count_equal_to_original
 

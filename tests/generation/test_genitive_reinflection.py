@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.generation.genitive import GENITIVE_RULE, entity_base
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.generators.base import Prediction

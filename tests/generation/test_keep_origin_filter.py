@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from workbench.adapters.baselines.config import BaselineConfig
 from workbench.adapters.baselines.random_baseline import RandomBaseline

@@ -4,8 +4,8 @@ candidate equal to any original value of the corpus is refused."""
 from __future__ import annotations
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import WordListTagger
 from workbench.errors import InvalidValue
 from workbench.generation.engine import run_generation

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generation.pseudonym_choice import MORPH_FALLBACK, MORPH_REINFLECTED, SelectionInput, choose_all
 from workbench.generators.base import GenerationOptions, Prediction
@@ -237,7 +237,7 @@ def test_the_fall_backs_are_counted_per_run_and_reported(store, tmp_path):
 def test_generate_prints_the_fall_backs_of_a_morph_filter_run(tmp_path):
     import json
 
-    from tests.entry_point import wb_ok
+    from tests.helpers.entry_point import wb_ok
     from workbench.store import RunStore
     text = "Vi läste Eriks brev. Erik var borta. Lars bil stod där."
     spans = [[text.index(m), text.index(m) + len(m), "personal_name"] for m in ("Eriks", "Erik ", "Lars")]

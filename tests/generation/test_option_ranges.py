@@ -4,8 +4,8 @@ is written. They were an OverflowError when the run was stored, after its corpus
 from __future__ import annotations
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import INT64_MAX, INT64_MIN, GenerationOptions
 

@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions, Prediction, create_generator

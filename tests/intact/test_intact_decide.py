@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.adapters.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
 from workbench.generators.base import is_unreachable
 from workbench.llm.client import Outcome

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.errors import WorkbenchError
 from workbench.generators import GenerationOptions
 from workbench.model import Corpus

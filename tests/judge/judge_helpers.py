@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 from http.server import ThreadingHTTPServer
 
-from fake_ollama_http import MODEL, FakeOllamaHandler
+from tests.helpers.fake_ollama_http import MODEL, FakeOllamaHandler
 
 
 class _Handler(FakeOllamaHandler):

@@ -4,10 +4,10 @@ a tiny local Ollama; a user's mistake is one line and exit 2, never a traceback.
 from __future__ import annotations
 
 import pytest
-from entry_point import wb, wb_ok
-from fake_ollama_http import GARBAGE, HTTP500, scripted_ollama
 from judge_helpers import MODEL, fake_ollama
 
+from tests.helpers.entry_point import wb, wb_ok
+from tests.helpers.fake_ollama_http import GARBAGE, HTTP500, scripted_ollama
 from workbench.annotation.storage import Annotation
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from entry_point import wb_ok
 
+from tests.helpers.entry_point import wb_ok
 from workbench.annotation.judge import judge_sample
 from workbench.annotation.judge_simulated import rule_tag, rule_tags, simulate
 from workbench.errors import WorkbenchError

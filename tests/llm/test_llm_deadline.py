@@ -13,9 +13,9 @@ import time
 from http.server import ThreadingHTTPServer
 
 import pytest
-from entry_point import wb
-from fake_ollama_http import MODEL, FakeOllamaHandler
 
+from tests.helpers.entry_point import wb
+from tests.helpers.fake_ollama_http import MODEL, FakeOllamaHandler
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
 from workbench.llm.config import OllamaConfig, OllamaSettings

@@ -7,10 +7,10 @@ import json
 import socket
 
 import pytest
-from entry_point import wb
 from llm_helpers import refused
-from waiting import wait_until
 
+from tests.helpers.entry_point import wb
+from tests.helpers.waiting import wait_until
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.errors import WorkbenchError
 from workbench.generation.engine import run_generation

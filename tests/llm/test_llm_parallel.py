@@ -12,8 +12,8 @@ import socket
 
 import pytest
 from llm_helpers import refused
-from waiting import wait_until
 
+from tests.helpers.waiting import wait_until
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions

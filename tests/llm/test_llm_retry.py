@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from llm_helpers import refused
-from waiting import wait_until
 
+from tests.helpers.waiting import wait_until
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
 from workbench.generators.base import is_unreachable

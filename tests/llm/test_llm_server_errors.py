@@ -1,5 +1,5 @@
 """A server that answers, but with errors (issue 37), played by a tiny scripted Ollama on 127.0.0.1
-(tests/fake_ollama_http.ScriptedOllama): HTTP 500 and garbage are server errors, not "unreachable";
+(tests/helpers/fake_ollama_http.ScriptedOllama): HTTP 500 and garbage are server errors, not "unreachable";
 a run that met them for most spans, or whose every span FAILED, ends `generate` with exit 4 and its
 causes named; and the server's address is recorded, not hashed, so `--retry-failed` at another
 port resumes the same run, also one stored before issue 37 under an id that named its address.
@@ -11,9 +11,9 @@ import json
 import sqlite3
 
 import pytest
-from entry_point import wb, wb_ok
-from fake_ollama_http import ANSWER, GARBAGE, HTTP500, MODEL, scripted_ollama
 
+from tests.helpers.entry_point import wb, wb_ok
+from tests.helpers.fake_ollama_http import ANSWER, GARBAGE, HTTP500, MODEL, scripted_ollama
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generators import GenerationOptions
 from workbench.llm.config import DEFAULT_HOST, OllamaConfig, OllamaSettings, flat_settings

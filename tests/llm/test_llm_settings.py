@@ -1,6 +1,6 @@
 """The Ollama client's settings live once (OllamaSettings) and are nested as `client` in every config
 that talks to Ollama; the command line keeps setting them by their plain (and older) names, and run
-signatures and attack keys keep the flat dicts they had (tests/test_pinned_ids.py pins the hashes)."""
+signatures and attack keys keep the flat dicts they had (tests/project/test_pinned_ids.py pins the hashes)."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from workbench.errors import CorpusError
 from workbench.loaders import load_corpus
 

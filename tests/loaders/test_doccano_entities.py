@@ -194,7 +194,7 @@ def test_doccano_export_keeps_the_files_entities(tmp_path, store):
 
 
 def test_generate_prints_the_entity_counts(tmp_path):
-    from entry_point import wb
+    from tests.helpers.entry_point import wb
     path = write(tmp_path, [FORMS["4th element"]])
     out = wb("generate", "-c", str(path), "-g", "random", "--consistent", "document", "--store",
              tmp_path / "runs.sqlite", "--no-progress", "--tagger", "spacy")

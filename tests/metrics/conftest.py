@@ -66,9 +66,9 @@ def make_context(tmp_path=None, **config) -> MetricContext:
     plugs in baselines of its own). A report computes every family, and NER-type consistency on
     Swedish text and the perplexity metrics would build the Swedish NER stand-in and the causal-LM
     stand-in (minutes each): these tests are about rows, tables and files, not those models'
-    output, so tiny ones stand in (tests/tiny_models.cached_tiny, built once in seconds);
+    output, so tiny ones stand in (tests/helpers/tiny_models.cached_tiny, built once in seconds);
     tests/metrics/test_ner_consistency*.py and test_perplexity*.py test the families themselves."""
-    from tests.tiny_models import cached_tiny
+    from tests.helpers.tiny_models import cached_tiny
     from workbench.metrics.perplexity import PerplexitySettings
     config.setdefault("similarity_baseline", "none")
     config.setdefault("ner_models", (("en", DEFAULT_NER_MODEL), ("sv", str(cached_tiny("ner-sv")))))
@@ -90,7 +90,7 @@ def report_context(**config) -> MetricContext:
     over every run's text was a third of such a report) and two folds for the cross-validated
     families (downstream CRF, detectability) instead of five. tests/metrics/test_ner_consistency*.py,
     test_downstream.py, test_golden.py and test_hf_components.py test those families with their real settings."""
-    from tests.tiny_models import cached_tiny
+    from tests.helpers.tiny_models import cached_tiny
     config.setdefault("ner_models", (("en", str(cached_tiny("ner-en"))), ("sv", str(cached_tiny("ner-sv")))))
     config.setdefault("folds", 2)
     return make_context(**config)

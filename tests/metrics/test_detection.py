@@ -22,8 +22,8 @@ import math
 import pandas as pd
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
 from tests.exchange.test_import_alignment import write
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger, add_run, make_context
 from workbench.exchange.importers import import_run
 from workbench.metrics import family, metric_frame

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import add_run, make_context
 from workbench.metrics import MetricConfig, MetricContext, downstream, downstream_model, family, metric_frame
 from workbench.metrics.downstream_model import EntityCounts, entities, entity_counts

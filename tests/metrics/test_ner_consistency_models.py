@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
-from tests.entry_point import wb
+from tests.helpers.corpus import document_with_mentions
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import add_run
 from workbench.errors import WorkbenchError
 from workbench.metrics import MetricConfig, MetricContext, family, metric_frame

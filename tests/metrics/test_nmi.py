@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.helpers.tiny_models import cached_tiny
 from tests.metrics.conftest import add_run, make_context
-from tests.tiny_models import cached_tiny
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import MetricConfig, MetricContext, clustering, compute_metrics, family, metric_frame
 from workbench.model import Corpus
@@ -124,7 +124,7 @@ def test_over_masked_documents_gather_in_one_cluster(store):
 def test_nmi_reaches_metrics_csv_and_table5(store, tmp_path):
     from workbench.reports import write_report
     run_id = add_run(store, topic_corpus(), {**IDENTITY, "d3": ["Eva", "Soup Street"]})
-    # A report computes every family: a tiny causal LM for the perplexity metrics (tests/tiny_models.py)
+    # A report computes every family: a tiny causal LM for the perplexity metrics (tests/helpers/tiny_models.py)
     # rather than the stand-in they would build (minutes).
     context = topic_context(causal_lm=str(cached_tiny("gpt2")))
     write_report(store, [run_id], tmp_path / "r", formats=("csv",), context=context)

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import add_run, make_context
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.origin import compute, jensen_shannon, span_values, spread

@@ -94,7 +94,7 @@ def test_titles_in_english_and_swedish():
 @pytest.fixture
 def coded_corpus():
     """Two TAB-like documents whose spans include codes, dates and numerals."""
-    from tests.corpus_helpers import document_with_mentions
+    from tests.helpers.corpus import document_with_mentions
     from workbench.model import Corpus
 
     def doc(doc_id, text, mentions):

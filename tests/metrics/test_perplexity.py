@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
+from tests.helpers.tiny_models import build_tiny_gpt2
 from tests.metrics.conftest import add_run
-from tests.tiny_models import build_tiny_gpt2
 from workbench.metrics import MetricConfig, MetricContext, metric_frame
 from workbench.metrics.perplexity import (
     METRICS,

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.entry_point import wb_ok
+from tests.helpers.entry_point import wb_ok
 from workbench.causal_lm import loading
 from workbench.causal_lm.loading import DEFAULT_CAUSAL_LM, describe, resolve_causal_lm
 from workbench.errors import WorkbenchError

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import add_run, make_context
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.pronouns import compute, span_values

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
+
+from tests.helpers.entry_point import wb
 
 pytestmark = pytest.mark.slow
 

@@ -16,9 +16,9 @@ import sqlite3
 import subprocess
 
 import pytest
-from entry_point import WORKBENCH
 
-from tests.store_helpers import kill_at_stored_rows
+from tests.helpers.entry_point import WORKBENCH
+from tests.helpers.store import kill_at_stored_rows
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ def tiny_recipe(base, **train):
 
 def make_corpus():
     """Three short English documents whose spans repeat (multi-word names, courts, dates)."""
-    from tests.corpus_helpers import document_with_mentions
+    from tests.helpers.corpus import document_with_mentions
     from workbench.model import Corpus
 
     def doc(doc_id, text, mentions):

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.slow
 
 torch = pytest.importorskip("torch")
 
-from tests.corpus_helpers import document_with_mentions  # noqa: E402
+from tests.helpers.corpus import document_with_mentions  # noqa: E402
 from workbench.generators import GenerationOptions, create_generator  # noqa: E402
 from workbench.text.slots import SlotBuilder  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 The inference attack's plumbing (stored and reused guesses, resumption, batching, the CLI) runs
 on tiny models in a cache folder of the tests' own: the tiny masked LMs of tests/conftest.py as
-the `offline` models and tiny lemmatisers (tests/tiny_models.py), built in seconds. What needs the
+the `offline` models and tiny lemmatisers (tests/helpers/tiny_models.py), built in seconds. What needs the
 trained models' output (the matching function's lemmas: test_matching_golden.py,
 test_matching_lemmatiser.py) builds the real lemmatisers (inference_helpers.built_lemmatiser).
 """
@@ -16,15 +16,15 @@ import pytest
 
 @pytest.fixture(scope="session")
 def tiny_lemmatisers(tmp_path_factory):
-    """lang -> a tiny trained spaCy lemmatiser pipeline (tests/tiny_models.py), built once per session."""
-    from tiny_models import build_tiny_lemmatiser
+    """lang -> a tiny trained spaCy lemmatiser pipeline (tests/helpers/tiny_models.py), built once per session."""
+    from tests.helpers.tiny_models import build_tiny_lemmatiser
     return {lang: build_tiny_lemmatiser(tmp_path_factory.mktemp(f"tiny-lemmatiser-{lang}"), lang)
             for lang in ("en", "sv")}
 
 
 def _tiny_cache_folder(tmp_path_factory, name: str, **models):
-    """A cache folder holding the given tiny models where the set-up's would be (tests/tiny_models.install_tiny)."""
-    from tiny_models import install_tiny
+    """A cache folder holding the given tiny models where the set-up's would be (tests/helpers/tiny_models.py)."""
+    from tests.helpers.tiny_models import install_tiny
     folder = tmp_path_factory.mktemp(name)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WORKBENCH_CACHE", str(folder))

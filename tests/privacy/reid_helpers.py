@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.model import Corpus, Document, Span
 from workbench.signature import RunSignature
 from workbench.store import RunRecord, RunStore, StoredPrediction

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import subprocess
 
-from entry_point import WORKBENCH
 from inference_helpers import reference_runs, tables
+
+from tests.helpers.entry_point import WORKBENCH
 
 
 def run(*args):

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from entry_point import wb, wb_ok
-
+from tests.helpers.entry_point import wb, wb_ok
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import bilingual_corpus
 from workbench.generation.engine import run_generation

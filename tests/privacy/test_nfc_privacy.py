@@ -85,7 +85,7 @@ def test_background_states_an_original_written_in_the_other_form():
 
 
 def test_frequent_lemmas_read_a_document_in_nfc_with_its_spans_where_they_were():
-    from tests.corpus_helpers import document_with_mentions
+    from tests.helpers.corpus import document_with_mentions
     text = NFD("Rätten i Göteborg dömde Björn Ångström. Rätten i Malmö friade honom.")
     doc = document_with_mentions("t", "d1", text, [(NFD("Björn Ångström"), "personal_name"),
                                                    (NFD("Malmö"), "geographic")], "sv")

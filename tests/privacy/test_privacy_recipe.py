@@ -11,8 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from entry_point import WORKBENCH
 from inference_helpers import built_lemmatiser, tables
+
+from tests.helpers.entry_point import WORKBENCH
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "privacy.md"
 DOCUMENTED_LIST = "D=@workbench/benchmark/suites/tab-test-16docs.txt"

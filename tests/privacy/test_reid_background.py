@@ -83,7 +83,7 @@ def test_an_edited_background_file_is_read_again(tmp_path):
 def test_cli_reports_risk_and_names_a_bad_background(store, tmp_path):
     import subprocess
 
-    from entry_point import WORKBENCH
+    from tests.helpers.entry_point import WORKBENCH
     c = corpus()
     run = write_run(store, c, "original", lambda s: s.text)
     bk = background(tmp_path / "bk.json")
@@ -103,7 +103,7 @@ def test_a_background_of_stop_words_only_is_refused_naming_the_file(store, tmp_p
     """Issue 24 item 16: bm25s's "max() arg is an empty sequence" before; nothing is stored."""
     import subprocess
 
-    from entry_point import WORKBENCH
+    from tests.helpers.entry_point import WORKBENCH
     run = write_run(store, corpus(), "original", lambda s: s.text)
     bk = tmp_path / "stop.json"
     bk.write_text(json.dumps({f"doc-{c}": "The and of it, a: the." for c in "abcde"}), encoding="utf-8")

@@ -120,7 +120,7 @@ def test_the_new_attackers_are_listed_and_keep_the_old_retrieval_key(tmp_path):
 @pytest.mark.parametrize("attacker", ["retrieval-ids", *(pytest.param(a, marks=pytest.mark.slow)
                                                          for a in ("retrieval-dense", "retrieval-fused"))])
 def test_each_new_attacker_runs_through_the_cli_on_a_tiny_store(store, tmp_path, attacker):
-    from entry_point import WORKBENCH
+    from tests.helpers.entry_point import WORKBENCH
     c = corpus()
     original = write_run(store, c, "original", lambda s: s.text)
     suppress = write_run(store, c, "suppress", lambda s: "")

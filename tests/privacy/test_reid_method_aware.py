@@ -9,7 +9,7 @@ import json
 import pytest
 from reid_helpers import PEOPLE, background, corpus, write_run
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.errors import WorkbenchError
 from workbench.model import Corpus
 

@@ -12,8 +12,9 @@ import subprocess
 import termios
 
 import pytest
-from entry_point import WORKBENCH
 from reid_helpers import background, corpus, write_run
+
+from tests.helpers.entry_point import WORKBENCH
 
 pytest.importorskip("bm25s")
 

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 import ray
-import waiting
 from click.testing import CliRunner
 from reid_helpers import background, corpus, write_run
 
+from tests.helpers import waiting
 from workbench.errors import WorkbenchError
 from workbench.executors.options import ExecutorOptions
 from workbench.privacy.retrieval import RetrievalAttacker

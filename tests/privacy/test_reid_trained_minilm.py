@@ -1,6 +1,6 @@
 """The trained-minilm attacker (issue 39): LP-FT phases, the top-layer split, its cache, its registry entry.
 
-Mechanics on a tiny untrained two-layer BERT (tests/tiny_models.py); the real MiniLM only where
+Mechanics on a tiny untrained two-layer BERT (tests/helpers/tiny_models.py); the real MiniLM only where
 it is merely resolved, never trained, in the default tier."""
 
 from __future__ import annotations

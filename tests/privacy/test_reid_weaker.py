@@ -3,7 +3,7 @@
 TAE ships them as files cut from the public background (TAB_test_BK=Public10%.json …): each
 text is the whole text's first int(len(text) * share) characters, the leading byte-order mark
 counted. `--background-share` cuts the same way; the share is part of the attack key only when
-it is below 1, so the keys of whole-background attacks stay as pinned (tests/test_pinned_ids.py).
+it is below 1, so the keys of whole-background attacks stay as pinned (tests/project/test_pinned_ids.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import pytest
 from reid_helpers import PEOPLE, corpus, write_run
 
-from tests.entry_point import wb_ok
+from tests.helpers.entry_point import wb_ok
 from workbench.errors import InvalidValue
 
 # The same opening for every individual; what tells them apart comes after it.

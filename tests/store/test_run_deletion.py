@@ -6,9 +6,9 @@ from __future__ import annotations
 import socket
 
 import pytest
-from entry_point import wb
 
-from tests.store_helpers import generated_run, import_replacements
+from tests.helpers.entry_point import wb
+from tests.helpers.store import generated_run, import_replacements
 from workbench.annotation.sampling import SampleRecipe, draw_sample
 from workbench.annotation.storage import Annotation, AnnotationStore
 from workbench.errors import WorkbenchError

@@ -51,8 +51,7 @@ def test_visible_text_with_joiners_is_accepted(tmp_path, store, tiny_corpus):
 
 
 def test_the_cli_refuses_a_lone_surrogate_in_words(tmp_path):
-    from entry_point import wb
-
+    from tests.helpers.entry_point import wb
     from workbench.loaders import shipped_corpus
     corpus = shipped_corpus("pgv-pii-en")
     path = _file(tmp_path, corpus, corpus.documents[0].doc_id, '"X\\ud83d"')

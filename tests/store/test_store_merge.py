@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.corpus_helpers import make_tiny_corpus
-from tests.store_helpers import generated_run
+from tests.helpers.corpus import make_tiny_corpus
+from tests.helpers.store import generated_run
 from workbench.annotation.storage import AnnotationStore
 from workbench.errors import WorkbenchError
 from workbench.store import COMPLETE, RUNNING, RunStore

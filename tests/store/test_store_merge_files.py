@@ -12,12 +12,12 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from entry_point import wb, workbench_command
 
-from tests.corpus_helpers import make_tiny_corpus
+from tests.helpers.corpus import make_tiny_corpus
+from tests.helpers.entry_point import wb, workbench_command
+from tests.helpers.store import generated_run
+from tests.helpers.waiting import wait_until
 from tests.store.test_store_restored_dump import undo_migrations_after
-from tests.store_helpers import generated_run
-from tests.waiting import wait_until
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
 from workbench.store.merge import merge_stores

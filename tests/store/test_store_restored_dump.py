@@ -12,9 +12,9 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from entry_point import wb, wb_ok
 
-from tests.store_helpers import generated_run
+from tests.helpers.entry_point import wb, wb_ok
+from tests.helpers.store import generated_run
 from workbench.annotation.storage import AnnotationStore
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
-from entry_point import WORKBENCH
 
-from tests.store_helpers import generated_run
+from tests.helpers.entry_point import WORKBENCH
+from tests.helpers.store import generated_run
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
 

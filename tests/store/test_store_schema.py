@@ -7,9 +7,9 @@ import json
 import sqlite3
 
 import pytest
-from entry_point import wb
 
-from tests.store_helpers import generated_run
+from tests.helpers.entry_point import wb
+from tests.helpers.store import generated_run
 from workbench.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
 from workbench.store.schema import APPLICATION_ID, VERSION

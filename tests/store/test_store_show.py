@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from entry_point import wb
-
-from tests.store_helpers import import_replacements
+from tests.helpers.entry_point import wb
+from tests.helpers.store import import_replacements
 from workbench.terminal import printable
 from workbench.views.show import side_by_side_lines
 

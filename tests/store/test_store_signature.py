@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.store_helpers import generated_run, import_replacements
+from tests.helpers.store import generated_run, import_replacements
 from workbench.generators import GenerationOptions
 from workbench.signature import RunSignature, make_signature, run_id_of
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.adapters.surrogate import SurrogateMaker, load_table
 from workbench.model import Corpus
 

@@ -6,8 +6,8 @@ import subprocess
 from datetime import date
 
 import pytest
-from entry_point import WORKBENCH
 
+from tests.helpers.entry_point import WORKBENCH
 from tests.surrogates.surrogate_helpers import bilingual_corpus, maker, write_doccano
 from workbench.adapters.surrogate.date_offsets import date_text_offset
 from workbench.errors import InvalidValue

@@ -7,9 +7,9 @@ import subprocess
 from datetime import date
 
 import pytest
-from entry_point import WORKBENCH
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
+from tests.helpers.entry_point import WORKBENCH
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import bilingual_corpus, write_doccano
 from workbench.generation.engine import run_generation

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import maker
 from workbench.generation.engine import run_generation

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from workbench.adapters.surrogate.generator import mention_pronoun_gender
 from workbench.generation.engine import run_generation

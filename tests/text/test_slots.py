@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.corpus_helpers import document_with_mentions
+from tests.helpers.corpus import document_with_mentions
 from workbench.generators.base import GenerationOptions, Generator, Prediction
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.text.sentences import split_sentences

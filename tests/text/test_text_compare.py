@@ -16,8 +16,8 @@ import unicodedata
 
 import pytest
 
-from tests.corpus_helpers import document_with_mentions
-from tests.entry_point import WORKBENCH
+from tests.helpers.corpus import document_with_mentions
+from tests.helpers.entry_point import WORKBENCH
 from workbench.generation.pseudonym_choice import LEAK_GUARD_EMPTY, SelectionInput, choose_all
 from workbench.generators.base import Prediction
 from workbench.loaders.check import check_corpus

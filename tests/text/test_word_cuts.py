@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from tests.entry_point import WORKBENCH
+from tests.helpers.entry_point import WORKBENCH
 from workbench.errors import CorpusError
 from workbench.loaders import load_corpus
 from workbench.loaders.check import check_corpus

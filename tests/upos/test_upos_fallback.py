@@ -4,8 +4,8 @@ so: in the store, the CSV export and `workbench show`; and `show` lists FAILED n
 from __future__ import annotations
 
 import pandas as pd
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from tests.metrics.conftest import WordListTagger
 from tests.store.test_store_restored_dump import undo_migrations_after
 from workbench.exchange.exporters import export_run

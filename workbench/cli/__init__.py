@@ -2,7 +2,7 @@
 
 Each module in this package that defines `register(group)` adds its commands; COMMAND_MODULES
 below says which module adds each top-level command, so that running one imports only its own
-module (a new command adds its module and a line there; tests/test_cli_core.py checks the table).
+module (a new command adds its module and a line there; tests/cli/test_cli_core.py checks the table).
 Modules import heavy libraries inside their command functions only, so that a command starts fast.
 """
 
@@ -93,7 +93,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 # not every command's module (each of which reads its option choices from the library when
 # registered). Importing them all cost about a second of CPU per invocation, pandas and numpy
 # included; the test suite runs the console script a few hundred times. `workbench --help` and
-# anything that lists the commands still load them all; tests/test_cli_core.py checks this table
+# anything that lists the commands still load them all; tests/cli/test_cli_core.py checks this table
 # against what the modules register.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "annotations": ("annotate",), "benchmark": ("benchmark",), "compare": ("compare",),

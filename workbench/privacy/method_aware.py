@@ -25,7 +25,7 @@ has no label for is left in place (counted, said on the log).
 
 The attack is stored under its own attacker name (`retrieval+method`) and key: the key hashes the
 method (generator, settings, options, seed, the NER model) with the rest, so the attack keys of
-method-blind attacks never change (tests/test_pinned_ids.py). The rewritten texts are cached per
+method-blind attacks never change (tests/project/test_pinned_ids.py). The rewritten texts are cached per
 background, method and NER model (cache_dir()/privacy/method-aware/), the generated background runs
 in a run store of their own there (an interrupted rewriting resumes).
 """

@@ -7,7 +7,7 @@ token each, and BM25's IDF weighs them as the rare tokens they are; words are lo
 before, and the stop words of the documents' language (bm25s's lists, as `retrieval`) are left out.
 
 A new attacker beside `retrieval`, not a change to it: changing retrieval's tokens would change
-what every stored retrieval attack means under the same attack key (tests/test_pinned_ids.py pins
+what every stored retrieval attack means under the same attack key (tests/project/test_pinned_ids.py pins
 one). The attack key names the tokeniser (`tokens: identifiers-1`); a change to the rule bumps it.
 """
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.machine_helpers import MACHINES, as_kind, as_machine
+from tests.helpers.machines import MACHINES, as_kind, as_machine
 from workbench import devices
 from workbench.errors import InvalidValue, WorkbenchError
 

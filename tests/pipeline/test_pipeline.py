@@ -10,9 +10,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from entry_point import WORKBENCH, wb
-from waiting import wait_until
 
+from tests.helpers.entry_point import WORKBENCH, wb
+from tests.helpers.waiting import wait_until
 from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators import GenerationOptions, Prediction
 from workbench.generators.base import UNREACHABLE, Generator
@@ -20,7 +20,7 @@ from workbench.model import Corpus
 from workbench.pipeline import generate_run, make_options
 from workbench.store import RunStore
 
-TESTS = Path(__file__).resolve().parent  # on a child's sys.path, for the shared wait_until
+TESTS = Path(__file__).resolve().parents[2]  # the checkout, on a child's sys.path: tests.helpers.waiting
 
 
 def rows(store_path, table: str) -> int:
@@ -238,8 +238,8 @@ HOLDER = textwrap.dedent('''\
     from workbench.store import RunStore
 
     started, release = Path(sys.argv[2]), Path(sys.argv[3])
-    sys.path.insert(0, sys.argv[4])  # tests/, for the shared wait_until
-    from waiting import wait_until
+    sys.path.insert(0, sys.argv[4])  # the checkout, for tests.helpers.waiting
+    from tests.helpers.waiting import wait_until
     plain = RandomBaseline.generate
 
     def held(self, slots):  # the first batch waits until the test lets it go (or gives up, never for ever)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Source folders of the installed package (pyproject.toml's package-dir maps the top-level ones).
 FOLDERS = {"workbench": ROOT / "workbench", "workbench.adapters": ROOT / "adapters",
            "workbench.corpora": ROOT / "corpora", "workbench.annotations": ROOT / "annotations"}

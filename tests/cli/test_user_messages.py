@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
-from tests.store_helpers import generated_run
+from tests.helpers.entry_point import wb
+from tests.helpers.store import generated_run
 
 
 def test_report_all_on_an_empty_store_does_not_say_use_all(tmp_path):

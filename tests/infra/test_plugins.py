@@ -152,7 +152,7 @@ def _every_registry():
     checked without being listed here)."""
     import importlib
 
-    from test_layers import modules
+    from tests.project.test_layers import modules
     found = {}
     for name, path in modules().items():
         if "Registry(" in path.read_text(encoding="utf-8") and name != "workbench.plugins":
@@ -236,7 +236,7 @@ def test_no_caller_branches_on_a_back_ends_name():
     """The back-ends chosen by a user's spec are chosen by their registry (choose / load_chosen): an
     `if spec == "extractive"` elsewhere would be a place a new back-end or an alias must be added by
     hand (model_use compared classifier == "tfidf-logreg" and missed the alias tfidf)."""
-    from test_layers import modules
+    from tests.project.test_layers import modules
     registries = _every_registry()
     names = {n for where in CHOSEN_BY_SPEC for e in registries[where].entries() for n in (e.name, *e.aliases)}
     sources = {name: path.read_text(encoding="utf-8") for name, path in modules().items()}

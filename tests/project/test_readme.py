@@ -12,9 +12,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from waiting import wait_until
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.helpers.waiting import wait_until
+
+REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = REPO / ".venv" / "bin"
 
 

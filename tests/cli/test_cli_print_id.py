@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from entry_point import wb, wb_ok
+from tests.helpers.entry_point import wb, wb_ok
 
 
 def test_print_id_prints_the_run_id_alone_and_the_summary_on_stderr(tmp_path):

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.machine_helpers import MACHINES, as_machine
+from tests.helpers.machines import MACHINES, as_machine
 
 # generator name -> its -o settings (a few set, so that a setting's spelling is pinned too)
 GENERATORS = {
@@ -156,7 +156,7 @@ PINNED_BFLOAT16 = {
     "amx": {"inference:mlm": "mlm-xlm-roberta-base-n5-2bf0b988", "reid:trained": "trained-1e7aa2dc13e9"},
     "avx512_bf16": {"inference:mlm": "mlm-xlm-roberta-base-n5-2741b110", "reid:trained": "trained-c27240531d49"},
 }
-# The machine is injected (tests/machine_helpers.py), never read: the CPU that runs the test must not
+# The machine is injected (tests/helpers/machines.py), never read: the CPU that runs the test must not
 # change what it expects. (flags, bfloat16 faster than float32 there, the keys pinned)
 MACHINE_KINDS = {
     "avx2": (MACHINES["avx2"][0], None, PINNED),  # no bfloat16 arithmetic: float32

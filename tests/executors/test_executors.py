@@ -15,7 +15,7 @@ from workbench.executors.registry import EXECUTORS
 from workbench.pipeline import generate_run
 from workbench.plugins import Entry
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class CountingExecutor(LocalExecutor):

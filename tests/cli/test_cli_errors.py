@@ -7,8 +7,9 @@ import sqlite3
 import subprocess
 
 import pytest
-from entry_point import wb, workbench_command
-from waiting import wait_until
+
+from tests.helpers.entry_point import wb, workbench_command
+from tests.helpers.waiting import wait_until
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from entry_point import wb
 
+from tests.helpers.entry_point import wb
 from workbench.views.runs import RUNS_HEADER
 
 TEXT = "Anna Berg lives in Oslo. Anna works in Bergen."

@@ -10,8 +10,8 @@ import click
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from entry_point import wb, wb_ok
 
+from tests.helpers.entry_point import wb, wb_ok
 from workbench.cli import COMMAND_MODULES, main, register_all
 
 register_all()  # the tests below read main.commands: every command, not only those used so far

@@ -11,8 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from tests.helpers.waiting import wait_until
 from tests.metrics.conftest import WordListTagger
-from tests.waiting import wait_until
 
 
 def import_replacements(store, tmp_path: Path, corpus, replace=lambda s: s.text[::-1], name="ext"):

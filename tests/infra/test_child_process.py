@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from tests.waiting import wait_until
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
 
