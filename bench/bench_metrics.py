@@ -117,7 +117,7 @@ def main() -> None:
     parser.add_argument("--naive-sample", type=int, default=150, help="spans timed the naive way")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
-                        help="number format of the torch embedders (workbench.devices)")
+                        help="number format of the torch embedders (workbench.infra.devices)")
     parser.add_argument("--child", choices=["metrics", "naive"], help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -129,7 +129,7 @@ def main() -> None:
 
     sys.path.insert(0, str(REPO))
     if args.store is None:
-        from workbench.paths import cache_dir
+        from workbench.infra.paths import cache_dir
         args.store = cache_dir() / "bench" / "baselines.sqlite"
         args.store.parent.mkdir(parents=True, exist_ok=True)
         run_ids = build_store(args.store)

@@ -153,12 +153,12 @@ def upos_report(store_path: Path) -> None:
     replacement tagged in the whole pseudonymised document (upos_accuracy of
     workbench.metrics, the paper's definition). Spans whose original has no UPOS are left
     out; FAILED counts as wrong. Also per run: picks equal to their original (case and spacing ignored) and
-    picks that leak (workbench.overlap_rules.leaks: partial overlap, numerals excluded).
+    picks that leak (workbench.text.overlap_rules.leaks: partial overlap, numerals excluded).
     """
     from workbench.generation.pseudonym_choice import SelectionInput, in_context
     from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_frame
-    from workbench.overlap_rules import leaks
     from workbench.store import RunStore
+    from workbench.text.overlap_rules import leaks
     from workbench.text.slots import SlotBuilder
     from workbench.upos import get_tagger
 

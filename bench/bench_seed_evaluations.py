@@ -123,7 +123,7 @@ def _stand_ins(cache: Path) -> None:
     """The set-up's stand-ins (Swedish NER tagger, causal LM, offline MLM) live in the cache folder:
     link them into the bench's empty one, so cold means nothing computed for these runs yet,
     not the set-up's models rebuilt."""
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     for name in ("ner-tagger", "causal_lm", "mlm"):
         source = cache_dir() / name
         if source.exists():
@@ -149,7 +149,7 @@ def main() -> None:
         return
 
     if args.store is None:
-        from workbench.paths import cache_dir
+        from workbench.infra.paths import cache_dir
         args.store = cache_dir() / "bench" / "seed_evaluations.sqlite"
         args.store.parent.mkdir(parents=True, exist_ok=True)
         run_ids = build_store(args.store)

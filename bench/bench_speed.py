@@ -9,7 +9,7 @@ memory, ru_maxrss, is its own; models load before the clock starts):
 
   matmul   this machine's peak: GFLOP/s of square matrix products (1024, 2048, 4096) in
            float32 and in bfloat16 (the best), the ceiling for every model below; and dtype=auto's
-           own micro-benchmark (workbench.devices.measure_bf16_speedup: a MiniLM- and a
+           own micro-benchmark (workbench.infra.devices.measure_bf16_speedup: a MiniLM- and a
            BERT-base-sized encoder layer), measured afresh, beside what auto picks here and why
   shapes   the offline English encoder's milliseconds per row for calls of R rows × L tokens,
            in both formats: what an encoder call of CALL_TOKENS tokens (workbench.mlm.masked_lm)
@@ -68,7 +68,7 @@ PARTS = ("matmul", "shapes", "mlm", "mtc", "metrics", "ollama", "profile")
 def machine() -> dict:
     import torch
 
-    from workbench.devices import cpu_flags, cpu_has_bf16, cpu_model, dtype_choice, placement
+    from workbench.infra.devices import cpu_flags, cpu_has_bf16, cpu_model, dtype_choice, placement
     flags = cpu_flags()  # /proc/cpuinfo's, or WORKBENCH_CPU_FLAGS's
     return {"cpu": cpu_model(), "cores": os.cpu_count(), "torch": torch.__version__,
             "torch_threads": torch.get_num_threads(),
@@ -91,7 +91,7 @@ def bf16_kernels_that_ran() -> dict:
     """The kernel family of a bfloat16 linear layer and matrix product in a child process, from
     oneDNN's verbose log: "amx", "avx512_bf16", or "emulated" when no oneDNN kernel ran (torch's
     own fallback). The implementations' names are kept as they were logged."""
-    from workbench.devices import cpu_bf16_kernels
+    from workbench.infra.devices import cpu_bf16_kernels
     out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
                          env=os.environ | {"ONEDNN_VERBOSE": "1"})
     impls = sorted({field for line in out.stdout.splitlines() if line.startswith("onednn_verbose") and ",exec," in line
@@ -110,7 +110,7 @@ def matmul_peak(sizes=(1024, 2048, 4096), repeats: int = 5) -> dict:
     preallocated result (a fresh 64 MB result per call costs page faults, not arithmetic)."""
     import torch
 
-    from workbench.devices import torch_dtype
+    from workbench.infra.devices import torch_dtype
     out = {}
     for name in FORMATS:
         best = 0.0
@@ -358,7 +358,7 @@ def why_they_differ(args, slots_wanted: int = 400) -> dict:
 def metrics(args, tmp: Path) -> dict:
     import bench_metrics
 
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     store = cache_dir() / "bench" / "baselines.sqlite"
     store.parent.mkdir(parents=True, exist_ok=True)
     run_ids = bench_metrics.build_store(store)
@@ -425,7 +425,7 @@ def main() -> None:
         print(json.dumps(encoder_shapes()))
         return
     if args.child == "matmul":
-        from workbench.devices import measure_bf16_speedup
+        from workbench.infra.devices import measure_bf16_speedup
         print(json.dumps(matmul_peak() | {"auto_benchmark": measure_bf16_speedup()}))
         return
     if args.child == "why":

@@ -26,14 +26,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
 from workbench.generators.base import BATCH_SIZE, GenerationOptions, Generator
+from workbench.infra.errors import WorkbenchError
 from workbench.llm.verdict import Verdict, run_verdict
 from workbench.model import Corpus
 from workbench.notes import is_unreachable
 from workbench.privacy.reid_contract import DEFAULT_K
-from workbench.run_name_rule import check_run_name
 from workbench.store import COMPLETE, RunRecord, RunStore
+from workbench.store.run_name_rule import check_run_name
 from workbench.upos.base import Tagger
 from workbench.upos.factory import DEFAULT_TAGGER
 
@@ -44,7 +44,7 @@ class GenerationResult:
     stored: int  # predictions stored for the run
     failed: int  # of them [FAILED]
     unreachable: int  # of the failed, those whose server could not be reached (retry them)
-    # Pseudonyms that are their original (workbench.overlap_rules.equals_original: case and
+    # Pseudonyms that are their original (workbench.text.overlap_rules.equals_original: case and
     # white space ignored, numerals included). Without --leak-guard nothing prevents them.
     equal_to_original: int = 0
     # The causes of the FAILED spans and whether the run failed (workbench.llm.verdict): the
@@ -127,7 +127,7 @@ def generate_run(corpus: Corpus | str, generator: str | Generator, settings: Map
     store: a RunStore, or the path of one (opened only once the input is checked, so a
     mistake does not even create the file).
     tagger: auto | stanza | spacy, or a Tagger. retry_failed: generate FAILED spans again.
-    name: the run's short name for tables and figures (workbench.run_name_rule.check_run_name); not
+    name: the run's short name for tables and figures (workbench.store.run_name_rule.check_run_name); not
     in the signature: the same run with another name is renamed, never generated again.
     cluster: a workbench.executors.options.ExecutorOptions naming the executor (None: local); with
     "ray" the run's documents are generated in shards by Ray workers (workbench.cluster), the same
@@ -212,8 +212,8 @@ def result_of(store: RunStore, record: RunRecord, *, origin_filter: bool = False
 
 def count_equal_to_original(store: RunStore, record: RunRecord, predictions=None) -> int:
     """How many of the run's stored pseudonyms equal their original span's text
-    (workbench.overlap_rules.equals_original); FAILED spans never count."""
-    from workbench.overlap_rules import equals_original
+    (workbench.text.overlap_rules.equals_original); FAILED spans never count."""
+    from workbench.text.overlap_rules import equals_original
     corpus = store.load_corpus(record.corpus_hash)
     spans = {(d.doc_id, i): s.text for d in corpus.documents for i, s in enumerate(d.spans)}
     predictions = store.predictions(record.run_id) if predictions is None else predictions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 
 
 @dataclass(frozen=True, slots=True)

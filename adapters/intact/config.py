@@ -1,6 +1,6 @@
 """Options of the INTACT generator (`-g intact`, `--model`, `-o name=value`), a frozen dataclass.
 
-Every field has a non-None default of its own type: workbench.plugins.build_config converts the
+Every field has a non-None default of its own type: workbench.infra.plugins.build_config converts the
 CLI's strings by that type. The Ollama settings are one nested record (workbench.llm.config.
 OllamaSettings, set by their plain names: `-o temperature=0.5`) with INTACT's own defaults; the
 attacker's default is the LLM inference attacker through the same server and model (004 §5.2
@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.llm.config import OllamaSettings, signature_settings
 from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
-from workbench.errors import InvalidValue
 from workbench.generators.base import Generator, Prediction
+from workbench.infra.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
+from workbench.infra.errors import InvalidValue
 from workbench.mlm.masked_lm import Encoded
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, OFFLINE, model_for
 from workbench.text.slots import Gap, Slot
@@ -26,7 +26,7 @@ class MlmConfig:
     model_en: str = DEFAULT_EN  # workbench.mlm.models: the choice the inference attacker makes too
     model_sv: str = DEFAULT_SV
     max_tokens: int = 0  # window crop in tokens around the target; 0: the model's own limit
-    # Where and in which number format the model runs (workbench.devices): device auto = CUDA,
+    # Where and in which number format the model runs (workbench.infra.devices): device auto = CUDA,
     # then MPS, then the CPU. dtype float32 by default, the same picks on every machine;
     # bfloat16 (or auto: bfloat16 where the hardware computes it) is the user's explicit
     # choice. The run signature records what they resolved to (docs/speed.md).

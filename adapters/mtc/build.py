@@ -24,7 +24,7 @@ from workbench.adapters.mtc.settings import (  # noqa: F401
     default_vocabulary,
 )
 from workbench.adapters.mtc.split import split_documents
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.model import Corpus
 
 SIDE_FILES = ("casing.json",)
@@ -95,7 +95,7 @@ def build_checkpoint(recipe: BuildRecipe, out: str | Path, *, corpus: Corpus | N
     from workbench.adapters.mtc.checkpoint import save_checkpoint
     from workbench.adapters.mtc.train_phrases import train_phrase_rows
     from workbench.mlm.loading import load_masked_lm, resolve
-    from workbench.signature import library_versions
+    from workbench.store.signature import library_versions
 
     started = time.time()
     base = resolve(recipe.base_model, recipe.lang)

@@ -24,9 +24,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench import jsonl
-from workbench.devices import CPU, FLOAT32
-from workbench.errors import WorkbenchError
+from workbench.infra import jsonl
+from workbench.infra.devices import CPU, FLOAT32
+from workbench.infra.errors import WorkbenchError
 
 if TYPE_CHECKING:  # head.py imports torch at module level
     from workbench.adapters.mtc.head import ExtendedHead
@@ -47,7 +47,7 @@ class Checkpoint:
 def default_checkpoint(kind: str, lang: str = "en") -> Path:
     """Where `workbench mtc train` writes when no --out is given, and where the generators
     look without -o checkpoint=DIR."""
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     return cache_dir() / "mtc" / f"{kind}-{lang}"
 
 

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
-from workbench.errors import WorkbenchError
 from workbench.generators.base import Generator, Prediction
+from workbench.infra.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
+from workbench.infra.errors import WorkbenchError
 from workbench.text.slots import Slot
 
 
@@ -33,7 +33,7 @@ class MtcConfig:
     # test MLM was trained on windows of <= 128 tokens.
     max_tokens: int = 0
     batch_size: int = 32  # windows scored together (memory); results do not depend on it
-    # Where and in which number format the encoder runs (workbench.devices); the extended
+    # Where and in which number format the encoder runs (workbench.infra.devices); the extended
     # head always scores in float32. float32 by default, like every generator: bfloat16
     # (or auto) is the user's explicit choice. The run signature records what they resolved to.
     device: str = DEFAULT_DEVICE

@@ -17,7 +17,7 @@ import torch
 from torch import nn
 
 from workbench.adapters.mtc.settings import INITS
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 class _LmHeadTransform(nn.Module):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 KINDS = ("ss-mtc", "mtc")
 INITS = ("subword", "random")

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 
 PARTS = frozenset({"compound", "flat", "fixed", "amod", "nummod"})
 RIGHT_PARTS = frozenset({"compound", "flat", "fixed"})  # "Abdullah al-Ani": flat names continue rightwards

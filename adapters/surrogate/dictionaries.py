@@ -21,7 +21,7 @@ import random
 from typing import TYPE_CHECKING
 
 from workbench.adapters.surrogate.pieces import LETTERS, split
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 if TYPE_CHECKING:
     from workbench.text.pud_vocabulary import PudInventory

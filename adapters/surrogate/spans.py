@@ -39,7 +39,7 @@ from workbench.adapters.surrogate.numbers import is_number_word
 from workbench.adapters.surrogate.pieces import DIGITS, LETTERS, is_genitive_ending, split
 from workbench.adapters.surrogate.shapes import has_classes, redraw_shape
 from workbench.adapters.surrogate.table import DATE, NUMBER, SHAPE, WORDS, LabelRule, SurrogateTable
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.text import origins
 from workbench.text.swedish_genitive import strip_genitive
 

@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 SHIPPED = Path(__file__).with_name("table.toml")
 WORDS, DATE, NUMBER, SHAPE = "words", "date", "number", "shape"

@@ -8,7 +8,7 @@ import pytest
 from tests.helpers.entry_point import wb, wb_ok
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.agreement_report import agreement_report
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.pipeline import generate_run
 from workbench.store import RunStore
 

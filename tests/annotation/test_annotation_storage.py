@@ -13,7 +13,7 @@ import pytest
 from tests.helpers.waiting import wait_until
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.sampling import SampleRecipe, draw_sample
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 TESTS = Path(__file__).resolve().parents[2]  # the checkout
 GO_WITHIN = 120  # seconds a writer waits at the barrier (WRITER's too), and the test for all four writers

@@ -10,7 +10,7 @@ from tests.helpers.annotation import copy_store, pgv_runs
 from workbench.annotation import Annotation, AnnotationStore
 from workbench.annotation.jsonl import export_annotations, import_annotations
 from workbench.annotation.sampling import SampleRecipe, draw_sample
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def test_document_sampling_reads_documents_from_their_start_and_shares_them_across_runs(baseline_copy):

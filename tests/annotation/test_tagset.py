@@ -7,7 +7,7 @@ import json
 import pytest
 
 from workbench.annotation.tagset import DEFAULT_TAGSET, GUIDELINES, load_tagset
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 # 003 Table 1 (tag → error source), and Appendix C's order of precedence.
 TABLE_1 = {

@@ -11,8 +11,8 @@ from tests.helpers.entry_point import wb
 from tests.helpers.store import generated_run
 from workbench.benchmark.configs import PlannedRun, PreparedRun, load_benchmark, run_benchmark
 from workbench.benchmark.plan import ASK_ABOVE_RUNS, PlanSize, duration, plan_size
-from workbench.errors import WorkbenchError
 from workbench.generators.base import GenerationOptions
+from workbench.infra.errors import WorkbenchError
 
 
 def many_runs(tmp_path, n: int, generator: str, name: str = "big"):

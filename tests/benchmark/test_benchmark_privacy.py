@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.benchmark.configs import load_benchmark, run_benchmark
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.privacy.known_pair_runs import stored_counts
 from workbench.privacy.reid import stored_reid_risk
 from workbench.store import RunStore

@@ -24,7 +24,7 @@ def test_report_all_on_an_empty_store_does_not_say_use_all(tmp_path):
 
 
 def test_report_all_with_only_unfinished_runs_names_the_way_out(store, tiny_corpus):
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.pipeline import report_runs
     run = generated_run(store, tiny_corpus)
     store.reopen_run(run.run_id)
@@ -34,7 +34,7 @@ def test_report_all_with_only_unfinished_runs_names_the_way_out(store, tiny_corp
 
 def test_a_benchmark_key_error_says_where_once(tmp_path):
     from workbench.benchmark.configs import load_benchmark
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     path = tmp_path / "typo.toml"
     path.write_text('corpora = ["pgv-pii-en"]\n[[generators]]\nname = "upos"\nmode = "repL"\n', encoding="utf-8")
     with pytest.raises(WorkbenchError) as err:

@@ -16,8 +16,8 @@ import socket
 import sys
 
 from workbench.cluster.session import ray_cluster
-from workbench.errors import WorkbenchError
 from workbench.executors.options import ExecutorOptions
+from workbench.infra.errors import WorkbenchError
 
 RAY_VARIABLES = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")
 

@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from tests.helpers.entry_point import wb
 from tests.helpers.waiting import wait_until
 from workbench.cli import main
-from workbench.local_guard import free_port, listens_on_loopback_only
+from workbench.infra.local_guard import free_port, listens_on_loopback_only
 
 HELD = Path(__file__).with_name("held_cluster.py")
 # One call of each of Ray's gRPC services (an empty request is a valid one): a port answers

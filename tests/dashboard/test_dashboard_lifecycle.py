@@ -14,7 +14,7 @@ import pytest
 
 from tests.helpers.entry_point import WORKBENCH, wb
 from tests.helpers.waiting import wait_until
-from workbench.local_guard import free_port
+from workbench.infra.local_guard import free_port
 from workbench.store import RunStore
 
 

@@ -97,7 +97,7 @@ def test_the_guard_is_installed_once_and_fails_closed(monkeypatch):
 
     from workbench.dashboard import guarded_streamlit
     from workbench.dashboard.local_only import LocalOnly
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
 
     original = starlette_app.create_streamlit_middleware
     monkeypatch.setattr(starlette_app, "create_streamlit_middleware", original)  # restored after the test

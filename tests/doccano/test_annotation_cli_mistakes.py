@@ -15,7 +15,7 @@ from workbench.annotation.results import write_table6_report
 from workbench.annotation.sampling import draw_named_sample, sample_progress
 from workbench.doccano import sync
 from workbench.doccano.client import Project
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def fails_cleanly(*args, store, env=None, expect: str) -> str:

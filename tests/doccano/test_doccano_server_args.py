@@ -13,7 +13,7 @@ import socket
 import pytest
 
 from workbench.doccano.server import bind_loopback, createuser_args
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def doccano_like_parser() -> argparse.ArgumentParser:

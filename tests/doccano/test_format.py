@@ -9,7 +9,7 @@ import pytest
 from workbench.annotation import Annotation
 from workbench.doccano.client import DoccanoClient
 from workbench.doccano.format import META_KEYS, PLACEHOLDER, export_lines, export_project, import_export
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.text.replace import pseudonymise
 
 
@@ -97,7 +97,7 @@ def test_a_pseudonym_with_line_separators_survives_export_and_import(annotation_
     assert any(odd in line["text"] for line in lines)
     for line in lines:
         line["label"] = [[s, e, "NO_ERROR"] for s, e, _ in line["label"]]
-    from workbench import jsonl
+    from workbench.infra import jsonl
     jsonl.write(path, lines)
     import_export(annotation_store, path)
     tagged = {(a.doc_id, a.span_index) for a in annotation_store.annotations([run], ["anna"])}

@@ -17,9 +17,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from workbench.doccano.client import DoccanoClient
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.local_guard import is_local_host, local_url, parse_url
 from workbench.llm.config import OllamaSettings
-from workbench.local_guard import is_local_host, local_url, parse_url
 
 
 class _Recorder(BaseHTTPRequestHandler):

@@ -96,6 +96,6 @@ def test_export_help_says_what_each_format_holds():
     text = wb("export", "--help").stdout
     for line in ("tab      offsets of the masked spans; no text at all",
                  "intact   offsets and replacements; no original text",
-                 "csv      a row per span (workbench.tidy_frame) without `original`",
+                 "csv      a row per span (workbench.store.tidy_frame) without `original`",
                  "--with-originals"):
         assert line in text, line

@@ -10,8 +10,8 @@ import pytest
 from tests.helpers.entry_point import wb
 from tests.helpers.store import import_replacements
 from tests.metrics.conftest import WordListTagger
-from workbench.errors import WorkbenchError
 from workbench.exchange.exporters import FORMATS, MASKED_FORMAT, export_run
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore
 
 

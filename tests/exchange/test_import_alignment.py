@@ -16,7 +16,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.metrics.conftest import WordListTagger
-from workbench.errors import CorpusError
 from workbench.exchange.alignment import (
     COVERING,
     CROSSING,
@@ -32,6 +31,7 @@ from workbench.exchange.alignment import (
     WHOLE,
 )
 from workbench.exchange.importers import align_file, import_run
+from workbench.infra.errors import CorpusError
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.model import Corpus
 from workbench.store.run_reports import ALIGNMENT, run_report

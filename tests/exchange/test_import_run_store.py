@@ -17,8 +17,8 @@ import pytest
 from tests.helpers.entry_point import wb, wb_ok, workbench_command
 from tests.helpers.waiting import wait_until
 from tests.metrics.conftest import WordListTagger
-from workbench.errors import CorpusError
 from workbench.exchange.importers import import_run
+from workbench.infra.errors import CorpusError
 
 SENTENCE = "Anna Berg met Per Holm in Oslo on day {n}. "
 NAMES = (("Anna Berg", "PERSON"), ("Per Holm", "PERSON"), ("Oslo", "LOC"))

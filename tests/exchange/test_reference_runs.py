@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
-from workbench.errors import WorkbenchError
 from workbench.exchange.reference import KINDS, entity_numbers, reference_run, replacements
+from workbench.infra.errors import WorkbenchError
 from workbench.metrics import compute_metrics, is_original, metric_frame
 from workbench.store.run_reports import REFERENCE, run_report
 
@@ -102,9 +102,9 @@ def test_the_cli_stores_reference_runs(tmp_path):
 def test_a_suppressed_run_exports_shows_and_imports_back_as_suppression(store, tiny_corpus, tmp_path):
     import json
 
-    from workbench.errors import CorpusError
     from workbench.exchange.exporters import export_run
     from workbench.exchange.importers import import_run
+    from workbench.infra.errors import CorpusError
     from workbench.views.show import show_run
     run = _run(store, tiny_corpus, "suppress")
     intact = json.loads(export_run(store, run.run_id, "intact", tmp_path / "i.json").read_text(encoding="utf-8"))

@@ -149,7 +149,7 @@ def test_tps_scores_a_suppressed_span_as_nothing_kept(runs):
 def test_annotation_samples_never_offer_a_suppressed_span(runs, store):
     """The tagset judges a pseudonym; a suppressed span has none, so no sample holds it."""
     from workbench.annotation.sampling import SampleRecipe, draw_sample
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
 
     ids, _, _ = runs
     for unit in ("document", "span"):

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.errors import InvalidValue
 from workbench.executors.local import LocalExecutor
 from workbench.executors.options import ExecutorOptions, executor_for
 from workbench.executors.registry import EXECUTORS
+from workbench.infra.errors import InvalidValue
+from workbench.infra.plugins import Entry
 from workbench.pipeline import generate_run
-from workbench.plugins import Entry
 
 ROOT = Path(__file__).resolve().parents[2]
 

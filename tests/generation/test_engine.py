@@ -15,7 +15,7 @@ from workbench.generators import FAILED, GenerationOptions, Prediction, create_g
 from workbench.generators.base import Generator
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
-from workbench.overlap_rules import leaks
+from workbench.text.overlap_rules import leaks
 from workbench.upos import get_tagger
 
 

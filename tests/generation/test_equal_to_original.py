@@ -2,7 +2,7 @@
 
 The leak guard is off by default (as in paper 003), so nothing stops a generator from putting
 `American` back for `American`; the summary line says how many such pseudonyms a run holds.
-The rule (workbench.overlap_rules.equals_original, which the leak guard also refuses): equal once
+The rule (workbench.text.overlap_rules.equals_original, which the leak guard also refuses): equal once
 white space is collapsed and case ignored, numerals included."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 
 from tests.helpers.entry_point import wb
 from tests.helpers.store import import_replacements
-from workbench.overlap_rules import equals_original
 from workbench.pipeline import count_equal_to_original
+from workbench.text.overlap_rules import equals_original
 
 TEXT = "Anna Berg was born in Oslo in 1975. She works for Nordbank in Bergen."
 MENTIONS = [("Anna Berg", "PERSON"), ("Oslo", "LOC"), ("1975", "DATETIME"), ("Nordbank", "ORG"), ("Bergen", "LOC")]

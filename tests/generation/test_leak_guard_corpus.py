@@ -7,11 +7,11 @@ import pytest
 
 from tests.helpers.entry_point import wb
 from tests.metrics.conftest import WordListTagger
-from workbench.errors import InvalidValue
 from workbench.generation.engine import run_generation
 from workbench.generation.pseudonym_choice import CORPUS_GUARD_EMPTY, LEAK_GUARD_EMPTY, SelectionInput, choose_all
 from workbench.generators.base import GenerationOptions, Generator, Prediction
-from workbench.overlap_rules import value_key
+from workbench.infra.errors import InvalidValue
+from workbench.text.overlap_rules import value_key
 
 
 def choose(doc, span_index, candidates, corpus_values):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.entry_point import wb
-from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generators.base import INT64_MAX, INT64_MIN, GenerationOptions
+from workbench.infra.errors import InvalidValue, WorkbenchError
 
 TOO_BIG = 2**63
 

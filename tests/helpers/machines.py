@@ -1,4 +1,4 @@
-"""Machines injected into workbench.devices (issue 36): a test whose outcome depends on the CPU names
+"""Machines injected into workbench.infra.devices (issue 36): a test whose outcome depends on the CPU names
 the machine it means instead of reading the one it runs on.
 
 The three kinds the suite has to pass on, by their flags and whether bfloat16 is faster there than
@@ -15,7 +15,7 @@ WORKBENCH_BF16_FASTER).
 
 from __future__ import annotations
 
-from workbench import devices
+from workbench.infra import devices
 
 AVX2 = "fpu sse sse2 ssse3 sse4_1 sse4_2 popcnt avx f16c fma avx2"
 AVX512 = AVX2 + " avx512f avx512dq avx512cd avx512bw avx512vl avx512_vnni"

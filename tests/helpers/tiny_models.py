@@ -172,8 +172,8 @@ def cached_tiny(kind: str) -> Path:
     import shutil
     from importlib.metadata import version
 
-    from workbench.build_once import built_once
-    from workbench.paths import cache_dir
+    from workbench.infra.build_once import built_once
+    from workbench.infra.paths import cache_dir
     libraries = " ".join(f"{p}=={version(p)}" for p in ("torch", "transformers", "tokenizers", "spacy"))
     key = hashlib.sha256(Path(__file__).read_bytes() + libraries.encode()).hexdigest()[:12]
 

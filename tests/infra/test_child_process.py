@@ -1,4 +1,4 @@
-"""run_child (workbench/child_process.py): a child that does not stop on the signal passed on to it
+"""run_child (workbench/infra/child_process.py): a child that does not stop on the signal passed on to it
 is terminated after the grace period, then killed, so `workbench dashboard` always ends on Ctrl-C.
 Streamlit listens before it installs its own signal handlers; a SIGINT in that window left it
 running for good (seen on a busy 2-core machine). Here the child ignores the signals on purpose."""
@@ -29,7 +29,7 @@ CHILD = textwrap.dedent("""
 # The parent: run_child over the child with a one-second grace, its status on stdout.
 PARENT = textwrap.dedent("""
     import sys
-    from workbench.child_process import run_child
+    from workbench.infra.child_process import run_child
     print(run_child([sys.executable, "-c", sys.argv[1], *sys.argv[2:]], grace_s=1.0), flush=True)
 """)
 

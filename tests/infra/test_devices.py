@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from tests.helpers.machines import MACHINES, as_kind, as_machine
-from workbench import devices
-from workbench.errors import InvalidValue, WorkbenchError
+from workbench.infra import devices
+from workbench.infra.errors import InvalidValue, WorkbenchError
 
 
 def test_explicit_settings_are_kept_and_bad_ones_refused():

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from workbench import jsonl
-from workbench.errors import CorpusError, WorkbenchError
+from workbench.infra import jsonl
+from workbench.infra.errors import CorpusError, WorkbenchError
 
 # Every character str.splitlines breaks at except "\n" itself; JSON allows the ones that are
 # not control characters raw inside a string, and the others escaped.

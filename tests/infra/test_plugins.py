@@ -1,4 +1,4 @@
-"""The plug-in kit (workbench.plugins): lazy registries and the one config builder that every
+"""The plug-in kit (workbench.infra.plugins): lazy registries and the one config builder that every
 pluggable kind (generators, attackers, metric families, taggers) is configured with."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from workbench.errors import InvalidValue, WorkbenchError
-from workbench.plugins import Entry, Registry, build_config
+from workbench.infra.errors import InvalidValue, WorkbenchError
+from workbench.infra.plugins import Entry, Registry, build_config
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def _every_registry():
     from tests.project.test_layers import modules
     found = {}
     for name, path in modules().items():
-        if "Registry(" in path.read_text(encoding="utf-8") and name != "workbench.plugins":
+        if "Registry(" in path.read_text(encoding="utf-8") and name != "workbench.infra.plugins":
             module = importlib.import_module(name)
             found.update({f"{name}.{attr}": value for attr, value in vars(module).items()
                           if isinstance(value, Registry)})

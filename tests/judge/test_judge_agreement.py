@@ -8,7 +8,7 @@ import pytest
 
 from workbench.annotation import agreement, results
 from workbench.annotation.tagset import load_tagset
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 A, B = "NO_ERROR", "POS"
 

@@ -8,7 +8,7 @@ from judge_helpers import MODEL, fake_ollama
 
 from workbench.annotation.judge import JudgeConfig, judge_items, judge_sample
 from workbench.annotation.judge_prompt import PROMPT_VERSION
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.llm.config import OllamaSettings
 from workbench.store.judge_faults import faults
 

@@ -9,7 +9,7 @@ import pytest
 from tests.helpers.entry_point import wb_ok
 from workbench.annotation.judge import judge_sample
 from workbench.annotation.judge_simulated import rule_tag, rule_tags, simulate
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def row(pseudonym="Eva", original="Anna", failed=False, pick_upos="PROPN", original_upos="PROPN", entity_id="e1"):

@@ -7,7 +7,7 @@ import pytest
 
 from workbench.annotation.jsonl import export_annotations, import_annotations
 from workbench.annotation.storage import Annotation
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def first_item(store, run):

@@ -12,9 +12,9 @@ from llm_helpers import refused
 from tests.helpers.entry_point import wb
 from tests.helpers.waiting import wait_until
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.errors import WorkbenchError
 from workbench.generation.engine import run_generation
 from workbench.generators import GenerationOptions
+from workbench.infra.errors import WorkbenchError
 from workbench.llm.client import OllamaClient
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.text.slots import Gap, Slot

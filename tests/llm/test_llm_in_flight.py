@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from workbench.errors import WorkbenchError
 from workbench.generators import create_generator
+from workbench.infra.errors import WorkbenchError
 from workbench.llm.in_flight import in_flight
 
 

@@ -20,8 +20,8 @@ from workbench.generation.engine import run_generation
 from workbench.generators import FAILED, GenerationOptions, create_generator
 from workbench.llm.stats import run_failures
 from workbench.store import RunStore
+from workbench.store.tidy_frame import run_frame
 from workbench.text.slots import SlotBuilder
-from workbench.tidy_frame import run_frame
 from workbench.upos import get_tagger
 
 pytestmark = pytest.mark.slow

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from tests.helpers.entry_point import wb
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders import load_corpus
 
 TEXT = "Anna Berg lives in Oslo."

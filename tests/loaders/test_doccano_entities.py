@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders import load_corpus
 from workbench.loaders.entity_grouping import EntityCounts, entity_counts, inferred_entity_id
 
@@ -164,7 +164,7 @@ def test_consistent_run_gives_linked_mentions_one_pseudonym(tmp_path, store, for
     picks = {p.span_index: p.pseudonym for p in store.predictions(result.run_id)}
     assert picks[0] == picks[3] and not any(p.failed for p in store.predictions(result.run_id))
     assert _entity_metrics(store, result.run_id)["consistency"] == 1.0
-    from workbench.tidy_frame import run_frame  # what the merged-entity rate groups by, too
+    from workbench.store.tidy_frame import run_frame  # what the merged-entity rate groups by, too
     frame = run_frame(store, [result.run_id])
     assert frame.groupby("entity_id")["original"].apply(set).map(len).max() == 2  # {"Ahmed Karim", "Ahmed"}
 

@@ -126,7 +126,7 @@ def test_conllu_forms_may_hold_line_separators(tmp_path):
 def test_a_corpus_file_is_read_by_the_format_named_or_claiming_its_extension(tmp_path):
     """The corpus formats are a Registry (workbench.loaders.corpus_formats): --format names an entry,
     else .jsonl is doccano and anything else the TAB release; an unknown name names the nearest."""
-    from workbench.errors import InvalidValue, WorkbenchError
+    from workbench.infra.errors import InvalidValue, WorkbenchError
     from workbench.loaders import load_corpus
     from workbench.loaders.corpus_formats import format_for
     from workbench.loaders.shipped import FORMATS

@@ -7,7 +7,7 @@ import pytest
 
 from tests.metrics.conftest import add_run, make_context
 from tests.metrics.test_agreement import RUN_X, RUN_Y, MorphTable, agree_corpus  # noqa: F401 (a fixture)
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.reports import build_report
 from workbench.reports.files import write_content
 

@@ -12,8 +12,8 @@ import pytest
 from tests.exchange.test_import_alignment import write
 from tests.metrics.conftest import WordListTagger, make_context
 from tests.metrics.test_detection import import_file, imported  # noqa: F401  (imported: the fixture)
-from workbench.errors import WorkbenchError
 from workbench.exchange.importers import import_run
+from workbench.infra.errors import WorkbenchError
 from workbench.metrics import detection_precision as dp
 from workbench.metrics import family, metric_frame
 from workbench.metrics.detection_precision import (

@@ -179,7 +179,7 @@ def test_the_report_shows_the_family_in_table_5(store):
 def test_without_sklearn_crfsuite_the_error_names_what_to_install(monkeypatch):
     import sys
 
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     monkeypatch.setitem(sys.modules, "sklearn_crfsuite", None)  # import fails as if not installed
     with pytest.raises(WorkbenchError, match=r"pip install sklearn-crfsuite"):
         downstream_model.train_tagger([(("Anna",), ("B-PERSON",))])

@@ -8,7 +8,7 @@ import pkgutil
 import pytest
 
 import workbench.metrics
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.metrics import FAMILIES, family, metric_infos
 from workbench.metrics.families import METRIC_FAMILIES
 

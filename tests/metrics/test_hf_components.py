@@ -51,7 +51,7 @@ def test_bert_classifier_from_a_local_path(tmp_path, run_a):
 
 
 def test_paper_models_are_named_and_a_missing_model_fails_clearly(tmp_path):
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.metrics.classifiers import make_classifier_factory
     from workbench.metrics.summarisers import make_summariser
     classifier_id, factory = make_classifier_factory("bert")

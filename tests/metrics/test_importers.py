@@ -10,8 +10,8 @@ import shutil
 import pytest
 
 from tests.metrics.conftest import WordListTagger, report_context
-from workbench.errors import CorpusError
 from workbench.exchange.importers import import_run
+from workbench.infra.errors import CorpusError
 from workbench.metrics import compute_metrics, family, metric_frame
 from workbench.metrics.metric_frame import IDENTITY_COLUMNS
 from workbench.store import RunStore

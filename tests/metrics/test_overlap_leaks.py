@@ -16,7 +16,7 @@ from workbench.exchange.reference import reference_run
 from workbench.metrics import compute_metrics
 from workbench.metrics.metric_frame import metric_frame
 from workbench.metrics.per_label import label_metrics
-from workbench.overlap_rules import (
+from workbench.text.overlap_rules import (
     codes,
     content_partial_overlap,
     is_title,

@@ -12,7 +12,7 @@ import pytest
 from tests.helpers.entry_point import wb_ok
 from workbench.causal_lm import loading
 from workbench.causal_lm.loading import DEFAULT_CAUSAL_LM, describe, resolve_causal_lm
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.metrics import MetricConfig
 
 

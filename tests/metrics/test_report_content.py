@@ -10,7 +10,7 @@ import pytest
 
 from tests.metrics.conftest import make_context
 from tests.metrics.test_per_label import _annotate
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.reports import build_report
 from workbench.reports.figures import png_bytes
 from workbench.reports.files import report_files, write_content

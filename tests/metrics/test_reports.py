@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.metrics.conftest import add_run, make_context, report_context
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.reports import write_report
 from workbench.store import RunStore
 

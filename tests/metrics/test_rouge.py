@@ -41,7 +41,7 @@ def test_extractive_summary_is_sentences_of_the_text_in_order():
 
 
 def test_hf_summariser_fails_with_a_clear_message(tmp_path):
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     summariser = make_summariser(str(tmp_path / "no-such-model"))
     with pytest.raises(WorkbenchError, match="cannot load the summariser"):
         summariser.summarise(["Some text."], "en")

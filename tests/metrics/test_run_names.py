@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from tests.metrics.conftest import WordListTagger, make_context
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.metrics.run_names import run_names, short_model, varying_options
 
 

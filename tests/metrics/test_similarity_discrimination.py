@@ -15,7 +15,7 @@ from tests.metrics.conftest import RUN_A, add_run, make_context
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.similarity import MIN_WORD_SPREAD, word_discrimination_note, word_spreads
 from workbench.reports.tables import TABLES, caption, to_csv_frame, to_latex, to_markdown
-from workbench.signature import REFERENCE
+from workbench.store.signature import REFERENCE
 
 TABLE3 = next(t for t in TABLES if t.name == "table3_quality")
 

@@ -11,8 +11,8 @@ from workbench.generation.pseudonym_choice import SelectionInput, in_context
 from workbench.generators import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
 from workbench.model import Corpus
-from workbench.overlap_rules import absolute_overlap, partial_overlap
 from workbench.store import RunStore
+from workbench.text.overlap_rules import absolute_overlap, partial_overlap
 from workbench.text.slots import SlotBuilder
 from workbench.upos import get_tagger
 

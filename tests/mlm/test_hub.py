@@ -3,7 +3,7 @@ attacker."""
 
 import pytest
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.mlm import hub
 
 

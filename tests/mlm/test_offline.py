@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.mlm import offline
 from workbench.mlm.recipes import RECIPES
 

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 import workbench.mlm
-from workbench.errors import WorkbenchError
 from workbench.generators import GenerationOptions, create_generator
+from workbench.infra.errors import WorkbenchError
 
 MLM_DIR = Path(workbench.mlm.__file__).parent
 

@@ -5,7 +5,7 @@ tests/conftest.py: untrained two-layer masked LMs with real tokenizers, built in
 `tab_checkpoint`: SS-MTC trained on the offline English MLM (built by
 .ci/steps/10-offline-mlm.sh) over a small slice of the TAB training split, for behaviour that needs real words;
 built once and cached under
-workbench.paths.cache_dir(), keyed on the recipe, the data, the base model and the
+workbench.infra.paths.cache_dir(), keyed on the recipe, the data, the base model and the
 source of workbench/emat.
 """
 
@@ -52,8 +52,8 @@ def tab_checkpoint(offline_en):
     """SS-MTC on the offline English MLM over the TAB training split (cached)."""
     from workbench.adapters.mtc.build import BuildRecipe, VocabularySettings, build_checkpoint
     from workbench.adapters.mtc.train_phrases import TrainSettings
+    from workbench.infra.paths import cache_dir
     from workbench.loaders import shipped_corpus
-    from workbench.paths import cache_dir
     tab = shipped_corpus("tab-test")
     recipe = BuildRecipe(kind="ss-mtc", base_model=str(offline_en), vocabulary=VocabularySettings(**TAB_VOCAB),
                          train=TrainSettings(**TAB_TRAIN))

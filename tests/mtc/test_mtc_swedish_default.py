@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 import pytest
 
-from workbench.errors import WorkbenchError
 from workbench.generators import create_generator
+from workbench.infra.errors import WorkbenchError
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "mtc.md"  # in the README until issue 36
 HEADING = "**No Swedish default for `mtc` and `ss-mtc`.**"

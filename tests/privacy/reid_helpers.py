@@ -16,8 +16,8 @@ from pathlib import Path
 
 from tests.helpers.corpus import document_with_mentions
 from workbench.model import Corpus, Document, Span
-from workbench.signature import RunSignature
 from workbench.store import RunRecord, RunStore, StoredPrediction
+from workbench.store.signature import RunSignature
 
 TEMPLATE = ("The applicant, {name}, was born in {year} and lives in {city}. On {date} {name} was arrested by officers "
             "of the {org} and taken to a police station in {city}. The applicant complained to the {org} that the "

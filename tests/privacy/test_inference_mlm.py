@@ -141,7 +141,7 @@ def test_an_interrupted_attack_resumes_without_loss_or_duplicates(store, tiny_co
 
 
 def test_a_run_that_is_not_complete_is_refused_before_any_attack(store, runs):
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.privacy.inference import inference_disclosure
     from workbench.privacy.inference_store import rows_frame
     store.reopen_run(runs["random"])
@@ -151,7 +151,7 @@ def test_a_run_that_is_not_complete_is_refused_before_any_attack(store, runs):
 
 
 def test_bad_settings_are_refused_by_name(store, runs):
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.privacy.inference import inference_disclosure
     with pytest.raises(WorkbenchError, match="no option 'contxt_chars'; did you mean 'context_chars'"):
         inference_disclosure(store, [runs["label"]], config={"contxt_chars": "10"})

@@ -43,7 +43,7 @@ def test_words_carry_stop_alpha_and_punctuation():
 
 
 def test_a_missing_lemmatiser_names_the_build_command(tmp_path, monkeypatch):
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.privacy.lemmatiser import lemmatiser_path
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
     with pytest.raises(WorkbenchError, match="workbench privacy build-lemmatiser --lang sv"):
@@ -52,7 +52,7 @@ def test_a_missing_lemmatiser_names_the_build_command(tmp_path, monkeypatch):
 
 
 def test_an_unknown_language_is_refused():
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.privacy.lemmatiser import lemmatiser_path
     with pytest.raises(WorkbenchError, match="no lemmatiser for language 'de'"):
         lemmatiser_path("de")

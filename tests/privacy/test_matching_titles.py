@@ -26,8 +26,8 @@ def test_the_corpus_matcher_lets_no_title_disclose_a_person(tiny_lemmatiser_cach
 
 
 def test_the_title_list_is_part_of_the_attack_key(monkeypatch):
-    from workbench import overlap_rules
     from workbench.privacy.inference import matcher_description
+    from workbench.text import overlap_rules
     before = matcher_description()
     assert before["version"] >= 3  # 2 let titles disclose
     monkeypatch.setattr(overlap_rules, "ALL_TITLES", overlap_rules.ALL_TITLES | {"councillor"})

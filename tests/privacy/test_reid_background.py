@@ -7,7 +7,7 @@ import json
 import pytest
 from reid_helpers import background, corpus, write_run
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def test_tab_test_ships_background_for_every_document():

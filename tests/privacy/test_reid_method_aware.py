@@ -10,7 +10,7 @@ import pytest
 from reid_helpers import PEOPLE, background, corpus, write_run
 
 from tests.helpers.corpus import document_with_mentions
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.model import Corpus
 
 pytest.importorskip("bm25s")
@@ -123,7 +123,7 @@ def test_a_generated_run_rewrites_the_background_with_its_generator_and_another_
     from workbench.generation.engine import run_generation
     from workbench.generators.base import GenerationOptions
     from workbench.generators.registry import create_generator
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     from workbench.privacy.background import load_background
     from workbench.privacy.method_aware import rewritten_background
     from workbench.store import RunStore

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from reid_helpers import background, corpus, write_run
 
 from tests.helpers import waiting
-from workbench.errors import WorkbenchError
 from workbench.executors.options import ExecutorOptions
+from workbench.infra.errors import WorkbenchError
 from workbench.privacy.retrieval import RetrievalAttacker
 
 pytest.importorskip("bm25s")

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from reid_helpers import PEOPLE, background, corpus, write_run
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("bm25s")
 

@@ -8,7 +8,7 @@ import math
 import pytest
 from reid_helpers import BACKGROUND_TEMPLATE, PEOPLE, background, corpus, write_run
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("transformers")
 

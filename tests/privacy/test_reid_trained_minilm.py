@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from reid_helpers import background, corpus, write_run
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("transformers")
 

@@ -14,7 +14,7 @@ import pytest
 from reid_helpers import PEOPLE, corpus, write_run
 
 from tests.helpers.entry_point import wb_ok
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 
 # The same opening for every individual; what tells them apart comes after it.
 PREAMBLE = "JUDGMENT. This judgment will become final in the circumstances set out in Article 44 of the Convention. " \

@@ -211,7 +211,7 @@ def package_graph() -> dict[str, dict[str, bool]]:
 
 def test_the_graph_is_read_from_every_module_and_inside_functions():
     graph = package_graph()
-    assert "workbench.adapters.ollama" in graph and "workbench.plugins" in graph
+    assert "workbench.adapters.ollama" in graph and "workbench.infra.plugins" in graph
     assert graph["workbench.generators.registry"]["workbench.generators.base"] is False  # at the top
     assert "workbench.adapters.ollama" not in graph["workbench.generators.registry"]  # a lazy target's string
     lazy = {target for targets in graph.values() for target, inside in targets.items() if inside}

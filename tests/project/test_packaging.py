@@ -1,5 +1,5 @@
 """A normal (non-editable) install is complete: data travels as package data (issue 10 #5),
-and every path variable is read in workbench.paths."""
+and every path variable is read in workbench.infra.paths."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_the_wheel_carries_the_corpora_tagset_and_licences(installed):
 
 def test_an_installed_copy_reads_its_own_data_outside_the_checkout(installed, tmp_path):
     _, target = installed
-    code = ("import workbench, workbench.paths as p\n"
+    code = ("import workbench, workbench.infra.paths as p\n"
             "from workbench.loaders import shipped_corpus\n"
             "from workbench.annotation.tagset import load_tagset\n"
             "print(workbench.__file__); print(p.checkout()); print(p.corpora_dir()); print(p.tagset_file())\n"
@@ -98,18 +98,18 @@ def test_the_installed_cli_lists_corpora_and_names_the_variable_for_shared_model
     listing = _outside_checkout(target, "from workbench.cli import main; main(['corpora'])", tmp_path)
     assert listing.returncode == 0, listing.stderr
     assert "tab-test" in listing.stdout and "127 docs" in listing.stdout
-    shared = _outside_checkout(target, "import workbench.paths as p; p.shared_models_dir()", tmp_path)
+    shared = _outside_checkout(target, "import workbench.infra.paths as p; p.shared_models_dir()", tmp_path)
     assert "set WORKBENCH_SPACY_MODELS" in shared.stderr and "beside a checkout" in shared.stderr
-    given = _outside_checkout(target, "import workbench.paths as p; print(p.shared_models_dir())", tmp_path,
+    given = _outside_checkout(target, "import workbench.infra.paths as p; print(p.shared_models_dir())", tmp_path,
                               WORKBENCH_SPACY_MODELS=str(tmp_path / "models"))
     assert given.stdout.strip() == str(tmp_path / "models")
 
 
 def test_every_path_variable_is_read_in_workbench_paths():
-    """No module but workbench/paths.py reads a WORKBENCH_* path variable or the checkout root."""
+    """No module but workbench/infra/paths.py reads a WORKBENCH_* path variable or the checkout root."""
     offenders = []
     for path in [*(REPO / "workbench").rglob("*.py"), *(REPO / "adapters").rglob("*.py")]:
-        if path == REPO / "workbench" / "paths.py":
+        if path == REPO / "workbench" / "infra" / "paths.py":
             continue
         text = path.read_text(encoding="utf-8")
         for m in re.finditer(r"environ(?:\.get)?\(?\[?\s*[\"'](WORKBENCH_\w+)", text):
@@ -120,7 +120,7 @@ def test_every_path_variable_is_read_in_workbench_paths():
 
 
 def test_the_checkout_still_finds_its_own_folders():
-    import workbench.paths as p
+    import workbench.infra.paths as p
     assert p.checkout() == REPO
     assert p.corpora_dir() == REPO / "corpora" or "WORKBENCH_CORPORA" in os.environ
     assert p.tagset_file() == REPO / "annotations" / "tagset.json"

@@ -149,7 +149,7 @@ PINNED = {
 
 
 # The attackers run in dtype=auto, so on a machine where auto resolves to bfloat16 their keys record
-# it with the kernels that compute it (workbench.devices.precision_entries): pinned per kernel family.
+# it with the kernels that compute it (workbench.infra.devices.precision_entries): pinned per kernel family.
 # Computed for issue 36 by _all_ids with the machine injected; the float32 keys above
 # are those of every machine where auto resolves to float32.
 PINNED_BFLOAT16 = {

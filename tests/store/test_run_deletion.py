@@ -11,7 +11,7 @@ from tests.helpers.entry_point import wb
 from tests.helpers.store import generated_run, import_replacements
 from workbench.annotation.sampling import SampleRecipe, draw_sample
 from workbench.annotation.storage import Annotation, AnnotationStore
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore
 from workbench.store.hidden_runs import hidden_runs, set_hidden
 from workbench.store.run_deletion import delete_runs, plan_deletion

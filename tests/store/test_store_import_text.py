@@ -9,8 +9,8 @@ import re
 import pytest
 
 from tests.metrics.conftest import WordListTagger
-from workbench.errors import CorpusError
 from workbench.exchange.importers import import_run
+from workbench.infra.errors import CorpusError
 
 
 def _file(tmp_path, corpus, doc_id, replacement_json):
@@ -61,7 +61,7 @@ def test_the_cli_refuses_a_lone_surrogate_in_words(tmp_path):
 
 @pytest.mark.parametrize("name", ["bad\nname", "esc\x1b[2J", "half\ud800"])
 def test_a_run_name_a_caption_cannot_show_is_refused(tmp_path, store, tiny_corpus, name):
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     path = _file(tmp_path, tiny_corpus, "en-2", json.dumps("Olle"))
     with pytest.raises(WorkbenchError, match="must be non-empty, printable"):
         import_run(store, path, tiny_corpus, tagger=WordListTagger(), name=name)
@@ -71,7 +71,7 @@ def test_a_run_name_a_caption_cannot_show_is_refused(tmp_path, store, tiny_corpu
 def test_an_import_under_way_in_another_process_is_not_duplicated(tmp_path, store, tiny_corpus):
     import socket
 
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     path = _file(tmp_path, tiny_corpus, "en-2", json.dumps("Olle"))
     first = import_run(store, path, tiny_corpus, tagger=WordListTagger())
     store.delete_run(first.run_id)

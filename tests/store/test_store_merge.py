@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from tests.helpers.corpus import make_tiny_corpus
 from tests.helpers.store import generated_run
 from workbench.annotation.storage import AnnotationStore
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import COMPLETE, RUNNING, RunStore
 from workbench.store.annotations import Annotation, SampleItem
 from workbench.store.merge import merge_stores

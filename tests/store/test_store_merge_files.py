@@ -18,7 +18,7 @@ from tests.helpers.entry_point import wb, workbench_command
 from tests.helpers.store import generated_run
 from tests.helpers.waiting import wait_until
 from tests.store.test_store_restored_dump import undo_migrations_after
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
 from workbench.store.merge import merge_stores
 from workbench.store.schema import VERSION

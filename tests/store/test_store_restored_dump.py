@@ -16,7 +16,7 @@ import pytest
 from tests.helpers.entry_point import wb, wb_ok
 from tests.helpers.store import generated_run
 from workbench.annotation.storage import AnnotationStore
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore
 from workbench.store.annotations import Annotation
 from workbench.store.schema import MIGRATIONS, VERSION

@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers.entry_point import WORKBENCH
 from tests.helpers.store import generated_run
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
 
 

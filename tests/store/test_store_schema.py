@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers.entry_point import wb
 from tests.helpers.store import generated_run
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore, StoredPrediction
 from workbench.store.schema import APPLICATION_ID, VERSION
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.helpers.entry_point import wb
 from tests.helpers.store import import_replacements
-from workbench.terminal import printable
+from workbench.infra.terminal import printable
 from workbench.views.show import side_by_side_lines
 
 
@@ -76,7 +76,7 @@ def test_a_word_longer_than_a_line_is_cut_up_front_not_one_line_at_a_time(monkey
     never taken, and nothing of the word is lost or reordered."""
     import textwrap
 
-    from workbench.terminal import wrap
+    from workbench.infra.terminal import wrap
 
     def slow_path(*args):
         raise AssertionError("TextWrapper._handle_long_word: one line at a time")
@@ -114,8 +114,8 @@ def test_import_run_refuses_a_replacement_longer_than_its_cap_naming_document_an
 
     import pytest
 
-    from workbench.errors import CorpusError
     from workbench.exchange.importers import MAX_REPLACEMENT_CHARS
+    from workbench.infra.errors import CorpusError
     from workbench.store import RunStore
     doc = tiny_corpus.documents[0]
     data = {d.doc_id: [[s.start, s.end, s.text[::-1]] for s in d.spans if s.mask] for d in tiny_corpus.documents}

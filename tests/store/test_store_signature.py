@@ -7,7 +7,7 @@ import json
 
 from tests.helpers.store import generated_run, import_replacements
 from workbench.generators import GenerationOptions
-from workbench.signature import RunSignature, make_signature, run_id_of
+from workbench.store.signature import RunSignature, make_signature, run_id_of
 
 
 def _previous_make_signature(*, corpus_name, corpus_hash, generator, model, config, options, tagger, versions):
@@ -56,7 +56,7 @@ def test_an_imported_run_keeps_its_previous_signature_and_id(tmp_path, store, ti
 
 
 def test_the_fields_are_columns_and_nothing_reads_the_string_back(store, tiny_corpus):
-    from workbench.tidy_frame import run_frame
+    from workbench.store.tidy_frame import run_frame
     run = generated_run(store, tiny_corpus, seed=5)
     options = GenerationOptions(seed=5)
     row = store.db.execute('SELECT tagger, "window", seed, top_k, leak_guard FROM runs WHERE run_id=?',

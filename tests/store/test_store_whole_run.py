@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from workbench.signature import REFERENCE, RunSignature
 from workbench.store import COMPLETE, RUNNING, RunRecord, StoredPrediction
 from workbench.store.run_reports import run_report
+from workbench.store.signature import REFERENCE, RunSignature
 from workbench.store.whole_run import store_whole_run
 
 

@@ -10,8 +10,8 @@ import pytest
 from tests.helpers.entry_point import WORKBENCH
 from tests.surrogates.surrogate_helpers import bilingual_corpus, maker, write_doccano
 from workbench.adapters.surrogate.date_offsets import date_text_offset
-from workbench.errors import InvalidValue
 from workbench.generators import create_generator
+from workbench.infra.errors import InvalidValue
 from workbench.text.dates import read_date
 
 DATES = ["3 August 2003", "2003-08-10", "17/08/2003", "August 24th, 2003", "5.9.2003", "12 March 1970"]

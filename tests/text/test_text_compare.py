@@ -21,7 +21,8 @@ from tests.helpers.entry_point import WORKBENCH
 from workbench.generation.pseudonym_choice import LEAK_GUARD_EMPTY, SelectionInput, choose_all
 from workbench.generators.base import Prediction
 from workbench.loaders.check import check_corpus
-from workbench.overlap_rules import (
+from workbench.text.compare import contains_words, fold, nfc, normalise, same_text, word_spans, words
+from workbench.text.overlap_rules import (
     absolute_overlap,
     codes,
     content_partial_overlap,
@@ -32,7 +33,6 @@ from workbench.overlap_rules import (
     value_key,
     verbatim_leak,
 )
-from workbench.text.compare import contains_words, fold, nfc, normalise, same_text, word_spans, words
 
 
 def NFD(text: str) -> str:

@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 from tests.helpers.entry_point import WORKBENCH
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders import load_corpus
 from workbench.loaders.check import check_corpus
 from workbench.loaders.problems import CorpusWarning

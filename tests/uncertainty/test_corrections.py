@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.uncertainty import adjust, benjamini_hochberg, holm, not_different_from_best
 
 # The textbook-sized example: four p-values, m = 4. Sorted: 0.005 (4th), 0.01 (1st), 0.03 (3rd), 0.04 (2nd).

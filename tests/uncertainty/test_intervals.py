@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.uncertainty import (
     DOCUMENT,
     SPAN_BY_DOCUMENT,

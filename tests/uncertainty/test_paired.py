@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.uncertainty import (
     DOCUMENT,
     SPAN_BY_DOCUMENT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.upos import get_tagger, right_most_upos
 from workbench.upos.spacy_backend import SpacyTagger
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.upos.factory import BACKENDS, TAGGERS, LoadedTaggers, get_tagger
 
 

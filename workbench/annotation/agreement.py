@@ -141,7 +141,7 @@ class AgreementSummary:
 def summarise(frame: pd.DataFrame, annotators: Sequence[str] | None = None) -> AgreementSummary:
     """Cohen's kappa per pair and Fleiss' kappa of a long annotation frame (`workbench annotations agreement`)."""
     if frame.empty:
-        from workbench.errors import WorkbenchError
+        from workbench.infra.errors import WorkbenchError
         raise WorkbenchError("no annotations" + (f" by {', '.join(annotators)}" if annotators else "")
                              + " to compare; tag pseudonyms first (dashboard Annotate page, or "
                              "`workbench annotations import`)")

@@ -19,7 +19,7 @@ from workbench.annotation.agreement import ITEM, AgreementSummary, PairAgreement
 from workbench.annotation.results import annotation_frame
 from workbench.annotation.sampling import resolve_run_ids
 from workbench.annotation.storage import AnnotationStore
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 # How tags reach the store, for the message when two annotators share none.
 HOW_TO_TAG = ("tag them on the dashboard's Annotate page (`workbench dashboard`){sample}, or import "

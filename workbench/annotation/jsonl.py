@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from workbench import jsonl
 from workbench.annotation.storage import Annotation, AnnotationStore
-from workbench.errors import WorkbenchError
+from workbench.infra import jsonl
+from workbench.infra.errors import WorkbenchError
 from workbench.store.annotations import run_spans
 
 REQUIRED = ("run_id", "doc_id", "span_index", "annotator", "tag")

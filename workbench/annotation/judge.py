@@ -30,7 +30,7 @@ from workbench.annotation.judge_prompt import PROMPT_VERSION, build_judge_prompt
 from workbench.annotation.pseudonym_context import item_context
 from workbench.annotation.sampling import SampleRecipe, draw_sample, resolve_run_ids
 from workbench.annotation.storage import JUDGE_PREFIX, Annotation, AnnotationStore, SampleItem
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.llm.config import OllamaSettings
 from workbench.llm.verdict import Verdict, verdict_of
 from workbench.store.judge_faults import JudgeFault, clear_fault, save_fault

@@ -25,8 +25,8 @@ import random
 from collections.abc import Sequence
 
 from workbench.annotation.storage import Annotation, AnnotationStore, SampleItem
-from workbench.errors import WorkbenchError
-from workbench.overlap_rules import partial_overlap
+from workbench.infra.errors import WorkbenchError
+from workbench.text.overlap_rules import partial_overlap
 
 DEFAULT_NAMES = ("sim-1", "sim-2")
 DEFAULT_FLIP = 0.2
@@ -54,7 +54,7 @@ def rule_tag(row, earlier: dict[str, str], taken: dict[str, str]) -> str:
 
 def rule_tags(annotations: AnnotationStore, items: Sequence[SampleItem]) -> dict[tuple[str, str, int], str]:
     """The rule's tag for each item, read with the earlier mentions of its document in span order."""
-    from workbench.tidy_frame import run_frame
+    from workbench.store.tidy_frame import run_frame
 
     wanted = {(it.run_id, it.doc_id, it.span_index) for it in items}
     frame = run_frame(annotations.run_store, sorted({it.run_id for it in items}))

@@ -26,8 +26,8 @@ import random
 from dataclasses import asdict, dataclass
 
 from workbench.annotation.storage import SampleItem
-from workbench.errors import WorkbenchError
 from workbench.exchange.alignment import is_suppressed
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore
 
 UNITS = ("document", "span")

@@ -27,7 +27,7 @@ from pathlib import Path
 # `from __future__ import annotations` name instead of the module.
 import workbench.store.annotations as annotation_rows
 from workbench.annotation.tagset import Tagset, load_tagset
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore
 from workbench.store.annotations import Annotation, SampleItem
 

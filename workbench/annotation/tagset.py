@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
-from workbench.paths import guidelines_file, tagset_file
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.paths import guidelines_file, tagset_file
 
-# The shipped files: package data in an install, annotations/ in a checkout (workbench.paths).
+# The shipped files: package data in an install, annotations/ in a checkout (workbench.infra.paths).
 DEFAULT_TAGSET = tagset_file()
 GUIDELINES = guidelines_file()
 

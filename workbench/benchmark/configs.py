@@ -44,8 +44,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.errors import WorkbenchError
 from workbench.generators.base import BATCH_SIZE, GenerationOptions, Generator
+from workbench.infra.errors import WorkbenchError
 from workbench.upos.factory import DEFAULT_TAGGER
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class PlannedRun:
     settings: tuple[tuple[str, str], ...]  # generator Config values, as CLI strings
     docs: str | None = None  # --docs: ids or @file, for a held-out split
     skip_docs: str | None = None  # --skip-docs
-    run_name: str | None = None  # --name: the run's name in reports (workbench.run_name_rule)
+    run_name: str | None = None  # --name: the run's name in reports (workbench.store.run_name_rule)
 
     # The options' fields, as the planned run had them before it carried GenerationOptions.
     mode = property(lambda self: self.options.mode)
@@ -222,7 +222,7 @@ def _planned_runs(data: dict, g: dict, path: Path) -> list[PlannedRun]:
     docs, skip = (_expand(_optional_text(g.get(k), k), path) for k in ("docs", "skip_docs"))
     run_name = g.get("run_name")
     if run_name is not None:
-        from workbench.run_name_rule import check_run_name
+        from workbench.store.run_name_rule import check_run_name
         run_name = check_run_name(_text(run_name, "run_name"))
     return [PlannedRun(corpus, name, GenerationOptions(mode=mode, upos_filter=upos, consistent=consistent, **common),
                        settings, docs, skip, run_name)
@@ -260,7 +260,7 @@ def _expand(spec: str | None, config_path: Path) -> str | None:
     wherever the cache and the checkout live."""
     if spec is None:
         return None
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     return str(spec).replace("{cache}", str(cache_dir())).replace("{here}", str(config_path.resolve().parent))
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 DEFAULT_CAUSAL_LM = "distilgpt2"  # paper 000 §4: DistilGPT2 (huggingface.co/distilbert/distilgpt2)
 OFFLINE = "offline"  # the stand-in built by `workbench mlm build-causal-lm`

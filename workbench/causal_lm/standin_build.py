@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from workbench.build_once import built_once
 from workbench.causal_lm.standin import BUILD_FILE, LANGS, RECIPE, StandinRecipe, standin_dir, training_text_files
+from workbench.infra.build_once import built_once
 from workbench.mlm.data import pud_path, read_documents, read_sentences
 
 EOS = "<|endoftext|>"

@@ -16,7 +16,7 @@ import warnings
 
 import click
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 class _Group(click.Group):
@@ -83,7 +83,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     """A corpus warning as a line for the user; any other warning as Python shows it."""
     from workbench.loaders.problems import CorpusWarning
     if issubclass(category, CorpusWarning):
-        from workbench.terminal import printable
+        from workbench.infra.terminal import printable
         click.echo(f"warning: {printable(str(message))}", err=True)
     else:
         sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))

@@ -8,9 +8,9 @@ import sys
 
 import click
 
+from workbench.infra.paths import default_store
 from workbench.loaders.shipped import FORMATS as CORPUS_FORMATS
 from workbench.model import LANGUAGES
-from workbench.paths import default_store
 
 
 def store_option(func):
@@ -65,7 +65,7 @@ def load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked
 
 def name_value_pairs(items: tuple[str, ...], option: str, left: str = "NAME", right: str = "VALUE") -> dict[str, str]:
     """`-o name=value`-style option values as a dict; a WorkbenchError for an item without `=`."""
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     pairs = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -76,12 +76,12 @@ def name_value_pairs(items: tuple[str, ...], option: str, left: str = "NAME", ri
 
 
 def placement_options(func):
-    """--device and --dtype for the torch models a command runs (workbench.devices)."""
-    from workbench.devices import DEFAULT_DEVICE, DEFAULT_DTYPE, DTYPE_CHOICES
+    """--device and --dtype for the torch models a command runs (workbench.infra.devices)."""
+    from workbench.infra.devices import DEFAULT_DEVICE, DEFAULT_DTYPE, DTYPE_CHOICES
 
     def device(ctx, param, value):
-        from workbench.devices import check_device
-        from workbench.errors import WorkbenchError
+        from workbench.infra.devices import check_device
+        from workbench.infra.errors import WorkbenchError
         try:
             return check_device(value)
         except WorkbenchError as exc:
@@ -117,8 +117,8 @@ def cluster_options(func):
 
 def cluster_from_options(executor: str, address: str | None, shards: int, allow_remote: bool):
     """The ExecutorOptions of the four options; a mistake (--shards without ray) is a usage error."""
-    from workbench.errors import InvalidValue
     from workbench.executors.options import ExecutorOptions
+    from workbench.infra.errors import InvalidValue
     try:  # what an executor cannot honour (--shards, --allow-remote without ray) it refuses itself
         return ExecutorOptions(executor, address, shards, allow_remote=allow_remote)
     except InvalidValue as exc:

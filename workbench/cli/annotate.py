@@ -152,7 +152,7 @@ def register(main: click.Group) -> None:
         """
         from workbench.annotation.judge import JudgeConfig, judge_items, judge_sample
         from workbench.cli._options import name_value_pairs
-        from workbench.plugins import build_config
+        from workbench.infra.plugins import build_config
         values = name_value_pairs(options, "-o/--option") | ({"redo": True} if redo else {})
         if model is not None:
             values["model"] = model

@@ -6,7 +6,7 @@ import click
 
 from workbench.cli._options import cluster_from_options, cluster_options, open_store, store_option
 from workbench.generators.base import BATCH_SIZE
-from workbench.paths import default_store
+from workbench.infra.paths import default_store
 from workbench.upos.factory import DEFAULT_TAGGER, TAGGERS
 
 
@@ -104,7 +104,7 @@ def _go_ahead(plan, yes: bool) -> bool:
     import sys
 
     from workbench.benchmark.plan import ASK_ABOVE_RUNS, ASK_ABOVE_SECONDS, duration
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     click.echo(plan.line(), err=True)
     if yes or not plan.needs_confirmation:
         return True

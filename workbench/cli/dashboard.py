@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from workbench.cli._options import store_option
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.errors import MissingExtra, WorkbenchError
 
 APP = Path(__file__).resolve().parents[1] / "dashboard" / "Home.py"
 
@@ -39,7 +39,7 @@ def register(main: click.Group) -> None:
           workbench dashboard --store runs.sqlite --port 8501
           # then open http://127.0.0.1:8501
         """
-        from workbench.paths import default_store
+        from workbench.infra.paths import default_store
         store = Path(store_path or default_store()).resolve()
         if not store.exists():
             raise WorkbenchError(f"no run store at {store}; generate a run first or pass --store")
@@ -51,9 +51,9 @@ def register(main: click.Group) -> None:
             import streamlit  # noqa: F401
         except ImportError:
             raise MissingExtra("the dashboard", "dashboard", "streamlit") from None
-        from workbench.local_guard import bind_loopback
+        from workbench.infra.local_guard import bind_loopback
         bind_loopback(port).close()  # a port in use: a message now, not Streamlit's traceback later
         click.echo(f"dashboard on http://127.0.0.1:{port}  (store {store}; Ctrl-C stops it)")
-        from workbench.child_process import run_child
+        from workbench.infra.child_process import run_child
         # run_child: Ctrl-C or a SIGTERM to this process stops Streamlit too (no orphan left listening).
         sys.exit(run_child(command, env=dict(os.environ, WORKBENCH_STORE=str(store))))

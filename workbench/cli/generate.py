@@ -14,7 +14,7 @@ from workbench.cli._options import (
     stdout_to_stderr,
     store_option,
 )
-from workbench.paths import default_store
+from workbench.infra.paths import default_store
 
 
 def _default(name: str):

@@ -62,7 +62,7 @@ def register(main: click.Group) -> None:
         """
         from workbench.exchange.alignment_report import alignment_lines
         from workbench.exchange.importers import prepare_import, store_import, summary_line
-        from workbench.terminal import printable
+        from workbench.infra.terminal import printable
         from workbench.upos import get_tagger
 
         loaded = load_corpus_from_options(corpus, corpus_format, lang, spans, quality_checked, annotator, docs,

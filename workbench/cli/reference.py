@@ -35,7 +35,7 @@ def register(main: click.Group) -> None:
           workbench reference -c tab-test --kind label --numbered
         """
         from workbench.exchange.reference import generator_name, numbered_for, reference_run
-        from workbench.terminal import printable
+        from workbench.infra.terminal import printable
         from workbench.upos import get_tagger
 
         numbering = numbered_for(kinds, numbered)  # --numbered goes to the kinds it applies to (label)
@@ -63,8 +63,8 @@ def register(main: click.Group) -> None:
         import json
 
         from workbench.exchange.alignment_report import alignment_lines
+        from workbench.infra.terminal import printable
         from workbench.store.run_reports import ALIGNMENT, run_reports
-        from workbench.terminal import printable
         store = open_existing_store(store_path)
         run = store.resolve_run(run_id)
         reports = run_reports(store, run.run_id)

@@ -7,7 +7,7 @@ import click
 
 from workbench.cli._options import open_existing_store, store_option
 from workbench.doccano.server import DEFAULT_URL
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def _doccano_options(func):

@@ -43,7 +43,7 @@ def register(main: click.Group) -> None:
           workbench runs --ids --corpus tab-test:16docs
           workbench runs --delete 832a7ed4 --yes
         """
-        from workbench.errors import WorkbenchError
+        from workbench.infra.errors import WorkbenchError
         if delete:
             if ids or corpora or generators:
                 raise WorkbenchError("--delete takes the runs to delete by id; it cannot be combined with "
@@ -114,7 +114,7 @@ def register(main: click.Group) -> None:
         intact   offsets and replacements; no original text
         doccano  the pseudonymised documents, replacements labelled (PERSON, LOC …); a corpus
                  file that loads back, with entity keys where the corpus file stated entities
-        csv      a row per span (workbench.tidy_frame) without `original`, entity_id a key;
+        csv      a row per span (workbench.store.tidy_frame) without `original`, entity_id a key;
                  with --with-originals: `original` and readable entity ids
         parquet  as csv
         provenance  the pseudonymised documents with a stand-off record per span (offsets,
@@ -150,7 +150,7 @@ def register(main: click.Group) -> None:
 def _delete(store_path, prefixes: list[str], yes: bool, with_annotations: bool) -> None:
     import sys
 
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.store.run_deletion import delete_runs, plan_deletion
     store = open_existing_store(store_path)
     planned = plan_deletion(store, prefixes, with_annotations=with_annotations)

@@ -25,9 +25,9 @@ def register(main: click.Group) -> None:
           workbench validate my_corpus.jsonl
           workbench validate texts.json --format tab-pair --spans spans.json
         """
-        from workbench.errors import WorkbenchError
+        from workbench.infra.errors import WorkbenchError
+        from workbench.infra.terminal import printable
         from workbench.loaders.check import check_corpus
-        from workbench.terminal import printable
         check = check_corpus(corpus_file, format=corpus_format, lang=lang, spans=spans, annotator=annotator,
                              quality_checked_only=quality_checked)
         for problem in check.problems:

@@ -30,10 +30,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.devices import CPU
-from workbench.errors import WorkbenchError
 from workbench.executors.contract import BatchTask, ScoringJob
 from workbench.executors.options import ExecutorOptions
+from workbench.infra.devices import CPU
+from workbench.infra.errors import WorkbenchError
 
 
 @dataclass(frozen=True)

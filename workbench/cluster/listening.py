@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from workbench.local_guard import listens_on_loopback_only
+from workbench.infra.local_guard import listens_on_loopback_only
 
 
 @dataclass(frozen=True, slots=True)

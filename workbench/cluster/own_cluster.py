@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 LOOPBACK = "127.0.0.1"  # exactly this: Ray's servers compare the node's address to this string
 TOKEN_FILE = "auth_token"

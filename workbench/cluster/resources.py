@@ -11,7 +11,7 @@ has one and its device is not pinned to the CPU: on a CPU-only cluster it runs o
 from __future__ import annotations
 
 from workbench.cluster.session import OLLAMA
-from workbench.devices import CPU
+from workbench.infra.devices import CPU
 
 
 def task_resources(ray, generator) -> dict:

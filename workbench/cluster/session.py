@@ -1,7 +1,7 @@
 """Joining or starting the Ray cluster a job runs on, and what is allowed to leave this machine.
 
 Task arguments carry personal text (the shard's documents), so where they may go is decided
-here, by the one loopback guard (workbench.local_guard):
+here, by the one loopback guard (workbench.infra.local_guard):
 - no address: a Ray cluster is started on this machine for the job and stopped after it
   (workbench.cluster.own_cluster): every port it opens on 127.0.0.1, checked from its processes'
   sockets, every call guarded by a token made for the job and removed after it; nothing is sent
@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
 from workbench.executors.options import ExecutorOptions
+from workbench.infra.errors import WorkbenchError
 
 # The custom resource an LLM task asks for: one per Ollama server. A local cluster started
 # here has one per core (this machine's Ollama takes the requests); on a real cluster every
@@ -124,7 +124,7 @@ def check_address(options: ExecutorOptions) -> None:
 
 
 def _check_host(address: str, allow_remote: bool, where: str) -> None:
-    from workbench.local_guard import host_of, is_local_host, parse_url
+    from workbench.infra.local_guard import host_of, is_local_host, parse_url
     host = host_of(parse_url("http://" + address.split("://", 1)[1], "ray"))
     if not is_local_host(host) and not allow_remote:
         raise WorkbenchError(f"{where} {address}: {host} is not this machine, and the tasks carry the documents' "

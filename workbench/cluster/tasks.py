@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 Item = TypeVar("Item")  # what the driver keeps of a task: the shard task, the attack batch
 

@@ -19,8 +19,8 @@ import pandas as pd
 import streamlit as st
 
 from workbench.annotation.storage import AnnotationStore
+from workbench.infra.paths import default_store
 from workbench.metrics.run_names import UPOS_MARK
-from workbench.paths import default_store
 from workbench.store import RunRecord, RunStore
 
 
@@ -129,7 +129,7 @@ def own_detections(path: str, run_id: str, version: tuple) -> dict[str, tuple]:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def frame(path: str, run_ids: tuple[str, ...], version: tuple) -> pd.DataFrame:
-    from workbench.tidy_frame import run_frame
+    from workbench.store.tidy_frame import run_frame
     with closing(RunStore(path, create=False)) as s:
         return run_frame(s, run_ids)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def install_guard() -> None:

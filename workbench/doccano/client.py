@@ -7,7 +7,7 @@ REST, documented in shared/notes/doccano.md: token login, project and label crea
 filepond upload + import task, and export task + zip download.
 
 Texts hold personal data, so a server off this machine is refused unless the caller
-opts in (`allow_remote=True`): the one guard of workbench.local_guard decides, as for
+opts in (`allow_remote=True`): the one guard of workbench.infra.local_guard decides, as for
 Ollama, and every request goes to the URL it returned, through a session that ignores
 proxy variables.
 """
@@ -20,8 +20,8 @@ import time
 import zipfile
 from dataclasses import dataclass
 
-from workbench.errors import MissingExtra, WorkbenchError
-from workbench.local_guard import local_session, local_url
+from workbench.infra.errors import MissingExtra, WorkbenchError
+from workbench.infra.local_guard import local_session, local_url
 
 _REFUSAL = ("doccano at {url} is not on this machine; the texts hold personal data, so pass "
             "--allow-remote (allow_remote=True) if you mean it")
@@ -159,5 +159,5 @@ class DoccanoClient:
         with zipfile.ZipFile(io.BytesIO(r.content)) as z:
             for name in z.namelist():
                 if name.endswith(".jsonl"):
-                    out[name] = z.read(name).decode("utf-8").split("\n")  # not splitlines: see workbench.jsonl
+                    out[name] = z.read(name).decode("utf-8").split("\n")  # not splitlines: see workbench.infra.jsonl
         return out

@@ -29,10 +29,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench import jsonl
 from workbench.annotation.results import system_name
 from workbench.annotation.storage import Annotation, AnnotationStore
-from workbench.errors import WorkbenchError
+from workbench.infra import jsonl
+from workbench.infra.errors import WorkbenchError
 from workbench.store.own_detections import own_detections
 from workbench.text.replace import Replaced, pseudonymise
 

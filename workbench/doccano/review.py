@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from workbench import jsonl
 from workbench.doccano.client import DoccanoClient, Project
-from workbench.errors import CorpusError, WorkbenchError
 from workbench.exchange.review_export import review_rows
 from workbench.exchange.review_import import ReviewRow, check_review, check_reviewer, store_review
+from workbench.infra import jsonl
+from workbench.infra.errors import CorpusError, WorkbenchError
 from workbench.store import RunRecord, RunStore
 
 PROJECT_TYPE = "Seq2seq"

@@ -21,9 +21,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
-from workbench.local_guard import bind_loopback, free_port  # noqa: F401  (free_port: used by tests)
-from workbench.paths import doccano_venv  # WORKBENCH_DOCCANO_VENV, read where every path variable is
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.local_guard import bind_loopback, free_port  # noqa: F401  (free_port: used by tests)
+from workbench.infra.paths import doccano_venv  # WORKBENCH_DOCCANO_VENV, read where every path variable is
 
 DEFAULT_PORT = 8000  # doccano's own, for `workbench doccano serve` and the clients' default URL
 DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}"
@@ -89,7 +89,7 @@ class LocalDoccano:
     def start(self, timeout: float = 120.0) -> LocalDoccano:
         import requests
 
-        from workbench.local_guard import local_session
+        from workbench.infra.local_guard import local_session
         self.home.mkdir(parents=True, exist_ok=True)
         (self.home / "media").mkdir(exist_ok=True)
         fresh = not (self.home / "db.sqlite3").exists()

@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from workbench import jsonl
 from workbench.annotation.storage import AnnotationStore
 from workbench.annotation.tagset import guidelines_text
 from workbench.doccano.client import DoccanoClient, Project
 from workbench.doccano.format import PLACEHOLDER, PLACEHOLDER_COLOR, ParsedExport, export_lines, parse_export
-from workbench.errors import WorkbenchError
+from workbench.infra import jsonl
+from workbench.infra.errors import WorkbenchError
 
 
 @dataclass(frozen=True, slots=True)

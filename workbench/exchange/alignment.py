@@ -72,7 +72,6 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from workbench.errors import CorpusError
 from workbench.exchange.entry_conflicts import (
     CONFLICTING,
     CROSSING_ENTRY,
@@ -82,6 +81,7 @@ from workbench.exchange.entry_conflicts import (
     drop_crossing,
     one_per_offsets,
 )
+from workbench.infra.errors import CorpusError
 from workbench.model import Document
 from workbench.notes import FAILED
 

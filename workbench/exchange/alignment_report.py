@@ -27,8 +27,8 @@ from workbench.exchange.alignment import (
     DocumentAlignment,
 )
 from workbench.exchange.entry_conflicts import CONFLICT_KINDS, CONFLICTING, CROSSING_ENTRY, LAST
+from workbench.infra.terminal import printable
 from workbench.store.run_reports import ALIGNMENT, run_report
-from workbench.terminal import printable
 
 DESCRIBE = {
     MATCHED: "matched a corpus span exactly",

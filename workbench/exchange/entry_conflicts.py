@@ -32,7 +32,7 @@ import json
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 
 if TYPE_CHECKING:
     from workbench.exchange.alignment import DocumentAlignment, Entry

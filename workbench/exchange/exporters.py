@@ -17,7 +17,7 @@ A suppressed span (empty replacement, workbench.exchange.alignment.SUPPRESSED) i
 `[start, end, ""]` in intact (TAE reads an empty replacement as suppression), masked in tab.
 provenance  the pseudonymised documents with a stand-off record per span (generator, settings, seed,
          realistic or mark) and, apart, the key (workbench.exchange.provenance)
-csv / parquet: the tidy frame (workbench.tidy_frame) without its `original` column, and with
+csv / parquet: the tidy frame (workbench.store.tidy_frame) without its `original` column, and with
          entity_id replaced by the entity's export key; with_originals (`--with-originals`, for
          analysis) writes the frame as it is: `original` and the workbench's own entity ids
          (`doc|LABEL|normalised text` for entities grouped by the rule, which hold the name)
@@ -36,7 +36,7 @@ mask=False included).
 A run that is not complete is refused: its spans not generated yet would be written with
 their original text, the personal data the export exists to remove. With unfinished=True
 (`--unfinished`) it is exported with each such span written as MASKED_FORMAT instead.
-JSONL lines escape U+2028, U+2029 and U+0085 (workbench.jsonl), so every line splitter
+JSONL lines escape U+2028, U+2029 and U+0085 (workbench.infra.jsonl), so every line splitter
 reads one record a line and the workbench reads its own export back.
 """
 
@@ -46,9 +46,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.plugins import Entry, Registry
 from workbench.loaders.entity_grouping import is_rule_id
-from workbench.plugins import Entry, Registry
 from workbench.store import COMPLETE, RunRecord, RunStore
 
 if TYPE_CHECKING:
@@ -70,13 +70,13 @@ FORMATS = EXPORT_FORMATS.names()
 ENTITY_KEY = "e{:03d}"  # an entity's export key within its document, numbered from 1
 MASKED_FORMAT = "[MASKED:{label}]"  # a span an unfinished run has not generated yet
 
-# Line separators JSON leaves raw but line splitters break at (as workbench.jsonl escapes them).
+# Line separators JSON leaves raw but line splitters break at (as workbench.infra.jsonl escapes them).
 _JSONL_ESCAPES = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 
 def _jsonl_line(value) -> str:
     try:
-        from workbench.jsonl import dumps
+        from workbench.infra.jsonl import dumps
     except ImportError:  # the shared JSONL module not there: the same escaping here
         return json.dumps(value, ensure_ascii=False).translate(_JSONL_ESCAPES)
     return dumps(value)
@@ -193,7 +193,7 @@ def export_run(store: RunStore, run_id: str, fmt: str, path: str | Path, *, unfi
 def export_frame(store: RunStore, run: RunRecord, with_originals: bool = False):
     """The run's tidy frame as csv/parquet write it: without `original` and with entity keys,
     unless with_originals. Rows exist only for generated spans."""
-    from workbench.tidy_frame import run_frame  # pandas: only for these formats
+    from workbench.store.tidy_frame import run_frame  # pandas: only for these formats
     frame = run_frame(store, [run.run_id])
     if with_originals:
         return frame

@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 
 
 class _Repeated(dict):

@@ -34,8 +34,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
 from workbench.exchange.provenance import inline_text
+from workbench.infra.errors import WorkbenchError
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.store.own_detections import own_detections
 from workbench.text.replace import pseudonymise

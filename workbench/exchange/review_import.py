@@ -31,15 +31,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.errors import CorpusError, WorkbenchError
 from workbench.exchange.importers import _unstorable
 from workbench.exchange.review_export import REQUIRED, unescape_cell
+from workbench.infra.errors import CorpusError, WorkbenchError
 from workbench.notes import NOTE_REVIEWED
-from workbench.run_name_rule import MAX_NAME_LENGTH
-from workbench.signature import REVIEWED, RunSignature, library_versions
 from workbench.store import COMPLETE, RunRecord, RunStore, StoredPrediction
 from workbench.store.own_detections import own_detections
+from workbench.store.run_name_rule import MAX_NAME_LENGTH
 from workbench.store.run_reports import REVIEW
+from workbench.store.signature import REVIEWED, RunSignature, library_versions
 from workbench.store.whole_run import store_whole_run
 
 REVIEWED_SUFFIX = " (reviewed)"

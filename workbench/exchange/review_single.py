@@ -17,11 +17,11 @@ correction back; with none left, no run remains.
 
 from __future__ import annotations
 
-from workbench.errors import WorkbenchError
 from workbench.exchange.review_import import ReviewRow, check_review, check_reviewer, store_review
-from workbench.signature import REVIEWED
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunRecord, RunStore
 from workbench.store.run_reports import REVIEW, run_report
+from workbench.store.signature import REVIEWED
 
 SOURCE = "dashboard"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 
-from workbench.errors import InvalidValue
 from workbench.executors.contract import Executor, RunJob, ScoringJob
 from workbench.executors.options import ExecutorOptions
-from workbench.progress import progress_bar
+from workbench.infra.errors import InvalidValue
+from workbench.infra.progress import progress_bar
 
 
 class LocalExecutor(Executor):
@@ -42,7 +42,7 @@ class LocalExecutor(Executor):
         for job in jobs:
             if not job.tasks:
                 continue
-            # The workbench's one bar (workbench.progress): drawn on a terminal only, never into a pipe or log.
+            # The workbench's one bar (workbench.infra.progress): drawn on a terminal only, never into a pipe or log.
             bar = progress_bar(progress, sum(len(t.texts) for t in job.tasks), job.label, unit="doc")
             for task in job.tasks:
                 job.save(store, job.score(job.attacker, task))

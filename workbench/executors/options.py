@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from workbench.errors import InvalidValue
 from workbench.executors.registry import EXECUTORS
+from workbench.infra.errors import InvalidValue
 
 if TYPE_CHECKING:
     from workbench.executors.contract import Executor

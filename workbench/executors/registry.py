@@ -1,10 +1,10 @@
-"""The executors by name (a workbench.plugins Registry): `--executor NAME` everywhere."""
+"""The executors by name (a workbench.infra.plugins Registry): `--executor NAME` everywhere."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.plugins import Entry, Registry
+from workbench.infra.plugins import Entry, Registry
 
 if TYPE_CHECKING:
     from workbench.executors.contract import Executor

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from workbench.generation.genitive import mention_form
 from workbench.loaders.entity_grouping import normalise_mention
 from workbench.model import Corpus
-from workbench.overlap_rules import leaks
+from workbench.text.overlap_rules import leaks
 
 REUSED_PREFIX = "reused:"
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from workbench.generators.base import Generator
-from workbench.signature import GENERATED
 from workbench.store import RunRecord, RunStore
+from workbench.store.signature import GENERATED
 
 
 def earlier_run(store: RunStore, planned: RunRecord, generator: Generator) -> RunRecord | None:

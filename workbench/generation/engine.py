@@ -25,19 +25,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from workbench.errors import InvalidValue, WorkbenchError
 from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.generation.earlier_runs import earlier_run
 from workbench.generation.genitive import entity_base, with_genitive_rule
 from workbench.generation.name_upos import reads_original_upos, ruled_upos, with_name_rule
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
 from workbench.generators.base import BATCH_SIZE, Generator, check_sees_level
+from workbench.infra.errors import InvalidValue, WorkbenchError
 from workbench.model import Corpus
 from workbench.notes import FAILED
-from workbench.run_name_rule import check_run_name
-from workbench.signature import library_versions, make_signature, options_dict
 from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction
+from workbench.store.run_name_rule import check_run_name
 from workbench.store.run_servers import add_servers
+from workbench.store.signature import library_versions, make_signature, options_dict
 from workbench.text.slots import DocumentPicks, SlotBuilder, reveal
 from workbench.upos.base import Tagger
 from workbench.upos.features import as_pairs
@@ -131,7 +131,7 @@ def run_generation(store: RunStore, corpus: Corpus, generator: Generator, tagger
     WorkbenchError) and the generator has loaded: a model that cannot load leaves no run.
     retry_failed: generate the run's FAILED spans again (they are deleted, then the run
     resumes as an interrupted one does, so a retry killed half-way loses nothing).
-    name: the run's short name (workbench.run_name_rule); not in the signature, so giving it to a
+    name: the run's short name (workbench.store.run_name_rule); not in the signature, so giving it to a
     stored run (finished or not) renames that run and never starts another.
     """
     if batch_size < 1:
@@ -262,7 +262,7 @@ class SelectionFacts:
     @classmethod
     def of(cls, corpus: Corpus, generator: Generator, tagger: Tagger) -> SelectionFacts:
         from workbench.generation.genitive import handles_genitive
-        from workbench.overlap_rules import value_key
+        from workbench.text.overlap_rules import value_key
         from workbench.upos.features import span_features
         from workbench.upos.genitive_reading import genitive_spans
         options = generator.options
@@ -346,5 +346,5 @@ def _schedule(corpus: Corpus, done: set[tuple[str, int]], mode: str, batch_size:
 
 
 def _progress(enabled: bool, total: int, initial: int, label: str):
-    from workbench.progress import progress_bar
+    from workbench.infra.progress import progress_bar
     return progress_bar(enabled, total, label, unit="span", initial=initial)

@@ -5,7 +5,7 @@ context) equals the original span's; if none fits, the top-1. The filter never a
 candidate made only of punctuation and symbols (`”`, `,`, `%`: issue 24): it is dropped
 before the choice, as the leak guard drops its candidates, and a span whose candidates are
 all such is FAILED. Without the filter the top-1 is taken as it is (003). The leak guard (003 §5.2)
-first removes candidates that overlap the original span (workbench.overlap_rules.leaks); with
+first removes candidates that overlap the original span (workbench.text.overlap_rules.leaks); with
 the corpus scope (`--leak-guard corpus`, issue 27) also candidates equal to any original value of
 the corpus (whole value, case and white space ignored: overlap_rules.value_key), so no pseudonym
 is another entity's real value. If the guard removes every candidate the span is FAILED, so that
@@ -47,8 +47,8 @@ from dataclasses import dataclass, replace
 from workbench.generators.base import Prediction
 from workbench.model import Document
 from workbench.notes import FAILED
-from workbench.overlap_rules import leaks, value_key
 from workbench.text import origins
+from workbench.text.overlap_rules import leaks, value_key
 from workbench.text.punctuation import is_punctuation_only
 from workbench.text.swedish_genitive import genitive
 from workbench.upos.base import Tagger

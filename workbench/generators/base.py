@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.notes import FAILED, SERVER_ERROR, UNREACHABLE, is_server_error, is_unreachable  # noqa: F401 (the contract's names)
 from workbench.text.slots import CONSISTENT_SCOPES, MODES, SEES_LEVELS, Slot
 

@@ -1,4 +1,4 @@
-"""The generators by name (a workbench.plugins Registry), imported lazily from "module:Class" targets.
+"""The generators by name (a workbench.infra.plugins Registry), imported lazily from "module:Class" targets.
 
 Listing generators imports nothing heavy; asking for one imports only its module, and
 its module imports torch / llama.cpp / langchain only inside load(). A new generator is one
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from workbench.generators.base import GenerationOptions, Generator
-from workbench.plugins import Entry, Registry, build_config
+from workbench.infra.plugins import Entry, Registry, build_config
 
 GENERATORS: Registry[type[Generator]] = Registry("generator", [
     Entry("random", "workbench.adapters.baselines.random_baseline:RandomBaseline",

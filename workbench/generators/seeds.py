@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.errors import WorkbenchError
 from workbench.generators.base import INT64_MAX, INT64_MIN
+from workbench.infra.errors import WorkbenchError
 
 
 def check_seeds(values: object, where: str = "seeds") -> tuple[int, ...]:

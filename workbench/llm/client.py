@@ -40,7 +40,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.llm.answers import InvalidAnswer, parse_answer
 from workbench.llm.config import OllamaSettings
 from workbench.llm.prompt import Prompt, answer_budget

@@ -4,7 +4,7 @@ Every config that talks to Ollama holds one OllamaSettings as its `client` field
 generator (OllamaConfig here), INTACT (adapters/intact/config.py) and the LLM inference attacker
 (workbench/privacy/inference_llm.py), each with its own defaults (a different temperature, a
 larger answer budget). On the command line the client's settings keep their plain names:
-`-o temperature=0.2` sets `client.temperature` (workbench.plugins.build_config routes a name
+`-o temperature=0.2` sets `client.temperature` (workbench.infra.plugins.build_config routes a name
 that is not the config's own into its nested record; `-o client.temperature=0.2` says the same).
 
 A run id and an attack key hash the settings as they were before they were nested: one flat
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.llm.guard import OLLAMA_PORT
 
 DEFAULT_MODEL = "qwen2.5:1.5b-instruct"  # the model of 003 §3.2, as Ollama names it

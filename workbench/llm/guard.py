@@ -1,6 +1,6 @@
 """The loopback guard for Ollama (DESIGN "LLMs"): the windows sent to the model hold personal data.
 
-The rule and the URL parsing live in workbench.local_guard, shared with every other
+The rule and the URL parsing live in workbench.infra.local_guard, shared with every other
 client that may send personal data (doccano). This module adds only how the Ollama
 client reads a host: a bare `name`, `name:port` or `:port` gets http:// and Ollama's
 port 11434. The client is given the URL returned here, never the user's text.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from workbench.errors import WorkbenchError
-from workbench.local_guard import host_of, is_local_host, local_url, parse_url
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.local_guard import host_of, is_local_host, local_url, parse_url
 
 OLLAMA_PORT = 11434
 

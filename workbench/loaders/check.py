@@ -16,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.problems import ERROR, WARNING, Problem
 

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders.files import read_text
 
 

@@ -10,9 +10,9 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import ClassVar
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.plugins import Entry, Registry
 from workbench.model import Corpus
-from workbench.plugins import Entry, Registry
 
 
 class CorpusFormat(ABC):

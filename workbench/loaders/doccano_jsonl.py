@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from typing import NoReturn
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.doccano_entities import file_entities, parse_span
 from workbench.loaders.files import read_jsonl

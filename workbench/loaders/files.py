@@ -1,13 +1,13 @@
 """Reading corpus files with errors that name the file (and line) instead of a traceback.
 
-The reading itself lives in workbench.jsonl, shared with every other JSON/JSONL reader.
+The reading itself lives in workbench.infra.jsonl, shared with every other JSON/JSONL reader.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from workbench import jsonl
+from workbench.infra import jsonl
 from workbench.loaders import problems
 
 

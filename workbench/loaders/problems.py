@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 
 ERROR, WARNING = "error", "warning"
 _DOCUMENTS_NAMED = 10  # a summary names this many documents, then counts the rest

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.files import read_json
 from workbench.loaders.validate import RawSpan, build_document

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.entity_grouping import assign_entities
 from workbench.model import LANGUAGES, Document, Span

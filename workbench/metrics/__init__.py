@@ -94,7 +94,7 @@ def compute_metrics(frame: pd.DataFrame, context: MetricContext | None = None, *
     frame = with_row_identity(frame)
     if frame.empty:
         return pd.DataFrame(columns=[*RUN_COLUMNS, "spans", "documents", *metric_infos(families), *IDENTITY_COLUMNS])
-    from workbench.progress import progress_bar
+    from workbench.infra.progress import progress_bar
     wanted = [f for f in families if describes_originals(f)] if originals else []
     # One step per family (and per family of the originals' rows): the slow ones (similarity,
     # rouge, detectability, tps) take minutes on a large report, and a bar naming the family

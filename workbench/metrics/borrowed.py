@@ -35,9 +35,9 @@ from collections import defaultdict
 import pandas as pd
 
 from workbench.metrics.base import LOWER, MetricInfo, per_run
-from workbench.overlap_rules import is_title, value_key
 from workbench.text.compare import words
 from workbench.text.dates import MONTH_NAMES, WEEKDAY_NAMES
+from workbench.text.overlap_rules import is_title, value_key
 from workbench.text.stopwords import STOPWORDS
 
 FAMILY = "borrowed"

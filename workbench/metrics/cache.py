@@ -1,6 +1,6 @@
 """On-disk caches for what metrics derive with models: embeddings, summaries, results.
 
-One SQLite file per kind under workbench.paths.cache_dir()/metrics/, keyed by a hash of
+One SQLite file per kind under workbench.infra.paths.cache_dir()/metrics/, keyed by a hash of
 (component id, language, text), so a warm run of the same texts costs a lookup, and two
 processes can share the cache (WAL; the file is a workbench.store.cache.KeyValueCache). A
 component id names the model and its version, so a new model never reads an old model's vectors.
@@ -24,7 +24,7 @@ def text_key(component: str, lang: str, text: str) -> str:
 
 
 def default_cache_path(kind: str) -> Path:
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     folder = cache_dir() / "metrics"
     folder.mkdir(parents=True, exist_ok=True)
     return folder / f"{kind}.sqlite"

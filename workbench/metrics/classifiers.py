@@ -1,7 +1,7 @@
 """Text classifiers for the original-vs-pseudonymised test (003 §5.1 after Yermilov et al. 2023).
 
 Spec strings (MetricConfig.classifier, CLI `--classifier`), chosen through the CLASSIFIERS registry
-(workbench.plugins: an entry's name or alias, else its `otherwise` entry, hf):
+(workbench.infra.plugins: an entry's name or alias, else its `otherwise` entry, hf):
     tfidf-logreg   word 1–2-gram TF-IDF + logistic regression (scikit-learn): seconds on
                    a CPU, no weights; the offline default
     bert           003's google-bert/bert-base-cased, fine-tuned 1 epoch (cannot be
@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from workbench.devices import CPU, FLOAT32, autocast
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.devices import CPU, FLOAT32, autocast
+from workbench.infra.errors import MissingExtra, WorkbenchError
+from workbench.infra.plugins import Entry, Registry
 from workbench.metrics.base import one_line
-from workbench.plugins import Entry, Registry
 
 PAPER_BERT = "google-bert/bert-base-cased"
 
@@ -88,7 +88,7 @@ class HFSequenceClassifier(TextClassifier):
 
     def __init__(self, model: str, *, epochs: int = 1, batch_size: int = 16, max_length: int = 128,
                  learning_rate: float = 2e-5, seed: int = 13, device: str = CPU, dtype: str = FLOAT32) -> None:
-        """device, dtype: resolved names (workbench.devices.placement). The weights and the optimiser
+        """device, dtype: resolved names (workbench.infra.devices.placement). The weights and the optimiser
         stay float32; another dtype runs forward passes under torch.autocast (mixed precision, the
         usual way to fine-tune in bfloat16 or float16)."""
         self.model_name, self.epochs, self.batch_size = model, epochs, batch_size

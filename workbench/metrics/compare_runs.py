@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.metrics.intervals import run_interval
 from workbench.metrics.unit_values import SPAN, unit_values
 from workbench.uncertainty import AR_TRIALS, RESAMPLES, SEED, approximate_randomisation, paired_bootstrap

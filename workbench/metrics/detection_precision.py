@@ -183,7 +183,7 @@ def information_weights(ref: str, lang: str, texts: Sequence[str],
     where it is not here, the offline masked LM of `lang`, then word frequencies over `texts`.
     A model the user named that does not load is a WorkbenchError (one line, naming the ways out).
     cache: a JsonCache for the masked LM's answers (None: computed every time)."""
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.mlm.models import DEFAULT_SV, model_for
     say = log or _warn_once
     default = ref == TAB_IC_MODEL

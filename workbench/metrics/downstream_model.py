@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 OUTSIDE = "O"
 _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)

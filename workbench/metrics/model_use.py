@@ -36,7 +36,7 @@ def stand_ins(config, families: Sequence[str], langs: Sequence[str]) -> list[str
     """One sentence per measure whose model stands in for its paper's, for the languages reported."""
     out = []
     if "ner" in families:
-        from workbench.errors import WorkbenchError
+        from workbench.infra.errors import WorkbenchError
         from workbench.metrics.ner_models import resolve
         for lang in langs:
             spec = config.ner_model(lang)

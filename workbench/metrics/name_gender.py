@@ -38,7 +38,7 @@ def gendered_names(lang: str) -> dict[str, frozenset[str]]:
         try:
             provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
         except ModuleNotFoundError:
-            from workbench.errors import MissingExtra
+            from workbench.infra.errors import MissingExtra
             raise MissingExtra("name-gender agreement (Faker's first-name lists)", "metrics", "faker") from None
         lists[MALE].update(n.casefold() for n in getattr(provider, "first_names_male", ()))
         lists[FEMALE].update(n.casefold() for n in getattr(provider, "first_names_female", ()))

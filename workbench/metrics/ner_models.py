@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.metrics.cache import text_key
 
 DEFAULT_NER_MODEL = "xx_ent_wiki_sm"  # 000 §4's model

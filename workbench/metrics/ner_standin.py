@@ -14,7 +14,7 @@ guard: one would stop a build early on a slow or busy machine and give it anothe
 other machine's (the offline MLM dropped its guard for the same reason: docs/mlm.md). Built under a
 file lock into a temporary folder renamed into place when complete; build.json records epochs,
 seconds and the entity F1 on the training documents themselves.
-Cached in workbench.paths.cache_dir()/ner-tagger/<lang>-<key>, the key a hash of the recipe, the
+Cached in workbench.infra.paths.cache_dir()/ner-tagger/<lang>-<key>, the key a hash of the recipe, the
 corpus file and the spaCy version, so a changed recipe or corpus never reuses a stale model.
 """
 
@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 from typing import TypedDict
 
-from workbench.build_once import built_once
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.build_once import built_once
+from workbench.infra.errors import MissingExtra, WorkbenchError
 
 
 class Recipe(TypedDict):
@@ -65,7 +65,7 @@ def cache_key(lang: str) -> str:
 
 def standin_dir(lang: str) -> Path:
     """Where the stand-in of `lang` lives (whether or not it is built yet)."""
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     return cache_dir() / "ner-tagger" / f"{lang}-{cache_key(lang)}"
 
 

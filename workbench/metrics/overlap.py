@@ -1,7 +1,7 @@
 """PII overlap between a pseudonym and its original span (003 §4 Experiment 1, Table 3), and
 what of the original a pseudonym keeps verbatim (issue 24).
 
-The string rules live in workbench.overlap_rules (numerals excluded), shared with the leak
+The string rules live in workbench.text.overlap_rules (numerals excluded), shared with the leak
 guard so that a guarded run scores 0 partial overlap by construction. FAILED spans never
 overlap. Rates are over all spans of a run.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import pandas as pd
 
 from workbench.metrics.base import LOWER, MetricInfo, per_run
-from workbench.overlap_rules import absolute_overlap, content_partial_overlap, partial_overlap, verbatim_leak
+from workbench.text.overlap_rules import absolute_overlap, content_partial_overlap, partial_overlap, verbatim_leak
 
 FAMILY = "overlap"
 METRICS = (

@@ -67,7 +67,7 @@ def document_nlls(tokenizer, model, texts: Sequence[str], max_tokens: int) -> li
 
 def load_causal_lm(path: Path):
     """(tokenizer, model) from a local directory, float32 on the CPU; WorkbenchError if unreadable."""
-    from workbench.errors import MissingExtra, WorkbenchError
+    from workbench.infra.errors import MissingExtra, WorkbenchError
     try:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from workbench.errors import MissingExtra
+from workbench.infra.errors import MissingExtra
 from workbench.metrics.base import HIGHER, MetricInfo, remembered
 from workbench.metrics.metric_frame import document_views, runs_of
 

@@ -26,7 +26,7 @@ from pathlib import PurePath
 import pandas as pd
 
 from workbench.metrics.metric_frame import IDENTITY_COLUMNS, is_original, run_rows
-from workbench.signature import IMPORTED, REFERENCE, REVIEWED
+from workbench.store.signature import IMPORTED, REFERENCE, REVIEWED
 
 ORIGINAL_NAME = "Original"
 # The UPOS filter in a run's name, the report's Mode column, Table 6 and the dashboard: written as
@@ -208,7 +208,7 @@ def varying_options(table: pd.DataFrame) -> list[RunOption]:
 def record_table(records) -> pd.DataFrame:
     """The run columns run_names reads, from stored runs (RunRecord) rather than a metric table:
     for pages and tables that have no metric table (003 Table 6 and Figure 2)."""
-    from workbench.signature import GENERATED
+    from workbench.store.signature import GENERATED
     rows = [{"run_id": r.run_id, "corpus": r.corpus_name, "generator": r.generator, "model": r.model, "mode": r.mode,
              "upos_filter": r.upos_filter, "consistent": r.consistency if r.source == GENERATED else "-",
              "sees": r.sees_level if r.source == GENERATED else "-", "source": r.source, "signature": r.signature,

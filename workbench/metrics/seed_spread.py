@@ -24,7 +24,7 @@ from workbench.uncertainty import across_seeds
 
 SEEDS_MEAN, SEEDS_SD, SEEDS_N = "_seeds_mean", "_seeds_sd", "_seeds_n"
 SEEDS = "seeds"  # the row's group's seeds, "13,14,15"
-# The seed's part of a rendered signature (workbench.signature.RunSignature.render): only
+# The seed's part of a rendered signature (workbench.store.signature.RunSignature.render): only
 # generated runs have one; imported, reference and reviewed runs never group.
 _SEED_PART = re.compile(r"\|seed=(-?\d+)\|")
 

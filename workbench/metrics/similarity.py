@@ -42,7 +42,7 @@ from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembe
 from workbench.metrics.embedders import cosine_rows
 from workbench.metrics.metric_frame import document_views, run_rows
 from workbench.metrics.similarity_baseline import rescale
-from workbench.signature import REFERENCE
+from workbench.store.signature import REFERENCE
 
 FAMILY = "similarity"
 # What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).

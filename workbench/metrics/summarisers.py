@@ -1,7 +1,7 @@
 """Summarisers for the ROUGE metric (003 Table 4), pluggable and cached.
 
 Spec strings (MetricConfig.summariser, CLI `--summariser`), chosen through the SUMMARISERS registry
-(workbench.plugins: an entry's name, else its `otherwise` entry, hf-seq2seq):
+(workbench.infra.plugins: an entry's name, else its `otherwise` entry, hf-seq2seq):
     extractive      SumBasic (Nenkova & Vanderwende 2005): repeatedly pick the sentence
                     with the highest mean content-word probability, then square the
                     probabilities of the words it used; N sentences in document order.
@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, ClassVar
 
-from workbench.devices import CPU, FLOAT32, torch_dtype
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.devices import CPU, FLOAT32, torch_dtype
+from workbench.infra.errors import MissingExtra, WorkbenchError
+from workbench.infra.plugins import Entry, Registry
 from workbench.metrics.base import one_line
 from workbench.metrics.cache import JsonCache, text_key
-from workbench.plugins import Entry, Registry
 from workbench.text.sentences import split_sentences
 from workbench.text.stopwords import is_content_word
 
@@ -99,7 +99,7 @@ class HFSeq2SeqSummariser(Summariser):
 
     def __init__(self, model: str, max_input_tokens: int = 512, max_new_tokens: int = 128,
                  batch_size: int = 4, *, device: str = CPU, dtype: str = FLOAT32) -> None:
-        """device, dtype: resolved names (workbench.devices.placement)."""
+        """device, dtype: resolved names (workbench.infra.devices.placement)."""
         self.model, self.max_input_tokens, self.max_new_tokens, self.batch_size = \
             model, max_input_tokens, max_new_tokens, batch_size
         self.device, self.dtype = device, dtype

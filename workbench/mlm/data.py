@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
-from workbench.paths import pud_treebank, ud_train_dir  # ud_train_dir: imported from here by callers
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.paths import pud_treebank, ud_train_dir  # ud_train_dir: imported from here by callers
 
 # Which treebank files feed each language's model. Every split is used: the model is
 # evaluated on PUD, which none of these contain.
@@ -24,7 +24,7 @@ TREEBANKS = {
 
 
 def pud_path(lang: str) -> Path:
-    """The shipped PUD treebank (held-out evaluation text); workbench.paths finds it."""
+    """The shipped PUD treebank (held-out evaluation text); workbench.infra.paths finds it."""
     return pud_treebank(lang)
 
 

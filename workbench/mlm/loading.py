@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.devices import CPU, FLOAT32
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.devices import CPU, FLOAT32
+from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.mlm.hub import find_model, first_line
 from workbench.mlm.models import is_offline
 from workbench.model import LANGUAGES
@@ -31,7 +31,7 @@ def load_masked_lm(ref: str, *, lang: str | None = None, max_tokens: int | None 
                    dtype: str = FLOAT32, head_dtype: str = FLOAT32):
     """A ready MaskedLM; raises WorkbenchError naming the offline model when `ref` cannot load.
 
-    `device` and `dtype` are resolved names (workbench.devices.placement). The encoder runs in
+    `device` and `dtype` are resolved names (workbench.infra.devices.placement). The encoder runs in
     `dtype`; the output head (transform and vocabulary projection, run only at the masks)
     in `head_dtype`, float32 unless asked: bfloat16 logits have 8 bits of mantissa, so near
     candidates tie and top-k order turns on rounding (measured: docs/speed.md)."""
@@ -63,7 +63,7 @@ def place(model, device: str, dtype: str, head_dtype: str = FLOAT32) -> None:
     The head's decoder is tied to the input embeddings (BERT, RoBERTa): one Parameter, so
     converting the encoder would convert the head too. When the two formats differ the
     decoder gets its own copy first (one vocabulary × hidden matrix more in memory)."""
-    from workbench.devices import torch_dtype
+    from workbench.infra.devices import torch_dtype
     model.to(device)
     head = getattr(model, "cls", None) or getattr(model, "lm_head", None)
     if dtype == head_dtype or head is None:

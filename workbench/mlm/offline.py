@@ -18,10 +18,10 @@ import hashlib
 import json
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.paths import cache_dir
 from workbench.mlm.data import files_hash, training_files
 from workbench.mlm.recipes import RECIPES, Recipe
-from workbench.paths import cache_dir
 
 BUILD_FILE = "build.json"
 

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from workbench.build_once import built_once
+from workbench.infra.build_once import built_once
 from workbench.mlm.offline import BUILD_FILE, base_id, model_dir, recipe_for
 from workbench.mlm.recipes import estimate_minutes
 

@@ -1,4 +1,4 @@
-"""The re-identification attackers by name (a plug-in registry, workbench.plugins); no heavy imports here.
+"""The re-identification attackers by name (a plug-in registry, workbench.infra.plugins); no heavy imports here.
 
     retrieval  BM25 over the background texts (workbench.privacy.retrieval)
     trained    the TRI classifier trained on them (workbench.privacy.trained)
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from workbench.plugins import Entry, Registry, build_config
+from workbench.infra.plugins import Entry, Registry, build_config
 from workbench.privacy.background import Background
 from workbench.privacy.reid_contract import Attacker
 

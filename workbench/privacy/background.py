@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.errors import InvalidValue, WorkbenchError
-from workbench.paths import corpora_dir
+from workbench.infra.errors import InvalidValue, WorkbenchError
+from workbench.infra.paths import corpora_dir
 
 # Corpus name (before any ":Ndocs" subset suffix) -> file under the shipped corpora folder.
 SHIPPED_BACKGROUND = {"tab-test": "tab-bk/TAB_test_BK_public.json"}

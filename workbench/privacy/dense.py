@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from workbench.devices import FLOAT32, check_device, placement
-from workbench.errors import InvalidValue
+from workbench.infra.devices import FLOAT32, check_device, placement
+from workbench.infra.errors import InvalidValue
 from workbench.metrics.embedders import DEFAULT_EMBEDDERS, MINILM, CachedEmbedder, Embedder, make_embedder
 from workbench.privacy.background import Background
 from workbench.text.compare import nfc

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.privacy.background import Background
 from workbench.privacy.dense import DenseAttacker, DenseConfig
 from workbench.privacy.retrieval import STOPWORD_LANGUAGES, RetrievalConfig

@@ -45,7 +45,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.privacy.inference_attackers import DEFAULT_GUESSES, INFERENCE_ATTACKERS, make_inference_attacker
 from workbench.privacy.inference_contract import Target, attack_key
 from workbench.privacy.inference_store import new_row, rows_frame, save_rows, stored_inputs
@@ -92,7 +92,7 @@ def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[
     """The `top` most frequent content lemmas (alphabetic, not stop words) of the corpus's
     documents in `lang`, outside the annotated spans, read in NFC as the matching function reads
     spans and guesses; cached per corpus and lemmatiser."""
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     from workbench.privacy.lemmatiser_build import lemmatiser
     lem = lemmatiser(lang)
     docs = [d for d in corpus.documents if d.lang == lang]
@@ -128,8 +128,8 @@ def matcher_for(corpus, lang: str) -> Matcher:
 
 def matcher_description() -> dict:
     """What the matching function's results depend on besides the texts (part of the attack key)."""
-    from workbench.overlap_rules import ALL_TITLES
     from workbench.privacy.lemmatiser import LEXICON, RECIPE
+    from workbench.text.overlap_rules import ALL_TITLES
     # The title list is part of the key: a title added to it changes which spans disclose.
     titles = hashlib.sha256(" ".join(sorted(ALL_TITLES)).encode()).hexdigest()[:12]
     return {"version": MATCHER_VERSION, "frequent": FREQUENT_LEMMAS, "lemmatiser": RECIPE, "lexicon": LEXICON,
@@ -253,7 +253,7 @@ def inference_spans(store: RunStore, run_ids: Sequence[str] | None = None,
     """Stored per-span results joined with their runs' spans: run_id, attack_key, attacker, n_guesses,
     corpus, generator, lang, doc_id, span_index, label, original, pseudonym, failed, guesses, disclosed,
     hit, rule, replacement_rule, replacement_discloses, note, seconds, requests. Never attacks."""
-    from workbench.tidy_frame import run_frame
+    from workbench.store.tidy_frame import run_frame
     ids = None if run_ids is None else [store.resolve_run(r).run_id for r in run_ids]
     rows = rows_frame(store, ids, attack_key)
     columns = ["run_id", "attack_key", "attacker", "n_guesses", "corpus", "generator", "lang", "doc_id",
@@ -315,7 +315,7 @@ def stored_disclosure(store: RunStore, run_ids: Sequence[str] | None = None, *, 
     """One row per stored (run, attack key) (and label): STORED_COLUMNS; empty when nothing is stored.
     `missing`: replaced spans of the run without a result; `failed`: spans whose attacker gave no answer.
     docs: the rates over these documents only (`documents` says how many of `run_documents`)."""
-    from workbench.tidy_frame import run_frame
+    from workbench.store.tidy_frame import run_frame
     columns = STORED_COLUMNS[:4] + (["label"] if by_label else []) + STORED_COLUMNS[4:]
     spans = inference_spans(store, run_ids, attack_key)
     if docs is not None:
@@ -349,7 +349,7 @@ def disclosure_lines(frame: pd.DataFrame) -> list[str]:
     """The rows of inference_disclosure / stored_disclosure as a plain table: a run per row, or
     (by label) a run and label per row, the label named in the header beside the run; `docs`
     says over how many of the run's documents the rates are."""
-    from workbench.terminal import aligned, printable
+    from workbench.infra.terminal import aligned, printable
     if frame.empty:
         return ["no inference-attack results stored for these runs"]
     by_label = "label" in frame.columns

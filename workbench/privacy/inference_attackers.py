@@ -1,4 +1,4 @@
-"""The inference attackers by name (a plug-in registry, workbench.plugins); no heavy imports here.
+"""The inference attackers by name (a plug-in registry, workbench.infra.plugins); no heavy imports here.
 
     mlm     a masked LM over the pseudonymised context: the target's replacement becomes one
             mask, every other span keeps its replacement, and the N best whole words are the
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from workbench.errors import InvalidValue
-from workbench.plugins import Entry, Registry, build_config
+from workbench.infra.errors import InvalidValue
+from workbench.infra.plugins import Entry, Registry, build_config
 from workbench.privacy.inference_contract import DEFAULT_GUESSES, InferenceAttacker
 
 REGISTRY: Registry[type[InferenceAttacker]] = Registry("inference attacker", [

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.llm.config import OllamaSettings
 from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, answer_schema

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.devices import (
+from workbench.infra.devices import (
     DEFAULT_DEVICE,
     DEFAULT_DTYPE,
     auto_dtype_line,
@@ -26,7 +26,7 @@ from workbench.devices import (
     placement,
     precision_entries,
 )
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, is_offline, model_for
 from workbench.model import LANGUAGES
 from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
@@ -40,7 +40,7 @@ class MlmAttackConfig:
     context_chars: int = 1500  # characters of the document kept each side of the target
     max_tokens: int = 0  # crop around the mask to this many tokens; 0: the model's own limit
     batch_size: int = 32  # targets per forward pass
-    # Where and in which number format the model runs (workbench.devices); the attack key records
+    # Where and in which number format the model runs (workbench.infra.devices); the attack key records
     # the resolved dtype when it is not float32 (MlmAttacker.describe).
     device: str = DEFAULT_DEVICE
     dtype: str = DEFAULT_DTYPE

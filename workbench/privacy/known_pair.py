@@ -169,7 +169,7 @@ def stated_in(background: str):
 
 def known_pair_counts(frame: pd.DataFrame, background: dict[str, str] | None = None) -> pd.DataFrame:
     """Per run, label and kind: the COUNTS (columns run_id, label, kind, *COUNTS), over the tidy
-    frame's rows (workbench.tidy_frame). background: doc_id -> the public text the attacker has
+    frame's rows (workbench.store.tidy_frame). background: doc_id -> the public text the attacker has
     (workbench.privacy.background); given, only spans whose original it states are known pairs,
     and a document without a text has none. None: every span in turn."""
     rows = []

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.privacy.known_pair import COUNTS, DATE, OTHER, known_pair_counts
 from workbench.store import COMPLETE, RunStore
 from workbench.store.run_reports import run_report, save_run_report
@@ -32,7 +32,7 @@ def known_pair_risk(store: RunStore, run_ids: Sequence[str], background: str | N
     (columns COLUMNS: per run, label and kind, the attempts and how many recovered the original,
     and the same for the attempts in scope). background: None, every span is a known pair in
     turn; a background file (or SHIPPED, the corpus's), only the spans whose original it states."""
-    from workbench.tidy_frame import run_frame
+    from workbench.store.tidy_frame import run_frame
     if not run_ids:
         raise WorkbenchError("no runs given")
     runs = [store.resolve_run(r) for r in run_ids]
@@ -88,7 +88,7 @@ def recovery_by_kind(counts: pd.DataFrame) -> pd.DataFrame:
 def known_pair_lines(store: RunStore, counts: pd.DataFrame) -> list[str]:
     """The counts as a table for a terminal: per run the shares for dates, other values and all,
     then per label."""
-    from workbench.terminal import printable
+    from workbench.infra.terminal import printable
     if counts.empty:
         return ["no span of these runs has another span to recover (no document holds two mentions of an entity "
                 "or two dates)"]

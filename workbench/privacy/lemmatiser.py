@@ -20,7 +20,7 @@ a point of that. Stop words are spaCy's list for the language. Building it lives
 workbench.privacy.lemmatiser_build (`workbench privacy build-lemmatiser`); `lemmatiser(lang)` builds
 it on first use (about a minute, said on stderr), while `lemmatiser_path` only finds a built one.
 
-Cached in workbench.paths.cache_dir()/lemmatiser/<lang>-<key>, the key a hash of the recipe,
+Cached in workbench.infra.paths.cache_dir()/lemmatiser/<lang>-<key>, the key a hash of the recipe,
 the treebank files and the spaCy version, so a changed recipe never reuses a stale model.
 """
 
@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
 
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.errors import MissingExtra, WorkbenchError
+from workbench.infra.paths import cache_dir, pud_treebank, ud_train_dir
 from workbench.model import LANGUAGES
-from workbench.paths import cache_dir, pud_treebank, ud_train_dir
 from workbench.privacy.matching import Word
 
 BUILD_FILE = "build.json"

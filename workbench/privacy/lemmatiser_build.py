@@ -20,8 +20,8 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from workbench.build_once import built_once
-from workbench.errors import MissingExtra
+from workbench.infra.build_once import built_once
+from workbench.infra.errors import MissingExtra
 from workbench.privacy.lemmatiser import (
     BUILD_FILE,
     RECIPE,

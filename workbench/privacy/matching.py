@@ -19,7 +19,7 @@ date      Only for date spans (labels in DATE_LABELS), and then the only rule be
 lemma     The content lemmas of the two overlap: one shared lemma suffices (004: "either
           exact or partial" overlap). Content lemmas are the lower-cased lemmas of the
           alphabetic tokens that are neither stop words (the lemmatiser language's list),
-          nor titles or honorifics (workbench.overlap_rules.TITLES, English and Swedish:
+          nor titles or honorifics (workbench.text.overlap_rules.TITLES, English and Swedish:
           "Mr", "Judge", "herr", "fru"), nor among the corpus's most frequent lemmas (004:
           "non-alphabetic tokens, stopwords and high-frequency lemmas ... are excluded from
           both"). The titles are listed because 004's frequent lemmas are counted outside
@@ -54,7 +54,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from workbench.overlap_rules import is_title
 from workbench.text import compare
 
 # The date reader is shared with the surrogate generator, which writes shifted dates back in
@@ -62,6 +61,7 @@ from workbench.text import compare
 from workbench.text.dates import MONTHS as _MONTHS
 from workbench.text.dates import cardinal as _cardinal
 from workbench.text.dates import parse_date
+from workbench.text.overlap_rules import is_title
 
 # Bumped whenever a rule changes: stored results carry it in their attack key.
 # 3: titles and honorifics are no content words (issue 24).

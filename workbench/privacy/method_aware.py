@@ -39,10 +39,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.errors import WorkbenchError
 from workbench.exchange.reference import KINDS, NUMBERED, entity_numbers, numbered_kinds, reference_kind
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.paths import cache_dir
 from workbench.model import Corpus, Document, Span
-from workbench.paths import cache_dir
 from workbench.privacy.background import Background
 from workbench.store import RunRecord, RunStore
 from workbench.text.replace import pseudonymise

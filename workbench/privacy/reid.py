@@ -48,9 +48,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from workbench.errors import InvalidValue, WorkbenchError
 from workbench.executors.contract import BatchTask, ScoringJob
 from workbench.executors.options import ExecutorOptions, executor_for
+from workbench.infra.errors import InvalidValue, WorkbenchError
 from workbench.privacy.attackers import REGISTRY, make_attacker
 from workbench.privacy.background import load_background, resolve_background, share_text
 from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
@@ -369,7 +369,7 @@ def reid_documents(store: RunStore, run_id: str, attack_key: str | None = None, 
 
 def reid_lines(store: RunStore, frame: pd.DataFrame) -> list[str]:
     """The metrics frame as a table for a terminal (run, generator, corpus, TRIR, mean rank, rank<=k)."""
-    from workbench.terminal import printable
+    from workbench.infra.terminal import printable
     if frame.empty:
         return ["no re-identification results"]
     k = int(frame["k"].iloc[0])

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.errors import InvalidValue, MissingExtra, WorkbenchError
+from workbench.infra.errors import InvalidValue, MissingExtra, WorkbenchError
 from workbench.model import LANGUAGES
 from workbench.privacy.background import Background
 from workbench.text.compare import nfc

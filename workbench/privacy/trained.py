@@ -29,7 +29,7 @@ choice of the best epoch by accuracy on the attacked documents (TAE selects the 
 the anonymisations it then scores, which flatters the attacker). Window 100 tokens with
 25 overlapping, batch 16, encoder learning rate 5e-5, constant: as TAE.
 
-The trained model is cached under workbench.paths.cache_dir()/privacy, keyed on the
+The trained model is cached under workbench.infra.paths.cache_dir()/privacy, keyed on the
 background file's hash, these settings and the base model, so later runs are scored
 without retraining. A build runs under a file lock into a temporary folder renamed into
 place when complete.
@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.devices import (
+from workbench.infra.devices import (
     AUTO,
     DEFAULT_DEVICE,
     DEFAULT_DTYPE,
@@ -59,10 +59,10 @@ from workbench.devices import (
     placement,
     precision_entries,
 )
-from workbench.errors import InvalidValue, WorkbenchError
+from workbench.infra.errors import InvalidValue, WorkbenchError
+from workbench.infra.paths import cache_dir
 from workbench.mlm.hub import find_model
 from workbench.mlm.models import OFFLINE
-from workbench.paths import cache_dir
 from workbench.privacy.background import Background
 from workbench.privacy.reid_contract import attack_settings
 from workbench.privacy.trained_model import batch, classifier, load_torch, windows
@@ -89,7 +89,7 @@ class TrainedConfig:
     pretrain_epochs: float = 0.0  # masked-LM pre-training on the same windows first (TAE: 3, 512-token windows)
     mlm_probability: float = 0.15
     seed: int = 0
-    # Where the encoder runs and in which number format (workbench.devices; "auto" resolved per
+    # Where the encoder runs and in which number format (workbench.infra.devices; "auto" resolved per
     # machine). The weights stay float32; another dtype runs every forward pass under
     # torch.autocast, training included. A model trained in bfloat16 is cached apart.
     device: str = DEFAULT_DEVICE

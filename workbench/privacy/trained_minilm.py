@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.privacy.trained import TrainedAttacker, TrainedConfig, resolve_base
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.errors import MissingExtra, WorkbenchError
 
 HEAD_FILE = "head.safetensors"
 

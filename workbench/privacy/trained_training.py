@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.devices import autocast
-from workbench.errors import InvalidValue, WorkbenchError
+from workbench.infra.devices import autocast
+from workbench.infra.errors import InvalidValue, WorkbenchError
 from workbench.privacy.background import Background
 from workbench.privacy.trained_layers import TopLayers, freeze_below
 from workbench.privacy.trained_model import batch, classifier, load_torch, spread, windows

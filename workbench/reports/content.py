@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 if TYPE_CHECKING:
     from workbench.reports.review_changes import ReviewComparison
@@ -84,7 +84,7 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     from workbench.reports import privacy
     from workbench.reports.privacy_figure import utility_axes
     from workbench.reports.review_changes import review_comparison
-    from workbench.signature import IMPORTED
+    from workbench.store.signature import IMPORTED
     utility = utility_axes(utility)  # a misspelt measure stops the report before anything is computed
     ids = _checked_runs(store, run_ids, allow_incomplete)
     families = FAMILIES if families is None else tuple(families)

@@ -43,7 +43,7 @@ def pyplot():
     try:
         import matplotlib
     except ModuleNotFoundError:
-        from workbench.errors import MissingExtra
+        from workbench.infra.errors import MissingExtra
         raise MissingExtra("report figures", "metrics", "matplotlib") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.reports.content import ReportContent, build_report
 from workbench.reports.figures import ReportFigure, save_png
 

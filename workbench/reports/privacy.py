@@ -122,7 +122,7 @@ TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank 
     Column("known_pair_date", "dates↓", "Known pair", digits=3),
     Column("known_pair_other", "other↓", "Known pair", digits=3),
     # Numbers, codes and dates included (003's overlap, beside it, leaves numerals out): the
-    # `original` reference run reads 100 %, `suppress` and `label` 0 % (workbench.overlap_rules.verbatim_leak).
+    # `original` reference run reads 100 %, `suppress` and `label` 0 % (workbench.text.overlap_rules.verbatim_leak).
     Column("leak_verbatim", "verbatim", "Kept %", scale=100, digits=2),  # the table adds the arrow
     Column("overlap_partial", "part.", "PII overlap %", scale=100, digits=2),
     Column("overlap_absolute", "abs.", "PII overlap %", scale=100, digits=2),

@@ -94,7 +94,7 @@ def _marker_boxes(ax, xs, ys) -> list:
 def utility_axes(names) -> tuple[str, ...]:
     """The utility measures asked for, checked: each a metric whose higher values are better
     (TPS, word similarity, morph_all …); reports.privacy.UTILITY when none is named."""
-    from workbench.errors import WorkbenchError
+    from workbench.infra.errors import WorkbenchError
     from workbench.metrics import metric_infos
     from workbench.metrics.base import HIGHER
     from workbench.reports.privacy import UTILITY

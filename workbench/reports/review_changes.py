@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 NOT_ANNOTATED = "not annotated"
 CHANGE_COLUMNS = ["run", "parent", "reviewer", "label", "tag", "changed"]
@@ -59,8 +59,8 @@ def review_comparison(store, table: pd.DataFrame) -> ReviewComparison | None:
     from workbench.metrics import metric_infos
     from workbench.metrics.metric_frame import run_rows
     from workbench.metrics.run_names import run_names
-    from workbench.signature import REVIEWED
     from workbench.store.run_reports import REVIEW, run_report
+    from workbench.store.signature import REVIEWED
     rows = run_rows(table)
     names = run_names(table)
     name_of = {table.at[i, "stored_run"]: names[i] for i in rows}

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 _ANNOTATION_COLUMNS = ("run_id, doc_id, span_index, annotator, tag, note, source, updated, prompt_version, "
                        "suggested_by, suggested_tag")

@@ -12,7 +12,7 @@ import json
 import time
 from collections import Counter
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.model import Corpus, Document, Span
 from workbench.store.file import FileParts, reported
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store.records import PREDICTION_COLUMNS, RUN_COLUMNS
 from workbench.store.schema import (
     APPLICATION_ID,

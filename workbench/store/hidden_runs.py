@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 
 def hidden_runs(store) -> set[str]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import COMPLETE, RunStore
 from workbench.store.file import StoreFileError
 from workbench.store.merge_sources import NOTHING_MERGED, Source, open_source, same_file, scratch

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunStore
 from workbench.store.file import StoreFileError
 from workbench.store.schema import APPLICATION_ID, REQUIRED_TABLES, VERSION, holds_current_schema

@@ -13,8 +13,7 @@ import json
 import time
 from collections.abc import Iterable
 
-from workbench.errors import WorkbenchError
-from workbench.signature import GENERATED
+from workbench.infra.errors import WorkbenchError
 from workbench.store.file import FileParts, reported
 from workbench.store.records import (
     PREDICTION_COLUMNS,
@@ -24,6 +23,7 @@ from workbench.store.records import (
     prediction_row,
     quoted_columns,
 )
+from workbench.store.signature import GENERATED
 
 
 def _check_storable(row: dict) -> None:

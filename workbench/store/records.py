@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from workbench.signature import CONSISTENT_DEFAULT, SEES_DEFAULT, RunSignature
+from workbench.store.signature import CONSISTENT_DEFAULT, SEES_DEFAULT, RunSignature
 
 # A run's status (RunRecord.status, the runs table's status column): RUNNING while its
 # predictions are being stored (or after `--retry-failed` reopened it), COMPLETE once every

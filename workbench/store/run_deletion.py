@@ -28,7 +28,7 @@ import os
 import socket
 from dataclasses import dataclass, field
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store import RunRecord, RunStore
 
 # Annotation tables: deleted only when asked (see the module docstring).
@@ -47,7 +47,7 @@ class Deletion:
     starting: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
-        from workbench.terminal import printable
+        from workbench.infra.terminal import printable
         out = [f"run {r.run_id}  {printable(r.corpus_name)} {printable(r.generator)} {r.mode} ({r.source})"
                for r in self.runs]
         out += [f"  {table}: {n} row(s)" for table, n in self.rows.items() if n]

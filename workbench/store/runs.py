@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.store.file import FileParts, reported
 from workbench.store.records import (
     COMPLETE,
@@ -61,7 +61,7 @@ class RunRepository(FileParts):
     def set_run_name(self, run_id: str, name: str | None) -> None:
         """Name (or rename, or with None un-name) a run; the name is not in the signature, so the
         run id stays. A name that is not short, printable text is a WorkbenchError."""
-        from workbench.run_name_rule import check_run_name
+        from workbench.store.run_name_rule import check_run_name
         name = None if name is None else check_run_name(name)
         with self.transaction() as db:
             if db.execute("UPDATE runs SET name=? WHERE run_id=?", (name, run_id)).rowcount == 0:

@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from workbench.model import Corpus
-from workbench.signature import RunSignature
 from workbench.store.own_detections import save_own_detections
 from workbench.store.records import COMPLETE, RUNNING, RunRecord, StoredPrediction
 from workbench.store.run_reports import save_run_report
+from workbench.store.signature import RunSignature
 
 
 def store_whole_run(store, *, signature: RunSignature, corpus: Corpus, options: dict,

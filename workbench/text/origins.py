@@ -39,7 +39,7 @@ FIRST, LAST = "first", "last"
 
 
 def _missing(what: str, package: str):
-    from workbench.errors import MissingExtra
+    from workbench.infra.errors import MissingExtra
     return MissingExtra(what, "metrics", package)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.uncertainty.corrections import BestMarks, not_different_from_best
 from workbench.uncertainty.defaults import ALPHA, AR_TRIALS, SEED
 from workbench.uncertainty.paired import PairedResult, approximate_randomisation, paired_bootstrap

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.uncertainty.defaults import ALPHA
 
 CORRECTIONS = ("holm", "bh", "none")

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 from workbench.uncertainty import resampling
 from workbench.uncertainty.bootstrap import DOCUMENT, SPAN_BY_DOCUMENT
 from workbench.uncertainty.defaults import AR_TRIALS, LEVEL, RESAMPLES, SEED

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.errors import InvalidValue, WorkbenchError
+from workbench.infra.errors import InvalidValue, WorkbenchError
 from workbench.uncertainty import resampling
 
 UNPAIRED = ("refuse", "drop")

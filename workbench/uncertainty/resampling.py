@@ -16,7 +16,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from workbench.errors import InvalidValue
+from workbench.infra.errors import InvalidValue
 
 METHODS = ("percentile", "bca")
 # Index cells drawn at once (32 MB of int64): rows per chunk depend only on the unit count, so

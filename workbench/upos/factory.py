@@ -1,12 +1,12 @@
-"""Choosing a tagger by name: auto | stanza | spacy (the backends are a workbench.plugins Registry)."""
+"""Choosing a tagger by name: auto | stanza | spacy (the backends are a workbench.infra.plugins Registry)."""
 
 from __future__ import annotations
 
 import sys
 
+from workbench.infra.paths import cache_dir
+from workbench.infra.plugins import Entry, Registry
 from workbench.model import LANGUAGES
-from workbench.paths import cache_dir
-from workbench.plugins import Entry, Registry
 from workbench.upos.base import Tagger
 
 BACKENDS: Registry[type[Tagger]] = Registry("tagger", [

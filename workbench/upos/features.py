@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.upos.base import Tagger, right_most_word
 
 # The features the morphology filter compares (issue 27): case, number and definiteness are

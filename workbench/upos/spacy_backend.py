@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import MissingExtra, WorkbenchError
-from workbench.paths import shared_models_dir
+from workbench.infra.errors import MissingExtra, WorkbenchError
+from workbench.infra.paths import shared_models_dir
 from workbench.upos.base import Tagger, Tokens
 
 DEFAULT_MODELS = {"en": "en_ud_upos", "sv": "sv_ud_upos"}
@@ -17,7 +17,7 @@ class SpacyTagger(Tagger):
     family = "spacy"
 
     def __init__(self, models: dict[str, Path] | None = None, cache_path: Path | None = None) -> None:
-        # Default models: the folders named here, found under workbench.paths.shared_models_dir()
+        # Default models: the folders named here, found under workbench.infra.paths.shared_models_dir()
         # when first loaded (outside a checkout that says which variable to set).
         self._given = dict(models) if models else None
         self._nlp: dict[str, Any] = {}  # language -> its spaCy Language

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import MissingExtra, WorkbenchError
+from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.upos.base import Tagger, Tokens
 
 

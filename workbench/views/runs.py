@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from workbench.terminal import aligned, printable
+from workbench.infra.terminal import aligned, printable
 
 # source: generated, imported, reference or reviewed (a reviewed run has its parent's generator,
 # model and mode, so without it the two read alike).

@@ -4,16 +4,16 @@ pseudonymised side by side.
 The two columns are built from the same sentence ranges of the original document (a
 sentence holding a span is merged with its neighbour when the span crosses a boundary),
 each side marking its spans ⟦like this⟧, so they stay in step whatever the replacements
-hold, and every sentence is shown. All user text goes through workbench.terminal.printable.
+hold, and every sentence is shown. All user text goes through workbench.infra.terminal.printable.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
+from workbench.infra.terminal import printable, wrap
 from workbench.model import Document
-from workbench.terminal import printable, wrap
 from workbench.text.sentences import merge_across_spans, split_sentences
 
 # A span text or replacement longer than this is shown cut, saying how much is left out: a

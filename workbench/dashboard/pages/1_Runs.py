@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from workbench.dashboard import data, render
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 page = data.open_page("Runs", "Every stored run. Filter, then select the runs the other pages work on.")
 table = data.runs_table(str(page.path), page.version)

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from workbench.dashboard import data, render
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 from workbench.metrics.compare_runs import comparison_cells
 from workbench.text.replace import pseudonymise
 from workbench.text.sentences import split_sentences

@@ -24,8 +24,8 @@ from workbench.annotation.sampling import UNITS, SampleRecipe, draw_sample, shor
 from workbench.annotation.storage import Annotation, is_judge
 from workbench.annotation.tagset import guidelines_text
 from workbench.dashboard import data, render
-from workbench.errors import WorkbenchError
 from workbench.exchange.review_single import corrections, revise_span
+from workbench.infra.errors import WorkbenchError
 
 page = data.open_page("Annotate", "Tag each pseudonym with the first error category that applies "
                                   "(paper 003, Appendix C). Type the number and press Enter.", need_runs=False)

@@ -16,7 +16,7 @@ import streamlit as st
 from workbench.annotation import agreement, results
 from workbench.annotation.jsonl import export_annotations, import_annotations
 from workbench.dashboard import data, render
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 page = data.open_page("Agreement and results", "Inter-annotator agreement, and the relative frequency of "
                       "each error tag per generation method and language (paper 003, Table 6).", need_runs=False)

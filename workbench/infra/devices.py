@@ -58,7 +58,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import InvalidValue, WorkbenchError
+from workbench.infra.errors import InvalidValue, WorkbenchError
 
 AUTO = "auto"  # decided where the model loads (pick_device, dtype_choice)
 CPU = "cpu"  # also a model's resolved device where its caller places it nowhere
@@ -294,7 +294,7 @@ def speed_key(flags: frozenset[str], limit: str) -> str:
 
 
 def speed_cache_file() -> Path:
-    from workbench.paths import cache_dir
+    from workbench.infra.paths import cache_dir
     return cache_dir() / "devices" / "bf16_speed.json"
 
 

@@ -25,7 +25,7 @@ import socket
 import string
 from urllib.parse import urlsplit
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 # RFC 3986 userinfo: unreserved / pct-encoded / sub-delims / ":". Nothing a parser splits on.
 _USERINFO = re.compile(r"[A-Za-z0-9\-._~%!$&'()*+,;=:]*")

@@ -1,7 +1,7 @@
 """Building a cached model folder once, also when several processes ask for it at the same time.
 
 The set-up's stand-ins (the offline masked LMs, the lemmatisers, the Swedish NER tagger, the
-causal LM) are folders under workbench.paths.cache_dir() that hold a build file when complete.
+causal LM) are folders under workbench.infra.paths.cache_dir() that hold a build file when complete.
 `built_once` returns such a folder, building it first when its build file is missing; a file
 lock beside it makes a second process wait for the first build and then find it done, instead
 of training the same model twice into the same folder.

@@ -1,14 +1,14 @@
 """The one rule for a run's name (`--name`, a benchmark entry's `run_name`): short printable text.
 
 A name labels a run in tables, figure ticks and legends, so it must fit there on one line;
-it is not part of the signature (workbench.signature), so it never changes a run's id.
+it is not part of the signature (workbench.store.signature), so it never changes a run's id.
 The names reports show for runs (this name, or one built from the run's settings) are
 workbench.metrics.run_names.
 """
 
 from __future__ import annotations
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
 # Longer names would not fit a figure's tick label beside its bars (workbench.reports.figures).
 MAX_NAME_LENGTH = 40

@@ -34,8 +34,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from workbench.signature import GENERATED
 from workbench.store import RunStore
+from workbench.store.signature import GENERATED
 
 COLUMNS = ["run_id", "signature", "generator", "model", "mode", "upos_filter", "corpus", "corpus_hash", "source",
            "tagger",

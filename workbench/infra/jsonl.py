@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import CorpusError
+from workbench.infra.errors import CorpusError
 
 # Line and paragraph separators that JSON leaves raw but line splitters break at.
 _ESCAPES = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}

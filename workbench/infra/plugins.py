@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from workbench.errors import InvalidValue, WorkbenchError
+from workbench.infra.errors import InvalidValue, WorkbenchError
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance

@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.infra.errors import WorkbenchError
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # workbench/ (this module is workbench/infra/paths.py)
 
 
 def checkout() -> Path | None:
