@@ -23,14 +23,14 @@ import hashlib
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 
-from workbench.generators.base import Generator, Prediction
+from workbench.generator_contract.base import Generator, Prediction
 from workbench.llm.answers import MASK_BREAK, copied_from_context, value_for
 from workbench.llm.client import OllamaClient, Outcome
 from workbench.llm.config import OllamaConfig, signature_settings, without_server
 from workbench.llm.guard import check_host
 from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, build_prompt
-from workbench.notes import COPIED
+from workbench.prediction_notes import COPIED
 from workbench.text.slots import Slot
 
 _KEPT_WINDOWS = 256  # answers kept for windows that straddle two batches

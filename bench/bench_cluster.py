@@ -54,8 +54,8 @@ MLM = ("fill-mask", {"model": "offline"}, {"mode": "maskL"})
 
 
 def first_documents(name: str, docs: int | None):
+    from workbench.data_model import Corpus
     from workbench.loaders import load_corpus
-    from workbench.model import Corpus
     corpus = load_corpus(name)
     if docs is None or docs >= len(corpus.documents):
         return corpus

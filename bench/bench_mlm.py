@@ -46,8 +46,8 @@ def bench_corpus(name: str, docs: int, spans: int):
     """The first `docs` documents, only their first `spans` masked spans to replace."""
     import dataclasses
 
+    from workbench.data_model import Corpus
     from workbench.loaders import shipped_corpus
-    from workbench.model import Corpus
     corpus = shipped_corpus(name)
     out = []
     for d in corpus.documents[:docs]:
@@ -66,7 +66,7 @@ def pipeline_loop(gen):
     from transformers import pipeline
 
     from workbench.adapters.masked_lm.base import one_mask, window_parts
-    from workbench.generators.base import Prediction
+    from workbench.generator_contract.base import Prediction
 
     class PipelineLoop(type(gen)):
         def lm(self, lang):

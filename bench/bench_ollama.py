@@ -32,9 +32,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from workbench.data_model import Corpus
 from workbench.llm.stats import run_failures
 from workbench.loaders import shipped_corpus
-from workbench.model import Corpus
 from workbench.pipeline import generate_run
 from workbench.store import RunStore
 from workbench.upos import get_tagger

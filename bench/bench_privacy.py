@@ -142,8 +142,8 @@ INFERENCE_GUESSES = 5
 
 def make_inference_store(path: Path, corpus: str, docs: int) -> str:
     """A store holding a random-baseline run over the first `docs` documents; returns its run id."""
+    from workbench.data_model import Corpus
     from workbench.loaders import shipped_corpus
-    from workbench.model import Corpus
     from workbench.pipeline import generate_run
     from workbench.store import RunStore
     full = shipped_corpus(corpus)

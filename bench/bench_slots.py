@@ -36,7 +36,7 @@ SHAPES = ("one-document", "tiny-documents")
 
 
 def corpus_of(shape: str, n: int):
-    from workbench.model import Corpus, Document, Span
+    from workbench.data_model import Corpus, Document, Span
 
     def sentence(i: int) -> str:
         return f"Go {'xyz'[i % 3]} now."

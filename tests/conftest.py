@@ -62,8 +62,8 @@ def store(tmp_path):
 def baseline_store(tmp_path_factory):
     """A store with real runs: random and upos (maskL, UPOS filter on for upos) over
     PGV-PII EN and SV and the first 20 TAB test documents. Session-scoped: read it, do not write."""
+    from workbench.data_model import Corpus
     from workbench.loaders import shipped_corpus
-    from workbench.model import Corpus
     from workbench.pipeline import generate_run
     from workbench.store import RunStore
 

@@ -26,11 +26,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.generators.base import BATCH_SIZE, GenerationOptions, Generator
+from workbench.data_model import Corpus
+from workbench.generator_contract.base import BATCH_SIZE, GenerationOptions, Generator
 from workbench.infra.errors import WorkbenchError
 from workbench.llm.verdict import Verdict, run_verdict
-from workbench.model import Corpus
-from workbench.notes import is_unreachable
+from workbench.prediction_notes import is_unreachable
 from workbench.privacy.reid_contract import DEFAULT_K
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.store.run_name_rule import check_run_name
@@ -86,7 +86,7 @@ def make_generator(name: str, settings: Mapping[str, object] | None = None,
                    options: GenerationOptions | Mapping | None = None) -> Generator:
     """The generator `name` with its Config from `settings` (values as the CLI's `-o` strings,
     or TOML values) and the common options; checked, not yet loaded."""
-    from workbench.generators.registry import create_generator
+    from workbench.generator_contract.registry import create_generator
     values = {str(k): setting_text(v) for k, v in (settings or {}).items()}
     return create_generator(name, values, make_options(options))
 
@@ -166,7 +166,7 @@ class SeedRuns:
     """The runs of one configuration over several seeds (generate_seed_runs)."""
     results: tuple[GenerationResult, ...]  # one per seed run, in the seeds' order
     seeds: tuple[int, ...]  # the seeds run: all of those asked, or the first for a deterministic generator
-    note: str = ""  # why fewer runs than seeds (workbench.generators.seeds.deterministic_note); "" otherwise
+    note: str = ""  # why fewer runs than seeds (workbench.generator_contract.seeds.deterministic_note); "" otherwise
 
 
 def generate_seed_runs(corpus: Corpus | str, generator: str, settings: Mapping[str, object] | None = None,
@@ -179,7 +179,7 @@ def generate_seed_runs(corpus: Corpus | str, generator: str, settings: Mapping[s
     generate_run's (tagger, batch_size, progress, name, cluster, log …)."""
     from dataclasses import replace
 
-    from workbench.generators.seeds import check_seeds, deterministic_note
+    from workbench.generator_contract.seeds import check_seeds, deterministic_note
     base = make_options(options)  # a bad option reads as generate_run says it
     seeds = check_seeds(list(seeds))
     if len(seeds) == 1:  # one run: exactly generate_run

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.adapters.baselines.config import BaselineConfig, baseline_signature
-from workbench.generators.base import Generator, Prediction
+from workbench.generator_contract.base import Generator, Prediction
 from workbench.text.pud_vocabulary import VOCABULARY, PudInventory, sample, slot_rng
 from workbench.text.slots import Slot
 

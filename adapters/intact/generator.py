@@ -35,7 +35,7 @@ from typing import TypeVar, cast
 
 from workbench.adapters.intact.config import IntactConfig
 from workbench.adapters.intact.decide import Decision, Settings, SpanToSanitise, Tools, decide
-from workbench.generators.base import Generator, Prediction
+from workbench.generator_contract.base import Generator, Prediction
 from workbench.infra.errors import WorkbenchError
 from workbench.llm.in_flight import in_flight
 from workbench.privacy.inference_contract import InferenceAttacker

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from workbench.data_model import LANGUAGE_NAMES
 from workbench.llm.prompt import Prompt, answer_schema
-from workbench.model import LANGUAGE_NAMES
 
 EXAMPLES_FILE = Path(__file__).with_name("examples.toml")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.generators.base import Generator, Prediction
+from workbench.generator_contract.base import Generator, Prediction
 from workbench.infra.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
 from workbench.infra.errors import InvalidValue
 from workbench.mlm.masked_lm import Encoded

@@ -24,8 +24,8 @@ from workbench.adapters.mtc.settings import (  # noqa: F401
     default_vocabulary,
 )
 from workbench.adapters.mtc.split import split_documents
+from workbench.data_model import Corpus
 from workbench.infra.errors import WorkbenchError
-from workbench.model import Corpus
 
 SIDE_FILES = ("casing.json",)
 

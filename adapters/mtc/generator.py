@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.generators.base import Generator, Prediction
+from workbench.generator_contract.base import Generator, Prediction
 from workbench.infra.devices import DEFAULT_DEVICE, FLOAT32, PlacedModel, check_device, check_dtype
 from workbench.infra.errors import WorkbenchError
 from workbench.text.slots import Slot

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.adapters.mtc.settings import KINDS  # noqa: F401  (the kinds of vocabulary built here)
-from workbench.model import Document
+from workbench.data_model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 
 _ALNUM = re.compile(r"\w")

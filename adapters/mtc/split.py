@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from workbench.model import Corpus
+from workbench.data_model import Corpus
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from workbench.adapters.surrogate import ORIGINAL_LEVEL, SHAPE_LEVEL, SurrogateM
 from workbench.adapters.surrogate.date_offsets import DATE_SHIFTS, DEFAULT_MAX_SHIFT_DAYS, MAX_SHIFT_DAYS_LIMIT
 from workbench.adapters.surrogate.spans import NOTE_NOTHING
 from workbench.adapters.surrogate.table import SHAPE
-from workbench.generators.base import Generator, Prediction
+from workbench.generator_contract.base import Generator, Prediction
 from workbench.infra.errors import InvalidValue, MissingExtra
 from workbench.text.slots import Gap, Slot
 from workbench.text.swedish_genitive import GENITIVE_FEATURE

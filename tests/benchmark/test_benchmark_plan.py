@@ -11,7 +11,7 @@ from tests.helpers.entry_point import wb
 from tests.helpers.store import generated_run
 from workbench.benchmark.configs import PlannedRun, PreparedRun, load_benchmark, run_benchmark
 from workbench.benchmark.plan import ASK_ABOVE_RUNS, PlanSize, duration, plan_size
-from workbench.generators.base import GenerationOptions
+from workbench.generator_contract.base import GenerationOptions
 from workbench.infra.errors import WorkbenchError
 
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from workbench.cli import main
 from workbench.exchange.exporters import export_run
 from workbench.executors.options import ExecutorOptions
-from workbench.generators.base import GenerationOptions
+from workbench.generator_contract.base import GenerationOptions
 from workbench.infra.errors import WorkbenchError
 from workbench.pipeline import generate_run
 from workbench.store import COMPLETE, RUNNING, RunStore

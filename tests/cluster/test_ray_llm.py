@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.executors.options import ExecutorOptions
-from workbench.generators.base import GenerationOptions
+from workbench.generator_contract.base import GenerationOptions
 from workbench.pipeline import generate_run
 from workbench.store import COMPLETE, RunStore
 

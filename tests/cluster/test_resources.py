@@ -34,7 +34,7 @@ def test_a_task_asks_for_what_its_generator_needs(name, settings, gpus, wanted):
 
 def test_what_a_generator_declares_is_what_it_gets_registered_or_not():
     """The executor reads the class's declarations, not its registry entry or pip extra."""
-    from workbench.generators.base import Generator
+    from workbench.generator_contract.base import Generator
 
     class NeedsOllama(Generator):
         name = "not-registered"

@@ -6,8 +6,8 @@ import pytest
 
 from tests.helpers.corpus import document_with_mentions
 from workbench.cluster.shards import document_groups, plan_shards
+from workbench.data_model import Corpus
 from workbench.loaders import load_corpus
-from workbench.model import Corpus
 
 
 def _corpus() -> Corpus:

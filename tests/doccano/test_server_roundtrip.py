@@ -113,7 +113,7 @@ def test_a_review_round_trip_through_doccano(server, tmp_path, tiny_corpus):
     span; a reviewer writes three texts in doccano; pulling stores a run with exactly those changed."""
     from tests.metrics.conftest import RUN_A, UPOS_A, add_run
     from workbench.doccano.review import pull_review, push_review
-    from workbench.notes import NOTE_REVIEWED
+    from workbench.prediction_notes import NOTE_REVIEWED
     from workbench.store import RunStore
 
     store = RunStore(tmp_path / "runs.sqlite")

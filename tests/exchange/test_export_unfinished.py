@@ -18,7 +18,7 @@ from workbench.store import RunStore
 def _killed_before_the_first_prediction(store, corpus):
     """The run row as `generate` leaves it when killed before its first batch was stored."""
     from workbench.generation.engine import run_generation
-    from workbench.generators import create_generator
+    from workbench.generator_contract import create_generator
 
     generator = create_generator("random")
 

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.metrics.conftest import WordListTagger
+from workbench.data_model import Corpus
 from workbench.exchange.alignment import (
     COVERING,
     CROSSING,
@@ -33,7 +34,6 @@ from workbench.exchange.alignment import (
 from workbench.exchange.importers import align_file, import_run
 from workbench.infra.errors import CorpusError
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.model import Corpus
 from workbench.store.run_reports import ALIGNMENT, run_report
 from workbench.text.replace import pseudonymise
 

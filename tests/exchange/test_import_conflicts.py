@@ -16,12 +16,12 @@ import pytest
 from tests.helpers.entry_point import wb
 from tests.metrics.conftest import WordListTagger
 from tests.project.test_pinned_ids import PINNED, _unversioned
+from workbench.data_model import Corpus
 from workbench.exchange.alignment import CROSSING, FOLDED_ENTRY, MATCHED
 from workbench.exchange.entry_conflicts import CONFLICTING, CROSSING_ENTRY
 from workbench.exchange.importers import align_file, import_run
 from workbench.infra.errors import CorpusError
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.model import Corpus
 from workbench.store import RunStore
 from workbench.store.run_reports import ALIGNMENT, run_report
 

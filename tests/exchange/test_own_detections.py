@@ -113,7 +113,7 @@ def test_deleting_the_run_deletes_its_own_detections(store, tmp_path, corpus):
 def test_identifier_types_travel_with_the_corpus_snapshot(store, corpus):
     from dataclasses import replace
 
-    from workbench.model import Corpus, Document
+    from workbench.data_model import Corpus, Document
     typed = Corpus(corpus.name, corpus.source, tuple(
         Document(d.doc_id, d.text, d.lang, tuple(replace(s, identifier_type="DIRECT" if s.label == "PERSON"
                                                          else "QUASI") for s in d.spans), d.meta)
@@ -149,7 +149,7 @@ def test_a_real_detectors_masking_file_removes_every_character_it_masks(store, t
 def test_the_metric_frame_reads_the_identifier_types_from_the_snapshot(store, tmp_path, corpus):
     from dataclasses import replace
 
-    from workbench.model import Corpus, Document
+    from workbench.data_model import Corpus, Document
     typed = Corpus(corpus.name, corpus.source, tuple(
         Document(d.doc_id, d.text, d.lang, tuple(replace(s, identifier_type="DIRECT" if s.label == "PERSON"
                                                          else "QUASI") for s in d.spans), d.meta)

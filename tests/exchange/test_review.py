@@ -15,7 +15,7 @@ from tests.metrics.conftest import RUN_A, UPOS_A, add_run, make_context
 from workbench.exchange.review_export import COLUMNS, documents_path, export_review
 from workbench.exchange.review_import import import_review
 from workbench.infra.errors import CorpusError, WorkbenchError
-from workbench.notes import NOTE_REVIEWED
+from workbench.prediction_notes import NOTE_REVIEWED
 from workbench.store import RunStore
 from workbench.store.run_reports import REVIEW, run_report
 

@@ -8,13 +8,13 @@ import pytest
 
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
+from workbench.data_model import Corpus
 from workbench.generation.consistency import entity_keys, is_reused, reused_note
 from workbench.generation.engine import run_generation
-from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
-from workbench.generators.base import Generator
+from workbench.generator_contract import FAILED, GenerationOptions, Prediction, create_generator
+from workbench.generator_contract.base import Generator
 from workbench.infra.errors import WorkbenchError
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.model import Corpus
 from workbench.store import RunStore
 from workbench.text.slots import Gap
 

@@ -13,7 +13,7 @@ from tests.helpers.entry_point import WORKBENCH
 from tests.helpers.store import kill_at_stored_rows
 from workbench.generation.consistency import entity_keys, is_reused
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.upos import get_tagger
 
 

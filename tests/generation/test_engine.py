@@ -11,8 +11,8 @@ import pytest
 from tests.helpers.entry_point import WORKBENCH
 from tests.helpers.store import kill_at_stored_rows
 from workbench.generation.engine import run_generation
-from workbench.generators import FAILED, GenerationOptions, Prediction, create_generator
-from workbench.generators.base import Generator
+from workbench.generator_contract import FAILED, GenerationOptions, Prediction, create_generator
+from workbench.generator_contract.base import Generator
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
 from workbench.text.overlap_rules import leaks

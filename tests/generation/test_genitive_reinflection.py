@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.corpus import document_with_mentions
+from workbench.data_model import Corpus
 from workbench.generation.genitive import GENITIVE_RULE, entity_base
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
-from workbench.generators.base import Prediction
-from workbench.generators.registry import create_generator
-from workbench.model import Corpus
+from workbench.generator_contract.base import Prediction
+from workbench.generator_contract.registry import create_generator
 from workbench.text.pud_vocabulary import VOCABULARY
 from workbench.text.swedish_genitive import ends_as_genitive, genitive
 from workbench.upos.genitive_reading import reads_genitive
@@ -219,7 +219,7 @@ def test_a_consistent_run_resumed_after_the_genitive_mention_writes_the_same(tmp
     """The base form is rebuilt from the stored genitive pick (its candidate), so a run killed after
     `Annas` and resumed gives `Anna` the same pseudonym as an uninterrupted run."""
     from workbench.generation.engine import run_generation
-    from workbench.generators.base import GenerationOptions
+    from workbench.generator_contract.base import GenerationOptions
     from workbench.store import RunStore
     from workbench.upos.spacy_backend import SpacyTagger
     c = corpus(("Annas bok låg kvar. Anna kom hem. Annas katt sov.", [("Annas", NAME), ("Anna", NAME),

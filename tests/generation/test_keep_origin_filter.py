@@ -16,11 +16,11 @@ from workbench.adapters.baselines.upos_baseline import UposBaseline
 from workbench.adapters.masked_lm.base import MlmConfig
 from workbench.adapters.masked_lm.fill_mask import FillMask
 from workbench.cli.generate import summary_lines
+from workbench.data_model import Corpus
 from workbench.generation.engine import run_generation
 from workbench.generation.pseudonym_choice import ORIGIN_FALLBACK, ORIGIN_UNKNOWN, SelectionInput, choose_all
-from workbench.generators.base import Prediction
+from workbench.generator_contract.base import Prediction
 from workbench.infra.errors import InvalidValue
-from workbench.model import Corpus
 from workbench.pipeline import result_of
 from workbench.text import origins
 from workbench.text.pud_vocabulary import VOCABULARY

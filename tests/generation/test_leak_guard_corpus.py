@@ -9,7 +9,7 @@ from tests.helpers.entry_point import wb
 from tests.metrics.conftest import WordListTagger
 from workbench.generation.engine import run_generation
 from workbench.generation.pseudonym_choice import CORPUS_GUARD_EMPTY, LEAK_GUARD_EMPTY, SelectionInput, choose_all
-from workbench.generators.base import GenerationOptions, Generator, Prediction
+from workbench.generator_contract.base import GenerationOptions, Generator, Prediction
 from workbench.infra.errors import InvalidValue
 from workbench.text.overlap_rules import value_key
 

@@ -8,10 +8,10 @@ import re
 import pytest
 
 from tests.helpers.corpus import document_with_mentions
+from workbench.data_model import Corpus
 from workbench.generation.pseudonym_choice import MORPH_FALLBACK, MORPH_REINFLECTED, SelectionInput, choose_all
-from workbench.generators.base import GenerationOptions, Prediction
+from workbench.generator_contract.base import GenerationOptions, Prediction
 from workbench.infra.errors import InvalidValue, WorkbenchError
-from workbench.model import Corpus
 from workbench.upos.features import features_match, right_most_features, tag_feature_ranges
 
 

@@ -11,7 +11,7 @@ import pytest
 from tests.generation.test_engine import ListGenerator
 from tests.metrics.conftest import RUN_A, add_run, make_context
 from workbench.generation.engine import plan_run, run_generation
-from workbench.generators import GenerationOptions, Prediction
+from workbench.generator_contract import GenerationOptions, Prediction
 from workbench.metrics import family
 from workbench.metrics.metric_frame import metric_frame
 from workbench.metrics.upos import span_values

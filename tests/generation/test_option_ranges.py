@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.entry_point import wb
-from workbench.generators.base import INT64_MAX, INT64_MIN, GenerationOptions
+from workbench.generator_contract.base import INT64_MAX, INT64_MIN, GenerationOptions
 from workbench.infra.errors import InvalidValue, WorkbenchError
 
 TOO_BIG = 2**63

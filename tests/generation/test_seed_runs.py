@@ -8,7 +8,7 @@ import pytest
 
 from tests.metrics.conftest import make_context
 from workbench.benchmark.configs import load_benchmark
-from workbench.generators.registry import generator_class
+from workbench.generator_contract.registry import generator_class
 from workbench.infra.errors import WorkbenchError
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.seed_spread import SEEDS, seed_columns

@@ -12,11 +12,11 @@ import pytest
 
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
+from workbench.data_model import Corpus
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions, Prediction, create_generator
-from workbench.generators.base import SEES_LEVELS, Generator
-from workbench.generators.registry import GENERATORS
-from workbench.model import Corpus
+from workbench.generator_contract import GenerationOptions, Prediction, create_generator
+from workbench.generator_contract.base import SEES_LEVELS, Generator
+from workbench.generator_contract.registry import GENERATORS
 from workbench.text.shape import shape_of
 from workbench.text.slots import Gap, Slot, SlotBuilder, reveal
 

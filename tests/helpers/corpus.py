@@ -19,7 +19,7 @@ def document_with_mentions(corpus_name: str, doc_id: str, text: str, mentions, l
 
 def make_tiny_corpus():
     """Two short English documents and one Swedish, with entities mentioned twice."""
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
 
     def doc(doc_id, lang, text, mentions):
         return document_with_mentions("tiny", doc_id, text, mentions, lang)

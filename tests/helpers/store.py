@@ -27,7 +27,7 @@ def import_replacements(store, tmp_path: Path, corpus, replace=lambda s: s.text[
 def generated_run(store, corpus, seed=1):
     """A complete random-baseline run (the engine's path, with the fast word-list tagger)."""
     from workbench.generation.engine import run_generation
-    from workbench.generators import GenerationOptions, create_generator
+    from workbench.generator_contract import GenerationOptions, create_generator
     return run_generation(store, corpus, create_generator("random", options=GenerationOptions(seed=seed)),
                           WordListTagger(), progress=False)
 

@@ -180,7 +180,7 @@ def test_every_registered_plug_in_carries_its_entrys_name():
     `family`) or family module (`FAMILY`): the two must agree, or a run, an attack key or a table
     would say another name than the one the user typed."""
     registries = _every_registry()
-    assert {"workbench.generators.registry.GENERATORS", "workbench.executors.registry.EXECUTORS",
+    assert {"workbench.generator_contract.registry.GENERATORS", "workbench.executors.registry.EXECUTORS",
             "workbench.metrics.families.METRIC_FAMILIES", "workbench.metrics.embedders.EMBEDDERS",
             "workbench.metrics.summarisers.SUMMARISERS", "workbench.metrics.classifiers.CLASSIFIERS",
             "workbench.exchange.exporters.EXPORT_FORMATS", "workbench.exchange.reference.REFERENCE_KINDS",

@@ -9,7 +9,7 @@ from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
 
 from tests.helpers.corpus import document_with_mentions
 from workbench.adapters.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
-from workbench.generators.base import is_unreachable
+from workbench.generator_contract.base import is_unreachable
 from workbench.llm.client import Outcome
 from workbench.privacy.inference_contract import Guesses
 from workbench.text.slots import SlotBuilder

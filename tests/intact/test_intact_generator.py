@@ -8,9 +8,9 @@ import pytest
 from intact_helpers import ScriptedAttacker, ScriptedClient, simple_matcher
 
 from tests.helpers.corpus import document_with_mentions
-from workbench.generators import GenerationOptions
+from workbench.data_model import Corpus
+from workbench.generator_contract import GenerationOptions
 from workbench.infra.errors import WorkbenchError
-from workbench.model import Corpus
 from workbench.pipeline import generate_run
 from workbench.privacy.inference_contract import Guesses
 

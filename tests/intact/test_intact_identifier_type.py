@@ -53,7 +53,7 @@ def test_identifier_types_are_not_part_of_the_content_hash(tmp_path):
     # …and equal to the hash of the same spans with no identifier type at all (a format without them).
     from dataclasses import replace
 
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
     bare = Corpus("release", "x", tuple(replace(d, spans=tuple(replace(s, identifier_type="") for s in d.spans))
                                         for d in direct.documents))
     assert bare.content_hash == direct.content_hash

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.corpus import document_with_mentions
-from workbench.model import Corpus
+from workbench.data_model import Corpus
 from workbench.pipeline import generate_run
 from workbench.store import RunStore
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.corpus import document_with_mentions
-from workbench.model import Corpus
+from workbench.data_model import Corpus
 from workbench.pipeline import generate_run
 
 pytestmark = pytest.mark.slow

@@ -12,9 +12,9 @@ def make_opening(lang: str, n_spans: int = OPENING_SPANS, docs: tuple[str, ...] 
     """The opening of PGV-PII gv-eng-swe-66 (EN or SV; or of each of `docs`) up to the end of the
     sentence holding its n-th masked span, with the spans inside it: real text and annotations,
     few enough spans to keep the tests that ask the real model within their time budget."""
+    from workbench.data_model import Corpus
     from workbench.loaders import shipped_corpus
     from workbench.loaders.validate import RawSpan, build_document
-    from workbench.model import Corpus
     from workbench.text.slots import SlotBuilder
 
     corpus = shipped_corpus(f"pgv-pii-{lang}")

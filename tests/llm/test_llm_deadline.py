@@ -17,7 +17,7 @@ import pytest
 from tests.helpers.entry_point import wb
 from tests.helpers.fake_ollama_http import MODEL, FakeOllamaHandler
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.generators import GenerationOptions
+from workbench.generator_contract import GenerationOptions
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.text.slots import Gap, Slot
 

@@ -13,7 +13,7 @@ from tests.helpers.entry_point import wb
 from tests.helpers.waiting import wait_until
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions
+from workbench.generator_contract import GenerationOptions
 from workbench.infra.errors import WorkbenchError
 from workbench.llm.client import OllamaClient
 from workbench.llm.config import OllamaConfig, OllamaSettings

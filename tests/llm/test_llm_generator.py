@@ -10,7 +10,7 @@ import pytest
 
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generation.engine import run_generation
-from workbench.generators import FAILED, GenerationOptions
+from workbench.generator_contract import FAILED, GenerationOptions
 from workbench.llm.client import Outcome
 from workbench.llm.config import OllamaConfig
 from workbench.upos import get_tagger

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from workbench.cli import main
-from workbench.generators import create_generator
+from workbench.generator_contract import create_generator
 from workbench.infra.errors import WorkbenchError
 from workbench.llm.config import OllamaSettings
 from workbench.llm.guard import check_host, normalise_host

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from workbench.generators import create_generator
+from workbench.generator_contract import create_generator
 from workbench.infra.errors import WorkbenchError
 from workbench.llm.in_flight import in_flight
 

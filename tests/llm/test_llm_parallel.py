@@ -16,7 +16,7 @@ from llm_helpers import refused
 from tests.helpers.waiting import wait_until
 from workbench.adapters.ollama import OllamaGenerator
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions
+from workbench.generator_contract import GenerationOptions
 from workbench.llm.client import OllamaClient
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.pipeline import generate_run

@@ -9,8 +9,8 @@ from llm_helpers import refused
 
 from tests.helpers.waiting import wait_until
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.generators import GenerationOptions
-from workbench.generators.base import is_unreachable
+from workbench.generator_contract import GenerationOptions
+from workbench.generator_contract.base import is_unreachable
 from workbench.llm.config import OllamaConfig, OllamaSettings
 from workbench.pipeline import generate_run
 

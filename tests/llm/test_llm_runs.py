@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from workbench.cli import main
 from workbench.generation.engine import run_generation
-from workbench.generators import FAILED, GenerationOptions, create_generator
+from workbench.generator_contract import FAILED, GenerationOptions, create_generator
 from workbench.llm.stats import run_failures
 from workbench.store import RunStore
 from workbench.store.tidy_frame import run_frame

@@ -15,7 +15,7 @@ import pytest
 from tests.helpers.entry_point import wb, wb_ok
 from tests.helpers.fake_ollama_http import ANSWER, GARBAGE, HTTP500, MODEL, scripted_ollama
 from workbench.adapters.ollama import OllamaGenerator
-from workbench.generators import GenerationOptions
+from workbench.generator_contract import GenerationOptions
 from workbench.llm.config import DEFAULT_HOST, OllamaConfig, OllamaSettings, flat_settings
 from workbench.pipeline import generate_run
 from workbench.store import RunStore

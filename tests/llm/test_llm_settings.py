@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.generators.registry import create_generator
+from workbench.generator_contract.registry import create_generator
 from workbench.llm.config import OllamaSettings
 from workbench.privacy.inference_attackers import make_inference_attacker
 

@@ -214,8 +214,8 @@ def test_bad_corpus_through_the_cli_writes_nothing(tmp_path):
 ])
 def test_imported_replacements_file_with_huge_integer_or_deep_nesting_is_named(tmp_path, content, fragment):
     """The same two cases for `workbench import` (workbench/exchange/importers.py)."""
+    from workbench.data_model import Corpus, Document
     from workbench.exchange.importers import import_run
-    from workbench.model import Corpus, Document
     path = _write(tmp_path, "replacements.json", content)
     corpus = Corpus("c", "c", (Document("d1", TEXT, "en", ()),))
     with pytest.raises(CorpusError) as err:

@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from workbench.generators.base import FAILED
+from workbench.generator_contract.base import FAILED
 from workbench.metrics import MetricConfig, MetricContext
 from workbench.metrics.ner_models import DEFAULT_NER_MODEL
 from workbench.store import RunRecord, StoredPrediction

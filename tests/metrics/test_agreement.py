@@ -51,7 +51,7 @@ class MorphTable:
 @pytest.fixture
 def agree_corpus():
     from tests.helpers.corpus import document_with_mentions
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
     return Corpus("agree", "tests/metrics/test_agreement.py", (
         document_with_mentions("agree", "sv-1", "Farzanas bok ligger här. Anna kom hem. Bilarna står ute.",
                                [("Farzanas", "personal_name"), ("Anna", "personal_name"), ("Bilarna", "other")], "sv"),
@@ -188,7 +188,7 @@ def test_gender_of(lang, name, gender):
 def test_the_swedish_ud_tagger_reads_the_genitive(store):
     """The real morphologizer (../shared/models/sv_ud_upos): Farzanas and Evas are genitives, Eva is not."""
     from tests.helpers.corpus import document_with_mentions
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
     corpus = Corpus("gen", "tests/metrics/test_agreement.py", (document_with_mentions(
         "gen", "sv-1", "Farzanas bok ligger på bordet.", [("Farzanas", "personal_name")], "sv"),))
     kept = add_run(store, corpus, {"sv-1": ["Evas"]}, name="kept")

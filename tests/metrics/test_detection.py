@@ -25,11 +25,11 @@ import pytest
 from tests.exchange.test_import_alignment import write
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger, add_run, make_context
+from workbench.data_model import Corpus
 from workbench.exchange.importers import import_run
 from workbench.metrics import family, metric_frame
 from workbench.metrics.detection import masked_words, with_identifier_types
 from workbench.metrics.per_label import label_metric_names, label_metrics
-from workbench.model import Corpus
 
 RECALLS = ("recall_mention", "recall_token", "recall_entity_all", "recall_mention_direct", "recall_mention_quasi",
            "recall_token_direct", "recall_token_quasi")

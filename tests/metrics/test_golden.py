@@ -179,9 +179,9 @@ def test_tps_worked_example(store):
     # Word counts anna 2, likes 2, oslo 1, tea 1: N=6, V=4, denominator N+V+1 = 11.
     # IC(anna)=IC(likes)=ln(11/3), IC(oslo)=IC(tea)=ln(11/2).
     # Text spans: [Anna] likes [Oslo] anna likes tea. Replacements: Anna->Bo (cos 0), Oslo->Oslo city (1/√2).
+    from workbench.data_model import Corpus
     from workbench.loaders.validate import RawSpan, build_document
     from workbench.metrics import metric_frame
-    from workbench.model import Corpus
     text = "Anna likes Oslo. Anna likes tea."
     corpus = Corpus("tps", "test", (build_document("t", "d", text, "en", [RawSpan(0, 4, "PERSON"),
                                                                            RawSpan(11, 15, "LOC")]),))
@@ -206,9 +206,9 @@ def test_compute_metrics_has_original_rows(run_a):
 
 
 def test_original_rows_of_two_corpora_sharing_a_name_stay_apart(store, tiny_corpus):
+    from workbench.data_model import Corpus
     from workbench.metrics import metric_frame
     from workbench.metrics.metric_frame import originals_frame
-    from workbench.model import Corpus
     smaller = Corpus("tiny", "test", tiny_corpus.documents[:1])  # same name, different content
     first = add_run(store, tiny_corpus, {"en-2": ["A", "B", "C", "D"]}, name="one")
     second = add_run(store, smaller, {"en-1": ["X"] * 10}, name="two")

@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 
 from tests.metrics.conftest import add_run, make_context
+from workbench.data_model import Corpus
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import family, metric_frame
-from workbench.model import Corpus
 
 D1 = "Anna Berg lives in Oslo, Norway."
 D2 = "Mr. O'Neil paid 1,500 kr."

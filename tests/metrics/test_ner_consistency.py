@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from tests.metrics.conftest import add_run, make_context
+from workbench.data_model import Corpus
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import MetricConfig, MetricContext, family, metric_frame
 from workbench.metrics.ner_models import region_type
 from workbench.metrics.per_label import label_metrics
-from workbench.model import Corpus
 
 D1 = "Anna Berg lives in Oslo, Norway."
 D2 = "Mr. Smith paid 1,500 kr."

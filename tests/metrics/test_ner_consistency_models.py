@@ -10,10 +10,10 @@ import pytest
 from tests.helpers.corpus import document_with_mentions
 from tests.helpers.entry_point import wb
 from tests.metrics.conftest import add_run
+from workbench.data_model import Corpus
 from workbench.infra.errors import WorkbenchError
 from workbench.metrics import MetricConfig, MetricContext, family, metric_frame
 from workbench.metrics.ner_models import DEFAULT_NER_MODEL, installed
-from workbench.model import Corpus
 
 SENTENCE = "The letter was signed by John Smith and sent to the court."
 

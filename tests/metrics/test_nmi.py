@@ -16,9 +16,9 @@ import pytest
 
 from tests.helpers.tiny_models import cached_tiny
 from tests.metrics.conftest import add_run, make_context
+from workbench.data_model import Corpus
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import MetricConfig, MetricContext, clustering, compute_metrics, family, metric_frame
-from workbench.model import Corpus
 
 TOPICS = [  # (doc_id, text, spans as (start, end, label))
     ("d1", "Per lost in court.", [(0, 3, "PERSON")]),

@@ -10,10 +10,10 @@ import pytest
 
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import add_run, make_context
+from workbench.data_model import Corpus
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.origin import compute, jensen_shannon, span_values, spread
 from workbench.metrics.unit_values import SPAN, unit_values
-from workbench.model import Corpus
 from workbench.text import origins
 
 EN = "Ahmed lives in Kiruna. He moved there from Oslo."

@@ -95,7 +95,7 @@ def test_titles_in_english_and_swedish():
 def coded_corpus():
     """Two TAB-like documents whose spans include codes, dates and numerals."""
     from tests.helpers.corpus import document_with_mentions
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
 
     def doc(doc_id, text, mentions):
         return document_with_mentions("coded", doc_id, text, mentions)

@@ -13,6 +13,7 @@ import pytest
 from tests.helpers.corpus import document_with_mentions
 from tests.helpers.tiny_models import build_tiny_gpt2
 from tests.metrics.conftest import add_run
+from workbench.data_model import Corpus
 from workbench.metrics import MetricConfig, MetricContext, metric_frame
 from workbench.metrics.perplexity import (
     METRICS,
@@ -25,7 +26,6 @@ from workbench.metrics.perplexity import (
     perplexity,
 )
 from workbench.metrics.perplexity_model import document_nlls, fine_tune, load_causal_lm
-from workbench.model import Corpus
 
 # held_out=0.5 holds out doc-2 and doc-6 (sha256 fractions 0.40 and 0.47); doc-1, 3, 4, 5 train.
 SETTINGS = PerplexitySettings(held_out=0.5, max_tokens=40, steps=3, batch_size=2, bootstrap=200)

@@ -9,10 +9,10 @@ import pytest
 
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import add_run, make_context
+from workbench.data_model import Corpus
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.pronouns import compute, span_values
 from workbench.metrics.unit_values import SPAN, unit_values
-from workbench.model import Corpus
 
 # (text, lang, [(mention, label)], pseudonyms, the expected value per span: 1 contradiction,
 #  0 agreement, None not judged), each row the case it guards.

@@ -38,7 +38,7 @@ def _bar_colours(fig) -> set[tuple]:
 
 def test_every_known_generator_has_its_own_fixed_colour():
     from workbench.exchange.reference import KINDS
-    from workbench.generators.registry import GENERATORS
+    from workbench.generator_contract.registry import GENERATORS
     assert set(GENERATORS) | set(KINDS) <= set(KNOWN)
     assert len(set(KNOWN.values())) == len(KNOWN)
     # Another name: the same colour in every process (CRC-32, not the salted hash()), not a known one.

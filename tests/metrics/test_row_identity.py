@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from tests.metrics.conftest import RUN_A, add_run, make_context
+from workbench.data_model import Corpus
 from workbench.metrics import compute_metrics, is_original, metric_frame
-from workbench.model import Corpus
 from workbench.reports import write_report
 
 

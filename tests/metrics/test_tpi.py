@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 
 from tests.metrics.conftest import add_run, make_context
+from workbench.data_model import Corpus
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import compute_metrics, family, metric_frame
-from workbench.model import Corpus
 
 A, OTHER = math.log(11 / 3), math.log(11 / 2)
 TOTAL = 2 * A + OTHER

@@ -6,11 +6,11 @@ import dataclasses
 
 import pytest
 
+from workbench.data_model import Corpus
 from workbench.generation.engine import run_generation
 from workbench.generation.pseudonym_choice import SelectionInput, in_context
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
-from workbench.model import Corpus
 from workbench.store import RunStore
 from workbench.text.overlap_rules import absolute_overlap, partial_overlap
 from workbench.text.slots import SlotBuilder

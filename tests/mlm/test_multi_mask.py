@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.adapters.masked_lm.multi_mask import MAX_MASKS, estimate_pieces
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
 from workbench.mlm.subwords import chars_per_piece, true_piece_count
 from workbench.text.slots import SlotBuilder

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import workbench.mlm
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.infra.errors import WorkbenchError
 
 MLM_DIR = Path(workbench.mlm.__file__).parent

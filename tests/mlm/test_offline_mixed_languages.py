@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.loaders import shipped_corpus
 from workbench.text.slots import SlotBuilder
 

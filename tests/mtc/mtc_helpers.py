@@ -14,7 +14,7 @@ def tiny_recipe(base, **train):
 def make_corpus():
     """Three short English documents whose spans repeat (multi-word names, courts, dates)."""
     from tests.helpers.corpus import document_with_mentions
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
 
     def doc(doc_id, text, mentions):
         return document_with_mentions("mtc-tests", doc_id, text, mentions)

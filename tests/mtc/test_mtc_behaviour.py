@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 torch = pytest.importorskip("torch")
 
 from tests.helpers.corpus import document_with_mentions  # noqa: E402
-from workbench.generators import GenerationOptions, create_generator  # noqa: E402
+from workbench.generator_contract import GenerationOptions, create_generator  # noqa: E402
 from workbench.text.slots import SlotBuilder  # noqa: E402
 
 # Contexts in the style of ECHR judgments, written for this test (not taken from TAB), each

@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 from mtc_helpers import make_corpus, tiny_recipe  # noqa: E402
 
-from workbench.generators import GenerationOptions, create_generator  # noqa: E402
+from workbench.generator_contract import GenerationOptions, create_generator  # noqa: E402
 from workbench.infra.errors import WorkbenchError  # noqa: E402
 from workbench.text.slots import SlotBuilder  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import pytest
 
-from workbench.generators import create_generator
+from workbench.generator_contract import create_generator
 from workbench.infra.errors import WorkbenchError
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "mtc.md"  # in the README until issue 36

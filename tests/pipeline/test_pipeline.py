@@ -13,10 +13,10 @@ import pytest
 
 from tests.helpers.entry_point import WORKBENCH, wb
 from tests.helpers.waiting import wait_until
-from workbench.generators import GenerationOptions, Prediction
-from workbench.generators.base import UNREACHABLE, Generator
+from workbench.data_model import Corpus
+from workbench.generator_contract import GenerationOptions, Prediction
+from workbench.generator_contract.base import UNREACHABLE, Generator
 from workbench.infra.errors import InvalidValue, WorkbenchError
-from workbench.model import Corpus
 from workbench.pipeline import generate_run, make_options
 from workbench.store import RunStore
 

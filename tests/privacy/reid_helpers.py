@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.helpers.corpus import document_with_mentions
-from workbench.model import Corpus, Document, Span
+from workbench.data_model import Corpus, Document, Span
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.store.signature import RunSignature
 

@@ -15,7 +15,7 @@ MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests
 def make_label_run(store):
     """The label reference run of one short English document with two spans."""
     from tests.helpers.corpus import document_with_mentions
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
     text = "Mr Jan Kowalski was born in Warsaw and works as a judge."
     mentions = [("Jan Kowalski", "PERSON"), ("Warsaw", "LOC")]
     corpus = Corpus("llm-tiny", "tests", (document_with_mentions("llm-tiny", "d1", text, mentions),))

@@ -8,7 +8,7 @@ from tests.helpers.entry_point import wb, wb_ok
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import bilingual_corpus
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.privacy.known_pair_runs import recovery_by_kind, stored_counts
 from workbench.reports.privacy import attacks_caption, privacy_measures
 

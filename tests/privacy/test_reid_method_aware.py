@@ -10,8 +10,8 @@ import pytest
 from reid_helpers import PEOPLE, background, corpus, write_run
 
 from tests.helpers.corpus import document_with_mentions
+from workbench.data_model import Corpus
 from workbench.infra.errors import WorkbenchError
-from workbench.model import Corpus
 
 pytest.importorskip("bm25s")
 
@@ -121,8 +121,8 @@ def test_a_generated_run_rewrites_the_background_with_its_generator_and_another_
                                                                                      monkeypatch):
     from tests.metrics.conftest import WordListTagger
     from workbench.generation.engine import run_generation
-    from workbench.generators.base import GenerationOptions
-    from workbench.generators.registry import create_generator
+    from workbench.generator_contract.base import GenerationOptions
+    from workbench.generator_contract.registry import create_generator
     from workbench.infra.paths import cache_dir
     from workbench.privacy.background import load_background
     from workbench.privacy.method_aware import rewritten_background

@@ -212,8 +212,8 @@ def package_graph() -> dict[str, dict[str, bool]]:
 def test_the_graph_is_read_from_every_module_and_inside_functions():
     graph = package_graph()
     assert "workbench.adapters.ollama" in graph and "workbench.infra.plugins" in graph
-    assert graph["workbench.generators.registry"]["workbench.generators.base"] is False  # at the top
-    assert "workbench.adapters.ollama" not in graph["workbench.generators.registry"]  # a lazy target's string
+    assert graph["workbench.generator_contract.registry"]["workbench.generator_contract.base"] is False  # at the top
+    assert "workbench.adapters.ollama" not in graph["workbench.generator_contract.registry"]  # a lazy target's string
     lazy = {target for targets in graph.values() for target, inside in targets.items() if inside}
     assert lazy, "no import inside a function was read"
 
@@ -287,7 +287,7 @@ def test_a_planted_deferred_cycle_is_caught(tmp_path):
 
 
 @pytest.mark.parametrize("module, layer", [
-    ("workbench.notes", "foundations"), ("workbench.text.dates", "text"), ("workbench.store.cache", "store"),
+    ("workbench.prediction_notes", "foundations"), ("workbench.text.dates", "text"), ("workbench.store.cache", "store"),
     ("workbench.adapters.intact.generator", "generators"), ("workbench.cli.generate", "interfaces")])
 def test_the_table_places_modules_by_their_longest_prefix(module, layer):
     assert LAYERS[layer_of(module, LAYERS)][0] == layer

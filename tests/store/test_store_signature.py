@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.helpers.store import generated_run, import_replacements
-from workbench.generators import GenerationOptions
+from workbench.generator_contract import GenerationOptions
 from workbench.store.signature import RunSignature, make_signature, run_id_of
 
 
@@ -73,7 +73,7 @@ def test_the_fields_are_columns_and_nothing_reads_the_string_back(store, tiny_co
 def _with_identifier_types(corpus, identifier_type: str):
     from dataclasses import replace
 
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
     return Corpus(corpus.name, corpus.source, tuple(
         replace(d, spans=tuple(replace(s, identifier_type=identifier_type) for s in d.spans))
         for d in corpus.documents))
@@ -103,7 +103,7 @@ def test_identifier_types_reach_the_signature_only_where_a_corpus_has_them(store
 def test_a_config_field_marked_out_of_the_signature_leaves_the_run_id_alone():
     from dataclasses import dataclass, field
 
-    from workbench.generators.base import Generator
+    from workbench.generator_contract.base import Generator
 
     @dataclass(frozen=True)
     class Config:

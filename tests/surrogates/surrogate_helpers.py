@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.helpers.corpus import document_with_mentions
 from workbench.adapters.surrogate import SurrogateMaker, load_table
-from workbench.model import Corpus
+from workbench.data_model import Corpus
 
 DOCS = (
     ("en-a", "en",

@@ -10,7 +10,7 @@ import pytest
 from tests.helpers.entry_point import WORKBENCH
 from tests.surrogates.surrogate_helpers import bilingual_corpus, maker, write_doccano
 from workbench.adapters.surrogate.date_offsets import date_text_offset
-from workbench.generators import create_generator
+from workbench.generator_contract import create_generator
 from workbench.infra.errors import InvalidValue
 from workbench.text.dates import read_date
 

@@ -12,9 +12,9 @@ from tests.helpers.corpus import document_with_mentions
 from tests.helpers.entry_point import WORKBENCH
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import bilingual_corpus, write_doccano
+from workbench.data_model import Corpus
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions, create_generator
-from workbench.model import Corpus
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.store import RunStore
 from workbench.text.dates import read_date
 from workbench.text.shape import shape_of

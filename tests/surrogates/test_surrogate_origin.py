@@ -8,11 +8,11 @@ import pytest
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from tests.surrogates.surrogate_helpers import maker
+from workbench.data_model import Corpus
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.metrics import metric_frame
 from workbench.metrics.origin import compute
-from workbench.model import Corpus
 from workbench.text import origins
 
 NAMES = [("Ahmed", "PERSON", "en"), ("Sven", "personal_name", "sv"), ("Karin", "personal_name", "sv"),

@@ -9,12 +9,12 @@ import pytest
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import WordListTagger
 from workbench.adapters.surrogate.generator import mention_pronoun_gender
+from workbench.data_model import Corpus
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions, create_generator
+from workbench.generator_contract import GenerationOptions, create_generator
 from workbench.metrics import metric_frame
 from workbench.metrics.name_gender import gender_of
 from workbench.metrics.pronouns import compute
-from workbench.model import Corpus
 from workbench.text.slots import SlotBuilder, reveal
 
 

@@ -7,7 +7,7 @@ import pytest
 from tests.surrogates.surrogate_helpers import bilingual_corpus
 from workbench.adapters.surrogate import SurrogateMaker, load_table
 from workbench.adapters.surrogate.table import SHIPPED
-from workbench.generators import create_generator
+from workbench.generator_contract import create_generator
 from workbench.infra.errors import WorkbenchError
 from workbench.loaders import shipped_corpus
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers.corpus import document_with_mentions
-from workbench.generators.base import GenerationOptions, Generator, Prediction
+from workbench.generator_contract.base import GenerationOptions, Generator, Prediction
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.text.sentences import split_sentences
 from workbench.text.slots import Gap, SlotBuilder
@@ -164,7 +164,7 @@ class CountingInt(int):
 
 def _many_spans_document(n: int):
     """One document, one one-character span per short sentence (issue 10 #19's shape)."""
-    from workbench.model import Document, Span
+    from workbench.data_model import Document, Span
     text = "".join(f"Go {'xyz'[i % 3]} now. " for i in range(n)).rstrip()
     spans = tuple(Span(CountingInt(10 * i + 3), CountingInt(10 * i + 4), text[10 * i + 3], "X", f"e{i}")
                   for i in range(n))
@@ -190,8 +190,8 @@ def test_slot_building_is_linear_in_the_spans(mode):
 def test_repl_schedule_is_linear_in_spans():
     """repL works step by step (every document's k-th span, then k+1-th); one long document
     among many short ones must not make every step scan every document (issue 10 #19)."""
+    from workbench.data_model import Corpus
     from workbench.generation.engine import _schedule
-    from workbench.model import Corpus
 
     class CountingDocuments(tuple):
         touched = 0

@@ -19,7 +19,7 @@ import pytest
 from tests.helpers.corpus import document_with_mentions
 from tests.helpers.entry_point import WORKBENCH
 from workbench.generation.pseudonym_choice import LEAK_GUARD_EMPTY, SelectionInput, choose_all
-from workbench.generators.base import Prediction
+from workbench.generator_contract.base import Prediction
 from workbench.loaders.check import check_corpus
 from workbench.text.compare import contains_words, fold, nfc, normalise, same_text, word_spans, words
 from workbench.text.overlap_rules import (

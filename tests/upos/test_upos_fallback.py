@@ -10,8 +10,8 @@ from tests.metrics.conftest import WordListTagger
 from tests.store.test_store_restored_dump import undo_migrations_after
 from workbench.exchange.exporters import export_run
 from workbench.generation.engine import run_generation
-from workbench.generators import GenerationOptions
-from workbench.generators.base import Generator, Prediction
+from workbench.generator_contract import GenerationOptions
+from workbench.generator_contract.base import Generator, Prediction
 from workbench.store import RunStore
 from workbench.views.show import UPOS_FALLBACK, show_run
 

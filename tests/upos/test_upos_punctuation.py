@@ -12,7 +12,7 @@ import pytest
 from workbench.adapters.baselines.random_baseline import RandomBaseline
 from workbench.adapters.baselines.upos_baseline import UposBaseline
 from workbench.generation.pseudonym_choice import PUNCTUATION_ONLY, SelectionInput, choose_all
-from workbench.generators.base import FAILED, GenerationOptions, Prediction
+from workbench.generator_contract.base import FAILED, GenerationOptions, Prediction
 from workbench.loaders.conllu import load_vocabulary
 from workbench.loaders.shipped import vocabulary_path
 from workbench.text.pud_vocabulary import VOCABULARY

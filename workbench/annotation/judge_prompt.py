@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from workbench.annotation.pseudonym_context import ItemContext
 from workbench.annotation.tagset import Tagset
+from workbench.data_model import LANGUAGE_NAMES
 from workbench.llm.answers import InvalidAnswer
 from workbench.llm.prompt import Prompt
-from workbench.model import LANGUAGE_NAMES
 
 PROMPT_VERSION = "judge-1"
 ANSWER_KEY = "tag"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workbench.model import Document
+from workbench.data_model import Document
 from workbench.store import RunStore
 from workbench.store.own_detections import own_detections
 from workbench.text.replace import Replaced, pseudonymise

@@ -18,9 +18,9 @@ import pandas as pd
 from workbench.annotation.agreement import ITEM
 from workbench.annotation.storage import AnnotationStore, is_judge
 from workbench.annotation.tagset import Tagset
+from workbench.data_model import LANGUAGE_NAMES
 from workbench.infra.errors import WorkbenchError
 from workbench.metrics.run_names import UPOS_MARK
-from workbench.model import LANGUAGE_NAMES
 from workbench.store.annotations import ANNOTATED_SPAN_COLUMNS, annotated_spans
 
 

@@ -44,12 +44,12 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.generators.base import BATCH_SIZE, GenerationOptions, Generator
+from workbench.generator_contract.base import BATCH_SIZE, GenerationOptions, Generator
 from workbench.infra.errors import WorkbenchError
 from workbench.upos.factory import DEFAULT_TAGGER
 
 if TYPE_CHECKING:
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
 
@@ -92,7 +92,8 @@ class BenchmarkConfig:
     references: tuple[str, ...] = ()  # reference kinds stored for every corpus of the runs
     reid: tuple[str, ...] = ()  # attackers run on every run of a corpus with background knowledge
     known_pair: bool = False  # the known-pair attack on every complete run (issue 27)
-    # What the configuration's seeds did not do: a deterministic generator run once (workbench.generators.seeds).
+    # What the configuration's seeds did not do: a deterministic generator run once
+    # (workbench.generator_contract.seeds).
     notes: tuple[str, ...] = ()
 
 
@@ -142,7 +143,7 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
 def _seeds(data: dict, g: dict) -> tuple[int, ...] | None:
     """The entry's `seeds` (its own, else the file's), None where neither has any; a table with
     both `seed` and `seeds` is refused, since one would be ignored."""
-    from workbench.generators.seeds import check_seeds
+    from workbench.generator_contract.seeds import check_seeds
     for table, where in ((g, "the generator's table"), (data, "the top level")):
         if "seeds" in table and "seed" in table:
             raise WorkbenchError(f"{where} gives both seed and seeds: give one")
@@ -158,7 +159,7 @@ def _seeded(planned: list[PlannedRun], seeds: tuple[int, ...] | None) -> tuple[l
     one once, with the first seed, and the note saying so. Without seeds: the runs as planned."""
     if seeds is None or not planned:
         return planned, ""
-    from workbench.generators.seeds import deterministic_note
+    from workbench.generator_contract.seeds import deterministic_note
     from workbench.pipeline import make_generator
     first = planned[0]
     if len(seeds) > 1 and not make_generator(first.generator, dict(first.settings),

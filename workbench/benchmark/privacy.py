@@ -22,7 +22,7 @@ from workbench.store.records import COMPLETE
 from workbench.upos.factory import DEFAULT_TAGGER
 
 if TYPE_CHECKING:
-    from workbench.model import Corpus
+    from workbench.data_model import Corpus
 
 
 def checked_references(value) -> tuple[str, ...]:

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from workbench.data_model import LANGUAGES
 from workbench.infra.errors import WorkbenchError
 from workbench.infra.paths import cache_dir
 from workbench.mlm.data import files_hash, training_files
-from workbench.model import LANGUAGES
 
 BUILD_FILE = "build.json"
 BUILD_COMMAND = "workbench mlm build-causal-lm"

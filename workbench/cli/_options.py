@@ -8,9 +8,9 @@ import sys
 
 import click
 
+from workbench.data_model import LANGUAGES
 from workbench.infra.paths import default_store
 from workbench.loaders.shipped import FORMATS as CORPUS_FORMATS
-from workbench.model import LANGUAGES
 
 
 def store_option(func):

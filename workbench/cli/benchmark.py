@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from workbench.cli._options import cluster_from_options, cluster_options, open_store, store_option
-from workbench.generators.base import BATCH_SIZE
+from workbench.generator_contract.base import BATCH_SIZE
 from workbench.infra.paths import default_store
 from workbench.upos.factory import DEFAULT_TAGGER, TAGGERS
 

@@ -39,7 +39,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench generators
         """
-        from workbench.generators.registry import GENERATORS
+        from workbench.generator_contract.registry import GENERATORS
         for spec in GENERATORS.entries():
             extra = f"  [needs .[{spec.extra}]]" if spec.extra else ""
             click.echo(f"{spec.name:<10} {spec.summary}{extra}")

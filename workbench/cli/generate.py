@@ -19,13 +19,13 @@ from workbench.infra.paths import default_store
 
 def _default(name: str):
     """A GenerationOptions default: the dataclass is the one place it is written."""
-    from workbench.generators.base import GenerationOptions
+    from workbench.generator_contract.base import GenerationOptions
     return GenerationOptions.__dataclass_fields__[name].default
 
 
 def generation_options(func):
     """The options every generator honours (GenerationOptions)."""
-    from workbench.generators.base import BATCH_SIZE, LEAK_SCOPES
+    from workbench.generator_contract.base import BATCH_SIZE, LEAK_SCOPES
     from workbench.text.slots import CONSISTENT_SCOPES, MODES
     from workbench.upos.factory import DEFAULT_TAGGER, TAGGERS
     for decorator in reversed([
@@ -138,7 +138,7 @@ def register(main: click.Group) -> None:
           RUN=$(workbench generate -c pgv-pii-en -g upos --upos-filter --print-id)
           workbench generate -c pgv-pii-sv -g random --seeds 13,14,15
         """
-        from workbench.generators.seeds import parse_seeds
+        from workbench.generator_contract.seeds import parse_seeds
         from workbench.loaders.entity_grouping import entity_counts
         from workbench.pipeline import generate_seed_runs
 

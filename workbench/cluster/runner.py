@@ -23,7 +23,7 @@ from workbench.cluster.shard_task import ShardTask, run_shard, tagger_spec
 from workbench.cluster.shards import Shard, plan_shards
 from workbench.executors.contract import RunJob
 from workbench.executors.options import ExecutorOptions
-from workbench.generators.base import BATCH_SIZE
+from workbench.generator_contract.base import BATCH_SIZE
 
 if TYPE_CHECKING:
     from workbench.generation.engine import SelectionFacts

@@ -21,11 +21,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from workbench.model import Corpus, Document
+from workbench.data_model import Corpus, Document
 
 if TYPE_CHECKING:
     from workbench.generation.engine import SelectionFacts
-    from workbench.generators.base import Generator
+    from workbench.generator_contract.base import Generator
     from workbench.store.records import StoredPrediction
     from workbench.upos.base import Tagger
 

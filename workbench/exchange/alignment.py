@@ -72,6 +72,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
+from workbench.data_model import Document
 from workbench.exchange.entry_conflicts import (
     CONFLICTING,
     CROSSING_ENTRY,
@@ -82,8 +83,7 @@ from workbench.exchange.entry_conflicts import (
     one_per_offsets,
 )
 from workbench.infra.errors import CorpusError
-from workbench.model import Document
-from workbench.notes import FAILED
+from workbench.prediction_notes import FAILED
 
 SUPPRESSED = ""  # what a suppressed span's replacement is, in the store and everywhere after it
 

@@ -37,6 +37,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench.data_model import Corpus
 from workbench.exchange import alignment
 from workbench.exchange.alignment import Entry, read_entry
 from workbench.exchange.alignment_report import AlignmentReport
@@ -44,8 +45,7 @@ from workbench.exchange.entry_conflicts import ON_CONFLICT_DEFAULT
 from workbench.exchange.import_file import read_import_file
 from workbench.infra.errors import CorpusError, WorkbenchError
 from workbench.loaders.subset import documents_subset
-from workbench.model import Corpus
-from workbench.notes import FAILED, NOTE_KEPT, NOTE_SPLICED
+from workbench.prediction_notes import FAILED, NOTE_KEPT, NOTE_SPLICED
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.store.run_reports import ALIGNMENT
 from workbench.store.signature import IMPORTED, RunSignature, library_versions

@@ -31,7 +31,7 @@ from pathlib import Path
 from workbench.exchange.export_formats import ExportFormat
 from workbench.exchange.exporters import _by_document, document_entity_keys
 from workbench.exchange.reference import reference_kind
-from workbench.notes import FAILED
+from workbench.prediction_notes import FAILED
 from workbench.store import RunRecord, RunStore
 from workbench.store.own_detections import own_detections
 from workbench.store.signature import REFERENCE

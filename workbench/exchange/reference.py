@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from workbench.data_model import Corpus, Document, Span
 from workbench.exchange.alignment import SUPPRESSED
 from workbench.infra.errors import WorkbenchError
 from workbench.infra.plugins import Entry, Registry
-from workbench.model import Corpus, Document, Span
 from workbench.store import RunRecord, RunStore, StoredPrediction
 from workbench.store.run_reports import REFERENCE as REFERENCE_REPORT
 from workbench.store.signature import REFERENCE, RunSignature, library_versions

@@ -34,7 +34,7 @@ from pathlib import Path
 from workbench.exchange.importers import _unstorable
 from workbench.exchange.review_export import REQUIRED, unescape_cell
 from workbench.infra.errors import CorpusError, WorkbenchError
-from workbench.notes import NOTE_REVIEWED
+from workbench.prediction_notes import NOTE_REVIEWED
 from workbench.store import COMPLETE, RunRecord, RunStore, StoredPrediction
 from workbench.store.own_detections import own_detections
 from workbench.store.run_name_rule import MAX_NAME_LENGTH

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from workbench.data_model import Corpus
     from workbench.executors.options import ExecutorOptions
-    from workbench.generators.base import Generator
-    from workbench.model import Corpus
+    from workbench.generator_contract.base import Generator
     from workbench.store import RunStore
     from workbench.store.records import RunRecord
     from workbench.upos.base import Tagger

@@ -51,9 +51,9 @@ import heapq
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from workbench.data_model import Corpus
 from workbench.generation.genitive import mention_form
 from workbench.loaders.entity_grouping import normalise_mention
-from workbench.model import Corpus
 from workbench.text.overlap_rules import leaks
 
 REUSED_PREFIX = "reused:"

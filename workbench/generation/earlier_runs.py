@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from workbench.generators.base import Generator
+from workbench.generator_contract.base import Generator
 from workbench.store import RunRecord, RunStore
 from workbench.store.signature import GENERATED
 

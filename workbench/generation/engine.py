@@ -25,15 +25,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from workbench.data_model import Corpus
 from workbench.generation.consistency import Batch, ConsistentPlan
 from workbench.generation.earlier_runs import earlier_run
 from workbench.generation.genitive import entity_base, with_genitive_rule
 from workbench.generation.name_upos import reads_original_upos, ruled_upos, with_name_rule
 from workbench.generation.pseudonym_choice import SelectionInput, choose_all
-from workbench.generators.base import BATCH_SIZE, Generator, check_sees_level
+from workbench.generator_contract.base import BATCH_SIZE, Generator, check_sees_level
 from workbench.infra.errors import InvalidValue, WorkbenchError
-from workbench.model import Corpus
-from workbench.notes import FAILED
+from workbench.prediction_notes import FAILED
 from workbench.store import COMPLETE, RUNNING, RunRecord, RunStore, StoredPrediction
 from workbench.store.run_name_rule import check_run_name
 from workbench.store.run_servers import add_servers

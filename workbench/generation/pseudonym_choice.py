@@ -44,9 +44,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from workbench.generators.base import Prediction
-from workbench.model import Document
-from workbench.notes import FAILED
+from workbench.data_model import Document
+from workbench.generator_contract.base import Prediction
+from workbench.prediction_notes import FAILED
 from workbench.text import origins
 from workbench.text.overlap_rules import leaks, value_key
 from workbench.text.punctuation import is_punctuation_only

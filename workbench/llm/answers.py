@@ -5,7 +5,7 @@ JSON has no key for the span's numbered mask. Beyond that, a value that is not u
 text (empty, a list, the mask token itself) counts as no answer for that mask.
 003 Appendix C counts as FAILED too a pseudonym that is a span copied from the context;
 here it is kept (it is a pseudonym, and the annotators judge it) and marked with the note
-COPIED (workbench.notes), so the rate can be measured.
+COPIED (workbench.prediction_notes), so the rate can be measured.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ from workbench.infra.errors import WorkbenchError
 from workbench.llm.answers import InvalidAnswer, parse_answer
 from workbench.llm.config import OllamaSettings
 from workbench.llm.prompt import Prompt, answer_budget
-from workbench.notes import SERVER_ERROR, UNREACHABLE
+from workbench.prediction_notes import SERVER_ERROR, UNREACHABLE
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from workbench.notes import COPIED, SERVER_ERROR, UNREACHABLE
+from workbench.prediction_notes import COPIED, SERVER_ERROR, UNREACHABLE
 from workbench.store import RunStore
 
 

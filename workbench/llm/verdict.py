@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from workbench.llm.stats import reason_of
-from workbench.notes import SERVER_ERROR, UNREACHABLE
+from workbench.prediction_notes import SERVER_ERROR, UNREACHABLE
 
 EXIT_UNREACHABLE = 3
 EXIT_FAILED = 4

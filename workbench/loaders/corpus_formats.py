@@ -10,9 +10,9 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import ClassVar
 
+from workbench.data_model import Corpus
 from workbench.infra.errors import WorkbenchError
 from workbench.infra.plugins import Entry, Registry
-from workbench.model import Corpus
 
 
 class CorpusFormat(ABC):

@@ -27,12 +27,12 @@ import re
 from pathlib import Path
 from typing import NoReturn
 
+from workbench.data_model import LANGUAGE_CODES_3, LANGUAGE_NAMES, LANGUAGES, Corpus
 from workbench.infra.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.doccano_entities import file_entities, parse_span
 from workbench.loaders.files import read_jsonl
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.model import LANGUAGE_CODES_3, LANGUAGE_NAMES, LANGUAGES, Corpus
 
 # Language names as they appear in doccano metadata, ISO 639-1/2/3 and PGV-PII's suffixes, lower-cased.
 _LANG_NAMES = {written.lower(): lang for lang in LANGUAGES

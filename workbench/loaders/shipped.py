@@ -7,10 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench.data_model import Corpus
 from workbench.infra.errors import CorpusError, WorkbenchError
 from workbench.infra.paths import corpora_dir, pud_treebank  # corpora_dir: also this module's API
 from workbench.loaders.corpus_formats import CORPUS_FORMATS, format_for
-from workbench.model import Corpus
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from workbench.data_model import Corpus
 from workbench.infra.errors import WorkbenchError
-from workbench.model import Corpus
 
 
 def parse_ids(spec: str) -> list[str]:

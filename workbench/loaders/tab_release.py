@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from workbench.data_model import Corpus, Document
 from workbench.infra.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.files import read_json
 from workbench.loaders.validate import RawSpan, build_document
-from workbench.model import Corpus, Document
 
 MASKED_TYPES = ("DIRECT", "QUASI")
 

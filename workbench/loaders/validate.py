@@ -11,10 +11,10 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from workbench.data_model import LANGUAGES, Document, Span
 from workbench.infra.errors import CorpusError
 from workbench.loaders import problems
 from workbench.loaders.entity_grouping import assign_entities
-from workbench.model import LANGUAGES, Document, Span
 
 
 @dataclass(frozen=True, slots=True)

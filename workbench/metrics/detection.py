@@ -58,7 +58,7 @@ from workbench.metrics.detection_precision import (
     information_weights,
 )
 from workbench.metrics.metric_frame import OWN_DETECTIONS, SPANS_FROM, changed_outside, placed_text, runs_of
-from workbench.notes import NOTE_SPLICED
+from workbench.prediction_notes import NOTE_SPLICED
 from workbench.text.compare import nfc, same_text, word_spans
 
 FAMILY = "detection"
@@ -221,7 +221,7 @@ def compute(frame: pd.DataFrame, context=None) -> pd.DataFrame:
 
 def with_identifier_types(frame: pd.DataFrame, corpus) -> pd.DataFrame:
     """The frame with an `identifier_type` column read from a loaded corpus (the TAB release
-    loader keeps DIRECT / QUASI; the run store does not: workbench.model.Span.identifier_type)."""
+    loader keeps DIRECT / QUASI; the run store does not: workbench.data_model.Span.identifier_type)."""
     types = {(d.doc_id, i): s.identifier_type for d in corpus.documents for i, s in enumerate(d.spans)}
     out = frame.copy()
     out["identifier_type"] = [types.get((doc, int(i)), "") for doc, i in zip(frame["doc_id"], frame["span_index"])]

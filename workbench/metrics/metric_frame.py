@@ -35,8 +35,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from workbench.model import Document, Span
-from workbench.notes import FAILED
+from workbench.data_model import Document, Span
+from workbench.prediction_notes import FAILED
 from workbench.text.compare import same_text
 from workbench.text.replace import pseudonymise
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences

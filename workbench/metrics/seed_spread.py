@@ -1,7 +1,7 @@
 """Mean ± sd across seeds (issue 40): runs of the report that differ only in their seed.
 
 `generate --seeds 13,14,15` and a benchmark's `seeds = [...]` store one run per seed
-(workbench.generators.seeds). Runs are one configuration's seeds when their signatures are the
+(workbench.generator_contract.seeds). Runs are one configuration's seeds when their signatures are the
 same once the seed is taken out, over the same language part: nothing else needs recording, and
 runs made one seed at a time with `--seed` group alike. For each metric of the table, each such
 group of two or more runs gets, on every member's row, `<metric>_seeds_mean`, `_seeds_sd`

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from workbench.data_model import LANGUAGES
 from workbench.infra.devices import CPU, FLOAT32
 from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.mlm.hub import find_model, first_line
 from workbench.mlm.models import is_offline
-from workbench.model import LANGUAGES
 
 
 def resolve(ref: str, lang: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workbench.data_model import LANGUAGES
 from workbench.infra.devices import (
     DEFAULT_DEVICE,
     DEFAULT_DTYPE,
@@ -28,7 +29,6 @@ from workbench.infra.devices import (
 )
 from workbench.infra.errors import InvalidValue
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, is_offline, model_for
-from workbench.model import LANGUAGES
 from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
 
 

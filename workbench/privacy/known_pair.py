@@ -46,7 +46,7 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from workbench.notes import FAILED
+from workbench.prediction_notes import FAILED
 from workbench.text.compare import fold, words
 from workbench.text.dates import LEAP_YEAR, calendar_day
 

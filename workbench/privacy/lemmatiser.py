@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
 
+from workbench.data_model import LANGUAGES
 from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.infra.paths import cache_dir, pud_treebank, ud_train_dir
-from workbench.model import LANGUAGES
 from workbench.privacy.matching import Word
 
 BUILD_FILE = "build.json"

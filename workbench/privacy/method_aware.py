@@ -39,10 +39,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.data_model import Corpus, Document, Span
 from workbench.exchange.reference import KINDS, NUMBERED, entity_numbers, numbered_kinds, reference_kind
 from workbench.infra.errors import WorkbenchError
 from workbench.infra.paths import cache_dir
-from workbench.model import Corpus, Document, Span
 from workbench.privacy.background import Background
 from workbench.store import RunRecord, RunStore
 from workbench.text.replace import pseudonymise
@@ -125,7 +125,7 @@ def method_of(run: RunRecord, asked: str) -> Method:
 
 
 def _generated(run: RunRecord) -> Method:
-    from workbench.generators.registry import generator_class
+    from workbench.generator_contract.registry import generator_class
     cls = generator_class(run.generator)  # an unknown generator is refused by name
     fields = {f.name for f in dataclasses.fields(cls.Config)}
     # The stored config also records engine rules (genitive, name rule): only the Config's own fields.
@@ -195,8 +195,8 @@ def _generate(docs: Sequence[Document], method: Method, bk: Background, log: Cal
     """The run's generator over the background documents, through the generation engine, in the
     method-aware cache's own run store (reused, and resumed if interrupted)."""
     from workbench.generation.engine import run_generation
-    from workbench.generators.base import GenerationOptions
-    from workbench.generators.registry import create_generator
+    from workbench.generator_contract.base import GenerationOptions
+    from workbench.generator_contract.registry import create_generator
     from workbench.upos import get_tagger
     with_spans = [d for d in docs if d.spans]
     if not with_spans:

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from workbench.data_model import LANGUAGES
 from workbench.infra.errors import InvalidValue, MissingExtra, WorkbenchError
-from workbench.model import LANGUAGES
 from workbench.privacy.background import Background
 from workbench.text.compare import nfc
 

@@ -19,7 +19,7 @@ import zlib
 
 ORIGINAL_COLOUR = "#bdbdbd"  # the Original pseudo-rows (003 Table 2 / Figure 1)
 
-# The registry's order (workbench.generators.registry), written out so listing colours
+# The registry's order (workbench.generator_contract.registry), written out so listing colours
 # imports nothing; tests/metrics/test_palette.py checks that every registered generator has one.
 KNOWN = {
     "random": "#1f77b4",

@@ -12,8 +12,8 @@ import json
 import time
 from collections import Counter
 
+from workbench.data_model import Corpus, Document, Span
 from workbench.infra.errors import WorkbenchError
-from workbench.model import Corpus, Document, Span
 from workbench.store.file import FileParts, reported
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from workbench.model import Corpus
+from workbench.data_model import Corpus
 from workbench.store.own_detections import save_own_detections
 from workbench.store.records import COMPLETE, RUNNING, RunRecord, StoredPrediction
 from workbench.store.run_reports import save_run_report

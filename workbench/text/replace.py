@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from workbench.model import Document
+from workbench.data_model import Document
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from workbench.model import Document
+from workbench.data_model import Document
 from workbench.text.sentences import merge_across_spans, sentence_of_spans, split_sentences
 from workbench.text.shape import shape_of
 

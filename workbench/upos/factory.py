@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
+from workbench.data_model import LANGUAGES
 from workbench.infra.paths import cache_dir
 from workbench.infra.plugins import Entry, Registry
-from workbench.model import LANGUAGES
 from workbench.upos.base import Tagger
 
 BACKENDS: Registry[type[Tagger]] = Registry("tagger", [

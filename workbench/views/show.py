@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from workbench.data_model import Document
 from workbench.infra.errors import WorkbenchError
 from workbench.infra.terminal import printable, wrap
-from workbench.model import Document
 from workbench.text.sentences import merge_across_spans, split_sentences
 
 # A span text or replacement longer than this is shown cut, saying how much is left out: a

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from workbench.generators.base import GenerationOptions, Generator
+from workbench.generator_contract.base import GenerationOptions, Generator
 from workbench.infra.plugins import Entry, Registry, build_config
 
 GENERATORS: Registry[type[Generator]] = Registry("generator", [

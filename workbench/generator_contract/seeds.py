@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.generators.base import INT64_MAX, INT64_MIN
+from workbench.generator_contract.base import INT64_MAX, INT64_MIN
 from workbench.infra.errors import WorkbenchError
 
 

@@ -22,7 +22,7 @@ Whether its seed changes what it writes: the class attribute `stochastic` (False
 pseudonyms whatever GenerationOptions.seed; the masked LMs rank, so fill-mask, ns3, nad and MTC
 are deterministic), and `draws_with_seed()` where the config decides (an LLM with a fixed client
 seed or temperature 0). `generate --seeds` and a benchmark's `seeds` run a stochastic generator
-once per seed and a deterministic one once, saying so (workbench.generators.seeds).
+once per seed and a deterministic one once, saying so (workbench.generator_contract.seeds).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from workbench.infra.errors import InvalidValue
-from workbench.notes import FAILED, SERVER_ERROR, UNREACHABLE, is_server_error, is_unreachable  # noqa: F401 (the contract's names)
+from workbench.prediction_notes import FAILED, SERVER_ERROR, UNREACHABLE, is_server_error, is_unreachable  # noqa: F401 (the contract's names)
 from workbench.text.slots import CONSISTENT_SCOPES, MODES, SEES_LEVELS, Slot
 
 if TYPE_CHECKING:
