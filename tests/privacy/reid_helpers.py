@@ -88,3 +88,45 @@ def article_halves(corpus: Corpus) -> tuple[Corpus, dict[str, str]]:
         docs.append(Document(d.doc_id, d.text[:cut], d.lang, tuple(s for s in d.spans if s.end <= cut), d.meta))
         rest[d.doc_id] = d.text[cut:]
     return Corpus(f"{corpus.name}-halves", corpus.source, tuple(docs)), rest
+
+
+# The method-aware tests' corpus (test_reid_method_aware.py, test_reid_method_aware_table.py):
+# three individuals told apart by *which kinds* of entity their texts name: once every span is
+# its label, the marks are all that is left, and only an index that holds marks can read them.
+CROWD = {
+    "doc-p": ("Witnesses: Anna Berg, Carl Holm, Dora Lind.", [("Anna Berg", "PERSON"), ("Carl Holm", "PERSON"),
+                                                              ("Dora Lind", "PERSON")],
+              "Anna Berg, Carl Holm and Dora Lind testified."),
+    "doc-o": ("Bodies: Fjord Authority, Harbour Board.", [("Fjord Authority", "ORG"), ("Harbour Board", "ORG")],
+              "The Fjord Authority overruled the Harbour Board."),
+    "doc-l": ("Route: Oslo, Bergen, Tromsø.", [("Oslo", "LOC"), ("Bergen", "LOC"), ("Tromsø", "LOC")],
+              "From Oslo by ship to Bergen, then Tromsø."),
+}
+
+
+def gazetteer(entries: dict[str, str]):
+    """A detector (method_aware.Detector) that finds these strings, typed as given: spans without a model."""
+    def detect(lang):
+        return "gazetteer-test", find
+
+    def find(texts):
+        found = []
+        for text in texts:
+            hits = []
+            for mention, label in entries.items():
+                start = text.find(mention)
+                while start >= 0:
+                    hits.append((start, start + len(mention), label))
+                    start = text.find(mention, start + len(mention))
+            found.append(sorted(hits))
+        return found
+    return detect
+
+
+def crowd(tmp_path: Path) -> tuple[Corpus, Path, dict[str, str]]:
+    """CROWD as a corpus, its background file, and the gazetteer's entries (mention -> label)."""
+    docs = tuple(document_with_mentions("crowd", d, text, mentions) for d, (text, mentions, _) in CROWD.items())
+    path = tmp_path / "crowd-bk.json"
+    path.write_text(json.dumps({d: bk for d, (_, _, bk) in CROWD.items()}), encoding="utf-8")
+    entries = {m: label for _, mentions, _ in CROWD.values() for m, label in mentions}
+    return Corpus("crowd", "tests/privacy/test_reid_method_aware.py", docs), path, entries

@@ -91,7 +91,8 @@ def test_the_privacy_table_shows_the_ensemble_and_its_caption_names_the_keys(sto
     assert measures.at[run_id, "trir_ensemble_high"] == interval["trir_high"]
     assert attacks_caption(measures).endswith(
         "|headline TRIR=any of retrieval, trained over bk.json@00000000 (6 candidates): a document re-identified "
-        f"when any of retrieval:{KEYS['retrieval']}+trained:{KEYS['trained']} ranks its individual first")
+        f"when any of retrieval:{KEYS['retrieval']}+trained:{KEYS['trained']} ranks its individual first; no "
+        "method-aware attack stored (`workbench privacy reid --method-aware`)")
     assert measures.at[run_id, "candidates"] == 6
     from workbench.reports import write_report
     write_report(store, [run_id], tmp_path / "r", formats=("md", "csv"), context=make_context(), k=2,

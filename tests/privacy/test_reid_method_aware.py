@@ -7,52 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from reid_helpers import PEOPLE, background, corpus, write_run
+from reid_helpers import PEOPLE, background, corpus, crowd, gazetteer, write_run
 
-from tests.helpers.corpus import document_with_mentions
-from workbench.data_model import Corpus
 from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("bm25s")
-
-# Three individuals told apart by *which kinds* of entity their texts name: once every span is
-# its label, the marks are all that is left, and only an index that holds marks can read them.
-CROWD = {
-    "doc-p": ("Witnesses: Anna Berg, Carl Holm, Dora Lind.", [("Anna Berg", "PERSON"), ("Carl Holm", "PERSON"),
-                                                              ("Dora Lind", "PERSON")],
-              "Anna Berg, Carl Holm and Dora Lind testified."),
-    "doc-o": ("Bodies: Fjord Authority, Harbour Board.", [("Fjord Authority", "ORG"), ("Harbour Board", "ORG")],
-              "The Fjord Authority overruled the Harbour Board."),
-    "doc-l": ("Route: Oslo, Bergen, Tromsø.", [("Oslo", "LOC"), ("Bergen", "LOC"), ("Tromsø", "LOC")],
-              "From Oslo by ship to Bergen, then Tromsø."),
-}
-
-
-def gazetteer(entries: dict[str, str]):
-    """A detector (method_aware.Detector) that finds these strings, typed as given: spans without a model."""
-    def detect(lang):
-        return "gazetteer-test", find
-
-    def find(texts):
-        found = []
-        for text in texts:
-            hits = []
-            for mention, label in entries.items():
-                start = text.find(mention)
-                while start >= 0:
-                    hits.append((start, start + len(mention), label))
-                    start = text.find(mention, start + len(mention))
-            found.append(sorted(hits))
-        return found
-    return detect
-
-
-def _crowd(tmp_path):
-    docs = tuple(document_with_mentions("crowd", d, text, mentions) for d, (text, mentions, _) in CROWD.items())
-    path = tmp_path / "crowd-bk.json"
-    path.write_text(json.dumps({d: bk for d, (_, _, bk) in CROWD.items()}), encoding="utf-8")
-    entries = {m: label for _, mentions, _ in CROWD.values() for m, label in mentions}
-    return Corpus("crowd", "tests/privacy/test_reid_method_aware.py", docs), path, entries
 
 
 def _tiny_entries():
@@ -72,7 +31,7 @@ def gazetteer_ner(monkeypatch):
 def test_label_method_matters_the_aware_index_reads_the_marks_the_blind_one_cannot(store, tmp_path, cache,
                                                                                    gazetteer_ner):
     from workbench.privacy.reid import reid_risk
-    c, bk, entries = _crowd(tmp_path)
+    c, bk, entries = crowd(tmp_path)
     gazetteer_ner(entries)
     label = write_run(store, c, "label", lambda s: s.label)
     blind = reid_risk(store, [label], background=bk, k=1).iloc[0]
@@ -88,7 +47,7 @@ def test_the_attack_key_differs_only_when_asked_and_by_method(store, tmp_path, c
     from workbench.privacy.background import load_background
     from workbench.privacy.reid import reid_risk
     from workbench.privacy.reid_contract import attack_key
-    c, bk, entries = _crowd(tmp_path)
+    c, bk, entries = crowd(tmp_path)
     gazetteer_ner(entries)
     run = write_run(store, c, "label", lambda s: s.label)
     before = attack_key(make_attacker("retrieval", load_background(bk), None, "en"))
@@ -104,7 +63,7 @@ def test_the_attack_key_differs_only_when_asked_and_by_method(store, tmp_path, c
 def test_the_aware_index_holds_the_background_as_the_method_wrote_it(store, tmp_path, cache):
     from workbench.privacy.background import load_background
     from workbench.privacy.method_aware import rewritten_background
-    c, bk, entries = _crowd(tmp_path)
+    c, bk, entries = crowd(tmp_path)
     run = store.resolve_run(write_run(store, c, "imported-x", lambda s: s.label))
     loaded = load_background(bk)
     labelled = rewritten_background(store, run, loaded, "label", "en", detect=gazetteer(entries))
@@ -149,7 +108,7 @@ def test_the_cli_prints_the_aware_attack_beside_the_blind_one_with_the_differenc
 
     from workbench.cli import main
     from workbench.store import RunStore
-    c, bk, entries = _crowd(tmp_path)
+    c, bk, entries = crowd(tmp_path)
     gazetteer_ner(entries)
     path = tmp_path / "s.sqlite"
     with RunStore(path) as store:
@@ -182,7 +141,7 @@ def test_ner_types_are_mapped_to_the_corpus_labels_of_their_kind():
 def test_the_background_is_read_by_the_ner_once_and_its_rewritings_are_cached(store, tmp_path, cache):
     from workbench.privacy.background import load_background
     from workbench.privacy.method_aware import rewritten_background
-    c, bk, entries = _crowd(tmp_path)
+    c, bk, entries = crowd(tmp_path)
     run = store.resolve_run(write_run(store, c, "imported-x", lambda s: s.label))
     _, find = gazetteer(entries)("en")
     calls = []

@@ -61,7 +61,7 @@ from workbench.text.replace import pseudonymise
 
 METRIC_COLUMNS = ["run_id", "attacker", "attack_key", "trir", "mean_rank", "rank_le_k", "k", "n_documents",
                   "n_without_background", "n_candidates", "background", "complete", "background_share",
-                  "trir_low", "trir_high"]
+                  "trir_low", "trir_high", "settings"]
 # Documents per transaction where the attacker declares none (its class's `batch_documents`: small
 # enough that an interrupted trained attack loses seconds).
 BATCH_DOCUMENTS = 16
@@ -190,11 +190,15 @@ def todo_batches(store: RunStore, run: RunRecord, texts: dict[str, str], attacke
                  key: str) -> tuple[list[list[str]], dict[str, str]]:
     """The documents still to attack (no stored row, or one of another text), in batches of
     the attacker's batch_documents (else BATCH_DOCUMENTS), each stored in one transaction; and every
-    document's text hash."""
+    document's text hash. An attacker that declares `whole_run` (its scores are normalised over the
+    documents scored together: retrieval_hub) gets every document of the run in one batch whenever
+    any is to do, so its rows are always of one scoring of the whole run."""
     hashes = {d: _sha(t) for d, t in texts.items()}
     cached = stored_rows(store, run.run_id, key)
     todo = [d for d in texts if d not in cached or cached[d].text_sha256 != hashes[d]]
     size = getattr(attacker, "batch_documents", BATCH_DOCUMENTS)
+    if todo and getattr(attacker, "whole_run", False):  # its scores depend on every document scored with them
+        todo, size = list(texts), len(texts)
     return [todo[i:i + size] for i in range(0, len(todo), size)], hashes
 
 
@@ -258,7 +262,9 @@ def _metrics(frame: pd.DataFrame, k: int, n_docs: Mapping[str, int]) -> pd.DataF
                      "n_without_background": int(group["individual"].isna().sum()),
                      "n_candidates": int(group["n_candidates"].iloc[0]), "background": group["background"].iloc[0],
                      "complete": len(group) == n_docs.get(run_id, -1),
-                     "background_share": stored_share(group["config"].iloc[0])})
+                     "background_share": stored_share(group["config"].iloc[0]),
+                     # the stored settings (JSON): which method-aware attack pairs with which blind one
+                     "settings": group["config"].iloc[0]})
     return pd.DataFrame(rows, columns=METRIC_COLUMNS)
 
 
@@ -352,6 +358,20 @@ def stored_ensemble(store: RunStore, run_ids: Sequence[str], attack_keys: Sequen
     if frame.empty:
         return pd.DataFrame(float("nan"), index=ids, columns=ENSEMBLE_COLUMNS)
     return ensemble_intervals(frame, attack_keys, _document_counts(store, runs)).reindex(ids)
+
+
+def stored_ensemble_by_run(store: RunStore, keys_by_run: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """stored_ensemble with each run's own attack keys (a method-aware attack's key differs per run:
+    its method is the run's); index: the runs given, NaN as stored_ensemble."""
+    runs = [store.resolve_run(i) for i in keys_by_run]
+    frame = _fresh_rows(store, runs)
+    n_docs = _document_counts(store, runs)
+    out = pd.DataFrame(float("nan"), index=[r.run_id for r in runs], columns=ENSEMBLE_COLUMNS)
+    for run, keys in zip(runs, keys_by_run.values()):
+        mine = frame[frame["run_id"] == run.run_id] if not frame.empty else frame
+        if not mine.empty:
+            out.loc[run.run_id] = ensemble_intervals(mine, keys, n_docs).reindex([run.run_id]).iloc[0]
+    return out
 
 
 def stored_ensemble_trir(store: RunStore, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.Series:

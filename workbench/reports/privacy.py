@@ -47,6 +47,8 @@ from workbench.privacy.attackers import ATTACKERS as REID_ATTACKERS
 from workbench.privacy.background import share_text
 from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
 from workbench.privacy.reid_contract import DEFAULT_K
+from workbench.reports.privacy_aware import aware_caption, aware_counterparts, aware_measure, secrecy_measure
+from workbench.reports.privacy_inference import coverage_texts, sample_caption
 from workbench.reports.table_specs import Column, TableSpec
 from workbench.reports.tables import COVERAGE
 
@@ -70,6 +72,15 @@ INFOS = {
     **{f"mean_rank_{a}": MetricInfo(f"mean_rank_{a}", f"mean rank {a}", FAMILY, 1, None, HIGHER, "001",
                                     f"mean rank of the true individual under the {a} attacker (higher = safer)")
        for a in REID_ATTACKERS},
+    # The attacker that knows the method (reports.privacy_aware), and what the method's secrecy is worth.
+    **{aware_measure(a): MetricInfo(aware_measure(a), f"TRIR {a}+method", FAMILY, 0, 1, LOWER, "Kerckhoffs (issue 39)",
+                                    f"accuracy@1 of the {a} attacker that knows the run's method (its background "
+                                    "as the method rewrites it)")
+       for a in REID_ATTACKERS},
+    **{secrecy_measure(a): MetricInfo(secrecy_measure(a), f"Δ aware {a}", FAMILY, -1, 1, LOWER, "issue 39",
+                                      f"TRIR of the method-aware {a} attacker minus the method-blind one's: what "
+                                      "the method's secrecy is worth (an evaluation should not rely on it)")
+       for a in REID_ATTACKERS},
     # TAE's weaker attackers: the same attacker knowing only the first 50, 25 or 10 % of each background text.
     **{weaker_measure(a, share): MetricInfo(weaker_measure(a, share), f"TRIR {a} {share_text(share)}", FAMILY, 0, 1,
                                             LOWER, "TAE (weaker attackers)",
@@ -78,8 +89,8 @@ INFOS = {
        for a in REID_ATTACKERS for share in WEAKER_SHARES},
     "trir_ensemble": MetricInfo("trir_ensemble", "TRIR (strongest attacker)", FAMILY, 0, 1, LOWER, "001 §6",
                                 "the headline TRIR: share of documents that at least one re-identification attack "
-                                "of the ensemble (every attacker shown over one background) ranks first; ties in "
-                                "expectation"),
+                                "of the ensemble (every attacker shown over one background, method-blind and, where "
+                                "stored, method-aware) ranks first; ties in expectation"),
     "candidates": MetricInfo("candidates", "candidates", FAMILY, 1, None, HIGHER, "TAE / 004 §5.6",
                              "individuals the headline's background holds, among whom each document's attacker "
                              "picks (more than the corpus protects where the background is a superset)"),
@@ -113,6 +124,11 @@ TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank 
     Column("candidates", "candidates", HEADLINE_GROUP, digits=0),
     *(column for a in REID_ATTACKERS for column in (Column(f"trir_{a}", "TRIR↓", _attacker_group(a), digits=3),
                                                      Column(f"rank_le_k_{a}", "rank≤k↓", _attacker_group(a),
+                                                            digits=3),
+                                                     # the attacker that knows the method, and aware − blind
+                                                     Column(aware_measure(a), "+method↓", _attacker_group(a),
+                                                            digits=3),
+                                                     Column(secrecy_measure(a), "Δ method", _attacker_group(a),
                                                             digits=3))),
     # TAE's weaker attackers: the retrieval attacker knowing only the start of each background text.
     *(Column(weaker_measure("retrieval", share), f"{share_text(share)}↓", "Retrieval re-id., weaker (TAE)",
@@ -132,10 +148,13 @@ TABLE = TableSpec("table_privacy", "Privacy: re-identification risk (TRIR, rank 
 
 def table_spec(measures: pd.DataFrame) -> TableSpec:
     """TABLE with the columns of the re-identification attackers run for these measures (the
-    headline's and the others shown); where none was, those of FIRST_ATTACKERS, reading "–"."""
+    headline's and the others shown); where none was, those of FIRST_ATTACKERS, reading "–"; an
+    attacker's method-aware columns where some run has its method-aware attack."""
     keys = measures.attrs.get("attack_keys", {})
     run = [a for a in REID_ATTACKERS if a in keys] or list(FIRST_ATTACKERS)
     dropped = {f"{m}_{a}" for a in REID_ATTACKERS if a not in run for m in ("trir", "rank_le_k")}
+    aware = measures.attrs.get("method_aware", {})
+    dropped |= {m(a) for a in REID_ATTACKERS if a not in aware for m in (aware_measure, secrecy_measure)}
     return TableSpec(TABLE.name, TABLE.title, tuple(c for c in TABLE.columns if c.metric not in dropped),
                      TABLE.originals)
 
@@ -148,9 +167,25 @@ def _stored_reid(store, run_ids: Sequence[str], k: int) -> pd.DataFrame:
     return stored_reid_risk(store, run_ids, k=k)
 
 
-def _stored_ensemble(store, run_ids: Sequence[str], attack_keys: Sequence[str]) -> pd.DataFrame:
-    from workbench.privacy.reid import stored_ensemble  # importable wherever _stored_reid found results
-    return stored_ensemble(store, run_ids, attack_keys)  # trir, trir_low, trir_high
+def _stored_ensemble_by_run(store, keys_by_run: dict[str, list[str]]) -> pd.DataFrame:
+    from workbench.privacy.reid import stored_ensemble_by_run  # importable wherever _stored_reid found results
+    return stored_ensemble_by_run(store, keys_by_run)  # trir, trir_low, trir_high
+
+
+def _aware_measures(out: pd.DataFrame, reid: pd.DataFrame, keys: dict[str, str]) -> dict[str, dict[str, str]]:
+    """Each shown attacker's method-aware TRIR (with its interval) and aware − blind into `out`, for
+    the runs that have one (reports.privacy_aware); returns attacker -> run -> its aware attack key."""
+    found: dict[str, dict[str, str]] = {}
+    for attacker, key in keys.items():
+        rows = aware_counterparts(reid, attacker, key).reindex(out.index)
+        rows = rows[rows["attack_key"].notna()]
+        if rows.empty:
+            continue
+        found[attacker] = rows["attack_key"].astype(str).to_dict()
+        for bound in ("", LOW, HIGH):
+            out[aware_measure(attacker) + bound] = rows[f"trir{bound}"].reindex(out.index).astype(float)
+        out[secrecy_measure(attacker)] = out[aware_measure(attacker)] - out[f"trir_{attacker}"]
+    return found
 
 
 def strongest_background(reid: pd.DataFrame) -> str | None:
@@ -179,13 +214,19 @@ def ensemble_keys(reid: pd.DataFrame, keys: dict[str, str]) -> dict[str, str]:
     return {a: key for a, key in shown.items() if background[key] == chosen}
 
 
-def headline_of(reid: pd.DataFrame, combined: dict[str, str]) -> dict:
-    """What produced the headline: its attackers, their background (file@hash) and its candidates."""
+def headline_of(reid: pd.DataFrame, combined: dict[str, str], aware: dict[str, dict[str, str]] | None = None) -> dict:
+    """What produced the headline: its attackers, their background (file@hash) and its candidates;
+    where method-aware attacks join it (aware: attacker -> run -> key, of the attackers combined),
+    "method_aware": attacker -> the number of runs it joins for."""
     if not combined:
         return {}
     first = reid[reid["attack_key"] == next(iter(combined.values()))].iloc[0]
-    return {"attackers": list(combined), "background": str(first["background"]),
-            "candidates": int(first["n_candidates"])}
+    out = {"attackers": list(combined), "background": str(first["background"]),
+           "candidates": int(first["n_candidates"])}
+    joined = {a: len(runs) for a, runs in (aware or {}).items() if a in combined and runs}
+    if joined:
+        out["method_aware"] = joined
+    return out
 
 
 def headline_text(measures: pd.DataFrame) -> str:
@@ -200,6 +241,10 @@ def describe_headline(headline: dict) -> str:
         return "none stored"
     attackers = headline["attackers"]
     who = attackers[0] if len(attackers) == 1 else "any of " + ", ".join(attackers)
+    aware = headline.get("method_aware", {})
+    if aware:  # "any of retrieval, trained, with retrieval+method (2 runs)"
+        who = (f"any of {', '.join(attackers)}" if len(attackers) > 1 else attackers[0]) + ", with " + ", ".join(
+            f"{a}+method ({n} run{'s' if n != 1 else ''})" for a, n in aware.items())
     return f"{who} over {headline['background']} ({headline['candidates']} candidates)"
 
 
@@ -259,11 +304,17 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
                 out[f"{measure}_{attacker}"] = rows[measure].reindex(out.index).astype(float)
             for bound in (LOW, HIGH):  # the table writes the interval beside TRIR (reports.tables.metric_cell)
                 out[f"trir_{attacker}{bound}"] = rows[f"trir{bound}"].reindex(out.index).astype(float)
+        aware = _aware_measures(out, reid, keys)
         combined = ensemble_keys(reid, keys)
         out.attrs["ensemble"] = combined
-        out.attrs["headline"] = headline_of(reid, combined)
+        out.attrs["method_aware"] = aware
+        out.attrs["headline"] = headline_of(reid, combined, aware)
         if combined:
-            ensemble = _stored_ensemble(store, out.index.tolist(), list(combined.values()))
+            # each run's ensemble: the blind attacks combined and, where stored, their method-aware ones
+            by_run = {run_id: [*combined.values(), *(aware[a][run_id] for a in combined
+                                                     if run_id in aware.get(a, {}))]
+                      for run_id in out.index}
+            ensemble = _stored_ensemble_by_run(store, by_run)
             for bound in ("", LOW, HIGH):
                 out[f"{HEADLINE}{bound}"] = ensemble[f"trir{bound}"].to_numpy(dtype=float)
             # Each run's candidates under the headline's background (NaN where the headline has no figure).
@@ -271,7 +322,7 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             counts = rows["n_candidates"].reindex(out.index).astype(float)
             out["candidates"] = counts.where(out[HEADLINE].notna())
         _weaker_measures(out, weaker, keys)  # after the main attacks: the caption names those first
-    inference = _stored_disclosure(store, out.index.tolist())
+    inference, samples = _stored_disclosure(store, out.index.tolist()), {}
     if not inference.empty:
         for attacker in INFERENCE_ATTACKERS:
             key = shared_key(inference, attacker)
@@ -282,14 +333,14 @@ def privacy_measures(store, run_ids: Sequence[str], *, k: int = DEFAULT_K) -> pd
             # with its interval (spans resampled with their documents: privacy.inference.disclosure_rates)
             for bound in ("", LOW, HIGH):
                 out[f"disclosure_{attacker}{bound}"] = rows[f"disclosure{bound}"].reindex(out.index).astype(float)
-            # An attack that has not reached every replaced span yet (`privacy infer --docs`): its rate
-            # is over the spans attacked, and the cell says so, "0.127 (230 of 1802 spans)".
-            missing = rows["missing"].fillna(0).astype(int)
-            attacked, failed = rows["spans"].astype(int), rows["failed"].fillna(0).astype(int)
-            coverage = {r: f"{attacked[r]} of {attacked[r] + missing[r] + failed[r]} spans"
-                        for r in rows.index if missing[r] > 0}
+            # An attack over part of a run (`privacy infer --docs`, a benchmark's sample): its rate is
+            # over the spans attacked, and the cell says so, "0.127 (16 of 127 documents)"; the caption
+            # names a benchmark's sample (reports.privacy_inference).
+            coverage = coverage_texts(store, rows, key)
             if coverage:
                 out[f"disclosure_{attacker}{COVERAGE}"] = pd.Series(coverage).reindex(out.index)
+            samples[attacker] = sample_caption(store, records, attacker, key, rows.index.tolist())
+    out.attrs["inference_samples"] = {a: text for a, text in samples.items() if text}
     _stored_known_pair(store, out, keys)
     out.attrs["attack_keys"] = keys
     out.attrs["k"] = k
@@ -353,6 +404,11 @@ def attacks_caption(measures: pd.DataFrame) -> str:
         apart = [a for a in REID_ATTACKERS if a in keys and a not in combined]
         if apart:
             caption += f" ({', '.join(apart)}: another background, shown beside it, not in it)"
+        joined = [a for a in combined if a in measures.attrs.get("method_aware", {})]
+        caption += (f", and for the runs that have them their method-aware attacks ({', '.join(joined)}+method)"
+                    if joined else "; no method-aware attack stored (`workbench privacy reid --method-aware`)")
+    caption += aware_caption(measures.attrs.get("method_aware", {}))
+    caption += "".join(f"|{text}" for text in measures.attrs.get("inference_samples", {}).values())
     weak = measures.attrs.get("weak", {})
     if weak:
         caption += ("|WEAK attacker(s), below " + f"{WEAK_BELOW:g} on the original text, so their TRIR understates "
