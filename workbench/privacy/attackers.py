@@ -6,6 +6,8 @@
     retrieval-dense  embedded windows, max similarity per individual (workbench.privacy.dense)
     retrieval-fused  the two above fused by reciprocal rank (workbench.privacy.fusion)
     trained-minilm   the TRI classifier on pretrained MiniLM (workbench.privacy.trained_minilm)
+    retrieval-ids-z  retrieval-ids with BM25's hubs corrected (workbench.privacy.retrieval_hub)
+    retrieval-ids-run  the same over the attacked run's documents (transductive; same module)
 
 What an attacker is and its attack key are in workbench.privacy.reid_contract; a new attacker
 is one module with a class like retrieval.RetrievalAttacker (its `Config`, built as
@@ -33,6 +35,10 @@ REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
           "retrieval-ids and retrieval-dense fused by reciprocal rank (k=60)", "metrics"),
     Entry("trained-minilm", "workbench.privacy.trained_minilm:MiniLMTrainedAttacker",
           "the TRI classifier on all-MiniLM-L6-v2: a linear probe (LP-FT: -o epochs=N)", "mlm"),
+    Entry("retrieval-ids-z", "workbench.privacy.retrieval_hub:HubCorrectedAttacker",
+          "retrieval-ids with each individual's scores standardised over pieces of the background", "privacy"),
+    Entry("retrieval-ids-run", "workbench.privacy.retrieval_hub:RunNormalisedAttacker",
+          "retrieval-ids with each individual's scores standardised over the run's documents", "privacy"),
 ])
 ATTACKERS = REGISTRY.names()
 
