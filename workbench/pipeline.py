@@ -253,12 +253,13 @@ FIRST_REPORT = "first"  # the benchmark's first report, in this folder under its
 
 
 def report_benchmark(store: RunStore, run_ids: Sequence[str], out_dir, *, progress: bool = False,
-                     log=lambda message: None) -> list:
+                     log=lambda message: None, before_full=None) -> list:
     """What `workbench benchmark` reports: first the families that load no model
     (metrics.QUICK) and the stored privacy results into out_dir/first, in seconds, so that a long
     job shows its runs before the minutes that the metric models take the first time; then every
-    family into out_dir. log(message) tells which is written and how long it took. Returns the
-    full report's paths."""
+    family into out_dir. log(message) tells which is written and how long it took. before_full():
+    what runs between the two (the benchmark's inference attack, workbench.benchmark.inference),
+    so the full report holds its results. Returns the full report's paths."""
     import time
 
     from workbench.metrics import QUICK
@@ -268,6 +269,8 @@ def report_benchmark(store: RunStore, run_ids: Sequence[str], out_dir, *, progre
     log(f"first report written to {first} in {time.monotonic() - started:.0f} s: the measures that load no "
         f"model ({', '.join(QUICK)}) and the stored privacy results; now every metric family (their models "
         "load, and train the first time: minutes)")
+    if before_full is not None:
+        before_full()
     started = time.monotonic()
     written = report_runs(store, run_ids, out_dir, progress=progress)
     log(f"full report computed in {time.monotonic() - started:.0f} s")

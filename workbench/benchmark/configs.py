@@ -29,6 +29,9 @@ A configuration is a TOML file (shipped ones in workbench/benchmark/suites/, or 
     references = ["original", "suppress", "label"]   # reference runs of every corpus (workbench reference)
     reid = ["retrieval"]               # re-identification attacks on every run of a corpus that
                                        # ships background knowledge (workbench privacy reid)
+    infer = { attacker = "mlm", model = "offline", n = 5, docs = 2 }   # the inference attack per span
+                                       # on every run, over `docs` documents per corpus drawn with the
+                                       # seed, the same for every run (workbench/benchmark/inference.py)
 
 Every combination becomes one run in the store; rerunning resumes or reuses finished
 runs (run ids come from signatures), so a benchmark is cheap to repeat.
@@ -49,6 +52,7 @@ from workbench.infra.errors import WorkbenchError
 from workbench.upos.factory import DEFAULT_TAGGER
 
 if TYPE_CHECKING:
+    from workbench.benchmark.inference import InferencePlan
     from workbench.data_model import Corpus
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
@@ -58,7 +62,7 @@ SHIPPED_DIR = Path(__file__).resolve().parent / "suites"
 _LISTED_KEYS = ("mode", "upos_filter", "consistent")
 _OPTION_KEYS = tuple(f.name for f in fields(GenerationOptions) if f.name not in _LISTED_KEYS)
 _TOP_KEYS = {"name", "description", "corpora", "modes", "consistent", "generators", "references", "reid", "known_pair",
-             "seeds", *_OPTION_KEYS}
+             "infer", "seeds", *_OPTION_KEYS}
 _GENERATOR_KEYS = {"name", "run_name", "corpora", "modes", "upos_filter", "consistent", "options", "docs",
                    "skip_docs", "seeds", *_OPTION_KEYS}
 
@@ -95,6 +99,7 @@ class BenchmarkConfig:
     # What the configuration's seeds did not do: a deterministic generator run once
     # (workbench.generator_contract.seeds).
     notes: tuple[str, ...] = ()
+    infer: InferencePlan | None = None  # the inference attack over a seeded sample (workbench.benchmark.inference)
 
 
 def shipped_benchmarks() -> list[str]:
@@ -130,14 +135,27 @@ def load_benchmark(name_or_path: str) -> BenchmarkConfig:
         except WorkbenchError as exc:
             raise WorkbenchError(f"{where}: {exc}") from None
     name = _plain_name(data["name"], path) if "name" in data else path.stem  # a file name: one folder name
+    from workbench.benchmark.inference import checked_inference
     from workbench.benchmark.privacy import checked_attackers, checked_known_pair, checked_references
     try:
         references, reid = checked_references(data.get("references")), checked_attackers(data.get("reid"))
         known_pair = checked_known_pair(data.get("known_pair"))
+        infer = checked_inference(data.get("infer"), _sample_seed(data))
     except WorkbenchError as exc:
         raise WorkbenchError(f"benchmark file {path}: {exc}") from None
     return BenchmarkConfig(name, str(data.get("description", "")), tuple(runs), str(path), references, reid,
-                           known_pair, tuple(notes))
+                           known_pair, tuple(notes), infer)
+
+
+def _sample_seed(data: dict) -> int:
+    """The seed of the inference attack's sample: the file's seed, else the first of its seeds."""
+    seeds = data.get("seeds")
+    if "seed" not in data and isinstance(seeds, list) and seeds and isinstance(seeds[0], int):
+        return seeds[0]
+    seed = data.get("seed", GenerationOptions().seed)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise WorkbenchError(f"seed must be a whole number, not {seed!r}")
+    return seed
 
 
 def _seeds(data: dict, g: dict) -> tuple[int, ...] | None:
@@ -314,6 +332,7 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = DEFAULT_TAGGE
     executor (None: local); with "ray" the shards of every run go to Ray at once, the same runs and output.
     Returns the GenerationResults in the configuration's order, the reference runs after them.
     """
+    from workbench.benchmark.inference import check_inference
     from workbench.executors.contract import RunJob
     from workbench.executors.options import executor_for
     from workbench.pipeline import make_tagger, result_of
@@ -321,10 +340,11 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = DEFAULT_TAGGE
 
     results = []
     checked = check_benchmark(config)
+    check_inference(config.infer, checked, config.path)
     if log is not None:
         for note in config.notes:  # a deterministic generator under several seeds: run once
             log(note)
-    if confirm is not None and not _confirmed(confirm, checked, store):
+    if confirm is not None and not _confirmed(confirm, checked, store, config):
         return None
     for prepared in checked:  # the models made on this machine that a run names, built once (minutes)
         prepared.generator.build_missing(sorted({d.lang for d in prepared.corpus.documents}))
@@ -352,13 +372,16 @@ def run_benchmark(config: BenchmarkConfig, *, store, tagger: str = DEFAULT_TAGGE
     return results
 
 
-def _confirmed(confirm: Callable, checked: list[PreparedRun], store) -> bool:
+def _confirmed(confirm: Callable, checked: list[PreparedRun], store, config: BenchmarkConfig) -> bool:
     """confirm(PlanSize), the rates taken from the store's runs; a store not there yet is not created."""
+    from functools import partial
+
     from workbench.benchmark.plan import plan_size
     from workbench.store import RunStore
+    size = partial(plan_size, checked, inference=config.infer, references=len(config.references))
     if isinstance(store, RunStore):
-        return confirm(plan_size(checked, store))
+        return confirm(size(store))
     if not Path(store).exists():
-        return confirm(plan_size(checked))
+        return confirm(size())
     with RunStore(store, create=False) as existing:
-        return confirm(plan_size(checked, existing))
+        return confirm(size(existing))

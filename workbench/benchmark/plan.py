@@ -8,7 +8,9 @@ needs --yes without a terminal), as `runs --delete` does.
 The time is an estimate, not a promise: per generator, the mean generation time per span of
 the runs of that generator already in the store (the `seconds` each prediction records),
 else the rough rate in FALLBACK_SPANS_PER_SECOND; runs finished before are reused and cost
-nothing, so it is an upper bound when some are.
+nothing, so it is an upper bound when some are. A benchmark's inference attack
+(workbench.benchmark.inference) is estimated apart, from the spans of its samples and its
+measured rate, and said on the same line.
 """
 
 from __future__ import annotations
@@ -31,18 +33,27 @@ class PlanSize:
     spans: int  # spans generated if no run is in the store yet
     seconds: float  # estimated, over the runs whose generator has a rate
     unestimated: tuple[str, ...] = ()  # generators without a rate (no stored run, no fallback)
+    inference_spans: int = 0  # spans the inference attack's samples hold over every run (references too)
+    inference_seconds: float = 0.0  # its estimate
+
+    @property
+    def total_seconds(self) -> float:
+        return self.seconds + self.inference_seconds
 
     @property
     def needs_confirmation(self) -> bool:
-        return self.runs > ASK_ABOVE_RUNS or self.seconds > ASK_ABOVE_SECONDS
+        return self.runs > ASK_ABOVE_RUNS or self.total_seconds > ASK_ABOVE_SECONDS
 
     def line(self) -> str:
         time = f"about {duration(self.seconds)} here"
         if self.unestimated:
             time += f" plus the runs of {', '.join(self.unestimated)} (no stored run to estimate from)"
-        # The estimate is the generating only: what comes on top is named, not guessed.
-        return (f"plan: {self.runs} run(s), {self.spans:,} spans; generating {time}; runs already finished in the "
-                "store are reused; a model built on first use and the report come on top (each says what it costs)")
+        infer = (f"; the inference attack on {self.inference_spans:,} spans of its samples, about "
+                 f"{duration(self.inference_seconds)}" if self.inference_spans else "")
+        # The estimate is the generating (and the inference attack): what comes on top is named, not guessed.
+        return (f"plan: {self.runs} run(s), {self.spans:,} spans; generating {time}{infer}; runs already finished "
+                "in the store are reused; a model built on first use and the report come on top (each says what it "
+                "costs)")
 
 
 def duration(seconds: float) -> str:
@@ -55,9 +66,10 @@ def duration(seconds: float) -> str:
     return f"{seconds / 86400:.1f} days"
 
 
-def plan_size(prepared: list, store=None) -> PlanSize:
+def plan_size(prepared: list, store=None, *, inference=None, references: int = 0) -> PlanSize:
     """The size of the checked runs (workbench.benchmark.configs.PreparedRun); store: a RunStore
-    to take the rates from, or None (a store not created yet)."""
+    to take the rates from, or None (a store not created yet); inference: the benchmark's
+    InferencePlan (None: no attack), over the runs and `references` reference runs per corpus."""
     rates = {**FALLBACK_SPANS_PER_SECOND, **(store.spans_per_second() if store is not None else {})}
     seconds, unknown = 0.0, []
     for run in prepared:
@@ -66,4 +78,7 @@ def plan_size(prepared: list, store=None) -> PlanSize:
             seconds += run.corpus.n_slots / rates[name]
         elif name not in unknown:
             unknown.append(name)
-    return PlanSize(len(prepared), sum(run.corpus.n_slots for run in prepared), seconds, tuple(unknown))
+    from workbench.benchmark.inference import inference_estimate
+    attacked, attack_seconds = inference_estimate(inference, prepared, references)
+    return PlanSize(len(prepared), sum(run.corpus.n_slots for run in prepared), seconds, tuple(unknown), attacked,
+                    attack_seconds)

@@ -24,7 +24,8 @@ def register(main: click.Group) -> None:
     @click.option("--set", "overrides", multiple=True, metavar="GENERATOR.NAME=VALUE",
                   help="Replace a generator setting in every run of that generator, e.g. "
                        "--set intact.model=smollm2:135m-instruct --set intact.host=http://127.0.0.1:11500.")
-    @click.option("--no-report", is_flag=True, help="Only generate the runs.")
+    @click.option("--no-report", is_flag=True,
+                  help="Only generate the runs (and the attacks the file asks for, the inference attack included).")
     @click.option("--progress/--no-progress", default=True, show_default=True,
                   help="Progress bars on stderr (drawn only on a terminal).")
     @click.option("--yes", is_flag=True,
@@ -71,14 +72,22 @@ def register(main: click.Group) -> None:
             click.echo("nothing started")
             return
         code = _failed_runs(results)  # named on stderr; 3 before 4, as for `generate` (workbench.llm.verdict)
+        from workbench.benchmark.inference import infer_runs
+        store = open_store(store_path)
+
+        def attack() -> None:  # the inference attack over its samples: after the first report, before the full
+            infer_runs(config.infer, results, store, log=lambda message: click.echo(message, err=True),
+                       benchmark=config.name)
+
         if no_report:
+            attack()
             if code:
                 raise SystemExit(code)
             return
         from workbench.pipeline import report_benchmark
         out = out or f"out/{config.name}"
-        written = report_benchmark(open_store(store_path), [r.run_id for r in results], out, progress=progress,
-                                   log=lambda message: click.echo(message, err=True))
+        written = report_benchmark(store, [r.run_id for r in results], out, progress=progress,
+                                   log=lambda message: click.echo(message, err=True), before_full=attack)
         click.echo(f"report written to {out} ({len(written)} files)")
         if code:
             raise SystemExit(code)

@@ -202,6 +202,9 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
     if progress and dtype_line is not None and dtype_line():
         say(dtype_line())
     atk.load(sorted(frame["lang"].unique()))
+    # Once per attack, not per span: describing the offline models hashes their recipes (0.26 s a
+    # call here, which was most of the attack's time per span before issue 42).
+    described = {"n": atk.n, **atk.describe()}
     corpora: dict[str, object] = {}
     matchers: dict[tuple[str, str], Matcher] = {}
     for run in runs:
@@ -235,7 +238,7 @@ def inference_disclosure(store: RunStore, run_ids: Sequence[str], *, attacker: s
                 replacement = it["target"].replacement
                 shown = replacement if replacement.strip() and not it["failed"] else ""
                 rows.append(new_row(run.run_id, key, it["doc_id"], it["span_index"], atk.name,
-                                    {"n": atk.n, **atk.describe()}, it["sha"], answer.guesses,
+                                    described, it["sha"], answer.guesses,
                                     (hit.index, hit.rule) if hit else None,
                                     matcher.discloses(original, label, shown) if shown else None,
                                     answer.note, answer.requests, share))

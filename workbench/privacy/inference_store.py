@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 import pandas as pd
@@ -42,6 +43,10 @@ class InferenceRow:
     created: float
 
 
+# The run report (workbench.store.run_reports) of the documents a benchmark's inference attack drew
+# for a run (workbench.benchmark.inference): attack_key, documents, seed, size, corpus_documents, benchmark.
+INFERENCE_SAMPLE = "inference-sample"
+
 TABLE = ResultTable.of("inference_results", InferenceRow, order=("run_id", "attack_key", "doc_id", "span_index"))
 COLUMNS = TABLE.columns
 
@@ -59,6 +64,14 @@ def stored_inputs(store: RunStore, run_id: str, attack_key: str) -> dict[tuple[s
     """(doc_id, span_index) -> input hash of the stored results (rows with a note left out)."""
     rows = TABLE.attack_rows(store, run_id, attack_key, ("doc_id", "span_index", "input_sha256"), results_only=True)
     return {(d, i): h for d, i, h in rows}
+
+
+def attacked_documents(store: RunStore, run_id: str, attack_key: str) -> tuple[int, bool]:
+    """(documents with a stored row of the attack, whether every replaced span of those documents
+    has one): a sample of whole documents (`privacy infer --docs`, a benchmark's sample) is True."""
+    rows = Counter(doc for (doc,) in TABLE.attack_rows(store, run_id, attack_key, ("doc_id",)))
+    replaced = Counter(p.doc_id for p in store.predictions(run_id))
+    return len(rows), all(rows[doc] == replaced[doc] for doc in rows)
 
 
 def save_rows(store: RunStore, rows: list[InferenceRow]) -> None:
