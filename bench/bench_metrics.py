@@ -75,7 +75,7 @@ def _child_naive(store_path: str, run_ids: list[str], sample: int, seed: int) ->
 
     import numpy as np
 
-    from workbench.metrics.embedders import make_embedder
+    from workbench.metrics.backends.embedders import make_embedder
     from workbench.metrics.metric_frame import metric_frame
     from workbench.metrics.similarity import span_pairs
     from workbench.store import RunStore

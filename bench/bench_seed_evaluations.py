@@ -90,11 +90,11 @@ def _child_naive(store_path: str, run_ids: list[str], family: str, sample: int) 
     documents = _documents(store_path, run_ids)
     chosen = random.Random(13).sample(documents, min(sample, len(documents)))
     if family == "ner":
-        from workbench.metrics.ner_models import DEFAULT_NER_MODEL, SpacyNer, resolve
+        from workbench.metrics.backends.ner_models import DEFAULT_NER_MODEL, SpacyNer, resolve
         model = SpacyNer(resolve(DEFAULT_NER_MODEL, "en")[0], "en")
         call = lambda text: [(e.start_char, e.end_char, e.label_) for e in model.nlp(text).ents]  # noqa: E731
     else:
-        from workbench.metrics.embedders import make_embedder
+        from workbench.metrics.backends.embedders import make_embedder
         embedder = make_embedder("sentence-transformers/all-MiniLM-L6-v2")
         call = lambda text: embedder.embed([text])[0]  # noqa: E731
     call(chosen[0][1])  # the model's first call (lazy set-up) is not the per-document cost

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.annotation import agreement, load_tagset, results
+from workbench.annotation import annotator_agreement, load_tagset, results
 
 TAGS = list(load_tagset().names)
 
@@ -20,9 +20,9 @@ def test_cohen_kappa_by_hand():
     a = ["POS"] * 5 + ["GRAMMAR"] * 5
     b = ["POS"] * 4 + ["GRAMMAR"] + ["POS"] * 2 + ["GRAMMAR"] * 3
     assert sum(x == y for x, y in zip(a, b)) == 7
-    assert agreement.cohen_kappa(a, b) == pytest.approx(0.4)
-    assert agreement.cohen_kappa(a, a) == 1.0
-    assert math.isnan(agreement.cohen_kappa(["POS"] * 4, ["POS"] * 4))  # chance agreement is already 1
+    assert annotator_agreement.cohen_kappa(a, b) == pytest.approx(0.4)
+    assert annotator_agreement.cohen_kappa(a, a) == 1.0
+    assert math.isnan(annotator_agreement.cohen_kappa(["POS"] * 4, ["POS"] * 4))  # chance agreement is already 1
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)  # the same examples every run
@@ -30,7 +30,7 @@ def test_cohen_kappa_by_hand():
 def test_cohen_kappa_matches_scikit_learn(pairs):
     from sklearn.metrics import cohen_kappa_score
     a, b = [p[0] for p in pairs], [p[1] for p in pairs]
-    ours = agreement.cohen_kappa(a, b)
+    ours = annotator_agreement.cohen_kappa(a, b)
     if math.isnan(ours):
         assert len(set(a) | set(b)) == 1
     else:
@@ -43,24 +43,24 @@ def test_fleiss_kappa_wikipedia_example():
     counts = [[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
               [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]]
     rows = [[TAGS[j] for j, c in enumerate(row) for _ in range(c)] for row in counts]
-    assert agreement.fleiss_kappa(rows) == pytest.approx(0.2099, abs=1e-4)
+    assert annotator_agreement.fleiss_kappa(rows) == pytest.approx(0.2099, abs=1e-4)
 
 
 def test_fleiss_equals_cohen_shape_for_two_and_needs_complete_items():
     wide = pd.DataFrame({"a": ["POS", "POS", "GRAMMAR", None], "b": ["POS", "GRAMMAR", "GRAMMAR", "POS"]})
-    kappa, n = agreement.fleiss_of(wide)
+    kappa, n = annotator_agreement.fleiss_of(wide)
     assert n == 3  # the item only b tagged is left out
     with pytest.raises(ValueError):
-        agreement.fleiss_kappa([["POS", "POS"], ["POS"]])
+        annotator_agreement.fleiss_kappa([["POS", "POS"], ["POS"]])
 
 
 def test_pairwise_and_confusion():
     wide = pd.DataFrame({"a": ["POS", "POS", "GRAMMAR", "OVERLAP"], "b": ["POS", "GRAMMAR", "GRAMMAR", None],
                          "c": ["POS", "POS", "GRAMMAR", "OVERLAP"]})
-    pairs = {(p.a, p.b): p for p in agreement.pairwise(wide)}
+    pairs = {(p.a, p.b): p for p in annotator_agreement.pairwise(wide)}
     assert pairs[("a", "b")].n_items == 3 and pairs[("a", "b")].observed == pytest.approx(2 / 3)
     assert pairs[("a", "c")].kappa == 1.0
-    table = agreement.confusion(wide, "a", "b", TAGS)
+    table = annotator_agreement.confusion(wide, "a", "b", TAGS)
     assert list(table.index) == TAGS and list(table.columns) == TAGS
     assert table.loc["POS", "GRAMMAR"] == 1 and table.loc["GRAMMAR", "GRAMMAR"] == 1
     assert table.values.sum() == 3

@@ -12,7 +12,7 @@ import re
 
 from tests.helpers.annotation import copy_store, simulate
 from tests.helpers.entry_point import wb, wb_ok
-from workbench.annotation import AnnotationStore, agreement, results
+from workbench.annotation import AnnotationStore, annotator_agreement, results
 
 
 def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_store, tmp_path):
@@ -24,7 +24,7 @@ def test_session_of_two_annotators_yields_kappa_table6_and_figure2(baseline_stor
     out = wb_ok("annotations", "agreement", store=path)
     kappa = float(re.search(r"rule × second: (\d+) pseudonyms, observed [\d.]+, Cohen's kappa (-?[\d.]+)", out)[2])
     frame = results.annotation_frame(AnnotationStore(path))
-    expected = agreement.pairwise(agreement.wide_tags(frame))[0]
+    expected = annotator_agreement.pairwise(annotator_agreement.wide_tags(frame))[0]
     assert expected.n_items == n_items and round(expected.kappa, 3) == kappa
     assert 0 < kappa < 1  # agreement above chance, not perfect: a fifth of the tags differ
     print(f"\nsession: {n_items} pseudonyms, 2 annotators, Cohen's kappa {kappa:.3f}, "

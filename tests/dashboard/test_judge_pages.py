@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from dashboard_helpers import ok, page
 
-from workbench.annotation import Annotation, AnnotationStore, agreement, results
+from workbench.annotation import Annotation, AnnotationStore, annotator_agreement, results
 
 JUDGE = "judge:fake:1"
 
@@ -66,11 +66,11 @@ def test_the_agreement_page_gives_the_judges_kappa_against_each_annotator(judged
     at = ok(page("pages/5_Agreement.py", path))
     store = AnnotationStore(path)
     frame = results.annotation_frame(store)
-    wide = agreement.wide_tags(frame, sorted(frame["annotator"].unique()))
+    wide = annotator_agreement.wide_tags(frame, sorted(frame["annotator"].unique()))
     people = at.dataframe[0].value
     assert JUDGE not in set(people["annotator A"]) | set(people["annotator B"])
     judge_table = at.dataframe[1].value
-    expected = agreement.judge_pairs(wide)
+    expected = annotator_agreement.judge_pairs(wide)
     assert judge_table["annotator B"].tolist() == [p.b for p in expected] and len(expected) >= 2
     assert set(judge_table["annotator A"]) == {JUDGE}
     assert judge_table["Cohen's kappa"].tolist() == pytest.approx([p.kappa for p in expected], nan_ok=True)

@@ -8,7 +8,7 @@ import pytest
 from dashboard_helpers import PAGES, ok, page, pgv_runs
 from streamlit.testing.v1 import AppTest
 
-from workbench.annotation import AnnotationStore, agreement, results
+from workbench.annotation import AnnotationStore, annotator_agreement, results
 from workbench.store import RunStore
 
 
@@ -214,9 +214,9 @@ def test_agreement_page_shows_the_library_numbers(annotated_store):
     at = ok(page("pages/5_Agreement.py", annotated_store))
     store = AnnotationStore(annotated_store)
     frame = results.annotation_frame(store)
-    wide = agreement.wide_tags(frame, sorted(frame["annotator"].unique()))
+    wide = annotator_agreement.wide_tags(frame, sorted(frame["annotator"].unique()))
     pairs = at.dataframe[0].value
-    expected = agreement.pairwise(wide)
+    expected = annotator_agreement.pairwise(wide)
     assert len(pairs) == len(expected)
     assert pairs["Cohen's kappa"].tolist() == pytest.approx([p.kappa for p in expected])
     confusion = at.dataframe[1].value

@@ -137,12 +137,12 @@ def install_tiny(mlms: dict[str, Path] | None = None, lemmatisers: dict[str, Pat
 
 
 def build_tiny_ner(path: Path, lang: str = "sv", corpus: str | None = None) -> Path:
-    """spaCy's `ner`, as workbench.metrics.ner_standin trains the Swedish stand-in, with a 16-wide encoder
+    """spaCy's `ner`, as workbench.metrics.backends.ner_standin trains the Swedish stand-in, with a 16-wide encoder
     fitted once over the first 30 chunks of the corpus it learns from (seconds): the corpus's labels, a
     spaCy pipeline folder that `--ner-model sv=PATH` takes."""
     import spacy
 
-    from workbench.metrics.ner_standin import _corpus, training_examples
+    from workbench.metrics.backends.ner_standin import _corpus, training_examples
     spacy.util.fix_random_seed(0)
     nlp = spacy.blank(lang)
     nlp.add_pipe("ner", config={"model": {

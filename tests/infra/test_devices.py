@@ -283,7 +283,7 @@ def test_a_bfloat16_encoder_keeps_a_float32_head_that_the_pipeline_can_call(offl
 def test_the_embedder_in_bfloat16_is_cached_apart_and_close_to_float32():
     import numpy as np
 
-    from workbench.metrics.embedders import SentenceTransformerEmbedder
+    from workbench.metrics.backends.embedders import SentenceTransformerEmbedder
     f32 = SentenceTransformerEmbedder(dtype="float32")
     b16 = SentenceTransformerEmbedder(dtype="bfloat16")
     assert b16.id == f32.id + "@bfloat16" and "@" not in f32.id.replace("@gt-all", "")

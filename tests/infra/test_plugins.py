@@ -181,8 +181,8 @@ def test_every_registered_plug_in_carries_its_entrys_name():
     would say another name than the one the user typed."""
     registries = _every_registry()
     assert {"workbench.generator_contract.registry.GENERATORS", "workbench.executors.registry.EXECUTORS",
-            "workbench.metrics.families.METRIC_FAMILIES", "workbench.metrics.embedders.EMBEDDERS",
-            "workbench.metrics.summarisers.SUMMARISERS", "workbench.metrics.classifiers.CLASSIFIERS",
+            "workbench.metrics.families.METRIC_FAMILIES", "workbench.metrics.backends.embedders.EMBEDDERS",
+            "workbench.metrics.backends.summarisers.SUMMARISERS", "workbench.metrics.backends.classifiers.CLASSIFIERS",
             "workbench.exchange.exporters.EXPORT_FORMATS", "workbench.exchange.reference.REFERENCE_KINDS",
             "workbench.privacy.attackers.REGISTRY", "workbench.upos.factory.BACKENDS",
             "workbench.loaders.corpus_formats.CORPUS_FORMATS"} <= set(registries)
@@ -220,8 +220,10 @@ def test_a_spec_is_chosen_by_name_alias_or_the_entry_for_any_other():
         Registry("toy", [Entry("fast", "json", "")], otherwise="nothing")
 
 
-CHOSEN_BY_SPEC = ("workbench.metrics.embedders.EMBEDDERS", "workbench.metrics.summarisers.SUMMARISERS",
-                  "workbench.metrics.classifiers.CLASSIFIERS", "workbench.loaders.corpus_formats.CORPUS_FORMATS")
+CHOSEN_BY_SPEC = ("workbench.metrics.backends.embedders.EMBEDDERS",
+                  "workbench.metrics.backends.summarisers.SUMMARISERS",
+                  "workbench.metrics.backends.classifiers.CLASSIFIERS",
+                  "workbench.loaders.corpus_formats.CORPUS_FORMATS")
 
 
 def name_branches(names, sources) -> list[str]:

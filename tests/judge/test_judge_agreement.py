@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from workbench.annotation import agreement, results
+from workbench.annotation import annotator_agreement, results
 from workbench.annotation.tagset import load_tagset
 from workbench.infra.errors import WorkbenchError
 
@@ -22,7 +22,7 @@ def long_frame(tags: dict[str, list[str]]) -> pd.DataFrame:
 
 def test_the_judge_is_measured_against_each_person_and_left_out_of_their_figures():
     frame = long_frame({"anna": [A, A, B, B], "bo": [A, B, B, B], "judge:m": [A, A, A, B]})
-    summary = agreement.summarise(frame)
+    summary = annotator_agreement.summarise(frame)
     # anna × bo: observed 3/4, p_e = (2·1 + 2·3)/16 = 1/2, kappa = (3/4 - 1/2)/(1/2) = 1/2
     assert [(p.a, p.b, p.n_items) for p in summary.pairs] == [("anna", "bo", 4)]
     assert summary.pairs[0].kappa == pytest.approx(0.5)
@@ -37,7 +37,7 @@ def test_the_judge_is_measured_against_each_person_and_left_out_of_their_figures
 
 def test_two_judges_are_also_compared_with_each_other():
     frame = long_frame({"anna": [A, B], "judge:x": [A, B], "judge:y": [B, B]})
-    pairs = agreement.summarise(frame).judges
+    pairs = annotator_agreement.summarise(frame).judges
     assert [(p.a, p.b) for p in pairs] == [("judge:x", "anna"), ("judge:x", "judge:y"), ("judge:y", "anna")]
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from workbench.generator_contract.base import FAILED
 from workbench.metrics import MetricConfig, MetricContext
-from workbench.metrics.ner_models import DEFAULT_NER_MODEL
+from workbench.metrics.backends.ner_models import DEFAULT_NER_MODEL
 from workbench.store import RunRecord, StoredPrediction
 
 FAKE_TAGGER = "fake-tagger"

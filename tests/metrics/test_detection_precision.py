@@ -130,7 +130,7 @@ def test_the_default_model_falls_back_to_the_offline_mlm_then_to_word_frequencie
 
 
 def test_the_masked_lm_answers_are_cached_by_model_text_and_tokens():
-    from workbench.metrics.cache import JsonCache
+    from workbench.metrics.backends.cache import JsonCache
 
     class Counting:
         identity, note, calls = "ic-weights:fake", "fake", 0

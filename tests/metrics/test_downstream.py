@@ -18,8 +18,9 @@ import pytest
 from tests.helpers.corpus import document_with_mentions
 from tests.metrics.conftest import add_run, make_context
 from workbench.data_model import Corpus
-from workbench.metrics import MetricConfig, MetricContext, downstream, downstream_model, family, metric_frame
-from workbench.metrics.downstream_model import EntityCounts, entities, entity_counts
+from workbench.metrics import MetricConfig, MetricContext, downstream, family, metric_frame
+from workbench.metrics.backends import downstream_model
+from workbench.metrics.backends.downstream_model import EntityCounts, entities, entity_counts
 from workbench.metrics.metric_frame import document_views
 
 NAMES = ("Anna", "Olle", "Karin", "Jan")

@@ -13,8 +13,8 @@ import pytest
 
 from tests.metrics.conftest import add_run, make_context
 from workbench.metrics import compute_metrics, family
+from workbench.metrics.backends.summarisers import Summariser
 from workbench.metrics.diversity import document_unique_ratios
-from workbench.metrics.summarisers import Summariser
 from workbench.text.sentences import split_sentences
 
 

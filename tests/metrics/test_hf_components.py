@@ -33,7 +33,7 @@ def test_bert_classifier_from_a_local_path(tmp_path, run_a):
     from transformers import BertConfig, BertForSequenceClassification
 
     from workbench.metrics import detectability
-    from workbench.metrics.classifiers import HFSequenceClassifier, make_classifier_factory
+    from workbench.metrics.backends.classifiers import HFSequenceClassifier, make_classifier_factory
     _, frame = run_a
     texts, labels, groups = next(iter(detectability.samples(frame).values()))
     size = _vocab(tmp_path, texts)
@@ -52,8 +52,8 @@ def test_bert_classifier_from_a_local_path(tmp_path, run_a):
 
 def test_paper_models_are_named_and_a_missing_model_fails_clearly(tmp_path):
     from workbench.infra.errors import WorkbenchError
-    from workbench.metrics.classifiers import make_classifier_factory
-    from workbench.metrics.summarisers import make_summariser
+    from workbench.metrics.backends.classifiers import make_classifier_factory
+    from workbench.metrics.backends.summarisers import make_summariser
     classifier_id, factory = make_classifier_factory("bert")
     assert "google-bert/bert-base-cased" in classifier_id and factory().model_name == "google-bert/bert-base-cased"
     assert make_summariser("SEBIS/legal_t5_small_summ_en").model == "SEBIS/legal_t5_small_summ_en"
@@ -72,7 +72,7 @@ def test_seq2seq_summariser_from_a_local_path(tmp_path, run_a):
     config = T5Config(vocab_size=size, d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1,
                       num_heads=2, pad_token_id=0, eos_token_id=3, decoder_start_token_id=0)
     T5ForConditionalGeneration(config).save_pretrained(tmp_path)
-    from workbench.metrics.summarisers import HFSeq2SeqSummariser, make_summariser
+    from workbench.metrics.backends.summarisers import HFSeq2SeqSummariser, make_summariser
     assert isinstance(make_summariser(str(tmp_path)), HFSeq2SeqSummariser)  # what --summariser PATH builds
     context = make_context()
     context.set_summariser(HFSeq2SeqSummariser(str(tmp_path), max_new_tokens=12))  # short: random weights

@@ -46,7 +46,7 @@ def test_the_first_reports_metric_models_line(store, tiny_corpus):
 @pytest.fixture
 def nothing_installed(monkeypatch):
     """A machine without xx_ent_wiki_sm and with no Hugging Face model cached (as here and in CI)."""
-    monkeypatch.setattr("workbench.metrics.ner_models.installed", lambda package: False)
+    monkeypatch.setattr("workbench.metrics.backends.ner_models.installed", lambda package: False)
     monkeypatch.setattr("workbench.causal_lm.loading._hub_cache", lambda ref: None)
 
 

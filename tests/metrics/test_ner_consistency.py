@@ -17,7 +17,7 @@ from tests.metrics.conftest import add_run, make_context
 from workbench.data_model import Corpus
 from workbench.loaders.validate import RawSpan, build_document
 from workbench.metrics import MetricConfig, MetricContext, family, metric_frame
-from workbench.metrics.ner_models import region_type
+from workbench.metrics.backends.ner_models import region_type
 from workbench.metrics.per_label import label_metrics
 
 D1 = "Anna Berg lives in Oslo, Norway."

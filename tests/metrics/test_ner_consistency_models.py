@@ -1,4 +1,4 @@
-"""NER-type consistency with real models (workbench/metrics/ner_models.py, ner_standin.py): English with
+"""NER-type consistency with real models (workbench/metrics/backends/ner_models.py, ner_standin.py): English with
 the default (xx_ent_wiki_sm, or its stand-in en_core_web_sm where it is not installed: both tag a person
 name as a person and neither a city nor a number as one), the errors that name what to install or build,
 and the Swedish stand-in built once and reused."""
@@ -13,7 +13,7 @@ from tests.metrics.conftest import add_run
 from workbench.data_model import Corpus
 from workbench.infra.errors import WorkbenchError
 from workbench.metrics import MetricConfig, MetricContext, family, metric_frame
-from workbench.metrics.ner_models import DEFAULT_NER_MODEL, installed
+from workbench.metrics.backends.ner_models import DEFAULT_NER_MODEL, installed
 
 SENTENCE = "The letter was signed by John Smith and sent to the court."
 
@@ -61,7 +61,7 @@ def test_report_with_a_missing_ner_model_exits_with_one_line_and_no_traceback(st
 
 def test_a_missing_swedish_stand_in_is_built_where_it_is_first_used(tmp_path, monkeypatch):
     """The stand-in is no set-up step (issue 36): the first tagger that needs it builds it, in the cache."""
-    from workbench.metrics import ner_models
+    from workbench.metrics.backends import ner_models
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))  # an empty cache: nothing built
     built = []
 
@@ -69,7 +69,7 @@ def test_a_missing_swedish_stand_in_is_built_where_it_is_first_used(tmp_path, mo
         built.append(lang)
         raise WorkbenchError("stopped after the build was asked for")  # the real build takes a minute: slow tier
 
-    monkeypatch.setattr("workbench.metrics.ner_standin.build_standin", record_build)
+    monkeypatch.setattr("workbench.metrics.backends.ner_standin.build_standin", record_build)
     with pytest.raises(WorkbenchError, match="stopped after the build"):
         ner_models._location(ner_models.STAND_INS["sv"], "sv")
     assert built == ["sv"]
@@ -81,14 +81,14 @@ def test_a_missing_swedish_stand_in_is_built_where_it_is_first_used(tmp_path, mo
 
 @pytest.mark.slow
 def test_the_swedish_stand_in_is_built_once_and_tags_the_corpus_labels(monkeypatch):
-    from workbench.metrics.ner_standin import BUILD_FILE, build_info, build_standin
+    from workbench.metrics.backends.ner_standin import BUILD_FILE, build_info, build_standin
     path = build_standin("sv")  # built on first use: about a minute here
     built = (path / BUILD_FILE).stat().st_mtime_ns
 
     def no_training(*args, **kwargs):
         raise AssertionError("trained again")
 
-    monkeypatch.setattr("workbench.metrics.ner_standin._build", no_training)
+    monkeypatch.setattr("workbench.metrics.backends.ner_standin._build", no_training)
     assert build_standin("sv") == path and (path / BUILD_FILE).stat().st_mtime_ns == built
     assert set(build_info("sv")["labels"]) == {"personal_name", "geographic", "institution", "date", "other"}
     tagger = MetricContext(MetricConfig(cache=False)).ner_tagger("sv")

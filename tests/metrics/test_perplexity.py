@@ -15,6 +15,7 @@ from tests.helpers.tiny_models import build_tiny_gpt2
 from tests.metrics.conftest import add_run
 from workbench.data_model import Corpus
 from workbench.metrics import MetricConfig, MetricContext, metric_frame
+from workbench.metrics.backends.perplexity_model import document_nlls, fine_tune, load_causal_lm
 from workbench.metrics.perplexity import (
     METRICS,
     ORIGINAL_ON_PSEUDO,
@@ -25,7 +26,6 @@ from workbench.metrics.perplexity import (
     is_held_out,
     perplexity,
 )
-from workbench.metrics.perplexity_model import document_nlls, fine_tune, load_causal_lm
 
 # held_out=0.5 holds out doc-2 and doc-6 (sha256 fractions 0.40 and 0.47); doc-1, 3, 4, 5 train.
 SETTINGS = PerplexitySettings(held_out=0.5, max_tokens=40, steps=3, batch_size=2, bootstrap=200)
@@ -170,7 +170,7 @@ def test_a_second_report_fine_tunes_and_scores_nothing(store, corpus, tiny_gpt2,
     values = compute(frame, first, SETTINGS)
     assert first.causal_lms.trained == 3  # the corpus's original LM once, each run's own once
     second = context(tiny_gpt2, cache=True)
-    import workbench.metrics.perplexity_model as model_module
+    import workbench.metrics.backends.perplexity_model as model_module
     monkeypatch.setattr(model_module, "load_causal_lm", lambda path: pytest.fail(f"loaded {path}"))
     again = compute(frame, second, SETTINGS)
     assert second.causal_lms.trained == 0

@@ -80,8 +80,8 @@ def test_real_embedders_give_one_for_identical_texts():
 
 
 def test_embedding_cache_is_used_on_a_warm_run(tmp_path):
-    from workbench.metrics.cache import VectorCache
-    from workbench.metrics.embedders import CachedEmbedder
+    from workbench.metrics.backends.cache import VectorCache
+    from workbench.metrics.backends.embedders import CachedEmbedder
     fake = BagOfWordsEmbedder()
     cold = CachedEmbedder(fake, VectorCache(tmp_path / "e.sqlite"))
     first = cold.embed(["a b", "c", "a b"])

@@ -15,8 +15,8 @@ import pytest
 
 from tests.metrics.conftest import make_context
 from workbench.metrics import MetricConfig, MetricContext, compute_metrics, metric_infos
-from workbench.metrics.cache import JsonCache, VectorCache
-from workbench.metrics.embedders import CachedEmbedder
+from workbench.metrics.backends.cache import JsonCache, VectorCache
+from workbench.metrics.backends.embedders import CachedEmbedder
 from workbench.metrics.similarity import pair_cosines
 from workbench.metrics.similarity_baseline import (
     SimilarityBaseline,

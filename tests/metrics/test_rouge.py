@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from workbench.metrics.backends.summarisers import ExtractiveSummariser, make_summariser
 from workbench.metrics.rouge import UnicodeTokenizer, make_scorer, rouge_pair
-from workbench.metrics.summarisers import ExtractiveSummariser, make_summariser
 
 
 def test_tokenizer_keeps_swedish_letters():

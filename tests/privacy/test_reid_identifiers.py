@@ -86,7 +86,7 @@ class FirstWordEmbedder:
 
 
 def test_dense_scores_the_mean_over_document_windows_of_each_individuals_best_window(tmp_path, monkeypatch):
-    from workbench.metrics import embedders
+    from workbench.metrics.backends import embedders
     from workbench.privacy import dense
     from workbench.privacy.attackers import make_attacker
     from workbench.privacy.background import load_background

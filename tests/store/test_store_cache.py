@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from workbench.metrics.cache import JsonCache
+from workbench.metrics.backends.cache import JsonCache
 from workbench.store.cache import KeyValueCache
 from workbench.upos.base import TagCache
 

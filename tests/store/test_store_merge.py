@@ -97,7 +97,7 @@ def test_two_laptops_merge_into_one_store_with_everything(laptops, tmp_path):
 
 
 def test_a_merged_run_exports_byte_identical_and_agreement_is_as_in_one_store(laptops, tmp_path):
-    from workbench.annotation import agreement, results
+    from workbench.annotation import annotator_agreement, results
     from workbench.exchange.exporters import export_run
     a, b, runs_a, _ = laptops
     into = tmp_path / "merged.sqlite"
@@ -105,7 +105,7 @@ def test_a_merged_run_exports_byte_identical_and_agreement_is_as_in_one_store(la
     with RunStore(a, read_only=True) as source, RunStore(into, read_only=True) as merged:
         export_run(source, runs_a[1], "csv", tmp_path / "a.csv")
         export_run(merged, runs_a[1], "csv", tmp_path / "m.csv")
-        summary = agreement.summarise(results.annotation_frame(AnnotationStore(merged)))
+        summary = annotator_agreement.summarise(results.annotation_frame(AnnotationStore(merged)))
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "m.csv").read_bytes()
     # Hand count: anna NO_ERROR/POS/GRAMMAR, bo NO_ERROR/GRAMMAR/GRAMMAR: 2 of 3 agree.
     (pair,) = summary.pairs

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from workbench.annotation import agreement
-from workbench.annotation.agreement import ITEM, AgreementSummary, PairAgreement
+from workbench.annotation import annotator_agreement
+from workbench.annotation.annotator_agreement import ITEM, AgreementSummary, PairAgreement
 from workbench.annotation.results import annotation_frame
 from workbench.annotation.sampling import resolve_run_ids
 from workbench.annotation.storage import AnnotationStore
@@ -56,8 +56,8 @@ def agreement_report(store: AnnotationStore, run_refs: Sequence[str] = (), annot
         by = f" by {', '.join(names)}" if names else ""
         raise WorkbenchError(f"no annotations{by}{where} to compare; tag pseudonyms first (dashboard Annotate "
                              "page, or `workbench annotations import`)")
-    summary = agreement.summarise(frame, names)
-    tagged = {str(a): int(n) for a, n in agreement.wide_tags(frame, names).notna().sum().items()}
+    summary = annotator_agreement.summarise(frame, names)
+    tagged = {str(a): int(n) for a, n in annotator_agreement.wide_tags(frame, names).notna().sum().items()}
     if not any(p.n_items for p in summary.pairs + summary.judges):
         raise WorkbenchError(_nothing_shared(tagged, sample, where))
     return AgreementReport(summary, tagged, sample)

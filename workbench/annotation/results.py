@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.annotation.agreement import ITEM
+from workbench.annotation.annotator_agreement import ITEM
 from workbench.annotation.storage import AnnotationStore, is_judge
 from workbench.annotation.tagset import Tagset
 from workbench.data_model import LANGUAGE_NAMES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from workbench.metrics.ner_standin import CORPORA  # the languages with a stand-in NER tagger (a light module)
+from workbench.metrics.backends.ner_standin import CORPORA  # the languages with a stand-in NER tagger (a light module)
 
 
 def register(main: click.Group) -> None:
@@ -31,7 +31,7 @@ def register(main: click.Group) -> None:
         Example:
           workbench metrics build-ner-tagger --lang sv
         """
-        from workbench.metrics.ner_standin import build_info, build_standin
+        from workbench.metrics.backends.ner_standin import build_info, build_standin
         for lang in langs:
             path = build_standin(lang)
             info = build_info(lang) or {}

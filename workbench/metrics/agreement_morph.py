@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from workbench.metrics.cache import text_key
+from workbench.metrics.backends.cache import text_key
 from workbench.metrics.metric_frame import document_views
 from workbench.upos.base import right_most_word
 from workbench.upos.features import parse_features

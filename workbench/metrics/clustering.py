@@ -65,8 +65,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from workbench.metrics.backends.cache import content_hash
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo
-from workbench.metrics.cache import content_hash
 from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "nmi"

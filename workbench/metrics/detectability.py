@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from workbench.metrics.backends.cache import content_hash
 from workbench.metrics.base import CHANCE, MetricInfo
-from workbench.metrics.cache import content_hash
 from workbench.metrics.metric_frame import document_views, runs_of
 
 FAMILY = "detectability"

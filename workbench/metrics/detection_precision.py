@@ -155,7 +155,7 @@ class MaskedLMWeights:
 
 
 class CachedWeights:
-    """A TokenWeights whose answers are kept in a metrics cache (workbench.metrics.cache.JsonCache)
+    """A TokenWeights whose answers are kept in a metrics cache (workbench.metrics.backends.cache.JsonCache)
     by model, text and tokens: on two CPU cores the offline MLM takes minutes per imported run of
     TAB test with its own detections, and a report over runs already scored recomputes nothing."""
 
@@ -163,7 +163,7 @@ class CachedWeights:
         self.inner, self.cache, self.note = inner, cache, inner.note
 
     def weights(self, text: str, tokens: Sequence[Range]) -> list[float]:
-        from workbench.metrics.cache import content_hash
+        from workbench.metrics.backends.cache import content_hash
         key = content_hash([self.inner.identity, text, repr(list(tokens))])
         found = self.cache.get_many([key])
         if key in found:

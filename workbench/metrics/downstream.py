@@ -12,7 +12,7 @@ cross-validated instead of split once:
     per fold   M  = tagger trained on the original text of the other folds' documents
                M' = the same tagger trained on the run's pseudonymised text of those documents
                both tested on the original text of the fold's documents
-    tagger     a CRF over word features, fixed hyper-parameters (workbench.metrics.downstream_model)
+    tagger     a CRF over word features, fixed hyper-parameters (workbench.metrics.backends.downstream_model)
     score      entity-level exact-match micro-F1 (conlleval / seqeval's default), the counts pooled
                over every held-out sentence of every fold
 
@@ -58,9 +58,15 @@ from functools import lru_cache
 
 import pandas as pd
 
+from workbench.metrics.backends.cache import content_hash
+from workbench.metrics.backends.downstream_model import (
+    MODEL_ID,
+    EntityCounts,
+    Sequence_,
+    sentence_sequences,
+    train_and_score,
+)
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
-from workbench.metrics.cache import content_hash
-from workbench.metrics.downstream_model import MODEL_ID, EntityCounts, Sequence_, sentence_sequences, train_and_score
 from workbench.metrics.metric_frame import DocView, document_views, runs_of
 from workbench.text.sentences import merge_across_spans, split_sentences
 

@@ -6,7 +6,7 @@ The defaults are what runs offline here; the paper's choices are one setting awa
     classifier  "tfidf-logreg" — 003: google-bert/bert-base-cased ("bert")
     tagger      "run": the tagger each run recorded (RunRecord.tagger: its original UPOS were tagged with it)
     ner_models  per language, 000's spaCy xx_ent_wiki_sm, falling back to a stand-in where it is not
-                installed (workbench.metrics.ner_models); any spaCy package name or local path
+                installed (workbench.metrics.backends.ner_models); any spaCy package name or local path
     causal_lm   000's distilgpt2 for the perplexity metrics, falling back to the set-up's stand-in where it is not
                 in the local Hugging Face cache (workbench.causal_lm.loading); any local model directory, or `offline`
     similarity_baseline  "ud-pud": cosines rescaled against unrelated UD PUD pairs (similarity_baseline.py);
@@ -30,11 +30,11 @@ from workbench.infra.devices import (
     placement,
 )
 from workbench.infra.errors import WorkbenchError
-from workbench.metrics.cache import JsonCache, VectorCache, default_cache_path
+from workbench.metrics.backends.cache import JsonCache, VectorCache, default_cache_path
+from workbench.metrics.backends.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
+from workbench.metrics.backends.ner_models import DEFAULT_NER_MODEL
 from workbench.metrics.detection_precision import TAB_IC_MODEL
-from workbench.metrics.embedders import DEFAULT_EMBEDDERS, CachedEmbedder, make_embedder
 from workbench.metrics.languages import by_language
-from workbench.metrics.ner_models import DEFAULT_NER_MODEL
 from workbench.metrics.similarity_baseline import (
     BASELINE_PAIRS,
     BASELINE_SEED,
@@ -70,7 +70,7 @@ class MetricConfig:
     # UD PUD ("ud-pud", baseline_pairs word pairs and as many sentence pairs), or "none".
     similarity_baseline: str = "ud-pud"
     baseline_pairs: int = BASELINE_PAIRS
-    # The NER model of each language for NER-type consistency (000 §4): workbench.metrics.ner_models.
+    # The NER model of each language for NER-type consistency (000 §4): workbench.metrics.backends.ner_models.
     ner_models: tuple[tuple[str, str], ...] = (("en", DEFAULT_NER_MODEL), ("sv", DEFAULT_NER_MODEL))
     causal_lm: str = DEFAULT_CAUSAL_LM  # the base model of the perplexity metrics (000 §4)
 
@@ -120,7 +120,7 @@ class MetricConfig:
         described = (f"embedders={emb}|summariser={self.summariser}|classifier={self.classifier}|folds={self.folds}"
                      f"|tagger={self.tagger}|seed={self.seed}|similarity_baseline={self.baseline_text()}")
         described += f"|ic_model={self.ic_model}"  # detection precision's weights (a fallback is said on stderr)
-        from workbench.metrics.ner_models import describe as ner_described
+        from workbench.metrics.backends.ner_models import describe as ner_described
         described += f"|ner={ner_described(self.ner_models)}"  # says where a stand-in replaced xx_ent_wiki_sm
         from workbench.causal_lm.loading import describe as causal_described
         described += f"|causal_lm={causal_described(self.causal_lm)}"  # and where one replaced distilgpt2
@@ -141,7 +141,7 @@ class MetricContext:
     progress: bool = False  # a bar over the metric families on stderr (workbench.infra.progress), on a terminal
     span_values: dict = field(default_factory=dict)  # family -> (frame, per-span values): base.remembered
     _language_split: tuple = ()  # (frame, by_language(frame)): split_by_language
-    _ner_taggers: dict = field(default_factory=dict)  # lang -> CachedNer (workbench.metrics.ner_models)
+    _ner_taggers: dict = field(default_factory=dict)  # lang -> CachedNer (workbench.metrics.backends.ner_models)
     causal_lms: object = None  # the perplexity family's FineTunedLMs, made on first use (metrics/perplexity.py)
     # The perplexity family's PerplexitySettings where not its defaults: tests of a report's files ask for
     # fewer fine-tuning steps (the settings are in the fine-tuned models' keys, so nothing cached is mixed up).
@@ -195,7 +195,7 @@ class MetricContext:
 
     def summariser(self):
         if self._summariser is None:
-            from workbench.metrics.summarisers import CachedSummariser, make_summariser
+            from workbench.metrics.backends.summarisers import CachedSummariser, make_summariser
             device, dtype = self.config.placement()
             self._summariser = CachedSummariser(make_summariser(self.config.summariser, self.config.summary_sentences,
                                                                 device=device, dtype=dtype),
@@ -203,25 +203,25 @@ class MetricContext:
         return self._summariser
 
     def set_summariser(self, summariser) -> None:
-        from workbench.metrics.summarisers import CachedSummariser
+        from workbench.metrics.backends.summarisers import CachedSummariser
         self._summariser = CachedSummariser(summariser, self.cache("summaries"))
 
     def classifier_factory(self):
-        from workbench.metrics.classifiers import make_classifier_factory
+        from workbench.metrics.backends.classifiers import make_classifier_factory
         device, dtype = self.config.placement()
         return make_classifier_factory(self.config.classifier, self.config.seed, device=device, dtype=dtype)
 
     def ner_tagger(self, lang: str):
         """The NER tagger of `lang` (NER-type consistency), its entities cached by (model id, lang, text)."""
         if lang not in self._ner_taggers:
-            from workbench.metrics.ner_models import CachedNer, SpacyNer, resolve
+            from workbench.metrics.backends.ner_models import CachedNer, SpacyNer, resolve
             spec, _ = resolve(self.config.ner_model(lang), lang)
             self._ner_taggers[lang] = CachedNer(SpacyNer(spec, lang), lang, self.cache("ner"))
         return self._ner_taggers[lang]
 
     def set_ner_tagger(self, lang: str, tagger) -> None:
         """Plug in any object with `id` and `entities(texts) -> [[(start, end, type)]]` (tests)."""
-        from workbench.metrics.ner_models import CachedNer
+        from workbench.metrics.backends.ner_models import CachedNer
         self._ner_taggers[lang] = CachedNer(tagger, lang, self.cache("ner"))
 
     def set_tagger(self, tagger) -> None:

@@ -37,7 +37,7 @@ def stand_ins(config, families: Sequence[str], langs: Sequence[str]) -> list[str
     out = []
     if "ner" in families:
         from workbench.infra.errors import WorkbenchError
-        from workbench.metrics.ner_models import resolve
+        from workbench.metrics.backends.ner_models import resolve
         for lang in langs:
             spec = config.ner_model(lang)
             try:
@@ -60,12 +60,12 @@ def stand_ins(config, families: Sequence[str], langs: Sequence[str]) -> list[str
             out.append(f"detection precision (imported runs): {missing}")
     # The offline defaults say themselves what they are (a back-end's `stand_in`), under any alias.
     if "rouge" in families:
+        from workbench.metrics.backends.summarisers import SUMMARISERS
         from workbench.metrics.metric_context import PAPER_SUMMARISER
-        from workbench.metrics.summarisers import SUMMARISERS
         if summariser := SUMMARISERS.load_chosen(config.summariser).stand_in:
             out.append(f"ROUGE: {summariser} in place of 003's {PAPER_SUMMARISER}")
     if "detectability" in families:
-        from workbench.metrics.classifiers import CLASSIFIERS
+        from workbench.metrics.backends.classifiers import CLASSIFIERS
         from workbench.metrics.metric_context import PAPER_CLASSIFIER
         if classifier := CLASSIFIERS.load_chosen(config.classifier).stand_in:
             out.append(f"classifier accuracy: {classifier} in place of 003's {PAPER_CLASSIFIER}")

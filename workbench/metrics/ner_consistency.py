@@ -6,7 +6,7 @@ A span's type is the type of the entity the tagger found over its text region, i
 (the original's offsets in the original text; the replacement's `placed` offsets in the pseudonymised
 text, workbench.metrics.metric_frame.DocView): of several entities overlapping the region, the one
 overlapping it by the most characters; "none" where the tagger tags nothing there
-(workbench.metrics.ner_models.region_type).
+(workbench.metrics.backends.ner_models.region_type).
 
     ner_type_accuracy     spans whose replacement's type equals the original's / all spans. Two
                           "none" agree: 000's Table 5 reports accuracy beside precision and recall,
@@ -31,7 +31,7 @@ Edge cases, as docs/metrics.md says:
   only the gold spans are scored.
 - The `original` reference run replaces every span by itself and reads 1 on accuracy and F1.
 
-Models (workbench.metrics.ner_models): 000's spaCy `xx_ent_wiki_sm` by default for every language; where
+Models (workbench.metrics.backends.ner_models): 000's spaCy `xx_ent_wiki_sm` by default for every language; where
 it is not installed, a stand-in per language, named in the report's caption: en_core_web_sm 3.8 for
 English, a tagger trained on the Swedish PGV-PII corpus's own labels for Swedish. Entities are cached on
 disk by (model id, language, text), so a second report over the same runs tags nothing.
@@ -42,9 +42,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from workbench.metrics.backends.ner_models import NONE, region_type
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
 from workbench.metrics.metric_frame import document_views, runs_of
-from workbench.metrics.ner_models import NONE, region_type
 
 FAMILY = "ner"
 # What of MetricConfig.describe() it reads, the models it loads (workbench.metrics.model_use).

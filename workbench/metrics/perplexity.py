@@ -46,8 +46,8 @@ from itertools import groupby
 import numpy as np
 import pandas as pd
 
+from workbench.metrics.backends.cache import content_hash, text_key
 from workbench.metrics.base import LOWER, NEUTRAL, MetricInfo
-from workbench.metrics.cache import content_hash, text_key
 from workbench.metrics.metric_frame import DocView, document_views, runs_of
 
 FAMILY = "perplexity"
@@ -145,7 +145,7 @@ class _Scorer:
         found = self.results.get_many(keys)
         missing = [i for i, k in enumerate(keys) if k not in found]
         if missing:
-            from workbench.metrics.perplexity_model import document_nlls
+            from workbench.metrics.backends.perplexity_model import document_nlls
             tokenizer, model = self.models.get(lm.key, self.base.path, lm.texts, self.settings)
             scored = document_nlls(tokenizer, model, [texts[i] for i in missing], self.settings.max_tokens)
             new = {keys[i]: list(s) for i, s in zip(missing, scored)}
@@ -175,8 +175,8 @@ def run_perplexities(views: list[DocView], scorer: _Scorer) -> list[float]:
 
 def _models(context):
     """The context's fine-tuned models (one FineTunedLMs per report), on disk when it caches."""
-    from workbench.metrics.cache import default_cache_path
-    from workbench.metrics.perplexity_model import FineTunedLMs
+    from workbench.metrics.backends.cache import default_cache_path
+    from workbench.metrics.backends.perplexity_model import FineTunedLMs
     if context.causal_lms is None:
         folder = default_cache_path("perplexity").parent / "causal_lm" if context.config.cache else None
         context.causal_lms = FineTunedLMs(folder)

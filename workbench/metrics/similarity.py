@@ -38,8 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from workbench.metrics.backends.embedders import cosine_rows
 from workbench.metrics.base import HIGHER, NEUTRAL, MetricInfo, per_run, remembered
-from workbench.metrics.embedders import cosine_rows
 from workbench.metrics.metric_frame import document_views, run_rows
 from workbench.metrics.similarity_baseline import rescale
 from workbench.store.signature import REFERENCE

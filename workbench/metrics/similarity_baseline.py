@@ -35,8 +35,8 @@ from workbench.infra.errors import WorkbenchError
 from workbench.infra.paths import pud_treebank
 from workbench.loaders.conllu import read_conllu_tokens
 from workbench.loaders.files import read_text
-from workbench.metrics.cache import content_hash, text_key
-from workbench.metrics.embedders import cosine_rows
+from workbench.metrics.backends.cache import content_hash, text_key
+from workbench.metrics.backends.embedders import cosine_rows
 
 PUD = "ud-pud"
 NONE = "none"  # no rescaling: the rescaled metrics equal the raw ones

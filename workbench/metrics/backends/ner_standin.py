@@ -7,7 +7,7 @@ therefore the corpus's labels, and it has seen every original it later tags (the
 set in 10 documents): on the original side it reads close to the gold labels, and the measure says
 how often a replacement, in its context, looks to it like an entity of the original's label.
 
-The only place that trains it; loading (workbench.metrics.ner_models) never builds. Training is
+The only place that trains it; loading (workbench.metrics.backends.ner_models) never builds. Training is
 spaCy's default NER model (HashEmbedCNN + transition parser) on a blank Swedish tokenizer, over
 chunks of a few sentences, for RECIPE["epochs"] epochs (about a minute on 2 cores). There is no time
 guard: one would stop a build early on a slow or busy machine and give it another model than every

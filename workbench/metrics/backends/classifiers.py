@@ -161,12 +161,12 @@ class PaperBert(HFSequenceClassifier):
 
 
 CLASSIFIERS: Registry[type[TextClassifier]] = Registry("classifier", [
-    Entry("tfidf-logreg", "workbench.metrics.classifiers:TfidfLogReg",
+    Entry("tfidf-logreg", "workbench.metrics.backends.classifiers:TfidfLogReg",
           "word 1-2-gram TF-IDF + logistic regression; seconds, no weights (the offline default)",
           extra="metrics", aliases=("tfidf",)),
-    Entry("bert", "workbench.metrics.classifiers:PaperBert",
+    Entry("bert", "workbench.metrics.backends.classifiers:PaperBert",
           f"003's {PAPER_BERT}, fine-tuned 1 epoch (not downloadable here: pass a local copy's path)", extra="mlm"),
-    Entry("hf", "workbench.metrics.classifiers:HFSequenceClassifier",
+    Entry("hf", "workbench.metrics.backends.classifiers:HFSequenceClassifier",
           "any Hugging Face model id or local path, fine-tuned 1 epoch with a fresh 2-way head", extra="mlm"),
 ], otherwise="hf")
 

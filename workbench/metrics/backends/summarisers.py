@@ -24,8 +24,8 @@ from typing import Any, ClassVar
 from workbench.infra.devices import CPU, FLOAT32, torch_dtype
 from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.infra.plugins import Entry, Registry
+from workbench.metrics.backends.cache import JsonCache, text_key
 from workbench.metrics.base import one_line
-from workbench.metrics.cache import JsonCache, text_key
 from workbench.text.sentences import split_sentences
 from workbench.text.stopwords import is_content_word
 
@@ -144,9 +144,9 @@ class HFSeq2SeqSummariser(Summariser):
 
 
 SUMMARISERS: Registry[type[Summariser]] = Registry("summariser", [
-    Entry("extractive", "workbench.metrics.summarisers:ExtractiveSummariser",
+    Entry("extractive", "workbench.metrics.backends.summarisers:ExtractiveSummariser",
           "SumBasic, N sentences in document order; no weights (the offline default)"),
-    Entry("hf-seq2seq", "workbench.metrics.summarisers:HFSeq2SeqSummariser",
+    Entry("hf-seq2seq", "workbench.metrics.backends.summarisers:HFSeq2SeqSummariser",
           "any Hugging Face seq2seq model id or local path (003: SEBIS/legal_t5_small_summ_en)", extra="mlm"),
 ], otherwise="hf-seq2seq")
 

