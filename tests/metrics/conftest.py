@@ -120,6 +120,16 @@ def add_run(store, corpus, pseudonyms: dict[str, list], *, name="hand", upos=Non
     return run_id
 
 
+def hand_run(store, text, lang, mentions, pseudonyms, doc_id="d1"):
+    """One hand-made document (its mentions found in order) stored as a run: (run id, its metric frame)."""
+    from tests.helpers.corpus import document_with_mentions
+    from workbench.data_model import Corpus
+    from workbench.metrics import metric_frame
+    corpus = Corpus("hand", "tests", (document_with_mentions("hand", doc_id, text, mentions, lang),))
+    run_id = add_run(store, corpus, {doc_id: pseudonyms})
+    return run_id, metric_frame(store, [run_id])
+
+
 # Run A over the shared tiny_corpus (tests/conftest.py); every golden value in
 # test_golden.py is worked out by hand from these lists.
 RUN_A = {

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from tests.helpers.corpus import document_with_mentions
-from tests.metrics.conftest import add_run, make_context
+from tests.metrics.conftest import add_run, hand_run, make_context
 from workbench.data_model import Corpus
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.origin import compute, jensen_shannon, span_values, spread
@@ -18,12 +18,6 @@ from workbench.text import origins
 
 EN = "Ahmed lives in Kiruna. He moved there from Oslo."
 SV = "Ahmed bor i Kiruna. Farzana flyttade dit från Oslo."
-
-
-def hand_run(store, text, lang, mentions, pseudonyms, doc_id="d1"):
-    corpus = Corpus("hand", "tests", (document_with_mentions("hand", doc_id, text, mentions, lang),))
-    run_id = add_run(store, corpus, {doc_id: pseudonyms})
-    return run_id, metric_frame(store, [run_id])
 
 
 def nan_to_none(values):

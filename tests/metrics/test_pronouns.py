@@ -7,9 +7,7 @@ import math
 
 import pytest
 
-from tests.helpers.corpus import document_with_mentions
-from tests.metrics.conftest import add_run, make_context
-from workbench.data_model import Corpus
+from tests.metrics.conftest import add_run, hand_run, make_context
 from workbench.metrics import compute_metrics, metric_frame
 from workbench.metrics.pronouns import compute, span_values
 from workbench.metrics.unit_values import SPAN, unit_values
@@ -55,12 +53,6 @@ CASES = [
     ("Anna Berg was born in Oslo. She moved.", "en", [("Anna Berg", "PERSON")], ["Zork Qux"], [None]),
     ("Anna Berg was born in Oslo. She moved.", "en", [("Anna Berg", "PERSON")], [None], [None]),
 ]
-
-
-def hand_run(store, text, lang, mentions, pseudonyms, doc_id="d1"):
-    corpus = Corpus("hand", "tests", (document_with_mentions("hand", doc_id, text, mentions, lang),))
-    run_id = add_run(store, corpus, {doc_id: pseudonyms})
-    return run_id, metric_frame(store, [run_id])
 
 
 @pytest.mark.parametrize("text, lang, mentions, pseudonyms, expected", CASES)
