@@ -244,3 +244,43 @@ def test_a_wide_spread_gets_a_caption_warning_and_a_narrow_one_none(store):
     narrow = compute_metrics(narrow_frame, topic_context(), families=("nmi",), originals=False)
     assert (narrow["nmi_sd"] == 0.0).all() and (narrow["nmi_min"] == narrow["nmi_max"]).all()
     assert "wider than" not in table_notes(narrow, spec)
+
+
+class WordSumEmbedder:
+    """Each word a fixed random vector (seeded by its letters), a text the sum: documents without
+    cluster structure, so which partition k-means finds depends on its seed (a spread over the
+    clusterings), as TAB's documents under MiniLM do."""
+    id = "test:word-sum"
+
+    def embed(self, texts):
+        import zlib
+        word = lambda w: np.random.default_rng(zlib.crc32(w.encode())).normal(size=8)  # noqa: E731
+        return np.array([sum((word(w) for w in t.lower().split()), np.zeros(8)) for t in texts], dtype=np.float32)
+
+
+def test_two_reports_from_empty_caches_give_the_same_nmi_spread(store, tmp_path, monkeypatch):
+    # The same command twice (the NMI of TAE's nine files, docs/metrics.md): each time a new
+    # process's context over an empty results cache, so every k-means is fitted again.
+    rng = np.random.default_rng(5)
+    vocabulary = [f"w{i}" for i in range(40)]
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gil", "Hu"]
+    docs = [(f"d{n:02}", f"{name} " + " ".join(rng.choice(vocabulary, 5)), [(0, len(name), "PERSON")])
+            for n, name in enumerate(names)]
+    run_id = add_run(store, topic_corpus(docs, name="words"), {d: ["w1"] for d, _, _ in docs[::2]} |
+                     {d: [text.split()[0]] for d, text, _ in docs[1::2]}, name="half")
+    frame = metric_frame(store, [run_id])
+    fits = []
+    fit = clustering.kmeans_labels
+    monkeypatch.setattr(clustering, "kmeans_labels", lambda *a: fits.append(a[1:]) or fit(*a))
+    # 3 initialisations per clustering rather than 50: a fit in milliseconds, and partitions that
+    # differ by seed all the more; the seeding and the one thread are what is tested.
+    monkeypatch.setattr(clustering, "N_INIT", 3)
+    rows = []
+    for cache in ("first", "second"):
+        monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / cache))
+        rows.append(clustering.nmi_results(frame, topic_context(WordSumEmbedder(), cache=True))[run_id])
+        assert fits, "an empty cache fits every clustering again"
+        fits.clear()
+    first, second = rows
+    assert len(set(first.per_clustering)) > 1  # the seeds matter here: clusterings differ
+    assert first == second  # to the last bit: per-clustering NMIs, k, documents

@@ -40,10 +40,9 @@ def metric_intervals(table: pd.DataFrame, frame: pd.DataFrame, units: Mapping[st
     is not the table's figure."""
     metrics = [m for m in table.columns if m in units]
     out = pd.DataFrame(index=table.index, columns=[c for m in metrics for c in interval_columns(m)], dtype=float)
+    runs = [r for r in frame["run_id"].unique().tolist() if r in table.index]  # once: the column is long
     for metric in metrics:
-        for run_id in dict.fromkeys(frame["run_id"]):
-            if run_id not in table.index:
-                continue
+        for run_id in runs:
             interval = run_interval(units[metric], run_id, resamples=resamples, seed=seed)
             figure = float(table.at[run_id, metric])
             if interval is None or math.isnan(figure) or not math.isclose(interval.point, figure, rel_tol=SAME_POINT,

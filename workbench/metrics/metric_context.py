@@ -73,6 +73,10 @@ class MetricConfig:
     # The NER model of each language for NER-type consistency (000 §4): workbench.metrics.backends.ner_models.
     ner_models: tuple[tuple[str, str], ...] = (("en", DEFAULT_NER_MODEL), ("sv", DEFAULT_NER_MODEL))
     causal_lm: str = DEFAULT_CAUSAL_LM  # the base model of the perplexity metrics (000 §4)
+    # The report's uncertainty (issue 40): bootstrap intervals, the best-run marks and the spread
+    # across seeds. False gives the bare points of before, for a quick look or for timing what the
+    # intervals cost (bench/bench_report_intervals.py); no metric's point changes.
+    intervals: bool = True
 
     def __post_init__(self) -> None:
         if self.summary_sentences < 1 or self.folds < 2:

@@ -90,7 +90,8 @@ def build_report(store, run_ids: Sequence[str], *, config=None, context=None, fa
     families = FAMILIES if families is None else tuple(families)
     frame = metric_frame(store, ids)
     context = context or MetricContext(config or MetricConfig())
-    table = compute_metrics(frame, context, families=families, originals=originals, uncertainty=True)
+    table = compute_metrics(frame, context, families=families, originals=originals,
+                            uncertainty=context.config.intervals)
     left_out = tuple(f for f in FAMILIES if f not in families)
     if left_out:  # every table and figure still finds its columns, and reads "–" where not computed
         table = _with_empty_columns(table, left_out)
