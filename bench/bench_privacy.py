@@ -8,7 +8,7 @@ The attacked run is a `random` baseline run over the whole TAB test split (127 d
 background: the shipped corpora/tab-bk file, about 20,000 characters per individual),
 generated into a fresh store by the library's generation call. Each phase runs in its own
 subprocess (so ru_maxrss is that phase's peak) through the library's one call,
-workbench.privacy.reid.reid_risk, as `workbench privacy reid` does:
+workbench.privacy.reid_attacks.reid.reid_risk, as `workbench privacy reid` does:
     retrieval-cold      no stored results: BM25 index over the background, 127 queries
     retrieval-cached    the same call again: the stored per-document results are read
     retrieval-naive     the naive way: the BM25 index fitted again for every document
@@ -19,7 +19,7 @@ workbench.privacy.reid.reid_risk, as `workbench privacy reid` does:
 The naive phases must give the same ranks as the library (retrieval: identical; trained:
 the same top guess for every document, logits within 1e-3); the script checks it.
 
-The inference attack per span (004 §3.2; workbench.privacy.inference.inference_disclosure, as
+The inference attack per span (004 §3.2; workbench.privacy.inference_attacks.inference.inference_disclosure, as
 `workbench privacy infer` does), MLM attacker with the offline English model, N = 5 guesses,
 over a random run of the first --inference-docs TAB test documents (18: 1,018 spans):
     inference-cold      no stored results: frequent lemmas of the corpus, the attack (32 spans
@@ -69,7 +69,7 @@ def make_store(path: Path, corpus: str) -> str:
 
 def phase(name: str, store_path: str, run_id: str, trained_options: dict) -> dict:
     """Run one phase in this process and return its figures."""
-    from workbench.privacy.reid import reid_documents, reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_documents, reid_risk
     from workbench.store import RunStore
     if name.startswith("inference"):
         return inference_phase(name, store_path, run_id)
@@ -99,8 +99,8 @@ def phase(name: str, store_path: str, run_id: str, trained_options: dict) -> dic
 
 
 def _texts_and_background(store, run_id):
-    from workbench.privacy.background import load_background, resolve_background
-    from workbench.privacy.reid import attacked_texts
+    from workbench.privacy.reid_attacks.background import load_background, resolve_background
+    from workbench.privacy.reid_attacks.reid import attacked_texts
     run = store.resolve_run(run_id)
     return attacked_texts(store, run), load_background(resolve_background(run.corpus_name, None))
 
@@ -109,8 +109,8 @@ def naive_retrieval(store, run_id) -> dict:
     """BM25 fitted again for every document (what a per-document scoring loop does without a shared index)."""
     import numpy as np
 
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.reid import rank_of
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.reid import rank_of
     texts, bk = _texts_and_background(store, run_id)
     ranks = {}
     for doc_id, text in texts.items():
@@ -124,8 +124,8 @@ def naive_trained(store, run_id, config) -> dict:
     """The cached classifier, each window of each document in its own forward pass."""
     import numpy as np
 
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.reid import rank_of
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.reid import rank_of
     texts, bk = _texts_and_background(store, run_id)
     attacker = make_attacker("trained", bk, config, "en")
     ranks = {}
@@ -154,12 +154,12 @@ def make_inference_store(path: Path, corpus: str, docs: int) -> str:
 
 
 def inference_phase(name: str, store_path: str, run_id: str) -> dict:
-    from workbench.privacy.inference import inference_disclosure, inference_spans
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, inference_spans
     from workbench.store import RunStore
     store = RunStore(store_path)
     config = {"model": "offline", "batch_size": 1 if name == "inference-one" else 32}
     if name == "inference-pipeline":
-        from workbench.privacy.inference_mlm import MlmAttackConfig, MlmAttacker
+        from workbench.privacy.inference_attacks.inference_mlm import MlmAttackConfig, MlmAttacker
         attacker = MlmAttacker(MlmAttackConfig(**config), INFERENCE_GUESSES)
         attacker.load(["en"])  # the model loads before the clock, as in every phase's own process
     started, cpu = time.perf_counter(), time.process_time()
@@ -192,8 +192,8 @@ def pipeline_guesses(store, run_id: str, attacker) -> dict:
 
     from workbench.metrics.metric_frame import metric_frame
     from workbench.mlm.words import pieces_to_text
-    from workbench.privacy.inference import _targets
-    from workbench.privacy.inference_mlm import context_parts
+    from workbench.privacy.inference_attacks.inference import _targets
+    from workbench.privacy.inference_attacks.inference_mlm import context_parts
     lm = attacker.lm("en")
     pipe = pipeline("fill-mask", model=lm.model, tokenizer=lm.tokenizer, device="cpu")
     out = {}

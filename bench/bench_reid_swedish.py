@@ -9,7 +9,7 @@ each PGV-PII SV article's first half (up to the first sentence end after its mid
 document to protect, with its annotated spans, and the rest of the article is the public text
 about its individual in the background file (10 individuals). Three runs written into a fresh
 store: original (spans kept), suppress (removed) and label ([LABEL]); each attacker attacks all
-three through workbench.privacy.reid.reid_risk, as `workbench privacy reid RUN... --background
+three through workbench.privacy.reid_attacks.reid.reid_risk, as `workbench privacy reid RUN... --background
 FILE` does; then the privacy table's headline (reports.privacy.privacy_measures). Prints TRIR (mean
 rank) per run and attacker, the seconds of each attacker's call, and the headline.
 """
@@ -32,7 +32,7 @@ def main() -> None:
     args = parser.parse_args()
     from tests.privacy.reid_helpers import article_halves, write_run
     from workbench.loaders import shipped_corpus
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     from workbench.reports.privacy import HEADLINE, headline_text, privacy_measures
     from workbench.store import RunStore
     corpus, rest = article_halves(shipped_corpus("pgv-pii-sv"))

@@ -31,7 +31,7 @@ from workbench.generator_contract.base import BATCH_SIZE, GenerationOptions, Gen
 from workbench.infra.errors import WorkbenchError
 from workbench.llm.verdict import Verdict, run_verdict
 from workbench.prediction_notes import is_unreachable
-from workbench.privacy.reid_contract import DEFAULT_K
+from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.store.run_name_rule import check_run_name
 from workbench.upos.base import Tagger

@@ -18,8 +18,8 @@ from workbench.adapters.intact.dates import date_generalisations
 from workbench.adapters.intact.prompts import candidate_prompt
 from workbench.llm.client import Outcome
 from workbench.llm.prompt import Prompt
-from workbench.privacy.inference_contract import clean_guesses
-from workbench.privacy.matching import DATE_LABELS, normalise
+from workbench.privacy.inference_attacks.inference_contract import clean_guesses
+from workbench.privacy.inference_attacks.matching import DATE_LABELS, normalise
 
 
 class Asks(Protocol):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from workbench.infra.errors import InvalidValue
 from workbench.llm.config import OllamaSettings, signature_settings
-from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
+from workbench.privacy.inference_attacks.inference_attackers import INFERENCE_ATTACKERS
 
 # 004 §5.2: multinomial sampling at 0.3. Answer budget per candidate or guess: num_predict =
 # 16 + 64 × 5. Enough for five values of max_chars (100) characters at two characters per token;
@@ -31,7 +31,7 @@ class IntactConfig:
     client: OllamaSettings = CLIENT
     candidates: int = 5  # 004 §5.2: five replacements per span
     guesses: int = 5  # 004 §5.2: five guesses per attack
-    attacker: str = "ollama"  # an inference attacker by name (workbench.privacy.inference_attackers)
+    attacker: str = "ollama"  # an inference attacker by name (workbench.privacy.inference_attacks.inference_attackers)
     attacker_model: str = ""  # "": the ollama attacker uses the client's model; the mlm attacker its defaults
     context_chars: int = 6000  # of the sanitised window around the span the LLM attacker reads
     # A corpus (shipped name or file) whose 100 most frequent lemmas 004's matching function

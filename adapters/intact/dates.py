@@ -2,7 +2,7 @@
 
 004 generalises dates by rule for common formats, because small LLMs handle numbers badly,
 and asks the LLM only for dates the rules cannot read. The date is read by the matching
-function's own parser (workbench.privacy.matching.parse_date: English and Swedish month names
+function's own parser (workbench.privacy.inference_attacks.matching.parse_date: English and Swedish month names
 and abbreviations, ordinals, numeric dates day first or ISO), so a date the rules generalise is
 one the matching function compares by value. The chain starts one level above the original's
 precision (004: "the starting level of abstraction ... reflects the specificity of the
@@ -19,7 +19,7 @@ A text that is not a single calendar date ("between 1982 and 1984", "30 years", 
 
 from __future__ import annotations
 
-from workbench.privacy.matching import parse_date
+from workbench.privacy.inference_attacks.matching import parse_date
 from workbench.text.dates import MONTH_NAMES
 
 # The month names of text/dates.py as a reader writes them: English capitalised, Swedish not.

@@ -18,8 +18,8 @@ from workbench.adapters.intact.candidates import Asks, Proposal, llm_proposal, r
 from workbench.adapters.intact.context import bracketed_sentence, place
 from workbench.adapters.intact.direct import is_direct
 from workbench.adapters.intact.selection import describe, select
-from workbench.privacy.inference_contract import InferenceAttacker, Target
-from workbench.privacy.matching import Matcher
+from workbench.privacy.inference_attacks.inference_contract import InferenceAttacker, Target
+from workbench.privacy.inference_attacks.matching import Matcher
 from workbench.text.slots import Gap
 
 DIRECT_NOTE = "intact: label (direct identifier)"

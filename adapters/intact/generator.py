@@ -38,8 +38,8 @@ from workbench.adapters.intact.decide import Decision, Settings, SpanToSanitise,
 from workbench.generator_contract.base import Generator, Prediction
 from workbench.infra.errors import WorkbenchError
 from workbench.llm.in_flight import in_flight
-from workbench.privacy.inference_contract import InferenceAttacker
-from workbench.privacy.matching import Matcher
+from workbench.privacy.inference_attacks.inference_contract import InferenceAttacker
+from workbench.privacy.inference_attacks.matching import Matcher
 from workbench.text.slots import Slot
 
 
@@ -105,7 +105,7 @@ class Intact(Generator):
             self._client = OllamaClient(client, url)
             self._client.check_model()
         if self._attacker is None:
-            from workbench.privacy.inference_attackers import make_inference_attacker
+            from workbench.privacy.inference_attacks.inference_attackers import make_inference_attacker
             self._attacker = make_inference_attacker(self.config.attacker, self.config.guesses,
                                                      self.config.attacker_options(self.seed))
         self._attacker.load(list(langs))
@@ -178,11 +178,11 @@ def _prediction(decision: Decision) -> Prediction:
 
 
 def _default_matcher(lang: str, frequent_from: str) -> Matcher:
-    """004's matching function over the language's lemmatiser (workbench.privacy.lemmatiser)."""
-    from workbench.privacy.lemmatiser_build import lemmatiser
+    """004's matching function over the language's lemmatiser (workbench.privacy.inference_attacks.lemmatiser)."""
+    from workbench.privacy.inference_attacks.lemmatiser_build import lemmatiser
     frequent: frozenset[str] = frozenset()
     if frequent_from:
         from workbench.loaders import load_corpus
-        from workbench.privacy.inference import frequent_lemmas
+        from workbench.privacy.inference_attacks.inference import frequent_lemmas
         frequent = frequent_lemmas(load_corpus(frequent_from), lang)
     return Matcher(lemmatiser(lang), frequent)

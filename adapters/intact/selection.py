@@ -1,9 +1,9 @@
 """Choosing a span's replacement (004 §3.2-3.3, Algorithm 1): the first candidate an attack does not disclose.
 
 Candidates are tried most specific first. For each, an inference attacker
-(workbench.privacy.inference_contract: any InferenceAttacker; the LLM one by default) reads the
+(workbench.privacy.inference_attacks.inference_contract: any InferenceAttacker; the LLM one by default) reads the
 current sanitised text with the candidate in the span's place and guesses the original N times;
-004's matching function (workbench.privacy.matching.Matcher) says whether a guess discloses it.
+004's matching function (workbench.privacy.inference_attacks.matching.Matcher) says whether a guess discloses it.
 The first candidate none of whose guesses disclose the original is kept, and later candidates
 are not attacked. When every candidate is disclosed the span gets the fallback (its label).
 
@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.privacy.inference_contract import InferenceAttacker, Target
-from workbench.privacy.matching import Matcher
+from workbench.privacy.inference_attacks.inference_contract import InferenceAttacker, Target
+from workbench.privacy.inference_attacks.matching import Matcher
 
 REPLACEMENT_RULE = "candidate"  # prefix of the rule when the candidate itself discloses
 

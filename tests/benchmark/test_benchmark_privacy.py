@@ -8,7 +8,7 @@ import pytest
 from workbench.benchmark.configs import load_benchmark, run_benchmark
 from workbench.infra.errors import WorkbenchError
 from workbench.privacy.known_pair_runs import stored_counts
-from workbench.privacy.reid import stored_reid_risk
+from workbench.privacy.reid_attacks.reid import stored_reid_risk
 from workbench.store import RunStore
 
 TINY = """

@@ -19,7 +19,7 @@ from workbench.exchange.exporters import export_run
 from workbench.exchange.importers import aligned_file, import_run
 from workbench.metrics.masking import changed_spans, words_masked
 from workbench.metrics.metric_frame import document_views, metric_frame
-from workbench.privacy.reid import attacked_texts
+from workbench.privacy.reid_attacks.reid import attacked_texts
 from workbench.store.own_detections import own_detections
 
 

@@ -74,7 +74,7 @@ def build_tiny_gpt2(path: Path) -> Path:
 
 
 def build_tiny_lemmatiser(path: Path, lang: str) -> Path:
-    """spaCy's trainable_lemmatizer, as workbench.privacy.lemmatiser_build trains it, with a 16-wide
+    """spaCy's trainable_lemmatizer, as workbench.privacy.inference_attacks.lemmatiser_build trains it, with a 16-wide
     one-layer encoder fitted for three passes over the first 200 sentences of the language's treebank
     (seconds; about as good as the form itself, which is all the plumbing tests need)."""
     import random
@@ -83,7 +83,7 @@ def build_tiny_lemmatiser(path: Path, lang: str) -> Path:
     from spacy.tokens import Doc
     from spacy.training import Example
 
-    from workbench.privacy.lemmatiser import training_files
+    from workbench.privacy.inference_attacks.lemmatiser import training_files
     sentences = _first_sentences(training_files(lang)[0][0], 200)
     nlp = spacy.blank(lang)
     tok2vec = {"@architectures": "spacy.HashEmbedCNN.v2", "width": 16, "depth": 1, "embed_size": 500,
@@ -122,12 +122,12 @@ def _first_sentences(path: Path, n: int) -> list[list[tuple[str, str, str]]]:
 
 def install_tiny(mlms: dict[str, Path] | None = None, lemmatisers: dict[str, Path] | None = None) -> None:
     """Copy tiny models where the current cache_dir() keeps the set-up's models, each with its build
-    file, so that `offline` (workbench.mlm.offline) and the lemmatisers (workbench.privacy.lemmatiser)
+    file, so that `offline` (workbench.mlm.offline) and the lemmatisers (workbench.privacy.inference_attacks.lemmatiser)
     load them, in this process and in the CLI's. Point WORKBENCH_CACHE at an empty folder first."""
     import shutil
 
     from workbench.mlm import offline
-    from workbench.privacy import lemmatiser
+    from workbench.privacy.inference_attacks import lemmatiser
     for lang, source in (mlms or {}).items():
         shutil.copytree(source, offline.model_dir(lang))
         (offline.model_dir(lang) / offline.BUILD_FILE).write_text('{"tiny": true}')

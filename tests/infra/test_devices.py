@@ -154,9 +154,9 @@ def test_what_says_its_dtype_says_what_auto_picked_and_why(monkeypatch, tmp_path
     a dtype given."""
     from tests.privacy.reid_helpers import background
     from workbench.metrics import MetricConfig
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
-    from workbench.privacy.inference_attackers import make_inference_attacker
+    from workbench.privacy.inference_attacks.inference_attackers import make_inference_attacker
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
     as_kind(monkeypatch, "amx")
     line = ("dtype auto → bfloat16: bfloat16 faster than float32 on this CPU (amx kernels), as "
             "WORKBENCH_BF16_FASTER=1 says")

@@ -184,7 +184,7 @@ def test_every_registered_plug_in_carries_its_entrys_name():
             "workbench.metrics.families.METRIC_FAMILIES", "workbench.metrics.backends.embedders.EMBEDDERS",
             "workbench.metrics.backends.summarisers.SUMMARISERS", "workbench.metrics.backends.classifiers.CLASSIFIERS",
             "workbench.exchange.exporters.EXPORT_FORMATS", "workbench.exchange.reference.REFERENCE_KINDS",
-            "workbench.privacy.attackers.REGISTRY", "workbench.upos.factory.BACKENDS",
+            "workbench.privacy.reid_attacks.attackers.REGISTRY", "workbench.upos.factory.BACKENDS",
             "workbench.loaders.corpus_formats.CORPUS_FORMATS"} <= set(registries)
     wrong = name_mismatches(registries)
     assert not wrong, "\n".join(wrong)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from workbench.llm.client import Outcome
-from workbench.privacy.inference_contract import Guesses
-from workbench.privacy.matching import Matcher, Word
+from workbench.privacy.inference_attacks.inference_contract import Guesses
+from workbench.privacy.inference_attacks.matching import Matcher, Word
 
 STOPS = frozenset("a an the of in on at for to and by was is den i på en ett och av".split())
 OTHER_GUESSES = ("Lima", "Quito")  # disclose none of the originals used in these tests

@@ -11,7 +11,7 @@ from tests.helpers.corpus import document_with_mentions
 from workbench.adapters.intact.decide import DIRECT_NOTE, Settings, SpanToSanitise, Tools, decide
 from workbench.generator_contract.base import is_unreachable
 from workbench.llm.client import Outcome
-from workbench.privacy.inference_contract import Guesses
+from workbench.privacy.inference_attacks.inference_contract import Guesses
 from workbench.text.slots import SlotBuilder
 
 TEXT = ("Anna Berg was born in Oslo on 3 August 1975. She moved to Paris in 1999 and works for Nordbank. "

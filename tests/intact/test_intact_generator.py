@@ -12,7 +12,7 @@ from workbench.data_model import Corpus
 from workbench.generator_contract import GenerationOptions
 from workbench.infra.errors import WorkbenchError
 from workbench.pipeline import generate_run
-from workbench.privacy.inference_contract import Guesses
+from workbench.privacy.inference_attacks.inference_contract import Guesses
 
 TEXT = ("Anna Berg was born in Oslo on 3 August 1975. She moved to Paris in 1999 and works for Nordbank. "
         "Her brother Olle lives in Bergen.")

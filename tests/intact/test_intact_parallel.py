@@ -31,7 +31,7 @@ def corpus() -> Corpus:
 
 
 def test_parallel_2_decides_as_one_at_a_time(healthy, tmp_path):
-    from workbench.privacy.lemmatiser_build import build_lemmatiser
+    from workbench.privacy.inference_attacks.lemmatiser_build import build_lemmatiser
     from workbench.upos import get_tagger
     build_lemmatiser("en")  # built once by .ci/steps/12-lemmatiser.sh; here only if that has not run
     assert healthy.stats()["workers"] == 2

@@ -26,7 +26,7 @@ def corpus() -> Corpus:
 
 
 def test_a_complete_intact_run_through_the_standin(healthy, store):
-    from workbench.privacy.lemmatiser_build import build_lemmatiser
+    from workbench.privacy.inference_attacks.lemmatiser_build import build_lemmatiser
     from workbench.upos import get_tagger
     build_lemmatiser("en")  # built once by .ci/steps/12-lemmatiser.sh; here only if that has not run
     before = healthy.chat_requests()

@@ -84,8 +84,8 @@ def test_parallel_is_not_in_the_signature(generator):
 
 
 def test_parallel_is_not_in_the_llm_attack_key():
-    from workbench.privacy.inference_attackers import make_inference_attacker
-    from workbench.privacy.inference_contract import attack_key
+    from workbench.privacy.inference_attacks.inference_attackers import make_inference_attacker
+    from workbench.privacy.inference_attacks.inference_contract import attack_key
     one, four = (make_inference_attacker("ollama", 3, {"parallel": p}) for p in ("1", "4"))
     assert four.config.client.parallel == 4
     assert attack_key(one, {}) == attack_key(four, {})

@@ -8,7 +8,7 @@ import pytest
 
 from workbench.generator_contract.registry import create_generator
 from workbench.llm.config import OllamaSettings
-from workbench.privacy.inference_attackers import make_inference_attacker
+from workbench.privacy.inference_attacks.inference_attackers import make_inference_attacker
 
 
 def test_every_ollama_config_holds_the_one_record_with_its_own_defaults():

@@ -45,15 +45,15 @@ def _tiny_folder(tmp_path_factory, tiny_lemmatisers, tiny_bert, tiny_roberta_sv)
 
 @lru_cache(maxsize=4)
 def _tiny_lemmatiser(lang: str):
-    """workbench.privacy.lemmatiser_build.lemmatiser while a tiny cache is the cache: loaded once per session
-    (its lexicon takes seconds), while the real one keeps its own cache for the other tests."""
-    from workbench.privacy.lemmatiser import lemmatiser_path, load_lemmatiser
+    """workbench.privacy.inference_attacks.lemmatiser_build.lemmatiser while a tiny cache is the cache: loaded once
+    per session (its lexicon takes seconds), while the real one keeps its own cache for the other tests."""
+    from workbench.privacy.inference_attacks.lemmatiser import lemmatiser_path, load_lemmatiser
     return load_lemmatiser(lemmatiser_path(lang), lang)
 
 
 def _use(folder, monkeypatch):
     monkeypatch.setenv("WORKBENCH_CACHE", str(folder))  # inherited by the CLI a test starts
-    monkeypatch.setattr("workbench.privacy.lemmatiser_build.lemmatiser", _tiny_lemmatiser)
+    monkeypatch.setattr("workbench.privacy.inference_attacks.lemmatiser_build.lemmatiser", _tiny_lemmatiser)
     return folder
 
 
@@ -83,5 +83,5 @@ def bk(tmp_path):
     """The reid helpers' background knowledge, loaded."""
     from reid_helpers import background
 
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     return load_background(background(tmp_path / "bk.json"))

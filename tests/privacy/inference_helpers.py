@@ -9,13 +9,13 @@ import re
 def built_lemmatiser(lang: str):
     """The trained lemmatiser (built once by .ci/steps/12-lemmatiser.sh and cached; built here
     explicitly, about a minute, if that step has not run: loading never builds)."""
-    from workbench.privacy.lemmatiser_build import build_lemmatiser, lemmatiser
+    from workbench.privacy.inference_attacks.lemmatiser_build import build_lemmatiser, lemmatiser
     build_lemmatiser(lang)
     return lemmatiser(lang)
 
 
 def matcher(lang: str, frequent=()):
-    from workbench.privacy.matching import Matcher
+    from workbench.privacy.inference_attacks.matching import Matcher
     return Matcher(built_lemmatiser(lang), frozenset(frequent))
 
 

@@ -11,7 +11,7 @@ import pytest
 from workbench.benchmark.configs import load_benchmark, run_benchmark
 from workbench.benchmark.inference import draw_sample, infer_runs
 from workbench.infra.errors import WorkbenchError
-from workbench.privacy.inference import inference_spans
+from workbench.privacy.inference_attacks.inference import inference_spans
 from workbench.store import RunStore
 
 EN = "gv-eng-swe-66_ENG,gv-eng-swe-52_ENG"  # the two shortest of each language (32 and 49 spans)

@@ -32,7 +32,7 @@ def options(url, **more):
 
 
 def test_the_llm_attacker_asks_004s_question_and_stores_the_guesses(store, healthy, label_run):
-    from workbench.privacy.inference import inference_disclosure, inference_spans
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, inference_spans
     healthy.fault("canned", times=-1)  # quick, known answers: this test is about the exchange
     before = healthy.chat_requests()
     frame = inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(healthy.url))
@@ -50,7 +50,7 @@ def test_the_llm_attacker_asks_004s_question_and_stores_the_guesses(store, healt
 
 
 def test_a_span_without_an_answer_is_stored_with_its_reason_and_asked_again(store, healthy, label_run):
-    from workbench.privacy.inference import inference_disclosure, inference_spans
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, inference_spans
     healthy.fault("invalid-json", times=2)  # both attempts for the first span
     frame = inference_disclosure(store, [label_run], attacker="ollama", n=3,
                                  config=options(healthy.url, attempts="2"))
@@ -68,7 +68,7 @@ def test_a_span_without_an_answer_is_stored_with_its_reason_and_asked_again(stor
 def test_the_real_model_answers_with_guesses(store, healthy, label_run):
     """The stand-in's real model (SmolLM2-135M, far weaker than the users' Qwen) fills the schema
     (about 12 s here for two spans, so not marked slow)."""
-    from workbench.privacy.inference import inference_disclosure, inference_spans
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, inference_spans
     inference_disclosure(store, [label_run], attacker="ollama", n=3, config=options(healthy.url))
     spans = inference_spans(store, [label_run])
     assert len(spans) == 2
@@ -81,7 +81,7 @@ def test_the_real_model_answers_with_guesses(store, healthy, label_run):
 def test_parallel_guesses_are_those_of_one_at_a_time(healthy, tmp_path, tiny_lemmatiser_cache):
     """-o parallel=2: the batch's two spans are asked at once (the stand-in answers two at once) and
     the stored guesses are those of parallel=1 (temperature 0); the attack key is the same."""
-    from workbench.privacy.inference import inference_disclosure, inference_spans
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, inference_spans
     from workbench.store import RunStore
     got, peaks = {}, {}
     for parallel in ("1", "2"):

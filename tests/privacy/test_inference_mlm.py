@@ -26,9 +26,9 @@ def n_spans(corpus) -> int:
 
 
 def test_every_replaced_span_is_attacked_once_stored_and_reused(store, tiny_corpus, runs, monkeypatch):
-    from workbench.privacy.inference import inference_disclosure
-    from workbench.privacy.inference_mlm import MlmAttacker
-    from workbench.privacy.inference_store import rows_frame
+    from workbench.privacy.inference_attacks.inference import inference_disclosure
+    from workbench.privacy.inference_attacks.inference_mlm import MlmAttacker
+    from workbench.privacy.inference_attacks.inference_store import rows_frame
 
     frame = inference_disclosure(store, list(runs.values()), config=OFFLINE, n=5)
     assert list(frame["run_id"]) == list(runs.values())  # in the order asked for
@@ -46,7 +46,7 @@ def test_every_replaced_span_is_attacked_once_stored_and_reused(store, tiny_corp
 
 
 def test_disclosure_orders_the_reference_runs(store, runs):
-    from workbench.privacy.inference import inference_disclosure
+    from workbench.privacy.inference_attacks.inference import inference_disclosure
     frame = inference_disclosure(store, list(runs.values()), config=OFFLINE).set_index("run_id")
     original, suppress, label = (frame.loc[runs[k]] for k in ("original", "suppress", "label"))
     # an attacker reading the original document reads every original
@@ -59,7 +59,7 @@ def test_disclosure_orders_the_reference_runs(store, runs):
 
 
 def test_per_label_rates_are_the_share_of_each_labels_spans(store, tiny_corpus, runs):
-    from workbench.privacy.inference import inference_disclosure, inference_spans, stored_disclosure
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, inference_spans, stored_disclosure
     inference_disclosure(store, [runs["random"], runs["original"]], config=OFFLINE)
     by_label = stored_disclosure(store, [runs["random"], runs["original"]], by_label=True)
     labels = {s.label for d in tiny_corpus.documents for s in d.spans}
@@ -75,9 +75,9 @@ def test_per_label_rates_are_the_share_of_each_labels_spans(store, tiny_corpus, 
 
 
 def test_the_attacker_never_sees_the_original(store, tiny_corpus, runs, monkeypatch):
-    from workbench.privacy.inference import inference_disclosure
-    from workbench.privacy.inference_contract import Target
-    from workbench.privacy.inference_mlm import MlmAttacker
+    from workbench.privacy.inference_attacks.inference import inference_disclosure
+    from workbench.privacy.inference_attacks.inference_contract import Target
+    from workbench.privacy.inference_attacks.inference_mlm import MlmAttacker
 
     assert "original" not in {f.name for f in dataclasses.fields(Target)}
     seen = []
@@ -101,8 +101,8 @@ def test_the_attacker_never_sees_the_original(store, tiny_corpus, runs, monkeypa
 
 
 def test_guesses_do_not_depend_on_the_batch(tmp_path, tiny_corpus, tiny_cache):
-    from workbench.privacy.inference import inference_disclosure
-    from workbench.privacy.inference_store import rows_frame
+    from workbench.privacy.inference_attacks.inference import inference_disclosure
+    from workbench.privacy.inference_attacks.inference_store import rows_frame
     from workbench.store import RunStore
     guesses = []
     for name, size in (("batched", 32), ("one", 1)):
@@ -114,9 +114,9 @@ def test_guesses_do_not_depend_on_the_batch(tmp_path, tiny_corpus, tiny_cache):
 
 
 def test_an_interrupted_attack_resumes_without_loss_or_duplicates(store, tiny_corpus, runs, monkeypatch):
-    from workbench.privacy.inference import inference_disclosure
-    from workbench.privacy.inference_mlm import MlmAttacker
-    from workbench.privacy.inference_store import rows_frame
+    from workbench.privacy.inference_attacks.inference import inference_disclosure
+    from workbench.privacy.inference_attacks.inference_mlm import MlmAttacker
+    from workbench.privacy.inference_attacks.inference_store import rows_frame
 
     real, calls = MlmAttacker.guess, []
 
@@ -142,8 +142,8 @@ def test_an_interrupted_attack_resumes_without_loss_or_duplicates(store, tiny_co
 
 def test_a_run_that_is_not_complete_is_refused_before_any_attack(store, runs):
     from workbench.infra.errors import WorkbenchError
-    from workbench.privacy.inference import inference_disclosure
-    from workbench.privacy.inference_store import rows_frame
+    from workbench.privacy.inference_attacks.inference import inference_disclosure
+    from workbench.privacy.inference_attacks.inference_store import rows_frame
     store.reopen_run(runs["random"])
     with pytest.raises(WorkbenchError, match="not complete"):
         inference_disclosure(store, [runs["original"], runs["random"]], config=OFFLINE)
@@ -152,7 +152,7 @@ def test_a_run_that_is_not_complete_is_refused_before_any_attack(store, runs):
 
 def test_bad_settings_are_refused_by_name(store, runs):
     from workbench.infra.errors import WorkbenchError
-    from workbench.privacy.inference import inference_disclosure
+    from workbench.privacy.inference_attacks.inference import inference_disclosure
     with pytest.raises(WorkbenchError, match="no option 'contxt_chars'; did you mean 'context_chars'"):
         inference_disclosure(store, [runs["label"]], config={"contxt_chars": "10"})
     with pytest.raises(WorkbenchError, match="unknown inference attacker 'bert'"):
@@ -165,8 +165,8 @@ def test_the_attack_key_names_the_offline_model_that_answers(monkeypatch):
     """`offline` is whichever model the recipe builds now: a rebuilt model (another recipe)
     must not reuse the stored guesses of the old one; a hub id keys by its name alone."""
     from workbench.mlm import offline
-    from workbench.privacy.inference_contract import attack_key
-    from workbench.privacy.inference_mlm import MlmAttackConfig, MlmAttacker
+    from workbench.privacy.inference_attacks.inference_contract import attack_key
+    from workbench.privacy.inference_attacks.inference_mlm import MlmAttackConfig, MlmAttacker
 
     def key(config):
         return attack_key(MlmAttacker(config, 5), {"matcher": 1})

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import scipy.stats
 
-from workbench.privacy.inference import disclosure_rates
+from workbench.privacy.inference_attacks.inference import disclosure_rates
 
 # run, label, disclosed by a guess, replacement discloses, note ("" = a result)
 SPANS = [

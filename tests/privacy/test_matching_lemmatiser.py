@@ -25,7 +25,7 @@ def test_the_lemmatiser_lemmatises(lang):
 
 @pytest.mark.parametrize("lang", ["en", "sv"])
 def test_it_is_a_trained_spacy_pipeline_with_its_held_out_accuracy(lang):
-    from workbench.privacy.lemmatiser import build_info
+    from workbench.privacy.inference_attacks.lemmatiser import build_info
     lem = built_lemmatiser(lang)
     assert "lemmatizer" in lem.nlp.pipe_names
     assert lem.nlp.get_pipe("lemmatizer").__class__.__name__ == "EditTreeLemmatizer"
@@ -44,7 +44,7 @@ def test_words_carry_stop_alpha_and_punctuation():
 
 def test_a_missing_lemmatiser_names_the_build_command(tmp_path, monkeypatch):
     from workbench.infra.errors import WorkbenchError
-    from workbench.privacy.lemmatiser import lemmatiser_path
+    from workbench.privacy.inference_attacks.lemmatiser import lemmatiser_path
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
     with pytest.raises(WorkbenchError, match="workbench privacy build-lemmatiser --lang sv"):
         lemmatiser_path("sv")
@@ -53,6 +53,6 @@ def test_a_missing_lemmatiser_names_the_build_command(tmp_path, monkeypatch):
 
 def test_an_unknown_language_is_refused():
     from workbench.infra.errors import WorkbenchError
-    from workbench.privacy.lemmatiser import lemmatiser_path
+    from workbench.privacy.inference_attacks.lemmatiser import lemmatiser_path
     with pytest.raises(WorkbenchError, match="no lemmatiser for language 'de'"):
         lemmatiser_path("de")

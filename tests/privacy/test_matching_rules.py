@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.privacy.matching import Phrase, Word, acronym_of, char_ngrams, is_name_word, match, parse_date
+from workbench.privacy.inference_attacks.matching import (
+    Phrase,
+    Word,
+    acronym_of,
+    char_ngrams,
+    is_name_word,
+    match,
+    parse_date,
+)
 
 STOPS = frozenset({"the", "of", "on", "in", "den", "and"})
 

@@ -14,7 +14,7 @@ pytest.importorskip("spacy")
 
 
 def test_the_corpus_matcher_lets_no_title_disclose_a_person(tiny_lemmatiser_cache):
-    from workbench.privacy.inference import matcher_for
+    from workbench.privacy.inference_attacks.inference import matcher_for
     corpus = reid_helpers.corpus()
     matcher = matcher_for(corpus, "en")
     assert "mr" not in matcher.frequent  # counted outside the spans: the title is not among them
@@ -26,7 +26,7 @@ def test_the_corpus_matcher_lets_no_title_disclose_a_person(tiny_lemmatiser_cach
 
 
 def test_the_title_list_is_part_of_the_attack_key(monkeypatch):
-    from workbench.privacy.inference import matcher_description
+    from workbench.privacy.inference_attacks.inference import matcher_description
     from workbench.text import overlap_rules
     before = matcher_description()
     assert before["version"] >= 3  # 2 let titles disclose

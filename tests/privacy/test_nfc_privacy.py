@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 from inference_helpers import matcher
 
-from workbench.privacy.background import Background
-from workbench.privacy.inference import nfc_document
+from workbench.privacy.inference_attacks.inference import nfc_document
+from workbench.privacy.inference_attacks.matching import normalise
 from workbench.privacy.known_pair import known_pair_counts, stated_in
-from workbench.privacy.matching import normalise
+from workbench.privacy.reid_attacks.background import Background
 from workbench.text.compare import nfc
 
 
@@ -98,7 +98,7 @@ def test_frequent_lemmas_read_a_document_in_nfc_with_its_spans_where_they_were()
 
 def test_retrieval_attacker_finds_a_name_written_in_nfd():
     pytest.importorskip("bm25s")
-    from workbench.privacy.retrieval import RetrievalAttacker, RetrievalConfig
+    from workbench.privacy.reid_attacks.retrieval import RetrievalAttacker, RetrievalConfig
     background = Background(Path("bk.json"), "0" * 64, ("a", "b"),
                             ("Björn Ångström föddes i Göteborg och arbetar på Sahlgrenska.",
                              "Karin Lind föddes i Malmö och arbetar på Skånes universitetssjukhus."))

@@ -18,7 +18,7 @@ PAGE = Path(__file__).resolve().parents[2] / "workbench" / "dashboard" / "pages"
 
 @pytest.fixture
 def attacked_store(tmp_path):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     from workbench.upos import get_tagger
     path = tmp_path / "runs.sqlite"
     store = RunStore(path)

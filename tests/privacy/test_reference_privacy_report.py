@@ -34,7 +34,7 @@ def test_pareto_front(risk, utility, front):
 @pytest.fixture
 def attacked(store, tmp_path):
     """Reference runs over the re-identification test corpus, attacked by the retrieval attacker."""
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     corpus = reid_helpers.corpus()
     runs = {kind: reference_run(store, corpus, kind, tagger=WordListTagger()).run_id
             for kind in ("original", "suppress", "label")}
@@ -106,7 +106,7 @@ def test_without_stored_results_the_table_says_how_to_get_them_and_no_figure_is_
 def test_the_attack_most_runs_share_is_the_one_shown(store, attacked):
     """Results written straight into reid_results under a second key (another background, say)
     for one run only: the table keeps to the key every run has."""
-    from workbench.privacy.reid_store import new_row, rows_frame, save_rows
+    from workbench.privacy.reid_attacks.reid_store import new_row, rows_frame, save_rows
     runs, stored = attacked
     key = stored.at[runs["original"], "attack_key"]
     mine = rows_frame(store, [runs["label"]], key)
@@ -128,8 +128,8 @@ def test_inference_disclosure_reaches_the_table(store, attacked, tmp_path):
     original's every replacement discloses its span, the suppressed run's none; the table shows
     each run's rate, and an attack that has not reached every span shows its rate with what it
     covers (issue 42: a partial attack read "–" although `privacy infer` had just printed its rate)."""
-    pytest.importorskip("workbench.privacy.inference")
-    from workbench.privacy.inference_store import new_row, save_rows
+    pytest.importorskip("workbench.privacy.inference_attacks.inference")
+    from workbench.privacy.inference_attacks.inference_store import new_row, save_rows
     runs, _ = attacked
     corpus = reid_helpers.corpus()
     for kind, disclosed in (("original", True), ("suppress", False), ("label", False)):
@@ -178,7 +178,7 @@ def test_trir_has_its_document_bootstrap_interval_in_the_table(store, attacked, 
 
 
 def test_the_trir_interval_resamples_the_documents():
-    from workbench.privacy import reid
+    from workbench.privacy.reid_attacks import reid
     from workbench.uncertainty.bootstrap import document_interval
     hit, miss = ("p1", 0, 0), ("p9", 3, 0)  # (true individual, candidates ranked above it, tied with it)
     rows = pd.DataFrame([{"run_id": "r", "attack_key": "key", "attacker": "retrieval", "doc_id": f"d{n}",
@@ -195,7 +195,7 @@ def test_an_attacker_below_the_ceiling_on_the_original_text_is_flagged_weak(stor
     """Issue 39 item 5: the original text is the easiest case; an attacker that re-identifies less
     than 0.9 of it is named weak in the privacy table's caption. A deliberately weak attacker: the
     background texts of two individuals swapped, so their documents point at each other."""
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     runs, _ = attacked
     strong = tmp_path / "strong"
     write_report(store, [runs["original"], runs["suppress"]], strong, formats=("md",), context=make_context(), k=2)

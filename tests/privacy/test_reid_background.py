@@ -12,7 +12,7 @@ from workbench.infra.errors import WorkbenchError
 
 def test_tab_test_ships_background_for_every_document():
     from workbench.loaders import shipped_corpus
-    from workbench.privacy.background import load_background, resolve_background
+    from workbench.privacy.reid_attacks.background import load_background, resolve_background
     tab = shipped_corpus("tab-test")
     bk = load_background(resolve_background("tab-test", None))
     assert bk.missing(d.doc_id for d in tab.documents) == []
@@ -23,7 +23,7 @@ def test_tab_test_ships_background_for_every_document():
 
 
 def test_a_corpus_without_shipped_background_needs_a_file():
-    from workbench.privacy.background import resolve_background
+    from workbench.privacy.reid_attacks.background import resolve_background
     with pytest.raises(WorkbenchError, match="pgv-pii-en.*--background FILE"):
         resolve_background("pgv-pii-en", None)
 
@@ -44,7 +44,7 @@ BAD = [
 
 @pytest.mark.parametrize("name, content, message", BAD, ids=[b[0] for b in BAD])
 def test_a_bad_background_file_is_refused_naming_file_and_entry(tmp_path, name, content, message):
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     path = tmp_path / name
     path.write_bytes(content)
     with pytest.raises(WorkbenchError, match=message) as caught:
@@ -53,13 +53,13 @@ def test_a_bad_background_file_is_refused_naming_file_and_entry(tmp_path, name, 
 
 
 def test_a_missing_background_file_is_named(tmp_path):
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     with pytest.raises(WorkbenchError, match="nothere.json"):
         load_background(tmp_path / "nothere.json")
 
 
 def test_a_background_of_another_corpus_is_refused_before_anything_is_stored(store, tmp_path):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     c = corpus()
     run = write_run(store, c, "original", lambda s: s.text)
     other = tmp_path / "other.json"
@@ -70,7 +70,7 @@ def test_a_background_of_another_corpus_is_refused_before_anything_is_stored(sto
 
 
 def test_an_edited_background_file_is_read_again(tmp_path):
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     path = background(tmp_path / "bk.json")
     first = load_background(path)
     data = json.loads(path.read_text(encoding="utf-8"))

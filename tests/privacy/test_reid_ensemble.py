@@ -1,4 +1,4 @@
-"""Paper 001 §6's ensemble re-identification rate (workbench.privacy.reid.ensemble_trir) on results
+"""Paper 001 §6's ensemble re-identification rate (workbench.privacy.reid_attacks.reid.ensemble_trir) on results
 written by hand into reid_results, and its column in the privacy table.
 
 Five documents, two attacks over one background; (n_higher, n_tied) per document and the
@@ -25,8 +25,8 @@ import scipy.stats
 
 from tests.metrics.conftest import make_context
 from tests.privacy import reid_helpers
-from workbench.privacy.reid import attacked_texts, stored_ensemble, stored_ensemble_trir, stored_reid_risk
-from workbench.privacy.reid_store import new_row, save_rows
+from workbench.privacy.reid_attacks.reid import attacked_texts, stored_ensemble, stored_ensemble_trir, stored_reid_risk
+from workbench.privacy.reid_attacks.reid_store import new_row, save_rows
 from workbench.reports.privacy import attacks_caption, privacy_measures
 
 RESULTS = {  # doc -> ((n_higher, n_tied) for retrieval, for trained); None: not in the background

@@ -35,7 +35,7 @@ ATTACKERS = ("retrieval", "retrieval-ids")
 
 @pytest.fixture
 def attacked(store, tmp_path):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     corpus = reid_helpers.corpus()
     runs = {"original": reid_helpers.write_run(store, corpus, "original", lambda span: span.text),
             "suppress": reid_helpers.write_run(store, corpus, "suppress", lambda span: ""),
@@ -50,7 +50,7 @@ def attacked(store, tmp_path):
 
 
 def test_the_headline_is_any_attacker_over_the_larger_population(store, attacked):
-    from workbench.privacy.reid import stored_ensemble
+    from workbench.privacy.reid_attacks.reid import stored_ensemble
     from workbench.reports.privacy import HEADLINE, privacy_measures
     runs, bk, frames = attacked
     measures = privacy_measures(store, list(runs.values()), k=2)
@@ -104,7 +104,7 @@ def test_the_report_names_the_headline_attackers_and_background(store, attacked)
 def test_over_several_backgrounds_the_headline_takes_the_one_most_attackers_ran_over(store, attacked, tmp_path):
     """Attacks stored over two backgrounds: the headline and every attacker's column come from the
     background most attackers were run over; on a tie, from the strongest (the highest mean TRIR)."""
-    from workbench.privacy.reid import reid_risk, stored_reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk, stored_reid_risk
     from workbench.reports.privacy import HEADLINE, privacy_measures
     runs, big, frames = attacked
     small = reid_helpers.background(tmp_path / "small.json")  # the five and one more: 6 candidates
@@ -128,7 +128,7 @@ def test_over_several_backgrounds_the_headline_takes_the_one_most_attackers_ran_
 
 def test_a_background_holding_others_is_read_unedited(tmp_path):
     """TAE's file shape: keys the corpus does not have, a byte-order mark opening each text."""
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     texts = {"doc-a": "\ufeffCASE OF A", "dev-1": "\ufeffCASE OF B", "dev-2": "\ufeffCASE OF C"}
     path = tmp_path / "TAB_testdev_BK=Public10%.json"
     path.write_text(json.dumps(texts), encoding="utf-8")

@@ -13,7 +13,7 @@ import json
 import numpy as np
 import pytest
 
-from workbench.privacy.background import Background
+from workbench.privacy.reid_attacks.background import Background
 
 pytest.importorskip("bm25s")
 
@@ -22,7 +22,7 @@ TEXTS = ("alpha " * 10, "beta " * 10, "legal words " * 40)
 
 
 def _background(tmp_path) -> Background:
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     path = tmp_path / "bk.json"
     path.write_text(json.dumps(dict(zip(INDIVIDUALS, TEXTS))), encoding="utf-8")
     return load_background(path)
@@ -38,8 +38,8 @@ def _raw(texts):
 
 @pytest.fixture
 def attacker(tmp_path, monkeypatch):
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.retrieval_ids import IdRetrievalAttacker
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.retrieval_ids import IdRetrievalAttacker
     monkeypatch.setattr(IdRetrievalAttacker, "scores", lambda self, texts: _raw(texts))
     return make_attacker("retrieval-ids-z", _background(tmp_path), None, "en")
 
@@ -61,7 +61,7 @@ def test_a_text_with_no_indexed_word_stays_a_tie(attacker):
 
 
 def test_reference_pieces_are_evenly_spaced_and_of_the_piece_length():
-    from workbench.privacy.retrieval_hub import reference_pieces
+    from workbench.privacy.reid_attacks.retrieval_hub import reference_pieces
     text = "".join(chr(ord("a") + i % 26) for i in range(10_000))
     pieces = reference_pieces([text, "short"], chars=1000, per=4)
     assert len(pieces) == 5 and all(len(p) == 1000 for p in pieces[:4]) and pieces[4] == "short"
@@ -70,8 +70,8 @@ def test_reference_pieces_are_evenly_spaced_and_of_the_piece_length():
 
 
 def test_its_key_names_the_normalisation_and_retrieval_ids_keeps_its_own(tmp_path):
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.reid_contract import attack_key
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.reid_contract import attack_key
     bk = _background(tmp_path)
     z, ids = make_attacker("retrieval-ids-z", bk, None, "en"), make_attacker("retrieval-ids", bk, None, "en")
     assert z.describe() == {**ids.describe(), "normalise": "background-z-3000x8"}
@@ -81,8 +81,8 @@ def test_its_key_names_the_normalisation_and_retrieval_ids_keeps_its_own(tmp_pat
 
 @pytest.fixture
 def run_attacker(tmp_path, monkeypatch):
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.retrieval_ids import IdRetrievalAttacker
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.retrieval_ids import IdRetrievalAttacker
     monkeypatch.setattr(IdRetrievalAttacker, "scores", lambda self, texts: _raw(texts))
     return make_attacker("retrieval-ids-run", _background(tmp_path), None, "en")
 
@@ -99,9 +99,9 @@ def test_a_whole_run_attacker_rescores_every_document_together(store, tmp_path, 
     """Its rows are of one scoring of the whole run: a changed document makes reid score all again."""
     from reid_helpers import background, corpus, write_run
 
-    from workbench.privacy import reid
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks import reid
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
     bk = load_background(background(tmp_path / "people.json"))
     attacker = make_attacker("retrieval-ids-run", bk, None, "en")
     run = store.resolve_run(write_run(store, corpus(), "original", lambda s: s.text))

@@ -42,12 +42,12 @@ def _application_background(tmp_path):
     }
     path = tmp_path / "applications.json"
     path.write_text(json.dumps(texts), encoding="utf-8")
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     return load_background(path)
 
 
 def test_an_application_number_alone_reidentifies_with_identifiers_and_not_with_words(tmp_path):
-    from workbench.privacy.attackers import make_attacker
+    from workbench.privacy.reid_attacks.attackers import make_attacker
     bk = _application_background(tmp_path)
     query = ["The applicant (no. 36110/97) complained of the length of the proceedings."]  # all else suppressed
     words = make_attacker("retrieval", bk, {}, "en").scores(query)[0]
@@ -58,7 +58,7 @@ def test_an_application_number_alone_reidentifies_with_identifiers_and_not_with_
 
 
 def test_reciprocal_rank_fusion_adds_one_over_k_plus_rank_ties_sharing_the_best_rank():
-    from workbench.privacy.fusion import ranks, reciprocal_rank_fusion
+    from workbench.privacy.reid_attacks.fusion import ranks, reciprocal_rank_fusion
     bm25 = np.array([[3.0, 1.0, 1.0, 0.0]])
     dense = np.array([[0.2, 0.9, 0.5, 0.1]])
     assert ranks(bm25).tolist() == [[1, 2, 2, 4]] and ranks(dense).tolist() == [[3, 1, 2, 4]]
@@ -87,9 +87,9 @@ class FirstWordEmbedder:
 
 def test_dense_scores_the_mean_over_document_windows_of_each_individuals_best_window(tmp_path, monkeypatch):
     from workbench.metrics.backends import embedders
-    from workbench.privacy import dense
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks import dense
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
     monkeypatch.setattr(dense, "make_embedder", lambda spec, **kw: FirstWordEmbedder())
     monkeypatch.setattr(embedders, "default_cache_path", lambda kind: tmp_path / f"{kind}.sqlite")
     pad = " x" * 7  # windows of 8 words: a word then seven fillers
@@ -104,9 +104,9 @@ def test_dense_scores_the_mean_over_document_windows_of_each_individuals_best_wi
 
 
 def test_the_new_attackers_are_listed_and_keep_the_old_retrieval_key(tmp_path):
-    from workbench.privacy.attackers import ATTACKERS, make_attacker
-    from workbench.privacy.background import load_background
-    from workbench.privacy.reid_contract import attack_key
+    from workbench.privacy.reid_attacks.attackers import ATTACKERS, make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.reid_contract import attack_key
     assert set(NEW_ATTACKERS) <= set(ATTACKERS) and list(ATTACKERS[:2]) == ["retrieval", "trained"]
     bk = load_background(background(tmp_path / "bk.json"))
     keys = {name: attack_key(make_attacker(name, bk, {}, "en")) for name in ("retrieval", *NEW_ATTACKERS)}

@@ -24,13 +24,13 @@ def _tiny_entries():
 def gazetteer_ner(monkeypatch):
     """The background's spans from a gazetteer instead of spaCy's NER (set by each test)."""
     def use(entries):
-        monkeypatch.setattr("workbench.privacy.method_aware.spacy_detector", gazetteer(entries))
+        monkeypatch.setattr("workbench.privacy.reid_attacks.method_aware.spacy_detector", gazetteer(entries))
     return use
 
 
 def test_label_method_matters_the_aware_index_reads_the_marks_the_blind_one_cannot(store, tmp_path, cache,
                                                                                    gazetteer_ner):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     c, bk, entries = crowd(tmp_path)
     gazetteer_ner(entries)
     label = write_run(store, c, "label", lambda s: s.label)
@@ -43,10 +43,10 @@ def test_label_method_matters_the_aware_index_reads_the_marks_the_blind_one_cann
 
 
 def test_the_attack_key_differs_only_when_asked_and_by_method(store, tmp_path, cache, gazetteer_ner):
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
-    from workbench.privacy.reid import reid_risk
-    from workbench.privacy.reid_contract import attack_key
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid_contract import attack_key
     c, bk, entries = crowd(tmp_path)
     gazetteer_ner(entries)
     run = write_run(store, c, "label", lambda s: s.label)
@@ -61,8 +61,8 @@ def test_the_attack_key_differs_only_when_asked_and_by_method(store, tmp_path, c
 
 
 def test_the_aware_index_holds_the_background_as_the_method_wrote_it(store, tmp_path, cache):
-    from workbench.privacy.background import load_background
-    from workbench.privacy.method_aware import rewritten_background
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.method_aware import rewritten_background
     c, bk, entries = crowd(tmp_path)
     run = store.resolve_run(write_run(store, c, "imported-x", lambda s: s.label))
     loaded = load_background(bk)
@@ -83,8 +83,8 @@ def test_a_generated_run_rewrites_the_background_with_its_generator_and_another_
     from workbench.generator_contract.base import GenerationOptions
     from workbench.generator_contract.registry import create_generator
     from workbench.infra.paths import cache_dir
-    from workbench.privacy.background import load_background
-    from workbench.privacy.method_aware import rewritten_background
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.method_aware import rewritten_background
     from workbench.store import RunStore
     c = corpus()
     # The word-list tagger for both runs (the random baseline reads no tag): seconds, not spaCy's load.
@@ -129,7 +129,7 @@ def test_the_cli_prints_the_aware_attack_beside_the_blind_one_with_the_differenc
 
 
 def test_ner_types_are_mapped_to_the_corpus_labels_of_their_kind():
-    from workbench.privacy.method_aware import corpus_label
+    from workbench.privacy.reid_attacks.method_aware import corpus_label
     tab = ["CODE", "DATETIME", "DEM", "LOC", "MISC", "ORG", "PERSON", "QUANTITY"]
     assert [corpus_label(t, tab) for t in ("PERSON", "GPE", "FAC", "DATE", "NORP", "CARDINAL", "LAW")] == [
         "PERSON", "LOC", "LOC", "DATETIME", "DEM", "QUANTITY", "MISC"]
@@ -139,8 +139,8 @@ def test_ner_types_are_mapped_to_the_corpus_labels_of_their_kind():
 
 
 def test_the_background_is_read_by_the_ner_once_and_its_rewritings_are_cached(store, tmp_path, cache):
-    from workbench.privacy.background import load_background
-    from workbench.privacy.method_aware import rewritten_background
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.method_aware import rewritten_background
     c, bk, entries = crowd(tmp_path)
     run = store.resolve_run(write_run(store, c, "imported-x", lambda s: s.label))
     _, find = gazetteer(entries)("en")
@@ -157,8 +157,8 @@ def test_the_background_is_read_by_the_ner_once_and_its_rewritings_are_cached(st
 
 @pytest.mark.slow  # loads spaCy's English pipeline (about 10 s here)
 def test_spacys_entities_rewrite_the_background_under_the_corpus_labels(store, tmp_path, cache):
-    from workbench.privacy.background import load_background
-    from workbench.privacy.method_aware import rewritten_background
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.method_aware import rewritten_background
     c = corpus()
     run = store.resolve_run(write_run(store, c, "imported-x", lambda s: s.label))
     bk = load_background(background(tmp_path / "bk.json"))

@@ -20,9 +20,9 @@ pytest.importorskip("bm25s")
 def attacked(store, tmp_path, cache, monkeypatch):
     """The crowd corpus's label and original runs, attacked method-blind; the label run also as an
     attacker that knows `label` would write it, and one that assumes `suppress`."""
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     c, bk, entries = crowd(tmp_path)
-    monkeypatch.setattr("workbench.privacy.method_aware.spacy_detector", gazetteer(entries))
+    monkeypatch.setattr("workbench.privacy.reid_attacks.method_aware.spacy_detector", gazetteer(entries))
     runs = {"label": write_run(store, c, "label", lambda s: s.label),
             "original": write_run(store, c, "original", lambda s: s.text)}
     blind = reid_risk(store, list(runs.values()), background=bk, k=1).set_index("run_id")
@@ -74,7 +74,7 @@ def test_the_markdown_table_has_the_aware_columns_only_where_an_aware_attack_is_
 
 
 def test_an_aware_attack_of_other_settings_is_not_paired_with_the_blind_one(store, attacked, tmp_path):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     from workbench.reports.privacy import HEADLINE, privacy_measures
     runs, bk, _, _ = attacked
     other = reid_risk(store, [runs["original"]], background=bk, k=1, config={"k1": 0.9}, method_aware="label")

@@ -15,7 +15,7 @@ from reid_helpers import background, corpus, write_run
 from tests.helpers import waiting
 from workbench.executors.options import ExecutorOptions
 from workbench.infra.errors import WorkbenchError
-from workbench.privacy.retrieval import RetrievalAttacker
+from workbench.privacy.reid_attacks.retrieval import RetrievalAttacker
 
 pytest.importorskip("bm25s")
 
@@ -32,7 +32,7 @@ def cluster(ray_cluster):
 @pytest.fixture
 def two_runs(store, tmp_path, monkeypatch):
     """Two runs of the five-document corpus, attacked two documents a batch (3 batches a run)."""
-    from workbench.privacy import retrieval
+    from workbench.privacy.reid_attacks import retrieval
     monkeypatch.setattr(retrieval.RetrievalAttacker, "batch_documents", 2)
     c = corpus()
     runs = [write_run(store, c, "original", lambda s: s.text), write_run(store, c, "label", lambda s: s.label)]
@@ -41,7 +41,7 @@ def two_runs(store, tmp_path, monkeypatch):
 
 def _stored(store, run_ids):
     """Every stored row but the time it was made."""
-    from workbench.privacy.reid_store import rows_frame
+    from workbench.privacy.reid_attacks.reid_store import rows_frame
     return rows_frame(store, run_ids).drop(columns="created").sort_values(["run_id", "doc_id"]).reset_index(drop=True)
 
 
@@ -52,7 +52,7 @@ def _batch_lines(lines):
 def test_rows_through_ray_equal_the_local_ones_and_stored_batches_are_not_sent_again(two_runs, tmp_path):
     import pandas as pd
 
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     from workbench.store import RunStore
     store, runs, bk = two_runs
     lines = []
@@ -100,7 +100,7 @@ class FailingOnDocE(RetrievalAttacker):
 
 
 def test_a_failed_batch_ends_the_job_named_and_the_finished_batches_stay_stored(two_runs, monkeypatch):
-    from workbench.privacy import attackers, reid
+    from workbench.privacy.reid_attacks import attackers, reid
     store, runs, bk = two_runs
     run = runs[0]
 
@@ -128,8 +128,8 @@ def test_the_trained_attacker_travels_built_and_without_the_drivers_log(tiny_ber
     from reid_helpers import PEOPLE, TEMPLATE
 
     from workbench.cluster.attacks import _travelling
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
     lock = threading.Lock()  # a log that cannot be pickled, as a benchmark's (an open file) may be
     attacker = make_attacker("trained", load_background(background(tmp_path / "bk.json")), {
@@ -145,7 +145,7 @@ def test_the_trained_attacker_travels_built_and_without_the_drivers_log(tiny_ber
 def test_the_trained_attacker_on_ray_scores_as_locally(tiny_bert, store, tmp_path, monkeypatch):
     import pandas as pd
 
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     from workbench.store import RunStore
     monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path / "cache"))
     options = {"base_model": str(tiny_bert), "window": "32", "overlap": "8", "epochs": "1", "batch_size": "4",

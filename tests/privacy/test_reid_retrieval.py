@@ -18,12 +18,12 @@ def tiny(store, tmp_path):
 
 
 def _docs(store, run_id):
-    from workbench.privacy.reid import reid_documents
+    from workbench.privacy.reid_attacks.reid import reid_documents
     return reid_documents(store, run_id).set_index("doc_id")
 
 
 def test_every_document_of_an_original_run_is_reidentified(tiny):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     store, c, bk = tiny
     original = write_run(store, c, "original", lambda s: s.text)
     row = reid_risk(store, [original], background=bk, k=1).iloc[0]
@@ -35,7 +35,7 @@ def test_every_document_of_an_original_run_is_reidentified(tiny):
 
 
 def test_suppression_leaves_one_text_for_all_documents_so_at_most_one_is_reidentified(tiny):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     store, c, bk = tiny
     original = write_run(store, c, "original", lambda s: s.text)
     suppress = write_run(store, c, "suppress", lambda s: "")
@@ -50,8 +50,8 @@ def test_suppression_leaves_one_text_for_all_documents_so_at_most_one_is_reident
 
 
 def test_results_are_stored_per_document_and_reused_without_attacking_again(tiny, monkeypatch):
-    from workbench.privacy import retrieval
-    from workbench.privacy.reid import reid_risk, stored_reid_risk
+    from workbench.privacy.reid_attacks import retrieval
+    from workbench.privacy.reid_attacks.reid import reid_risk, stored_reid_risk
     store, c, bk = tiny
     run = write_run(store, c, "original", lambda s: s.text)
     first = reid_risk(store, [run], background=bk)
@@ -65,7 +65,7 @@ def test_results_are_stored_per_document_and_reused_without_attacking_again(tiny
 
 
 def test_an_interrupted_attack_resumes_with_the_documents_left(tiny, monkeypatch):
-    from workbench.privacy import reid, retrieval
+    from workbench.privacy.reid_attacks import reid, retrieval
     store, c, bk = tiny
     run = write_run(store, c, "original", lambda s: s.text)
     monkeypatch.setattr(retrieval.RetrievalAttacker, "batch_documents", 2)
@@ -92,8 +92,8 @@ def test_an_interrupted_attack_resumes_with_the_documents_left(tiny, monkeypatch
 
 
 def test_a_document_whose_pseudonymised_text_changed_is_attacked_again(tiny, monkeypatch):
-    from workbench.privacy import retrieval
-    from workbench.privacy.reid import reid_risk, stored_reid_risk
+    from workbench.privacy.reid_attacks import retrieval
+    from workbench.privacy.reid_attacks.reid import reid_risk, stored_reid_risk
     store, c, bk = tiny
     run = write_run(store, c, "original", lambda s: s.text)
     reid_risk(store, [run], background=bk)
@@ -109,7 +109,7 @@ def test_a_document_whose_pseudonymised_text_changed_is_attacked_again(tiny, mon
 
 
 def test_documents_without_background_count_as_not_reidentified_and_are_named(store, tmp_path):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     c = corpus()
     people = {d: p for d, p in PEOPLE.items() if d != "doc-e"}
     bk = background(tmp_path / "partial.json", people=people)
@@ -122,7 +122,7 @@ def test_documents_without_background_count_as_not_reidentified_and_are_named(st
 
 
 def test_an_incomplete_run_is_refused_before_anything_is_attacked(tiny):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     store, c, bk = tiny
     run = write_run(store, c, "half", lambda s: s.text, complete=False)
     with pytest.raises(WorkbenchError, match=f"run {run} is not complete"):
@@ -131,7 +131,7 @@ def test_an_incomplete_run_is_refused_before_anything_is_attacked(tiny):
 
 
 def test_deleting_a_run_deletes_its_results(tiny):
-    from workbench.privacy.reid import reid_risk, stored_reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk, stored_reid_risk
     store, c, bk = tiny
     keep, gone = (write_run(store, c, name, lambda s: s.text) for name in ("keep", "gone"))
     reid_risk(store, [keep, gone], background=bk)
@@ -147,7 +147,7 @@ def test_deleting_a_run_deletes_its_results(tiny):
     ({"b": "half"}, "option 'b' of the retrieval attacker must be a number, not 'half'"),
 ])
 def test_bad_attacker_options_are_named(tiny, options, message):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     store, c, bk = tiny
     run = write_run(store, c, "original", lambda s: s.text)
     with pytest.raises(WorkbenchError, match=message):
@@ -155,7 +155,7 @@ def test_bad_attacker_options_are_named(tiny, options, message):
 
 
 def test_settings_and_background_are_part_of_the_attack_key(tiny, tmp_path):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     store, c, bk = tiny
     run = write_run(store, c, "original", lambda s: s.text)
     other = background(tmp_path / "other.json", people={d: {**p, "year": "2000"} for d, p in PEOPLE.items()})
@@ -168,7 +168,7 @@ def test_settings_and_background_are_part_of_the_attack_key(tiny, tmp_path):
 
 def test_ties_are_resolved_at_random_in_expectation():
     """Golden rows: what one document contributes to TRIR, the mean rank and rank<=k (k=3)."""
-    from workbench.privacy.reid import per_document
+    from workbench.privacy.reid_attacks.reid import per_document
     rows = pd.DataFrame({"individual": ["a", "b", "c", "d", None], "n_higher": [0, 0, 2, 1, None],
                          "n_tied": [0, 3, 0, 4, None]})
     out = per_document(rows, 3)
@@ -180,7 +180,7 @@ def test_ties_are_resolved_at_random_in_expectation():
 def test_rank_of_counts_strictly_higher_and_exactly_equal_scores():
     import numpy as np
 
-    from workbench.privacy.reid import rank_of
+    from workbench.privacy.reid_attacks.reid import rank_of
     scores = np.array([0.5, 2.0, 0.5, 1.0, 0.5])
     assert rank_of(scores, 0) == (2, 2)
     assert rank_of(scores, 1) == (0, 0)
@@ -191,7 +191,7 @@ def test_the_reference_runs_order_as_expected(store, tmp_path):
     `suppress` and `label` not."""
     from tests.metrics.conftest import WordListTagger
     from workbench.exchange.reference import reference_run
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     c = corpus()
     runs = {kind: reference_run(store, c, kind, tagger=WordListTagger()).run_id for kind in ("original", "suppress",
                                                                                               "label")}
@@ -201,7 +201,7 @@ def test_the_reference_runs_order_as_expected(store, tmp_path):
 
 
 def test_nothing_is_attacked_when_one_of_the_runs_is_incomplete(tiny):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     store, c, bk = tiny
     whole = write_run(store, c, "original", lambda s: s.text)
     half = write_run(store, c, "half", lambda s: s.text, complete=False)

@@ -46,8 +46,8 @@ def test_the_background_is_made_of_the_rest_of_each_article(swedish):
 
 @pytest.mark.parametrize("attacker", ["retrieval", "retrieval-ids"])
 def test_the_retrieval_attackers_reidentify_swedish_documents(store, swedish, runs, attacker):
-    from workbench.privacy.reid import reid_documents, reid_risk
-    from workbench.privacy.reid_store import rows_frame
+    from workbench.privacy.reid_attacks.reid import reid_documents, reid_risk
+    from workbench.privacy.reid_attacks.reid_store import rows_frame
     from workbench.reports.privacy import privacy_measures
     _, path = swedish
     frame = reid_risk(store, list(runs.values()), attacker=attacker, background=path, k=3).set_index("run_id")
@@ -68,7 +68,7 @@ def test_the_trained_attacker_runs_on_swedish_over_a_tiny_model(store, swedish, 
     """The trained attacker's mechanics on Swedish (a tiny untrained RoBERTa with a Swedish
     tokenizer, as the other trained-attacker tests; about 15 s): every document attacked among the
     ten, the model trained once over the user's background and loaded from the cache for the second run."""
-    from workbench.privacy.reid import reid_documents, reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_documents, reid_risk
     _, path = swedish
     config = {"base_model": str(tiny_roberta_sv), "window": 32, "overlap": 8, "max_windows": 8, "probe_steps": 50}
     frame = reid_risk(store, [runs["original"]], attacker="trained", background=path, k=3, config=config)

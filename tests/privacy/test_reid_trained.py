@@ -14,7 +14,7 @@ pytest.importorskip("transformers")
 
 
 def _config(tiny_bert, **changes):
-    from workbench.privacy.trained import TrainedConfig
+    from workbench.privacy.reid_attacks.trained import TrainedConfig
     return TrainedConfig(**{"base_model": str(tiny_bert), "window": 32, "overlap": 8, "epochs": 2.0,
                             "batch_size": 4, **changes})
 
@@ -22,7 +22,7 @@ def _config(tiny_bert, **changes):
 def test_windows_cover_the_text_each_overlapping_the_one_before(tiny_bert):
     from transformers import AutoTokenizer
 
-    from workbench.privacy.trained import windows
+    from workbench.privacy.reid_attacks.trained import windows
     tokenizer = AutoTokenizer.from_pretrained(tiny_bert)
     text = " ".join(BACKGROUND_TEMPLATE.format(**p) for p in PEOPLE.values())
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]
@@ -38,7 +38,7 @@ def test_windows_cover_the_text_each_overlapping_the_one_before(tiny_bert):
 def test_one_class_per_individual_trained_once_then_loaded_from_the_cache(tiny_bert, bk, cache, monkeypatch):
     from transformers import AutoTokenizer
 
-    from workbench.privacy.trained import TrainedAttacker, windows
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker, windows
     attacker = TrainedAttacker(bk, _config(tiny_bert))
     assert not attacker.is_built
     info = attacker.info()  # trains
@@ -62,7 +62,7 @@ def test_a_document_scores_the_sum_of_its_windows_logits(tiny_bert, bk, cache):
     import numpy as np
     import torch
 
-    from workbench.privacy.trained import TrainedAttacker, windows
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker, windows
     # float32: this checks the summing; in bfloat16 a window's logits depend on its batch in the last bits.
     attacker = TrainedAttacker(bk, _config(tiny_bert, epochs=0.5, dtype="float32"))
     text = " ".join(corpus().document(d).text for d in ("doc-a", "doc-b"))
@@ -77,7 +77,7 @@ def test_a_document_scores_the_sum_of_its_windows_logits(tiny_bert, bk, cache):
 
 
 def test_probe_then_fine_tuning_lower_the_loss_and_masked_lm_pretraining_runs_first(tiny_bert, bk, cache):
-    from workbench.privacy.trained import TrainedAttacker
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker
     settings = dict(epochs=20.0, batch_size=8, head_learning_rate=1e-2, learning_rate=1e-3, pretrain_epochs=1.0)
     info = TrainedAttacker(bk, _config(tiny_bert, **settings)).info()
     first, last = info["probe"]["loss_first_last"]
@@ -89,7 +89,7 @@ def test_probe_then_fine_tuning_lower_the_loss_and_masked_lm_pretraining_runs_fi
 
 
 def test_the_probe_alone_makes_a_classifier(tiny_bert, bk, cache):
-    from workbench.privacy.trained import TrainedAttacker
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker
     attacker = TrainedAttacker(bk, _config(tiny_bert, epochs=0.0))
     info = attacker.info()
     assert info["steps"] == 0 and info["probe"]["train_accuracy"] > 1 / 6
@@ -97,7 +97,7 @@ def test_the_probe_alone_makes_a_classifier(tiny_bert, bk, cache):
 
 
 def test_reid_risk_with_the_trained_attacker_stores_its_rows(tiny_bert, store, tmp_path, cache):
-    from workbench.privacy.reid import reid_documents, reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_documents, reid_risk
     c = corpus()
     run = write_run(store, c, "original", lambda s: s.text)
     options = {"base_model": str(tiny_bert), "window": "32", "overlap": "8", "epochs": "1", "batch_size": "4"}
@@ -123,13 +123,13 @@ def test_bad_settings_are_refused(tiny_bert, changes, message):
 
 
 def test_a_window_longer_than_the_model_takes_is_refused(tiny_bert, bk, cache):
-    from workbench.privacy.trained import TrainedAttacker
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker
     with pytest.raises(WorkbenchError, match="window 100 is longer than the base model's limit \\(64"):
         TrainedAttacker(bk, _config(tiny_bert, window=100)).build()
 
 
 def test_a_base_model_that_cannot_be_found_names_the_way_out(bk, tmp_path, monkeypatch):
-    from workbench.privacy.trained import TrainedAttacker
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(WorkbenchError, match="base_model=offline"):
         TrainedAttacker(bk, _config(tmp_path / "no-such-model"))
@@ -137,7 +137,7 @@ def test_a_base_model_that_cannot_be_found_names_the_way_out(bk, tmp_path, monke
 
 def test_the_build_message_names_the_cache_folder_not_the_temporary_one(tiny_bert, bk, cache):
     """Issue 24 item 21: it said "cached at trained-….partial", a folder renamed a moment later."""
-    from workbench.privacy.trained import TrainedAttacker
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker
     said = []
     attacker = TrainedAttacker(bk, _config(tiny_bert, epochs=0.5), log=said.append)
     attacker.build()

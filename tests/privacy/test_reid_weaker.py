@@ -40,7 +40,7 @@ def _late_details(path):
 
 
 def test_the_first_share_of_each_text_is_cut_by_characters_counting_the_byte_order_mark(tmp_path):
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     path = tmp_path / "bk.json"
     path.write_text(json.dumps({"a": "\ufeffabcdefghij", "b": "0123456789abcdefghij"}), encoding="utf-8")
     whole = load_background(path)
@@ -56,7 +56,7 @@ def test_the_first_share_of_each_text_is_cut_by_characters_counting_the_byte_ord
 
 @pytest.mark.parametrize("share", [0, -0.1, 1.5, "0.1", True])
 def test_a_share_outside_zero_to_one_is_refused(tmp_path, share):
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.background import load_background
     path = tmp_path / "bk.json"
     path.write_text(json.dumps({"a": "text"}), encoding="utf-8")
     with pytest.raises(InvalidValue, match="background share must be a number above 0 and at most 1"):
@@ -65,9 +65,9 @@ def test_a_share_outside_zero_to_one_is_refused(tmp_path, share):
 
 def test_the_share_is_in_the_attack_key_only_below_one(tmp_path):
     pytest.importorskip("bm25s")
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
-    from workbench.privacy.reid_contract import attack_key, attack_settings
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.reid_contract import attack_key, attack_settings
     path = _late_details(tmp_path / "bk.json")
     whole = make_attacker("retrieval", load_background(path), {}, "en")
     at_one = make_attacker("retrieval", load_background(path, 1.0), {}, "en")
@@ -78,8 +78,8 @@ def test_the_share_is_in_the_attack_key_only_below_one(tmp_path):
 
 
 def test_a_weaker_trained_attacker_is_trained_apart(tmp_path, tiny_bert):
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
     path = _late_details(tmp_path / "bk.json")
     base = {"base_model": str(tiny_bert)}  # where the model is cached, not what it learns: any encoder does
     whole = make_attacker("trained", load_background(path), base, "en")
@@ -89,7 +89,7 @@ def test_a_weaker_trained_attacker_is_trained_apart(tmp_path, tiny_bert):
 
 def test_trir_of_a_weaker_attacker_is_computed_on_the_cut_background(store, tmp_path):
     pytest.importorskip("bm25s")
-    from workbench.privacy.reid import reid_documents, reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_documents, reid_risk
     path = _late_details(tmp_path / "bk.json")
     run = write_run(store, corpus(), "original", lambda s: s.text)
     whole = reid_risk(store, [run], background=path).iloc[0]
@@ -119,7 +119,7 @@ def test_the_command_asks_for_a_weaker_attacker_and_names_it(store, tmp_path):
 
 def test_the_report_keeps_whole_background_trir_apart_from_the_weaker_attackers(store, tmp_path):
     pytest.importorskip("bm25s")
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.reid import reid_risk
     from workbench.reports.privacy import attacks_caption, privacy_measures
     path = _late_details(tmp_path / "bk.json")
     run = write_run(store, corpus(), "original", lambda s: s.text)

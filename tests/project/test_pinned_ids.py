@@ -88,9 +88,9 @@ def reference_ids(corpus) -> dict[str, str]:
 
 
 def inference_keys() -> dict[str, str]:
-    from workbench.privacy.inference import matcher_description
-    from workbench.privacy.inference_attackers import make_inference_attacker
-    from workbench.privacy.inference_contract import attack_key
+    from workbench.privacy.inference_attacks.inference import matcher_description
+    from workbench.privacy.inference_attacks.inference_attackers import make_inference_attacker
+    from workbench.privacy.inference_attacks.inference_contract import attack_key
     matcher = matcher_description()
     return {"mlm": attack_key(make_inference_attacker("mlm", 5, {"model": "xlm-roberta-base"}), matcher),
             "ollama": attack_key(make_inference_attacker("ollama", 3, {"temperature": "0.2"}), matcher)}
@@ -100,13 +100,13 @@ def reid_keys(tmp_path) -> dict[str, str]:
     from unittest import mock
 
     from tests.privacy.reid_helpers import background
-    from workbench.privacy.attackers import make_attacker
-    from workbench.privacy.background import load_background
-    from workbench.privacy.reid_contract import attack_key
+    from workbench.privacy.reid_attacks.attackers import make_attacker
+    from workbench.privacy.reid_attacks.background import load_background
+    from workbench.privacy.reid_attacks.reid_contract import attack_key
     bk = load_background(background(tmp_path / "bk.json"))
     base = tmp_path / "offline-en"  # an empty folder for the offline model, never built: its id is pinned below
     base.mkdir()
-    with mock.patch("workbench.privacy.trained.resolve_base", lambda ref: base):
+    with mock.patch("workbench.privacy.reid_attacks.trained.resolve_base", lambda ref: base):
         trained = make_attacker("trained", bk, {"base_model": "offline"}, "en")
     # The base weights' id lists the offline model's files by name and size, and its build
     # metadata (timings) differs from machine to machine: the pin reads a fixed id instead.

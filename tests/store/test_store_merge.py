@@ -24,14 +24,14 @@ ITEMS = (("en-1", 0), ("en-1", 1), ("sv-1", 0))
 
 
 def _reid_row(run_id, doc_id, top_guess="p1"):
-    from workbench.privacy.reid_store import ReidRow
+    from workbench.privacy.reid_attacks.reid_store import ReidRow
     return ReidRow(run_id, "key1", doc_id, "retrieval", "{}", "bg@ab", "ab", "cd", "p1", 0, 0, 3, top_guess, 1.0)
 
 
 def _laptop(path, corpus, annotator, tags, seeds):
     """A store as a laptop leaves it: random runs (one per seed), the first one annotated by `annotator`
     on ITEMS with `tags`, in a sample, and a re-identification result per document of it."""
-    from workbench.privacy.reid_store import TABLE
+    from workbench.privacy.reid_attacks.reid_store import TABLE
     with RunStore(path) as store:
         runs = [generated_run(store, corpus, seed=s) for s in seeds]
         run_id = runs[0].run_id

@@ -4,7 +4,7 @@ A benchmark file may ask, at its top level, for
 
     infer = { attacker = "mlm", model = "offline", n = 5, docs = 2 }
 
-attacker: an inference attacker (workbench.privacy.inference_attackers; default mlm); n: its guesses
+attacker: an inference attacker (workbench.privacy.inference_attacks.inference_attackers; default mlm); n: its guesses
 per span (default 5); docs: how many documents of each corpus are attacked; every other key is an
 option of the attacker (`privacy infer -o`). Attacking every span is what a user does with
 `workbench privacy infer RUN`; here the masked LM's forward pass per span (about 0.3 CPU-seconds
@@ -18,7 +18,7 @@ comparison is possible). Each run records its sample with the run (run report IN
 attack key, documents, seed, size, the corpus's document count): a resumed job reads the recorded
 sample back instead of drawing again, and the report's caption names it ("attacked on 2 of 10
 documents, the same for every run, seed 13"). The results are the attack's own per-span rows
-(workbench.privacy.inference), so a resumed job attacks only the spans not stored yet.
+(workbench.privacy.inference_attacks.inference), so a resumed job attacks only the spans not stored yet.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from workbench.data_model import Corpus
 
 # A rough attack rate where the store holds no attack of the attacker yet: the offline masked LM's
-# forward passes (workbench.privacy.inference_mlm) measured on this project's 2-core CPU
+# forward passes (workbench.privacy.inference_attacks.inference_mlm) measured on this project's 2-core CPU
 # (docs/benchmarks.md), and the attacker's and lemmatisers' loading once per job.
 FALLBACK_SECONDS_PER_SPAN = 0.2
 LOAD_SECONDS = 30.0
@@ -64,7 +64,7 @@ def checked_inference(value, seed: int) -> InferencePlan | None:
         raise WorkbenchError(f"infer must be a table, e.g. infer = {{ attacker = \"mlm\", model = \"offline\", "
                              f"n = 5, docs = 2 }}, not {value!r}")
     from workbench.pipeline import setting_text
-    from workbench.privacy.inference_attackers import DEFAULT_GUESSES, make_inference_attacker
+    from workbench.privacy.inference_attacks.inference_attackers import DEFAULT_GUESSES, make_inference_attacker
     table = dict(value)
     attacker, n, docs = table.pop("attacker", "mlm"), table.pop("n", DEFAULT_GUESSES), table.pop("docs", None)
     if not isinstance(attacker, str):
@@ -128,7 +128,7 @@ def inference_estimate(plan: InferencePlan | None, checked: Sequence, references
 
 def recorded_sample(store, run_ids: Sequence[str], body: dict) -> list[str] | None:
     """The documents a run of these recorded for the same attack key, seed and size, if any."""
-    from workbench.privacy.inference_store import INFERENCE_SAMPLE
+    from workbench.privacy.inference_attacks.inference_store import INFERENCE_SAMPLE
     from workbench.store.run_reports import run_report
     for run_id in run_ids:
         stored = run_report(store, run_id, INFERENCE_SAMPLE)
@@ -145,10 +145,10 @@ def infer_runs(plan: InferencePlan | None, results: Sequence, store, *,
         return
     import time
 
-    from workbench.privacy.inference import inference_disclosure, matcher_description
-    from workbench.privacy.inference_attackers import make_inference_attacker
-    from workbench.privacy.inference_contract import attack_key
-    from workbench.privacy.inference_store import INFERENCE_SAMPLE
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, matcher_description
+    from workbench.privacy.inference_attacks.inference_attackers import make_inference_attacker
+    from workbench.privacy.inference_attacks.inference_contract import attack_key
+    from workbench.privacy.inference_attacks.inference_store import INFERENCE_SAMPLE
     from workbench.store.run_reports import save_run_report
     say = log or (lambda message: None)
     key = attack_key(make_inference_attacker(plan.attacker, plan.n, plan.config), matcher_description())

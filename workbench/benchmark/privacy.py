@@ -33,7 +33,7 @@ def checked_references(value) -> tuple[str, ...]:
 
 def checked_attackers(value) -> tuple[str, ...]:
     """A benchmark file's `reid` list, each a re-identification attacker."""
-    from workbench.privacy.attackers import ATTACKERS
+    from workbench.privacy.reid_attacks.attackers import ATTACKERS
     return _checked_names(value, "reid", ATTACKERS)
 
 
@@ -83,8 +83,8 @@ def attack_runs(attackers: Sequence[str], results: Sequence, store, *, progress:
     cluster: the benchmark's ExecutorOptions; with --executor ray the scoring runs on Ray too."""
     if not attackers:
         return
-    from workbench.privacy.background import shipped_background
-    from workbench.privacy.reid import reid_risk
+    from workbench.privacy.reid_attacks.background import shipped_background
+    from workbench.privacy.reid_attacks.reid import reid_risk
     say = log or (lambda message: None)
     by_corpus: dict[str, list[str]] = {}
     for result in results:

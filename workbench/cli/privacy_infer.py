@@ -35,8 +35,8 @@ def docs_option(what: str):
 
 
 def register(main: click.Group) -> None:
-    from workbench.privacy.inference_attackers import DEFAULT_GUESSES, INFERENCE_ATTACKERS
-    from workbench.privacy.lemmatiser import LANGUAGES
+    from workbench.privacy.inference_attacks.inference_attackers import DEFAULT_GUESSES, INFERENCE_ATTACKERS
+    from workbench.privacy.inference_attacks.lemmatiser import LANGUAGES
     group = _privacy_group(main)
 
     @group.command("infer")
@@ -73,7 +73,11 @@ def register(main: click.Group) -> None:
           workbench privacy infer $(workbench runs --ids --corpus tab-test) --attacker mlm --model offline
           workbench privacy infer 832a7ed4 --attacker ollama -o host=http://127.0.0.1:11434
         """
-        from workbench.privacy.inference import disclosure_lines, inference_disclosure, stored_disclosure
+        from workbench.privacy.inference_attacks.inference import (
+            disclosure_lines,
+            inference_disclosure,
+            stored_disclosure,
+        )
         config = name_value_pairs(options, "-o/--option")
         if model is not None:
             config["model"] = model
@@ -105,7 +109,7 @@ def register(main: click.Group) -> None:
           workbench privacy disclosure 832a7ed4 --by-label
           workbench privacy disclosure 832a7ed4 --docs @my_docs.txt
         """
-        from workbench.privacy.inference import disclosure_lines, stored_disclosure
+        from workbench.privacy.inference_attacks.inference import disclosure_lines, stored_disclosure
         store = open_existing_store(store_path)
         for line in disclosure_lines(stored_disclosure(store, run_ids or None, by_label=by_label, docs=docs)):
             click.echo(line)
@@ -122,8 +126,8 @@ def register(main: click.Group) -> None:
         """
         import json
 
-        from workbench.privacy.lemmatiser import build_info
-        from workbench.privacy.lemmatiser_build import build_lemmatiser as build
+        from workbench.privacy.inference_attacks.lemmatiser import build_info
+        from workbench.privacy.inference_attacks.lemmatiser_build import build_lemmatiser as build
         for lang in langs:
             path = build(lang)
             accuracy = (build_info(lang) or {}).get("accuracy")

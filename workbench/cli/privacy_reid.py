@@ -31,8 +31,8 @@ def _privacy_group(main: click.Group) -> click.Group:
 
 
 def register(main: click.Group) -> None:
-    from workbench.privacy.attackers import ATTACKERS
-    from workbench.privacy.reid_contract import DEFAULT_K
+    from workbench.privacy.reid_attacks.attackers import ATTACKERS
+    from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K
 
     @_privacy_group(main).command("reid")
     @click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
@@ -81,7 +81,7 @@ def register(main: click.Group) -> None:
         """
         import pandas as pd
 
-        from workbench.privacy.reid import reid_lines, reid_risk
+        from workbench.privacy.reid_attacks.reid import reid_lines, reid_risk
         if shards != 1:  # an attack's tasks are its batches of documents (workbench.cluster.attacks)
             raise click.UsageError("--shards is for generation; an attack is sent to Ray a batch of documents a task")
         cluster = cluster_from_options(executor, address, shards, allow_remote)
@@ -95,6 +95,6 @@ def register(main: click.Group) -> None:
         for line in reid_lines(store, blind if aware is None else pd.concat([blind, aware], ignore_index=True)):
             click.echo(line)
         if aware is not None:
-            from workbench.privacy.method_aware import difference_lines
+            from workbench.privacy.reid_attacks.method_aware import difference_lines
             for line in difference_lines(blind, aware):
                 click.echo(line)

@@ -16,7 +16,7 @@ def _default(name: str):
 
 def register(main: click.Group) -> None:
     from workbench.metrics.similarity_baseline import SOURCES as SIMILARITY_BASELINES
-    from workbench.privacy.reid_contract import DEFAULT_K
+    from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K
     from workbench.reports.files import FORMATS as REPORT_FORMATS
 
     @main.command("report")

@@ -21,8 +21,8 @@ from workbench.metrics.metric_frame import run_rows
 def _privacy_measures() -> tuple[dict[str, str], dict[str, str]]:
     """The command that stores each privacy measure (reports.privacy reads what they stored) and its
     name, read from the attackers' registries, so a new attacker needs no line here."""
-    from workbench.privacy.attackers import REGISTRY as REID
-    from workbench.privacy.inference_attackers import REGISTRY as INFERENCE
+    from workbench.privacy.inference_attacks.inference_attackers import REGISTRY as INFERENCE
+    from workbench.privacy.reid_attacks.attackers import REGISTRY as REID
     commands, names = {}, {}
     for attacker in REID.names():
         commands[f"trir_{attacker}"] = commands[f"rank_le_k_{attacker}"] = \
@@ -58,7 +58,7 @@ def privacy_note(table: pd.DataFrame, metric: str) -> str | None:
     command = PRIVACY_COMMANDS[metric]
     attackable, without = lacking, []
     if command.startswith("workbench privacy reid"):
-        from workbench.privacy.background import shipped_background
+        from workbench.privacy.reid_attacks.background import shipped_background
         attackable = [i for i in lacking if shipped_background(str(table.at[i, "corpus"])) is not None]
         without = [i for i in lacking if i not in attackable]
     says = []

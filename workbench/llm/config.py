@@ -2,7 +2,7 @@
 
 Every config that talks to Ollama holds one OllamaSettings as its `client` field: the ollama
 generator (OllamaConfig here), INTACT (adapters/intact/config.py) and the LLM inference attacker
-(workbench/privacy/inference_llm.py), each with its own defaults (a different temperature, a
+(workbench/privacy/inference_attacks/inference_llm.py), each with its own defaults (a different temperature, a
 larger answer budget). On the command line the client's settings keep their plain names:
 `-o temperature=0.2` sets `client.temperature` (workbench.infra.plugins.build_config routes a name
 that is not the config's own into its nested record; `-o client.temperature=0.2` says the same).

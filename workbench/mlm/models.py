@@ -1,5 +1,5 @@
 """Which masked LM reads a language: one home for the choice that the masked-LM generators
-(adapters/masked_lm/base.py) and the masked-LM inference attacker (workbench/privacy/inference_mlm.py)
+(adapters/masked_lm/base.py) and the masked-LM inference attacker (workbench/privacy/inference_attacks/inference_mlm.py)
 both make.
 
 The paper's models are the defaults (003 §3.2). A config's `model` sets one model for every

@@ -19,7 +19,7 @@ other spans of the document:
              workbench.text.compare, so "Malmö" with a combining diaeresis is "Malmö").
 Every span of a document is the known pair in turn (FAILED ones excepted: the attacker
 learns nothing from "[FAILED]"), or, with background knowledge (the public text about the
-document's individual, workbench.privacy.background), every span whose original the text states
+document's individual, workbench.privacy.reid_attacks.background), every span whose original the text states
 (its words in order, case and punctuation ignored); results are summed over the choices, so a document with
 more pairs weighs more (the share is the mean over every (known pair, other span) attempt).
 
@@ -170,7 +170,7 @@ def stated_in(background: str):
 def known_pair_counts(frame: pd.DataFrame, background: dict[str, str] | None = None) -> pd.DataFrame:
     """Per run, label and kind: the COUNTS (columns run_id, label, kind, *COUNTS), over the tidy
     frame's rows (workbench.store.tidy_frame). background: doc_id -> the public text the attacker has
-    (workbench.privacy.background); given, only spans whose original it states are known pairs,
+    (workbench.privacy.reid_attacks.background); given, only spans whose original it states are known pairs,
     and a document without a text has none. None: every span in turn."""
     rows = []
     for run_id, run_rows in frame.groupby("run_id", sort=False):

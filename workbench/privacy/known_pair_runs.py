@@ -56,7 +56,7 @@ def known_pair_risk(store: RunStore, run_ids: Sequence[str], background: str | N
 
 def _background_texts(corpus_name: str, background: str) -> tuple[dict[str, str], str]:
     """doc_id -> background text (a document's individual is its doc_id), and the file's name@hash."""
-    from workbench.privacy.background import load_background, resolve_background
+    from workbench.privacy.reid_attacks.background import load_background, resolve_background
     loaded = load_background(resolve_background(corpus_name, None if background == SHIPPED else background))
     return dict(zip(loaded.individuals, loaded.texts)), f"{loaded.path.name}@{loaded.sha256[:12]}"
 

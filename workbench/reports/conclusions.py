@@ -113,8 +113,8 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
     `headline` names its attackers and background), then per attacker with a stored TRIR: the
     safest run and whether the attacker tells the runs apart (the 95 % intervals of the lowest and
     the others overlap or not)."""
-    from workbench.privacy.attackers import ATTACKERS
-    from workbench.privacy.background import SHIPPED_BACKGROUND
+    from workbench.privacy.reid_attacks.attackers import ATTACKERS
+    from workbench.privacy.reid_attacks.background import SHIPPED_BACKGROUND
     from workbench.reports.privacy import HEADLINE, WEAK_BELOW, describe_headline
     lines = []
     trir = [f"trir_{a}" for a in ATTACKERS if f"trir_{a}" in runs]

@@ -1,10 +1,10 @@
 """Privacy beside utility (issue 12 item 5): the report's privacy table and the privacy–utility figure.
 
 Read-only over what the privacy attacks stored: nothing here attacks. `privacy_measures`
-collects, per run, the re-identification results (workbench.privacy.reid.stored_reid_risk:
+collects, per run, the re-identification results (workbench.privacy.reid_attacks.reid.stored_reid_risk:
 TRIR, mean rank, share within rank k, per attacker; and paper 001 §6's ensemble TRIR over the
-re-identification attacks shown, workbench.privacy.reid.ensemble_trir) and the inference disclosure
-(workbench.privacy.inference.stored_disclosure, per attacker) and the known-pair recovery of
+re-identification attacks shown, workbench.privacy.reid_attacks.reid.ensemble_trir) and the inference disclosure
+(workbench.privacy.inference_attacks.inference.stored_disclosure, per attacker) and the known-pair recovery of
 dates and other values (workbench.privacy.known_pair_runs, caption key "known-pair:v1"). Where a run was attacked
 under several attack keys of one attacker (another background, other settings), the key
 most of the reported runs share is shown, so every row of a column comes from the same
@@ -43,10 +43,10 @@ import pandas as pd
 
 from workbench.metrics.base import HIGHER, LOWER, MetricInfo
 from workbench.metrics.intervals import HIGH, LOW
-from workbench.privacy.attackers import ATTACKERS as REID_ATTACKERS
-from workbench.privacy.background import share_text
-from workbench.privacy.inference_attackers import INFERENCE_ATTACKERS
-from workbench.privacy.reid_contract import DEFAULT_K
+from workbench.privacy.inference_attacks.inference_attackers import INFERENCE_ATTACKERS
+from workbench.privacy.reid_attacks.attackers import ATTACKERS as REID_ATTACKERS
+from workbench.privacy.reid_attacks.background import share_text
+from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K
 from workbench.reports.privacy_aware import aware_caption, aware_counterparts, aware_measure, secrecy_measure
 from workbench.reports.privacy_inference import coverage_texts, sample_caption
 from workbench.reports.table_specs import Column, TableSpec
@@ -161,14 +161,16 @@ def table_spec(measures: pd.DataFrame) -> TableSpec:
 
 def _stored_reid(store, run_ids: Sequence[str], k: int) -> pd.DataFrame:
     try:
-        from workbench.privacy.reid import stored_reid_risk
+        from workbench.privacy.reid_attacks.reid import stored_reid_risk
     except ImportError:  # the privacy part of an install is missing: no results to show
         return pd.DataFrame()
     return stored_reid_risk(store, run_ids, k=k)
 
 
 def _stored_ensemble_by_run(store, keys_by_run: dict[str, list[str]]) -> pd.DataFrame:
-    from workbench.privacy.reid import stored_ensemble_by_run  # importable wherever _stored_reid found results
+    from workbench.privacy.reid_attacks.reid import (
+        stored_ensemble_by_run,  # importable wherever _stored_reid found results
+    )
     return stored_ensemble_by_run(store, keys_by_run)  # trir, trir_low, trir_high
 
 
@@ -250,7 +252,7 @@ def describe_headline(headline: dict) -> str:
 
 def _stored_disclosure(store, run_ids: Sequence[str]) -> pd.DataFrame:
     try:
-        from workbench.privacy.inference import stored_disclosure
+        from workbench.privacy.inference_attacks.inference import stored_disclosure
     except ImportError:
         return pd.DataFrame()
     return stored_disclosure(store, run_ids)

@@ -1,6 +1,6 @@
 """The method-aware attacks beside the method-blind ones in the privacy table (issue 39 item 2).
 
-An attacker that knows the method (workbench.privacy.method_aware, `workbench privacy reid
+An attacker that knows the method (workbench.privacy.reid_attacks.method_aware, `workbench privacy reid
 --method-aware`) is stored as `<attacker>+method` under a key of its own per run (the key hashes the
 run's method). For each method-blind attacker the table shows, a run's method-aware counterpart is
 the attack of `<attacker>+method` over the same background with the same settings (the stored
@@ -21,7 +21,8 @@ import json
 
 import pandas as pd
 
-SUFFIX = "+method"  # workbench.privacy.method_aware.SUFFIX (not imported: that module loads the generators)
+# workbench.privacy.reid_attacks.method_aware.SUFFIX (not imported: that module loads the generators)
+SUFFIX = "+method"
 
 
 def aware_measure(attacker: str) -> str:

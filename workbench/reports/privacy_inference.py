@@ -18,7 +18,7 @@ import pandas as pd
 def coverage_texts(store, rows: pd.DataFrame, attack_key: str) -> dict[str, str]:
     """run_id -> what a partial attack covers, for the runs of `rows` (stored_disclosure's, index
     run_id, of one attack key) with spans not attacked; complete runs are left out."""
-    from workbench.privacy.inference_store import attacked_documents
+    from workbench.privacy.inference_attacks.inference_store import attacked_documents
     texts = {}
     for run_id, row in rows.iterrows():
         missing, failed, attacked = int(row["missing"] or 0), int(row["failed"] or 0), int(row["spans"])
@@ -33,7 +33,7 @@ def coverage_texts(store, rows: pd.DataFrame, attack_key: str) -> dict[str, str]
 def sample_caption(store, records: dict, attacker: str, attack_key: str, attacked: Sequence[str]) -> str:
     """The caption's account of the samples the attacked runs (ids) recorded under this key, per
     corpus; "" where none recorded one. records: run_id -> RunRecord of the report's runs."""
-    from workbench.privacy.inference_store import INFERENCE_SAMPLE
+    from workbench.privacy.inference_attacks.inference_store import INFERENCE_SAMPLE
     from workbench.store.run_reports import run_report
     by_corpus: dict[str, list] = {}
     for run_id in attacked:

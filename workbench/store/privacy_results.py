@@ -1,7 +1,7 @@
 """The tables of per-run attack results in the run store (reid_results, inference_results,
 migration 3): how their rows are written and read.
 
-Each result module (workbench.privacy.reid_store, .inference_store) keeps its own row type
+Each result module (workbench.privacy.reid_attacks.reid_store, .inference_store) keeps its own row type
 and declares its table here with ResultTable.of; the SQL is this module's.
 """
 

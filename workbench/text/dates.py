@@ -1,6 +1,6 @@
 """Calendar dates written in English or Swedish, read into their fields and where each field stands.
 
-One reader, two users: the matching function of paper 004 (workbench.privacy.matching: does
+One reader, two users: the matching function of paper 004 (workbench.privacy.inference_attacks.matching: does
 a guess name the same date?) and the surrogate generator (workbench.adapters.surrogate.dates: shift
 a date and write it back in the original's format). Both need the same tokens and month
 names; the surrogates also need each field's position and spelling, and weekdays.

@@ -4,7 +4,7 @@ A word tokeniser (bm25s's `\\w\\w+`, most others) cuts the identifiers that tie 
 individual into pieces that every text shares: an ECHR application number `36110/97` becomes
 `36110` and `97` (a year suffix that hundreds of judgments carry), `12 March 1997` becomes three
 tokens common on their own. Kept whole, each is a rare token, and a retrieval attacker weighs it
-as rare (workbench.privacy.retrieval_ids). The rule, in order (the first that matches wins):
+as rare (workbench.privacy.reid_attacks.retrieval_ids). The rule, in order (the first that matches wins):
 
     code    digits and letters joined by / . - : with a digit in it   36110/97, A/123/2001, 5-2-1
             ("no. 12345/67": `no` is a word, `12345/67` the code)

@@ -27,7 +27,7 @@ from workbench.text.stopwords import STOPWORDS
 # Titles and honorifics that stand before (or after) a name, lower-cased, without the full stop
 # of an abbreviation ("Mr." is "mr"). They say nothing about who is meant, so they are never
 # content words: not for content partial overlap, not for 004's matching function
-# (workbench.privacy.matching), whose frequent lemmas are counted outside the spans and so
+# (workbench.privacy.inference_attacks.matching), whose frequent lemmas are counted outside the spans and so
 # never leave out a title inside a PERSON span. One list per language; the matching function
 # takes the union (a Swedish title is no content word of an English text either).
 # "justice" is the English judges' title ("Lord Justice Sedley", "Mr Justice Collins" in TAB).

@@ -39,7 +39,7 @@ ngram     Only for named entities (labels in NAMED_ENTITY_LABELS): the two share
           match "consultant" with "result" ("sult").
 
 Where 004 is silent, the choices are written next to the rule above and in docs/privacy.md
-("Inference attack"). Lemmas come from a real lemmatiser (workbench.privacy.lemmatiser);
+("Inference attack"). Lemmas come from a real lemmatiser (workbench.privacy.inference_attacks.lemmatiser);
 this module only compares what it returns, so the rules can be tested on any `Word`s.
 
 Texts are compared as text (workbench.text.compare, issue 37): the span, the replacement and

@@ -5,8 +5,8 @@ span originally said. It is handed a `Target`: the document as it was published 
 span carrying its replacement) and where the target's replacement stands in it; a Target
 cannot carry the original, so an attacker never sees it (tests/privacy prove it).
 
-The implementations (workbench/privacy/inference_mlm.py, inference_llm.py) import this module;
-the registry (workbench/privacy/inference_attackers.py) names them, so nothing here imports
+The implementations (workbench/privacy/inference_attacks/inference_mlm.py, inference_llm.py) import this module;
+the registry (workbench/privacy/inference_attacks/inference_attackers.py) names them, so nothing here imports
 them back.
 """
 
@@ -50,7 +50,7 @@ class Guesses:
 
 
 class InferenceAttacker(Protocol):
-    """Built as `cls(config, n)` by workbench.privacy.inference_attackers.make_inference_attacker;
+    """Built as `cls(config, n)` by workbench.privacy.inference_attacks.inference_attackers.make_inference_attacker;
     `Config` is its frozen config dataclass, which the plug-in kit builds from -o options."""
     # Its config dataclass, a class attribute (not ClassVar here: implementations assign it plainly).
     Config: type[Any]

@@ -29,7 +29,7 @@ from workbench.infra.devices import (
 )
 from workbench.infra.errors import InvalidValue
 from workbench.mlm.models import DEFAULT_EN, DEFAULT_SV, is_offline, model_for
-from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
+from workbench.privacy.inference_attacks.inference_contract import Guesses, Target, clean_guesses, describe_config
 
 
 @dataclass(frozen=True, slots=True)

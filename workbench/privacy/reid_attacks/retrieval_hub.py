@@ -9,7 +9,7 @@ cut into REFERENCE_PIECES pieces of REFERENCE_CHARS characters, evenly spaced, s
 an individual's score for a document is then its BM25 score minus its mean over those pieces,
 divided by their standard deviation (a z-score per individual). The reference depends only on the
 background, never on the documents attacked, so a document's ranks do not depend on the others
-scored with it (the batches of workbench.privacy.reid stay independent). `retrieval-ids-run`
+scored with it (the batches of workbench.privacy.reid_attacks.reid stay independent). `retrieval-ids-run`
 (RunNormalisedAttacker) standardises over the attacked run's documents instead: stronger, and
 transductive (a document's ranks depend on the run's other documents).
 
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from workbench.privacy.retrieval_ids import IdRetrievalAttacker
+from workbench.privacy.reid_attacks.retrieval_ids import IdRetrievalAttacker
 
 REFERENCE_CHARS = 3000  # about a third of a TAB test document's length
 REFERENCE_PIECES = 8  # per individual, evenly spaced over its text

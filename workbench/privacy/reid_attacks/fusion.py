@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.infra.errors import InvalidValue
-from workbench.privacy.background import Background
-from workbench.privacy.dense import DenseAttacker, DenseConfig
-from workbench.privacy.retrieval import STOPWORD_LANGUAGES, RetrievalConfig
-from workbench.privacy.retrieval_ids import IdRetrievalAttacker
+from workbench.privacy.reid_attacks.background import Background
+from workbench.privacy.reid_attacks.dense import DenseAttacker, DenseConfig
+from workbench.privacy.reid_attacks.retrieval import STOPWORD_LANGUAGES, RetrievalConfig
+from workbench.privacy.reid_attacks.retrieval_ids import IdRetrievalAttacker
 
 RRF_K = 60  # Cormack et al. 2009's constant
 

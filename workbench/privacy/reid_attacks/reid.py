@@ -3,9 +3,9 @@
     reid_risk(store, ["a1b2c3"], attacker="retrieval", k=10)          # attack (or reuse), one row per run
     stored_reid_risk(store)                                           # read what is stored, never attack
 
-An attacker (workbench.privacy.retrieval, workbench.privacy.trained) has learnt, from a
+An attacker (workbench.privacy.reid_attacks.retrieval, workbench.privacy.reid_attacks.trained) has learnt, from a
 background file of public texts about a superset of the corpus's individuals
-(workbench.privacy.background), to score every individual for a text. It is shown each
+(workbench.privacy.reid_attacks.background), to score every individual for a text. It is shown each
 document of a run as the run pseudonymised it (workbench.text.replace.pseudonymise: every
 span replaced by the run's pseudonym; an empty pseudonym removes the span) and ranks the
 individuals; the document's own individual is its doc_id.
@@ -28,7 +28,7 @@ ties in expectation, the attackers' tie-breaks independent: hit = 1 − Π (1 �
 (ensemble_intervals), as each attacker's TRIR's, resamples the documents.
 
 Weaker attackers (TAE): `background_share` < 1 gives the attacker only the first share of
-each background text (workbench.privacy.background: TAE's 10, 25 and 50 % files); the share
+each background text (workbench.privacy.reid_attacks.background: TAE's 10, 25 and 50 % files); the share
 is part of the attack key and of the stored settings, and results name it ("retrieval 10 %").
 
 Results are cached per (run, attack key): the key hashes the attacker, its settings (the
@@ -51,10 +51,10 @@ import pandas as pd
 from workbench.executors.contract import BatchTask, ScoringJob
 from workbench.executors.options import ExecutorOptions, executor_for
 from workbench.infra.errors import InvalidValue, WorkbenchError
-from workbench.privacy.attackers import REGISTRY, make_attacker
-from workbench.privacy.background import load_background, resolve_background, share_text
-from workbench.privacy.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
-from workbench.privacy.reid_store import ReidRow, new_row, rows_frame, save_rows, stored_rows
+from workbench.privacy.reid_attacks.attackers import REGISTRY, make_attacker
+from workbench.privacy.reid_attacks.background import load_background, resolve_background, share_text
+from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K, Attacker, attack_key, attack_settings
+from workbench.privacy.reid_attacks.reid_store import ReidRow, new_row, rows_frame, save_rows, stored_rows
 from workbench.store import COMPLETE, RunRecord, RunStore
 from workbench.store.own_detections import own_detections
 from workbench.text.replace import pseudonymise
@@ -115,7 +115,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     executor's options (None: local); the attackers are made (trained) here and their scoring
     batches run where the executor runs them (Ray: workbench.cluster.attacks); the rows stored are the same.
     method_aware: None, the method-blind attacker; "own" or a reference kind, the attacker that knows
-    the method: its background as that method rewrites it (workbench.privacy.method_aware), stored as
+    the method: its background as that method rewrites it (workbench.privacy.reid_attacks.method_aware), stored as
     the attacker `<attacker>+method` under a key of its own."""
     REGISTRY.entry(attacker)  # an unknown name is refused (did you mean …?) before anything is read
     _check_k(k)
@@ -133,7 +133,7 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
                                  f"{run.run_id} ({run.corpus_name}) has its individual (doc_id) in it, e.g. "
                                  f"{missing[0]!r}; is it the background of another corpus?")
         if method_aware is not None:  # a method the attacker cannot know is refused before anything is attacked
-            from workbench.privacy.method_aware import method_of
+            from workbench.privacy.reid_attacks.method_aware import method_of
             method_of(run, method_aware)
         checked.append((run, texts, bk, missing))
     made: dict[tuple[str, str, str], tuple[Attacker, str]] = {}
@@ -142,13 +142,13 @@ def reid_risk(store: RunStore, run_ids: Sequence[str], *, attacker: str = "retri
     for run, texts, bk, missing in checked:
         lang = _language(store, run)
         if method_aware is not None:  # the background as the run's method writes it (cached on disk)
-            from workbench.privacy.method_aware import rewritten_background
+            from workbench.privacy.reid_attacks.method_aware import rewritten_background
             bk = rewritten_background(store, run, bk, method_aware, lang, log=log)
         known = (bk.sha256, json.dumps(bk.share_setting(), sort_keys=True), lang)
         if known not in made:
             instance = make_attacker(attacker, bk, config, lang, log=log)
             if method_aware is not None:
-                from workbench.privacy.method_aware import aware_name
+                from workbench.privacy.reid_attacks.method_aware import aware_name
                 instance.name = aware_name(attacker)  # stored and keyed apart from the method-blind attacker
             made[known] = (instance, attack_key(instance))
         instance, key = made[known]

@@ -1,7 +1,7 @@
 """Lemmas for 004's matching function: a trained spaCy lemmatiser per language (no torch).
 
     lemmatiser("en")(["The dogs barked."])   # -> [(Word("The", "the", …), Word("dogs", "dog", …), …)]
-    (lemmatiser: workbench.privacy.lemmatiser_build, which builds it first where it is not built)
+    (lemmatiser: workbench.privacy.inference_attacks.lemmatiser_build, which builds it first where it is not built)
 
 The pipeline is spaCy's blank tokenizer of the language and its `trainable_lemmatizer`
 (edit-tree lemmatiser with its own small CNN encoder), trained on the gold lemmas of the
@@ -17,7 +17,7 @@ lemma it does not know by its own lemma of the form, where it has one:
         trained alone, 96.6 / 96.3 % with this rule, 95.4 / 96.6 % with the Swedish one.
 Measured with gold tokens; words lemmatised alone (as single-word guesses are) score within
 a point of that. Stop words are spaCy's list for the language. Building it lives in
-workbench.privacy.lemmatiser_build (`workbench privacy build-lemmatiser`); `lemmatiser(lang)` builds
+workbench.privacy.inference_attacks.lemmatiser_build (`workbench privacy build-lemmatiser`); `lemmatiser(lang)` builds
 it on first use (about a minute, said on stderr), while `lemmatiser_path` only finds a built one.
 
 Cached in workbench.infra.paths.cache_dir()/lemmatiser/<lang>-<key>, the key a hash of the recipe,
@@ -35,7 +35,7 @@ from typing import TypedDict
 from workbench.data_model import LANGUAGES
 from workbench.infra.errors import MissingExtra, WorkbenchError
 from workbench.infra.paths import cache_dir, pud_treebank, ud_train_dir
-from workbench.privacy.matching import Word
+from workbench.privacy.inference_attacks.matching import Word
 
 BUILD_FILE = "build.json"
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.privacy.retrieval import RetrievalAttacker, RetrievalConfig, _bm25s
+from workbench.privacy.reid_attacks.retrieval import RetrievalAttacker, RetrievalConfig, _bm25s
 from workbench.text.compare import nfc
 from workbench.text.id_tokens import identifier_tokens
 

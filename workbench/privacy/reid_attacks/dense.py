@@ -26,7 +26,7 @@ import numpy as np
 from workbench.infra.devices import FLOAT32, check_device, placement
 from workbench.infra.errors import InvalidValue
 from workbench.metrics.backends.embedders import DEFAULT_EMBEDDERS, MINILM, CachedEmbedder, Embedder, make_embedder
-from workbench.privacy.background import Background
+from workbench.privacy.reid_attacks.background import Background
 from workbench.text.compare import nfc
 
 AGGREGATION = "mean over the document's windows of the best cosine with the individual's windows"

@@ -1,11 +1,11 @@
 """The inference attack per span (004 §3.2) over stored runs, and its disclosure rate.
 
-    from workbench.privacy.inference import inference_disclosure, stored_disclosure
+    from workbench.privacy.inference_attacks.inference import inference_disclosure, stored_disclosure
     inference_disclosure(store, ["832a7ed4"], attacker="mlm", n=5, config={"model": "offline"})
 
-For every replaced span of a run, an attacker (workbench.privacy.inference_attackers) reads
+For every replaced span of a run, an attacker (workbench.privacy.inference_attacks.inference_attackers) reads
 the pseudonymised document and proposes N guesses of the original; 004's matching function
-(workbench.privacy.matching, with the language's lemmatiser and the corpus's most frequent
+(workbench.privacy.inference_attacks.matching, with the language's lemmatiser and the corpus's most frequent
 lemmas) says whether a guess discloses it. Whether the replacement itself, as it stands in
 the document, discloses the original is recorded too: an attacker reads it, and for an
 `original` run it is the original.
@@ -46,10 +46,14 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.infra.errors import WorkbenchError
-from workbench.privacy.inference_attackers import DEFAULT_GUESSES, INFERENCE_ATTACKERS, make_inference_attacker
-from workbench.privacy.inference_contract import Target, attack_key
-from workbench.privacy.inference_store import new_row, rows_frame, save_rows, stored_inputs
-from workbench.privacy.matching import MATCHER_VERSION, Matcher
+from workbench.privacy.inference_attacks.inference_attackers import (
+    DEFAULT_GUESSES,
+    INFERENCE_ATTACKERS,
+    make_inference_attacker,
+)
+from workbench.privacy.inference_attacks.inference_contract import Target, attack_key
+from workbench.privacy.inference_attacks.inference_store import new_row, rows_frame, save_rows, stored_inputs
+from workbench.privacy.inference_attacks.matching import MATCHER_VERSION, Matcher
 from workbench.store import COMPLETE, RunStore
 
 __all__ = ["INFERENCE_ATTACKERS", "FREQUENT_LEMMAS", "inference_disclosure", "stored_disclosure", "inference_spans",
@@ -93,7 +97,7 @@ def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[
     documents in `lang`, outside the annotated spans, read in NFC as the matching function reads
     spans and guesses; cached per corpus and lemmatiser."""
     from workbench.infra.paths import cache_dir
-    from workbench.privacy.lemmatiser_build import lemmatiser
+    from workbench.privacy.inference_attacks.lemmatiser_build import lemmatiser
     lem = lemmatiser(lang)
     docs = [d for d in corpus.documents if d.lang == lang]
     texts = [nfc_document(d) for d in docs]
@@ -122,13 +126,13 @@ def frequent_lemmas(corpus, lang: str, top: int = FREQUENT_LEMMAS) -> frozenset[
 
 
 def matcher_for(corpus, lang: str) -> Matcher:
-    from workbench.privacy.lemmatiser_build import lemmatiser
+    from workbench.privacy.inference_attacks.lemmatiser_build import lemmatiser
     return Matcher(lemmatiser(lang), frequent_lemmas(corpus, lang))
 
 
 def matcher_description() -> dict:
     """What the matching function's results depend on besides the texts (part of the attack key)."""
-    from workbench.privacy.lemmatiser import LEXICON, RECIPE
+    from workbench.privacy.inference_attacks.lemmatiser import LEXICON, RECIPE
     from workbench.text.overlap_rules import ALL_TITLES
     # The title list is part of the key: a title added to it changes which spans disclose.
     titles = hashlib.sha256(" ".join(sorted(ALL_TITLES)).encode()).hexdigest()[:12]

@@ -43,7 +43,7 @@ from workbench.data_model import Corpus, Document, Span
 from workbench.exchange.reference import KINDS, NUMBERED, entity_numbers, numbered_kinds, reference_kind
 from workbench.infra.errors import WorkbenchError
 from workbench.infra.paths import cache_dir
-from workbench.privacy.background import Background
+from workbench.privacy.reid_attacks.background import Background
 from workbench.store import RunRecord, RunStore
 from workbench.text.replace import pseudonymise
 

@@ -63,10 +63,10 @@ from workbench.infra.errors import InvalidValue, WorkbenchError
 from workbench.infra.paths import cache_dir
 from workbench.mlm.hub import find_model
 from workbench.mlm.models import OFFLINE
-from workbench.privacy.background import Background
-from workbench.privacy.reid_contract import attack_settings
-from workbench.privacy.trained_model import batch, classifier, load_torch, windows
-from workbench.privacy.trained_training import ClassifierTraining
+from workbench.privacy.reid_attacks.background import Background
+from workbench.privacy.reid_attacks.reid_contract import attack_settings
+from workbench.privacy.reid_attacks.trained_model import batch, classifier, load_torch, windows
+from workbench.privacy.reid_attacks.trained_training import ClassifierTraining
 
 DEFAULT_BASE_MODEL = "distilbert-base-uncased"
 INFO_FILE = "attacker.json"
@@ -150,7 +150,7 @@ class TrainedAttacker:
     """The TRI classifier; trained (or loaded from the cache) on first use."""
 
     name = "trained"
-    Config = TrainedConfig  # what workbench.privacy.attackers builds from -o options
+    Config = TrainedConfig  # what workbench.privacy.reid_attacks.attackers builds from -o options
     batch_documents = 8  # per stored transaction: an interrupted attack loses seconds (trained-minilm too)
 
     def __init__(self, background: Background, config: TrainedConfig,

@@ -1,11 +1,11 @@
 """What every re-identification attacker is, and its attack key; no implementation here.
 
-An attacker holds a background file (workbench.privacy.background) and scores every
+An attacker holds a background file (workbench.privacy.reid_attacks.background) and scores every
 individual in it for a text; its settings (a frozen config dataclass), the share of each
 background text it knows (where not all) and the background's hash make its attack key,
 under which reid_results are stored and found again. The implementations
-(workbench/privacy/retrieval.py, trained.py) are named by the registry in
-workbench/privacy/attackers.py.
+(workbench/privacy/reid_attacks/retrieval.py, trained.py) are named by the registry in
+workbench/privacy/reid_attacks/attackers.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from workbench.privacy.background import Background
+from workbench.privacy.reid_attacks.background import Background
 
 if TYPE_CHECKING:
     import numpy
@@ -26,7 +26,7 @@ DEFAULT_K = 10  # rank ≤ k: a document counts as re-identified within the atta
 class Attacker(Protocol):
     """What reid_risk needs of an attacker: its settings (for the key) and scores per individual.
 
-    Built as `cls(background, config, log=log)` by workbench.privacy.attackers.make_attacker, where
+    Built as `cls(background, config, log=log)` by workbench.privacy.reid_attacks.attackers.make_attacker, where
     `Config` is its frozen config dataclass (the plug-in kit builds it from -o options). A config
     with settings that follow the attacked documents' language (BM25's stop words) resolves them in
     `resolved(lang)`, which make_attacker calls before the attacker is built."""

@@ -2,7 +2,8 @@
 
 A text is cut into overlapping windows of at most `window` tokens, special tokens included
 (TAE: "100-25"); the classifier reads one window and gives one logit per individual.
-Training it is workbench.privacy.trained_training; attacking with it, workbench.privacy.trained.
+Training it is workbench.privacy.reid_attacks.trained_training; attacking with it,
+workbench.privacy.reid_attacks.trained.
 """
 
 from __future__ import annotations

