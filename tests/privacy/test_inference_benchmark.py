@@ -97,6 +97,15 @@ def test_every_run_of_a_corpus_is_attacked_on_the_same_seeded_documents_and_a_re
         redone = {k for k in now if now[k] != created[k]}
         assert redone == {k for k in now if k.startswith(doc + "|")}  # only the lost rows attacked again
 
+        # The plan's estimate now takes this machine's rate from the attacks stored.
+        from workbench.benchmark.configs import check_benchmark
+        from workbench.benchmark.inference import LOAD_SECONDS, MATCHING_SECONDS_PER_SPAN
+        from workbench.benchmark.plan import plan_size
+        plan = plan_size(check_benchmark(config), store, inference=config.infer, references=1)
+        mean = store.db.execute("SELECT AVG(seconds) FROM inference_results").fetchone()[0]
+        assert plan.inference_seconds == pytest.approx(LOAD_SECONDS + plan.inference_spans
+                                                       * (mean + MATCHING_SECONDS_PER_SPAN))
+
 
 def test_the_plan_line_counts_the_samples_spans(tmp_path):
     from workbench.benchmark.configs import check_benchmark

@@ -36,10 +36,14 @@ from workbench.store.records import COMPLETE
 if TYPE_CHECKING:
     from workbench.data_model import Corpus
 
-# A rough attack rate where the store holds no attack of the attacker yet: the offline masked LM's
-# forward passes (workbench.privacy.inference_attacks.inference_mlm) measured on this project's 2-core CPU
-# (docs/benchmarks.md), and the attacker's and lemmatisers' loading once per job.
-FALLBACK_SECONDS_PER_SPAN = 0.2
+# The attack's rate where the store holds no attack of the attacker yet: the offline masked LM's
+# forward pass measured at 0.062 CPU-seconds a span on one thread of this project's CPU (TAB test
+# and PGV-PII SV, 1,500 characters of context each side), with lemmatising, matching and storing
+# (about 0.008 s a span: docs/privacy.md, "Speed"); and the attacker's models and the lemmatisers
+# loaded once per job. With attacks stored, the store's own seconds per span (the attacker's share
+# of each batch, as recorded) plus MATCHING_SECONDS_PER_SPAN stand instead: the rate of this machine.
+FALLBACK_SECONDS_PER_SPAN = 0.07
+MATCHING_SECONDS_PER_SPAN = 0.008
 LOAD_SECONDS = 30.0
 
 
@@ -109,10 +113,12 @@ def check_inference(plan: InferencePlan | None, checked: Sequence, path: str) ->
                                  f"most {have}")
 
 
-def inference_estimate(plan: InferencePlan | None, checked: Sequence, references: int = 0) -> tuple[int, float]:
+def inference_estimate(plan: InferencePlan | None, checked: Sequence, references: int = 0,
+                       store=None) -> tuple[int, float]:
     """(spans, seconds) of the plan over the checked runs (workbench.benchmark.configs.PreparedRun):
     each corpus's sample once per run of it and once per reference run (`references`: the
-    benchmark's reference kinds), at FALLBACK_SECONDS_PER_SPAN, plus LOAD_SECONDS."""
+    benchmark's reference kinds), at the rate of the attacker's stored attacks in `store` (a
+    RunStore, or None), else FALLBACK_SECONDS_PER_SPAN, plus LOAD_SECONDS."""
     if plan is None:
         return 0, 0.0
     spans, per_corpus = 0, {}
@@ -123,7 +129,16 @@ def inference_estimate(plan: InferencePlan | None, checked: Sequence, references
             per_corpus[id(corpus)] = sum(len(d.masked_spans) for d in corpus.documents if d.doc_id in chosen)
             spans += per_corpus[id(corpus)] * references
         spans += per_corpus[id(corpus)]
-    return spans, LOAD_SECONDS + spans * FALLBACK_SECONDS_PER_SPAN
+    return spans, LOAD_SECONDS + spans * _seconds_per_span(plan.attacker, store)
+
+
+def _seconds_per_span(attacker: str, store) -> float:
+    if store is not None:
+        row = store.db.execute("SELECT AVG(seconds) FROM inference_results WHERE attacker = ? AND note = ''",
+                               (attacker,)).fetchone()
+        if row and row[0] is not None:
+            return float(row[0]) + MATCHING_SECONDS_PER_SPAN
+    return FALLBACK_SECONDS_PER_SPAN
 
 
 def recorded_sample(store, run_ids: Sequence[str], body: dict) -> list[str] | None:

@@ -79,6 +79,6 @@ def plan_size(prepared: list, store=None, *, inference=None, references: int = 0
         elif name not in unknown:
             unknown.append(name)
     from workbench.benchmark.inference import inference_estimate
-    attacked, attack_seconds = inference_estimate(inference, prepared, references)
+    attacked, attack_seconds = inference_estimate(inference, prepared, references, store)
     return PlanSize(len(prepared), sum(run.corpus.n_slots for run in prepared), seconds, tuple(unknown), attacked,
                     attack_seconds)
