@@ -127,3 +127,34 @@ def test_compare_on_the_command_line_and_its_refusals(baseline_store):
     assert other.returncode == 2 and "over the same corpus" in other.stderr and "Traceback" not in other.stderr
     unknown = wb("compare", a, b, "--metric", "upos_acc", store=baseline_store)
     assert unknown.returncode == 2 and "no metric 'upos_acc'" in unknown.stderr
+
+
+def test_a_report_without_intervals_has_the_same_figures_and_no_interval_columns(store, tiny_corpus, tmp_path):
+    # MetricConfig.intervals=False (`workbench report --no-intervals`): the bare figures of before.
+    from workbench.reports import write_report
+    a, b = _runs(store, tiny_corpus)
+    tables = {}
+    for intervals in (True, False):
+        out = tmp_path / str(intervals)
+        write_report(store, [a, b], out, ["csv"], context=make_context(intervals=intervals), families=FAMILIES)
+        tables[intervals] = pd.read_csv(out / "metrics.csv", index_col="run_id")
+    with_intervals, without = tables[True], tables[False]
+    assert "overlap_partial_low" in with_intervals and "overlap_partial_mark" in with_intervals
+    # (the perplexity family's own interval columns stay, as every family's metrics do: not computed here)
+    assert not [c for c in without.columns if c.startswith(("overlap", "unique")) and c.endswith(("_low", "_mark"))]
+    assert not [c for c in without.columns if c.endswith("_mark")]
+    shared = [c for c in without.columns if c in with_intervals.columns]
+    pd.testing.assert_frame_equal(without[shared], with_intervals[shared])
+
+
+def test_report_on_the_command_line_computes_only_the_families_named_and_no_intervals(baseline_store, tmp_path):
+    from workbench.store import RunStore
+    run = next(r.run_id for r in RunStore(baseline_store, create=False).runs() if r.corpus_name == "pgv-pii-en")
+    done = wb("report", run, "--out", tmp_path, "--family", "diversity", "--no-intervals", "--format", "csv",
+              "--no-progress", store=baseline_store)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(tmp_path / "metrics.csv", index_col="run_id")
+    assert table.at[run, "unique_ratio"] > 0 and math.isnan(table.at[run, "overlap_partial"])  # not computed
+    assert "unique_ratio_low" not in table
+    wrong = wb("report", run, "--out", tmp_path / "x", "--family", "nmii", store=baseline_store)
+    assert wrong.returncode == 2 and "nmii" in wrong.stderr and "Traceback" not in wrong.stderr

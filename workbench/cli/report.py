@@ -15,6 +15,7 @@ def _default(name: str):
 
 
 def register(main: click.Group) -> None:
+    from workbench.metrics.families import METRIC_FAMILIES
     from workbench.metrics.similarity_baseline import SOURCES as SIMILARITY_BASELINES
     from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K
     from workbench.reports.files import FORMATS as REPORT_FORMATS
@@ -64,11 +65,17 @@ def register(main: click.Group) -> None:
                        "similarity_word), e.g. morph_all for morphological agreement.")
     @click.option("--progress/--no-progress", default=True, show_default=True,
                   help="A bar over the metric families on stderr (drawn only on a terminal).")
+    @click.option("--family", "families", multiple=True, type=click.Choice(METRIC_FAMILIES.names()), metavar="FAMILY",
+                  help="Compute only this metric family (repeatable; default: every one; names as docs/metrics.md's "
+                       "family headings, e.g. nmi); the others' columns read –, as in the benchmark's first report.")
+    @click.option("--intervals/--no-intervals", default=_default("intervals"), show_default=True,
+                  help="Bootstrap intervals, best-run marks and the spread across seeds (docs/metrics.md, "
+                       "Uncertainty); --no-intervals gives the bare figures.")
     @placement_options
     @store_option
     def report(run_ids, out_dir, all_runs, formats, embedders, ner_models, causal_lm, ic_model, summariser,
                summary_sentences, classifier, folds, tagger, similarity_baseline, no_cache, allow_incomplete, k,
-               utility, progress, device, dtype, store_path) -> None:
+               utility, progress, families, intervals, device, dtype, store_path) -> None:
         """Compute every metric for the runs and write tables and figures.
 
         Tables are shaped like paper 003's Tables 2, 3 and 4 (plus one for the
@@ -79,13 +86,14 @@ def register(main: click.Group) -> None:
         Example:
           workbench report 832a7ed4 2d97c2f2 --out out/report
           workbench report --all --out out/all --embedder sv=intfloat/multilingual-e5-small
+          workbench report --all --out out/nmi --family nmi --format csv
         """
         from workbench.metrics import MetricConfig
         from workbench.pipeline import report_runs
 
         config = MetricConfig(summariser=summariser, summary_sentences=summary_sentences, classifier=classifier,
                               folds=folds, tagger=tagger, cache=not no_cache, device=device, dtype=dtype,
-                              similarity_baseline=similarity_baseline)
+                              similarity_baseline=similarity_baseline, intervals=intervals)
         for lang, spec in name_value_pairs(embedders, "--embedder", "LANG", "SPEC").items():
             config = config.with_embedder(lang, spec)
         for lang, spec in name_value_pairs(ner_models, "--ner-model", "LANG", "SPEC").items():
@@ -99,6 +107,6 @@ def register(main: click.Group) -> None:
             click.echo(config.dtype_line(), err=True)
         written = report_runs(open_existing_store(store_path), run_ids, out_dir, all_complete=all_runs, formats=formats,
                               config=config, allow_incomplete=allow_incomplete, k=k, progress=progress,
-                              utility=utility)
+                              utility=utility, families=families or None)
         for path in written:
             click.echo(f"wrote {path}")
