@@ -4,7 +4,7 @@
     python bench/bench_reid_swedish.py --trained-base PATH               # and the trained attacker on PATH
     python bench/bench_reid_swedish.py --trained-base .cache/mlm/offline-sv-<hash>   # the offline Swedish MLM
 
-Nothing ships a Swedish background, so this makes one as tests/privacy/test_reid_swedish.py does:
+Nothing ships a Swedish background, so this makes one as tests/privacy/reid_attacks/test_reid_swedish.py does:
 each PGV-PII SV article's first half (up to the first sentence end after its middle) is the
 document to protect, with its annotated spans, and the rest of the article is the public text
 about its individual in the background file (10 individuals). Three runs written into a fresh

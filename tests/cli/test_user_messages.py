@@ -1,6 +1,6 @@
 """Messages that send the user the right way (issue 24 item 21): each guards a message that was
 circular, named a temporary folder, repeated itself, or refused a file another command accepts. (The trained
-attacker's cache folder: tests/privacy/test_reid_trained.py.)"""
+attacker's cache folder: tests/privacy/reid_attacks/test_reid_trained.py.)"""
 
 from __future__ import annotations
 

@@ -81,7 +81,6 @@ def cache(tmp_path, monkeypatch):
 @pytest.fixture
 def bk(tmp_path):
     """The reid helpers' background knowledge, loaded."""
-    from reid_helpers import background
-
+    from tests.privacy.reid_helpers import background
     from workbench.privacy.reid_attacks.background import load_background
     return load_background(background(tmp_path / "bk.json"))

@@ -129,4 +129,4 @@ def crowd(tmp_path: Path) -> tuple[Corpus, Path, dict[str, str]]:
     path = tmp_path / "crowd-bk.json"
     path.write_text(json.dumps({d: bk for d, (_, _, bk) in CROWD.items()}), encoding="utf-8")
     entries = {m: label for _, mentions, _ in CROWD.values() for m, label in mentions}
-    return Corpus("crowd", "tests/privacy/test_reid_method_aware.py", docs), path, entries
+    return Corpus("crowd", "tests/privacy/reid_attacks/test_reid_method_aware.py", docs), path, entries

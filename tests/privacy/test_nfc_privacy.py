@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from inference_helpers import matcher
 
+from tests.privacy.inference_helpers import matcher
 from workbench.privacy.inference_attacks.inference import nfc_document
 from workbench.privacy.inference_attacks.matching import normalise
 from workbench.privacy.known_pair import known_pair_counts, stated_in

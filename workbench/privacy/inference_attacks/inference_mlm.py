@@ -9,7 +9,7 @@ overlap), and a full date (day, month, year) cannot be guessed this way.
 
 Targets are batched: one forward pass per `batch_size` targets of a language, each row
 padded to its length bucket, so a target's guesses do not depend on the other targets in
-its batch (workbench.mlm.masked_lm; tested in tests/privacy/test_inference_mlm.py).
+its batch (workbench.mlm.masked_lm; tested in tests/privacy/inference_attacks/test_inference_mlm.py).
 """
 
 from __future__ import annotations

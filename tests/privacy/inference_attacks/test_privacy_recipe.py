@@ -11,11 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from inference_helpers import built_lemmatiser, tables
 
 from tests.helpers.entry_point import WORKBENCH
+from tests.privacy.inference_helpers import built_lemmatiser, tables
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "privacy.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "privacy.md"
 DOCUMENTED_LIST = "D=@workbench/benchmark/suites/tab-test-16docs.txt"
 
 

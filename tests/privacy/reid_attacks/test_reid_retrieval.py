@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from reid_helpers import PEOPLE, background, corpus, write_run
 
+from tests.privacy.reid_helpers import PEOPLE, background, corpus, write_run
 from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("bm25s")

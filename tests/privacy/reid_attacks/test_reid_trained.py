@@ -6,8 +6,8 @@ import json
 import math
 
 import pytest
-from reid_helpers import BACKGROUND_TEMPLATE, PEOPLE, background, corpus, write_run
 
+from tests.privacy.reid_helpers import BACKGROUND_TEMPLATE, PEOPLE, background, corpus, write_run
 from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("transformers")

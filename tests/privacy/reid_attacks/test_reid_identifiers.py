@@ -8,7 +8,8 @@ import subprocess
 
 import numpy as np
 import pytest
-from reid_helpers import background, corpus, write_run
+
+from tests.privacy.reid_helpers import background, corpus, write_run
 
 pytest.importorskip("bm25s")
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from inference_helpers import reference_runs
+
+from tests.privacy.inference_helpers import reference_runs
 
 OFFLINE = {"model": "offline"}
 

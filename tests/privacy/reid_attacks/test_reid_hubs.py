@@ -97,8 +97,7 @@ def test_over_the_runs_documents_the_hub_is_its_own_level(run_attacker):
 
 def test_a_whole_run_attacker_rescores_every_document_together(store, tmp_path, monkeypatch):
     """Its rows are of one scoring of the whole run: a changed document makes reid score all again."""
-    from reid_helpers import background, corpus, write_run
-
+    from tests.privacy.reid_helpers import background, corpus, write_run
     from workbench.privacy.reid_attacks import reid
     from workbench.privacy.reid_attacks.attackers import make_attacker
     from workbench.privacy.reid_attacks.background import load_background

@@ -6,8 +6,8 @@ it is merely resolved, never trained, in the default tier."""
 from __future__ import annotations
 
 import pytest
-from reid_helpers import background, corpus, write_run
 
+from tests.privacy.reid_helpers import background, corpus, write_run
 from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("transformers")

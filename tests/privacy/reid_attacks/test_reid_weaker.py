@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from reid_helpers import PEOPLE, corpus, write_run
 
 from tests.helpers.entry_point import wb_ok
+from tests.privacy.reid_helpers import PEOPLE, corpus, write_run
 from workbench.infra.errors import InvalidValue
 
 # The same opening for every individual; what tells them apart comes after it.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from reid_helpers import background, corpus, write_run
 
+from tests.privacy.reid_helpers import background, corpus, write_run
 from workbench.infra.errors import WorkbenchError
 
 

@@ -13,7 +13,7 @@ from workbench.store import RunStore
 
 pytest.importorskip("bm25s")
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
-PAGE = Path(__file__).resolve().parents[2] / "workbench" / "dashboard" / "pages" / "2_Metrics.py"
+PAGE = Path(__file__).resolve().parents[3] / "workbench" / "dashboard" / "pages" / "2_Metrics.py"
 
 
 @pytest.fixture

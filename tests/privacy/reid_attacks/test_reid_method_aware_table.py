@@ -11,7 +11,8 @@ that indexed the background as `label` writes it. Seconds: BM25 over three texts
 from __future__ import annotations
 
 import pytest
-from reid_helpers import crowd, gazetteer, write_run
+
+from tests.privacy.reid_helpers import crowd, gazetteer, write_run
 
 pytest.importorskip("bm25s")
 

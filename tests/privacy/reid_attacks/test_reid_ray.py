@@ -10,9 +10,9 @@ import sys
 import pytest
 import ray
 from click.testing import CliRunner
-from reid_helpers import background, corpus, write_run
 
 from tests.helpers import waiting
+from tests.privacy.reid_helpers import background, corpus, write_run
 from workbench.executors.options import ExecutorOptions
 from workbench.infra.errors import WorkbenchError
 from workbench.privacy.reid_attacks.retrieval import RetrievalAttacker
@@ -125,8 +125,7 @@ def test_the_trained_attacker_travels_built_and_without_the_drivers_log(tiny_ber
     import shutil
     import threading
 
-    from reid_helpers import PEOPLE, TEMPLATE
-
+    from tests.privacy.reid_helpers import PEOPLE, TEMPLATE
     from workbench.cluster.attacks import _travelling
     from workbench.privacy.reid_attacks.attackers import make_attacker
     from workbench.privacy.reid_attacks.background import load_background

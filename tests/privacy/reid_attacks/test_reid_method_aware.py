@@ -7,15 +7,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from reid_helpers import PEOPLE, background, corpus, crowd, gazetteer, write_run
 
+from tests.privacy.reid_helpers import PEOPLE, background, corpus, crowd, gazetteer, write_run
 from workbench.infra.errors import WorkbenchError
 
 pytest.importorskip("bm25s")
 
 
 def _tiny_entries():
-    from reid_helpers import EXTRA_INDIVIDUAL, LABELS
+    from tests.privacy.reid_helpers import EXTRA_INDIVIDUAL, LABELS
     people = {**PEOPLE, EXTRA_INDIVIDUAL[0]: EXTRA_INDIVIDUAL[1]}
     return {value: LABELS[field] for p in people.values() for field, value in p.items()}
 

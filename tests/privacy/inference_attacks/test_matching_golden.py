@@ -8,7 +8,8 @@ row guards.
 from __future__ import annotations
 
 import pytest
-from inference_helpers import matcher
+
+from tests.privacy.inference_helpers import matcher
 
 GOLDEN = [
     # exact: the guess is the original (case and spacing ignored); what discloses a span without content words

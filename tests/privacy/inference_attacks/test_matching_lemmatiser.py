@@ -4,7 +4,8 @@ Swedish (irregular forms too), and a missing one fails with the command that bui
 from __future__ import annotations
 
 import pytest
-from inference_helpers import built_lemmatiser
+
+from tests.privacy.inference_helpers import built_lemmatiser
 
 EXAMPLES = {
     "en": [("The dogs were barking", ["the", "dog", "be", "bark"]),

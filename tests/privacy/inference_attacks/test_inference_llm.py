@@ -7,7 +7,8 @@ here asserts a lemma."""
 from __future__ import annotations
 
 import pytest
-from inference_helpers import reference_runs
+
+from tests.privacy.inference_helpers import reference_runs
 
 MODEL = "smollm2:135m-instruct"  # the name the stand-in serves (fixtures: tests/conftest.py)
 

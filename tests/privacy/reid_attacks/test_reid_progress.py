@@ -12,9 +12,9 @@ import subprocess
 import termios
 
 import pytest
-from reid_helpers import background, corpus, write_run
 
 from tests.helpers.entry_point import WORKBENCH
+from tests.privacy.reid_helpers import background, corpus, write_run
 
 pytest.importorskip("bm25s")
 

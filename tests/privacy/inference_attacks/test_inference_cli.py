@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import subprocess
 
-from inference_helpers import reference_runs, tables
-
 from tests.helpers.entry_point import WORKBENCH
+from tests.privacy.inference_helpers import reference_runs, tables
 
 
 def run(*args):
