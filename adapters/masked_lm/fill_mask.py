@@ -18,6 +18,9 @@ from workbench.text.slots import Slot
 
 class FillMask(MlmGenerator):
     name = "fill-mask"
+    # Masked LMs: fill-mask and MTC at 40 to 80 spans/s in float32 on this project's 2-core CPU
+    # (docs/speed.md), rounded down; the multi-mask ones fill several masks a span.
+    spans_per_second_estimate = 30.0
 
     def _fill(self, lm, slots: list[Slot], lang: str) -> list[list[str]]:
         encoded = []

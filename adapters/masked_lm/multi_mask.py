@@ -77,6 +77,9 @@ class _MultiMask(MlmGenerator):
 
 class NS3(_MultiMask):
     name = "ns3"
+    # Masked LMs: fill-mask and MTC at 40 to 80 spans/s in float32 on this project's 2-core CPU
+    # (docs/speed.md), rounded down; the multi-mask ones fill several masks a span.
+    spans_per_second_estimate = 10.0
 
     def masks_for(self, lang: str, gap: Gap) -> int:
         return 3  # 000 §2: "replace every marked redaction with 3 consecutive mask tokens"
@@ -84,6 +87,9 @@ class NS3(_MultiMask):
 
 class NAd(_MultiMask):
     name = "nad"
+    # Masked LMs: fill-mask and MTC at 40 to 80 spans/s in float32 on this project's 2-core CPU
+    # (docs/speed.md), rounded down; the multi-mask ones fill several masks a span.
+    spans_per_second_estimate = 10.0
     _rates: dict[str, float]  # characters per sub-word piece by language, measured on first use
 
     def masks_for(self, lang: str, gap: Gap) -> int:

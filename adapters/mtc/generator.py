@@ -126,9 +126,15 @@ class _EmatGenerator(PlacedModel, Generator):
 
 class MTC(_EmatGenerator):
     name = "mtc"
+    # Masked LMs: fill-mask and MTC at 40 to 80 spans/s in float32 on this project's 2-core CPU
+    # (docs/speed.md), rounded down; the multi-mask ones fill several masks a span.
+    spans_per_second_estimate = 30.0
     kind = "mtc"
 
 
 class SSMTC(_EmatGenerator):
     name = "ss-mtc"
+    # Masked LMs: fill-mask and MTC at 40 to 80 spans/s in float32 on this project's 2-core CPU
+    # (docs/speed.md), rounded down; the multi-mask ones fill several masks a span.
+    spans_per_second_estimate = 30.0
     kind = "ss-mtc"

@@ -97,3 +97,16 @@ def test_a_path_as_name_writes_nothing_outside_out(tmp_path):
 
 def test_plain_names_are_kept():
     assert load_benchmark("baselines").name == "baselines"
+
+
+def test_the_fallback_rates_are_the_generators_own_and_the_llms_have_none():
+    """Each generator class declares its rate (spans_per_second_estimate) beside its code, not in a
+    list in plan.py that a new generator would have to be added to; the values the plan had as a
+    dict (issue 38), and none for the LLM generators, whose speed is the server's."""
+    from workbench.benchmark.plan import fallback_spans_per_second
+    from workbench.generator_contract.registry import GENERATORS
+    assert fallback_spans_per_second(GENERATORS.names()) == {
+        "random": 2000.0, "upos": 2000.0, "surrogate": 500.0, "fill-mask": 30.0,
+        "ns3": 10.0, "nad": 10.0, "mtc": 30.0, "ss-mtc": 30.0}
+    assert GENERATORS.load("ollama").spans_per_second_estimate is None
+    assert fallback_spans_per_second(["no-such-generator"]) == {}

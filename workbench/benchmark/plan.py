@@ -7,7 +7,7 @@ needs --yes without a terminal), as `runs --delete` does.
 
 The time is an estimate, not a promise: per generator, the mean generation time per span of
 the runs of that generator already in the store (the `seconds` each prediction records),
-else the rough rate in FALLBACK_SPANS_PER_SECOND; runs finished before are reused and cost
+else the rough rate its class declares (Generator.spans_per_second_estimate); runs finished before are reused and cost
 nothing, so it is an upper bound when some are. A benchmark's inference attack
 (workbench.benchmark.inference) is estimated apart, from the spans of its samples and its
 measured rate, and said on the same line.
@@ -17,14 +17,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workbench.generator_contract.registry import GENERATORS
+
 ASK_ABOVE_RUNS = 100  # the shipped benchmarks plan 6 to 25 runs
 ASK_ABOVE_SECONDS = 12 * 3600  # more than a night's work
-# Spans per second where the store has no run of the generator yet. Masked LMs: fill-mask and
-# MTC at 40 to 80 spans/s in float32 on this project's 2-core CPU (docs/speed.md), rounded
-# down; the word-list generators take well under a millisecond a span. The LLM generators
-# (ollama, intact) depend on the server and model: not estimated without a stored run.
-FALLBACK_SPANS_PER_SECOND = {"random": 2000.0, "upos": 2000.0, "surrogate": 500.0, "fill-mask": 30.0,
-                             "ns3": 10.0, "nad": 10.0, "mtc": 30.0, "ss-mtc": 30.0}
+
+
+def fallback_spans_per_second(names) -> dict[str, float]:
+    """Spans per second where the store has no run of the generator yet: each generator class's
+    own spans_per_second_estimate (workbench.generator_contract.base.Generator), for the names
+    that declare one; an unknown name is left out (the plan lists it as not estimated)."""
+    rates = {}
+    for name in set(names):
+        if name in GENERATORS and (rate := GENERATORS.load(name).spans_per_second_estimate) is not None:
+            rates[name] = rate
+    return rates
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +77,8 @@ def plan_size(prepared: list, store=None, *, inference=None, references: int = 0
     """The size of the checked runs (workbench.benchmark.configs.PreparedRun); store: a RunStore
     to take the rates from, or None (a store not created yet); inference: the benchmark's
     InferencePlan (None: no attack), over the runs and `references` reference runs per corpus."""
-    rates = {**FALLBACK_SPANS_PER_SECOND, **(store.spans_per_second() if store is not None else {})}
+    rates = {**fallback_spans_per_second(run.planned.generator for run in prepared),
+             **(store.spans_per_second() if store is not None else {})}
     seconds, unknown = 0.0, []
     for run in prepared:
         name = run.planned.generator

@@ -146,6 +146,10 @@ class Generator(ABC):
     # Whether GenerationOptions.seed changes the pseudonyms (random draws): several seeds of a
     # stochastic generator are several runs worth comparing; of a deterministic one, one run.
     stochastic: ClassVar[bool] = False
+    # Spans per second on this project's 2-core CPU, for a benchmark's plan (workbench.benchmark.plan)
+    # where the store has no run of the generator yet; None: not estimated without a stored run (the
+    # LLM generators, ollama and intact, depend on the server and model).
+    spans_per_second_estimate: ClassVar[float | None] = None
 
     # An instance of Config; a generator that reads its settings declares `config: ItsConfig`.
     config: DataclassInstance
