@@ -36,7 +36,7 @@ def table(**privacy) -> pd.DataFrame:
 
 
 def test_measures_that_separate_the_runs_and_those_that_do_not():
-    (line, reference, _) = conclusions(table())  # the last: no TRIR (test below)
+    (line, reference, _generators, _) = conclusions(table())  # the last: no TRIR (test below)
     assert line.startswith("- **c** (en, 3 runs): separate the runs beyond their uncertainty: UPOS acc.% "
                            "(best: upos maskL +UPOS)")
     assert "do not separate them (no run significantly worse than the best): ATS Rouge 1" in line
@@ -48,12 +48,12 @@ def test_measures_that_separate_the_runs_and_those_that_do_not():
 def test_the_privacy_side_says_whether_the_attacker_tells_the_runs_apart():
     overlapping = table(trir_retrieval=[0.55, 0.56, 0.50], trir_retrieval_low=[0.45, 0.46, 0.40],
                         trir_retrieval_high=[0.65, 0.66, 0.60])
-    (privacy,) = conclusions(overlapping)[2:]
+    (privacy,) = conclusions(overlapping)[3:]
     assert privacy == ("- **c**, retrieval re-identification: TRIR 0.500 (suppress (reference)) to 0.560 over 3 runs; "
                        "the attacker cannot tell the runs apart (every 95 % interval overlaps the lowest's).")
     apart = table(trir_retrieval=[0.90, 0.56, 0.20], trir_retrieval_low=[0.85, 0.46, 0.12],
                   trir_retrieval_high=[0.95, 0.66, 0.28])
-    assert conclusions(apart)[2].endswith("; 2 of 2 others clearly riskier.")
+    assert conclusions(apart)[3].endswith("; 2 of 2 others clearly riskier.")
 
 
 def test_a_weak_attacker_is_named_and_the_block_has_its_heading():
@@ -63,6 +63,24 @@ def test_a_weak_attacker_is_named_and_the_block_has_its_heading():
     assert text.startswith("## What you can conclude")
     assert ("- The retrieval attacker is weak (original text of c: TRIR 0.717, below 0.9 on the original text): "
             "its TRIR understates the risk of every run.") in text
+
+
+def test_the_generators_alone_are_ranked_on_each_side_with_how_sure():
+    # Reference runs left out (suppress is best on ATS Rouge 1, but it is no pseudonymisation): upos
+    # wins UPOS accuracy beyond both intervals and Rouge 1 within them; random has the lower TRIR.
+    ranked = table(upos_accuracy_low=[0.15, 0.85, NAN], upos_accuracy_high=[0.25, 0.95, NAN],
+                   rouge_1_low=[0.35, 0.36, 0.40], rouge_1_high=[0.45, 0.46, 0.50],
+                   trir_ensemble=[0.50, 0.60, 0.40], trir_ensemble_low=[0.40, 0.50, 0.30],
+                   trir_ensemble_high=[0.60, 0.70, 0.50])
+    generators = conclusions(ranked)[2]
+    assert generators == (
+        "  - Among the generators alone (reference runs are bounds, not pseudonymisations): best on utility: "
+        "`upos maskL +UPOS` on 2 of 2 (clearly, beyond both intervals, on 1: UPOS acc.%); best on privacy: "
+        "`random maskL` on 1 of 1 (none clearly: within the next generator's interval).")
+    apart = ranked.copy()
+    apart.loc["r2", ["trir_ensemble", "trir_ensemble_low", "trir_ensemble_high"]] = [0.90, 0.85, 0.95]
+    assert conclusions(apart)[2].endswith("best on privacy: `random maskL` on 1 of 1 (clearly, beyond both "
+                                          "intervals, on 1: headline TRIR).")
 
 
 def test_a_corpus_with_one_run_has_nothing_to_compare():
