@@ -56,6 +56,17 @@ def test_the_privacy_side_says_whether_the_attacker_tells_the_runs_apart():
     assert conclusions(apart)[3].endswith("; 2 of 2 others clearly riskier.")
 
 
+def test_the_inference_disclosure_is_read_like_the_trir():
+    attacked = table(disclosure_mlm=[0.10, 0.30, 0.00], disclosure_mlm_low=[0.05, 0.25, 0.00],
+                     disclosure_mlm_high=[0.15, 0.35, 0.00])
+    lines = conclusions(attacked)
+    assert ("- **c**, mlm inference attack: disclosure 0.000 (suppress (reference)) to 0.300 over 3 runs; 2 of 2 "
+            "others clearly riskier.") in lines
+    # among the generators, random discloses less than upos, beyond both intervals
+    assert lines[2].endswith("best on privacy: `random maskL` on 1 of 1 (clearly, beyond both intervals, on 1: "
+                             "mlm inference disclosure).")
+
+
 def test_a_weak_attacker_is_named_and_the_block_has_its_heading():
     weak = table(trir_retrieval=[0.55, 0.56, 0.50])
     weak.attrs["weak"] = {"retrieval": "original text of c: TRIR 0.717"}

@@ -17,7 +17,8 @@ that has a better direction:
   on how many utility and privacy measures, and on which of them clearly (beyond both 95 %
   intervals of it and the next generator).
 
-Privacy, per attacker shown in the privacy table: the run with the lowest TRIR and whether its
+Privacy, per attacker shown in the privacy table (re-identification's TRIR, inference's
+disclosure): the run with the lowest figure and whether its
 95 % interval overlaps every other run's (then the attacker cannot tell the runs apart), and an
 attacker named weak (workbench.reports.privacy.weak_attackers).
 
@@ -98,7 +99,8 @@ def conclusions(table: pd.DataFrame) -> list[str]:
             + stand_in_lines(runs, names, table.attrs.get("stand_ins", ())))
 
 
-# The measures of the privacy side among the report's tables (the privacy table's TRIR is added).
+# The measures of the privacy side among the report's tables (the privacy table's TRIR and
+# inference disclosure are added).
 PRIVACY_FAMILIES = ("overlap",)
 
 
@@ -108,23 +110,27 @@ def best_generator_lines(rows: pd.DataFrame, metrics: list[str], infos, headed: 
     every measure the generator run with the best value, and whether it is ahead of the next
     generator beyond both 95 % intervals ("clearly"); a reader sees which generator wins each side
     and how sure that is without reading the tables."""
+    from workbench.privacy.inference_attacks.inference_attackers import INFERENCE_ATTACKERS
     from workbench.reports.privacy import HEADLINE
     generated = rows[rows["source"] != "reference"] if "source" in rows else rows
     if len(generated) < 2:
         return []
+    # The privacy table's measures (lower is safer), beside the report tables' own.
+    privacy = {HEADLINE: "headline TRIR",
+               **{f"disclosure_{a}": f"{a} inference disclosure" for a in INFERENCE_ATTACKERS}}
     wins: dict[str, dict[str, list[tuple[str, bool]]]] = {"utility": {}, "privacy": {}}
-    for metric in [*metrics, *([HEADLINE] if HEADLINE in rows else [])]:
+    for metric in [*metrics, *(m for m in privacy if m in rows)]:
         values = generated[metric].dropna()
         if len(values) < 2 or values.nunique() == 1:
             continue
-        higher = metric != HEADLINE and infos[metric].better == HIGHER
+        higher = metric not in privacy and infos[metric].better == HIGHER
         ordered = values.sort_values(ascending=not higher)
         best, next_best = ordered.index[0], ordered.index[1]
         low, high = generated.get(metric + LOW), generated.get(metric + HIGH)
         clear = low is not None and high is not None and not (
             _overlap(high[best], low[next_best]) if not higher else _overlap(high[next_best], low[best]))
-        side = "privacy" if metric == HEADLINE or infos[metric].family in PRIVACY_FAMILIES else "utility"
-        label = "headline TRIR" if metric == HEADLINE else headed[metric]
+        side = "privacy" if metric in privacy or infos[metric].family in PRIVACY_FAMILIES else "utility"
+        label = privacy.get(metric) or headed[metric]
         wins[side].setdefault(str(names[best]), []).append((label, clear))
     parts = []
     for side, by_run in wins.items():
@@ -164,6 +170,7 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
     `headline` names its attackers and background), then per attacker with a stored TRIR: the
     safest run and whether the attacker tells the runs apart (the 95 % intervals of the lowest and
     the others overlap or not)."""
+    from workbench.privacy.inference_attacks.inference_attackers import INFERENCE_ATTACKERS
     from workbench.privacy.reid_attacks.attackers import ATTACKERS
     from workbench.privacy.reid_attacks.background import SHIPPED_BACKGROUND
     from workbench.reports.privacy import HEADLINE, WEAK_BELOW, describe_headline
@@ -172,6 +179,8 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
     # "headline (strongest: any of retrieval, trained over bk.json@… (6 candidates))"
     columns = [(HEADLINE, f"headline (strongest: {describe_headline(headline or {})})")] if HEADLINE in runs else []
     columns += [(f"trir_{a}", a) for a in ATTACKERS]
+    # The inference attackers' disclosure, read the same way (lowest run, whether it is told apart).
+    disclosure = [(f"disclosure_{a}", a) for a in INFERENCE_ATTACKERS]
     for corpus, rows in runs.groupby("corpus", sort=False):  # a corpus without any TRIR says why
         if not any(rows[c].notna().any() for c in trir):
             base = str(corpus).split(":")[0]  # "tab-test:16docs" is attacked with tab-test's background
@@ -180,7 +189,9 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
                    "no re-identification figure: the corpus ships no background knowledge to attack with "
                    "(`workbench privacy reid RUN... --background FILE` with one you bring; docs/privacy.md)")
             lines.append(f"- **{corpus}**: {why}.")
-    for column, attacker in columns:
+    measured = [(column, f"{attacker} re-identification: TRIR") for column, attacker in columns]
+    measured += [(column, f"{attacker} inference attack: disclosure") for column, attacker in disclosure]
+    for column, measure in measured:
         if column not in runs:
             continue
         for corpus, rows in runs.groupby("corpus", sort=False):
@@ -188,7 +199,7 @@ def privacy_conclusions(runs: pd.DataFrame, weak: dict[str, str], names: pd.Seri
             if values.empty:
                 continue
             safest = values.idxmin()
-            text = f"- **{corpus}**, {attacker} re-identification: TRIR {values.min():.3f} ({names[safest]}) to " \
+            text = f"- **{corpus}**, {measure} {values.min():.3f} ({names[safest]}) to " \
                    f"{values.max():.3f} over {len(values)} run{'' if len(values) == 1 else 's'}"
             low, high = rows.get(column + LOW), rows.get(column + HIGH)
             if len(values) > 1 and low is not None and high is not None:
