@@ -50,7 +50,8 @@ def test_a_mistake_in_the_privacy_half_names_the_file_and_the_choices(tmp_path, 
 
 def test_the_main_job_asks_for_both_halves():
     main = load_benchmark("main")
-    assert main.references == ("original", "suppress", "label") and main.reid == ("retrieval", "retrieval-ids", "retrieval-ids-z", "retrieval-ids-run")
+    assert main.references == ("original", "suppress", "label")
+    assert main.reid == ("retrieval", "retrieval-ids", "retrieval-ids-z", "retrieval-ids-run")
 
 
 def test_references_are_stored_per_corpus_and_runs_with_background_are_attacked(tmp_path):
