@@ -58,11 +58,16 @@ class ScriptedOllama(FakeOllamaHandler):
             schema = body.get("format") or {}
             keys = [k for k in schema.get("required", []) if k != "tag"]
             content = json.dumps({k: f"Fake {n}" for n, k in enumerate(keys, 1)} if keys else {"tag": "NO_ERROR"})
-            lines = [{"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                      "message": {"role": "assistant", "content": content}, "done": False},
-                     {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                      "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop"}]
-            self._send(200, "".join(json.dumps(line) + "\n" for line in lines).encode(), "application/x-ndjson")
+            self._send(200, chat_stream(content), "application/x-ndjson")
+
+
+def chat_stream(content: str) -> bytes:
+    """Ollama's streamed /api/chat answer (NDJSON): the content, then the closing `done` line."""
+    lines = [{"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+              "message": {"role": "assistant", "content": content}, "done": False},
+             {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
+              "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop"}]
+    return "".join(json.dumps(line) + "\n" for line in lines).encode()
 
 
 @contextmanager

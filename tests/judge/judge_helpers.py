@@ -9,7 +9,9 @@ import threading
 from contextlib import contextmanager
 from http.server import ThreadingHTTPServer
 
-from tests.helpers.fake_ollama_http import MODEL, FakeOllamaHandler
+from tests.helpers.fake_ollama_http import MODEL, FakeOllamaHandler, chat_stream
+
+__all__ = ["MODEL", "fake_ollama"]  # MODEL: the tests name the fake model through this module
 
 
 class _Handler(FakeOllamaHandler):
@@ -22,11 +24,7 @@ class _Handler(FakeOllamaHandler):
         if content is None:  # a server that goes away mid-request: the connection closes unanswered
             self.close_connection = True
             return
-        lines = [{"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                  "message": {"role": "assistant", "content": content}, "done": False},
-                 {"model": MODEL, "created_at": "2026-01-01T00:00:00Z",
-                  "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop"}]
-        self._send(200, "".join(json.dumps(line) + "\n" for line in lines).encode(), "application/x-ndjson")
+        self._send(200, chat_stream(content), "application/x-ndjson")
 
 
 @contextmanager
