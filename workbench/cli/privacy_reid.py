@@ -31,17 +31,15 @@ def _privacy_group(main: click.Group) -> click.Group:
 
 
 def register(main: click.Group) -> None:
-    from workbench.privacy.reid_attacks.attackers import ATTACKERS
+    from workbench.privacy.reid_attacks.attackers import ATTACKERS, REGISTRY
     from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K
 
     @_privacy_group(main).command("reid")
     @click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
     @click.option("--attacker", type=click.Choice(ATTACKERS), default="retrieval", show_default=True,
-                  help="retrieval: BM25 over the background texts (seconds); trained: a transformer classifier "
-                       "trained on them (TRI; by default a linear probe on the encoder, -o epochs=N fine-tunes; "
-                       "trained once per background and settings, then cached); retrieval-ids: BM25 keeping codes, "
-                       "numbers and dates whole; retrieval-dense: embedded windows (MiniLM / e5); retrieval-fused: "
-                       "both, by rank.")
+                  # every attacker of the registry, as it describes itself (so a new one is listed here)
+                  help="; ".join(f"{name}: {text}" for name, text in REGISTRY.describe().items())
+                       + ". The trained ones train once per background and settings, then are cached.")
     @click.option("-k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
                   help="Report the share of documents whose individual the attacker ranks within k.")
     @click.option("--background", type=click.Path(dir_okay=False), default=None,

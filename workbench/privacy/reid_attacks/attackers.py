@@ -39,11 +39,15 @@ REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
     Entry("retrieval-ids-z", "workbench.privacy.reid_attacks.retrieval_hub:HubCorrectedAttacker",
           "retrieval-ids with each individual's scores standardised over pieces of the background", "privacy"),
     Entry("retrieval-ids-run", "workbench.privacy.reid_attacks.retrieval_hub:RunNormalisedAttacker",
-          "retrieval-ids with each individual's scores standardised over the run's documents", "privacy"),
+          "retrieval-ids with each individual's scores standardised over the run's documents (transductive: "
+          "it reads the whole released run)", "privacy"),
 ])
 ATTACKERS = REGISTRY.names()
+# The attackers whose class sets `whole_run` (a document's ranks depend on the run's other documents),
+# named here so a report can say so without importing them; a test holds the two in step.
+TRANSDUCTIVE = frozenset({"retrieval-ids-run"})
 
-__all__ = ["ATTACKERS", "REGISTRY", "make_attacker"]
+__all__ = ["ATTACKERS", "REGISTRY", "TRANSDUCTIVE", "make_attacker"]
 
 
 def make_attacker(name: str, background: Background, options: Mapping[str, object] | None = None,
