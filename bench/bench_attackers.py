@@ -15,7 +15,8 @@ Per attacker, three phases, each in its own subprocess (so ru_maxrss is that pha
     cold           no trained model in the cache (a cache folder of the bench's own, every other
                    cache shared), no stored results: `train s` is make_attacker and what the attacker
                    does on first use (the BM25 index, retrieval-ids-z's reference scores, the dense
-                   embeddings of the background, or training the classifier), `score s` the
+                   embeddings of the background, or training the classifier; the bench's cache
+                   shares none of the models or embeddings those make), `score s` the
                    three runs attacked through workbench.privacy.reid_attacks.reid.reid_risk with that attacker
     model-cached   a fresh store, the same cache: the model loaded (retrieval attackers: indexed
                    again), then scored
@@ -127,18 +128,24 @@ def prepare(attacker) -> None:
             part._reference()
 
 
+# What the cold phase must make itself: the trained attackers' models, and the embeddings of the
+# dense attackers (metrics/embeddings.sqlite: the dense run of any earlier call would fill it).
+OWN = {"privacy": lambda name: name.startswith("trained"), "metrics": lambda name: name.startswith("embeddings")}
+
+
 def own_cache(folder: Path) -> Path:
-    """A cache folder sharing every cache of the checkout's but the trained attackers' models."""
+    """A cache folder sharing every cache of the checkout's but what the cold phase must make (OWN)."""
     from workbench.infra.paths import cache_dir
     real = cache_dir()
     folder.mkdir(parents=True)
     for entry in real.iterdir():
-        if entry.name != "privacy":
+        if entry.name not in OWN:
             (folder / entry.name).symlink_to(entry)
-    (folder / "privacy").mkdir()
-    for entry in (real / "privacy").iterdir():
-        if not entry.name.startswith("trained"):
-            (folder / "privacy" / entry.name).symlink_to(entry)
+    for sub, own in OWN.items():
+        (folder / sub).mkdir()
+        for entry in (real / sub).iterdir() if (real / sub).is_dir() else ():
+            if not own(entry.name):
+                (folder / sub / entry.name).symlink_to(entry)
     return folder
 
 
