@@ -138,7 +138,7 @@ def test_a_background_holding_others_is_read_unedited(tmp_path):
 
 
 def test_the_caption_says_which_attacker_reads_the_whole_run_and_the_registry_agrees_with_the_classes(
-        store, attacked, tmp_path):
+        store, attacked):
     """retrieval-ids-run's figure assumes an attacker holding the released corpus: the caption says so
     when (and only when) it was run; TRANSDUCTIVE names exactly the attackers whose class sets whole_run."""
     from workbench.privacy.reid_attacks.attackers import ATTACKERS as ALL

@@ -26,7 +26,8 @@ REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
     Entry("retrieval", "workbench.privacy.reid_attacks.retrieval:RetrievalAttacker", "BM25 over the background texts",
           "privacy"),
     Entry("trained", "workbench.privacy.reid_attacks.trained:TrainedAttacker",
-          "the TRI classifier trained on the background", "mlm"),
+          "the TRI classifier trained on the background (a linear probe on the encoder; -o epochs=N fine-tunes)",
+          "mlm"),
     # issue 39: attackers that read identifiers; new names, so `retrieval`'s attack keys stay as they were.
     Entry("retrieval-ids", "workbench.privacy.reid_attacks.retrieval_ids:IdRetrievalAttacker",
           "BM25 over tokens that keep codes, numbers and dates whole", "privacy"),
