@@ -45,7 +45,7 @@ from workbench.metrics.base import HIGHER, LOWER, MetricInfo
 from workbench.metrics.intervals import HIGH, LOW
 from workbench.privacy.inference_attacks.inference_attackers import INFERENCE_ATTACKERS
 from workbench.privacy.reid_attacks.attackers import ATTACKERS as REID_ATTACKERS
-from workbench.privacy.reid_attacks.attackers import TRANSDUCTIVE
+from workbench.privacy.reid_attacks.attackers import transductive
 from workbench.privacy.reid_attacks.background import share_text
 from workbench.privacy.reid_attacks.reid_contract import DEFAULT_K
 from workbench.reports.privacy_aware import aware_caption, aware_counterparts, aware_measure, secrecy_measure
@@ -411,9 +411,9 @@ def attacks_caption(measures: pd.DataFrame) -> str:
         caption += (f", and for the runs that have them their method-aware attacks ({', '.join(joined)}+method)"
                     if joined else "; no method-aware attack stored (`workbench privacy reid --method-aware`)")
     caption += aware_caption(measures.attrs.get("method_aware", {}))
-    transductive = [a for a in keys if a in TRANSDUCTIVE]
-    if transductive:  # its figure assumes the attacker holds the whole released run, not one document
-        caption += (f"|transductive: {', '.join(transductive)} scores each document against all of the attacked "
+    whole_run = [a for a in keys if transductive(a)]
+    if whole_run:  # its figure assumes the attacker holds the whole released run, not one document
+        caption += (f"|transductive: {', '.join(whole_run)} scores each document against all of the attacked "
                     "run's documents (an attacker holding the released corpus)")
     caption += "".join(f"|{text}" for text in measures.attrs.get("inference_samples", {}).values())
     weak = measures.attrs.get("weak", {})

@@ -137,15 +137,11 @@ def test_a_background_holding_others_is_read_unedited(tmp_path):
     assert bk.missing(["doc-a", "doc-b"]) == ["doc-b"]
 
 
-def test_the_caption_says_which_attacker_reads_the_whole_run_and_the_registry_agrees_with_the_classes(
-        store, attacked):
+def test_the_caption_says_which_attacker_reads_the_whole_run(store, attacked):
     """retrieval-ids-run's figure assumes an attacker holding the released corpus: the caption says so
-    when (and only when) it was run; TRANSDUCTIVE names exactly the attackers whose class sets whole_run."""
-    from workbench.privacy.reid_attacks.attackers import ATTACKERS as ALL
-    from workbench.privacy.reid_attacks.attackers import REGISTRY, TRANSDUCTIVE
+    when (and only when) it was run (its class sets whole_run; retrieval and retrieval-ids do not)."""
     from workbench.privacy.reid_attacks.reid import reid_risk
     from workbench.reports.privacy import attacks_caption, privacy_measures
-    assert TRANSDUCTIVE == {name for name in ALL if getattr(REGISTRY.load(name), "whole_run", False)}
     runs, bk, _ = attacked
     assert "transductive" not in attacks_caption(privacy_measures(store, list(runs.values()), k=2))
     reid_risk(store, list(runs.values()), attacker="retrieval-ids-run", background=bk, k=2)

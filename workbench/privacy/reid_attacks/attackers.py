@@ -44,11 +44,7 @@ REGISTRY: Registry[type[Attacker]] = Registry("re-identification attacker", [
           "it reads the whole released run)", "privacy"),
 ])
 ATTACKERS = REGISTRY.names()
-# The attackers whose class sets `whole_run` (a document's ranks depend on the run's other documents),
-# named here so a report can say so without importing them; a test holds the two in step.
-TRANSDUCTIVE = frozenset({"retrieval-ids-run"})
-
-__all__ = ["ATTACKERS", "REGISTRY", "TRANSDUCTIVE", "make_attacker"]
+__all__ = ["ATTACKERS", "REGISTRY", "make_attacker", "transductive"]
 
 
 def make_attacker(name: str, background: Background, options: Mapping[str, object] | None = None,
@@ -59,3 +55,9 @@ def make_attacker(name: str, background: Background, options: Mapping[str, objec
     config = build_config(cls.Config, dict(options or {}), what=f"the {name} attacker")
     for_language = getattr(config, "resolved", None)
     return cls(background, for_language(lang) if for_language else config, log=log)
+
+
+def transductive(name: str) -> bool:
+    """Whether the attacker scores a document against the attacked run's other documents (its class
+    sets `whole_run`); imports its module, which keeps torch and the models lazy."""
+    return name in REGISTRY and bool(getattr(REGISTRY.load(name), "whole_run", False))
